@@ -1,0 +1,79 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency direction, top to bottom (see DECISIONS.md):
+//   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
+//   -> LibrarySources -> Library -> BrowserCore -> TerminalUI -> livegrid
+// Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; the media core imports no C.
+
+/// Modules that touch C pointers all day keep the Swift 5 language mode: strict sendability checking of
+/// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode.
+let cModuleSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "livegrid",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "livegrid", targets: ["livegrid"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C shims (system libraries through pkg-config)
+        .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // MARK: pure-Swift media core
+        .target(name: "MediaFormats"),
+        .target(name: "LivePairing", dependencies: ["MediaFormats"]),
+
+        // MARK: pixels
+        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg"],
+                swiftSettings: cModuleSettings),
+        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging", "CFFmpeg"],
+                swiftSettings: cModuleSettings),
+        .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa"],
+                swiftSettings: cModuleSettings),
+
+        // MARK: library
+        .target(name: "LibrarySources", dependencies: ["MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources", "Imaging"],
+                swiftSettings: cModuleSettings),
+
+        // MARK: UI
+        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing"], swiftSettings: cModuleSettings),
+        .target(name: "TerminalUI",
+                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "Imaging", "CNCurses"],
+                swiftSettings: cModuleSettings),
+
+        // MARK: the executable
+        .executableTarget(
+            name: "livegrid",
+            dependencies: [
+                "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
+                "LibrarySources", "Library", "BrowserCore", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: cModuleSettings
+        ),
+
+        // MARK: tests
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
+        .testTarget(name: "LivePairingTests", dependencies: ["TestSupport", "LivePairing", "MediaFormats"]),
+        .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats"], swiftSettings: cModuleSettings),
+        .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "VideoPlayback", "Imaging", "MediaFormats"],
+                    swiftSettings: cModuleSettings),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"],
+                    swiftSettings: cModuleSettings),
+        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
+                    swiftSettings: cModuleSettings),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library"], swiftSettings: cModuleSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid"], swiftSettings: cModuleSettings),
+    ]
+)

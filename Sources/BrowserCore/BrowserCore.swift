@@ -1,0 +1,1 @@
+// BrowserCore module: see DECISIONS.md for its concern.

@@ -1,0 +1,4 @@
+#ifndef LIVEGRID_CCHAFA_SHIM_H
+#define LIVEGRID_CCHAFA_SHIM_H
+#include <chafa.h>
+#endif

@@ -1,0 +1,1 @@
+// Library module: see DECISIONS.md for its concern.

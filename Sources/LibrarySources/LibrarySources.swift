@@ -1,0 +1,1 @@
+// LibrarySources module: see DECISIONS.md for its concern.

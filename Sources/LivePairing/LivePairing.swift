@@ -1,0 +1,1 @@
+// LivePairing module: see DECISIONS.md for its concern.

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Random-access bytes: a local file, a slice of one, or memory. Parsers ask only for the ranges they
+/// need, so a 4 GB movie costs a few header reads, never a full load.
+public protocol ByteSource: Sendable {
+    /// Total size in bytes.
+    var size: UInt64 { get }
+    /// Reads up to `count` bytes at `offset`; returns fewer only at the end of the source.
+    func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8]
+}
+
+extension ByteSource {
+    /// Reads exactly `count` bytes or throws `.truncated`.
+    public func readExactly(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+        let bytes = try read(at: offset, count: count)
+        guard bytes.count == count else {
+            throw MediaError.truncated(at: offset + UInt64(bytes.count), needed: count - bytes.count)
+        }
+        return bytes
+    }
+
+    /// A `ByteReader` over `count` bytes at `offset` (clamped to the source), positioned at its start.
+    public func reader(at offset: UInt64, count: Int, byteOrder: ByteOrder = .bigEndian) throws(MediaError) -> ByteReader {
+        ByteReader(try read(at: offset, count: count), baseOffset: offset, byteOrder: byteOrder)
+    }
+}
+
+/// Counts what was read: the scan benchmark reports bytes read per file from it.
+public final class ReadCounter: @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var _reads = 0
+    private var _bytes: UInt64 = 0
+    public init() {}
+    public func add(bytes: Int) { lock.withLock { _reads += 1; _bytes += UInt64(bytes) } }
+    public var reads: Int { lock.withLock { _reads } }
+    public var bytes: UInt64 { lock.withLock { _bytes } }
+}
+
+/// A tiny pthread mutex so the pure core needs no Foundation.
+final class NSLockLite: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+}
+
+/// A file opened read-only, read with `pread` (thread-safe, no shared file position).
+public final class FileByteSource: ByteSource, @unchecked Sendable {
+    public let path: String
+    public let size: UInt64
+    public let counter: ReadCounter?
+    private let fd: Int32
+
+    public init(path: String, counter: ReadCounter? = nil) throws(MediaError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw MediaError.io(path: path, errno: errno) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            close(fd)
+            throw MediaError.io(path: path, errno: e)
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw MediaError.notARegularFile(path: path)
+        }
+        self.fd = fd
+        self.path = path
+        self.size = UInt64(max(0, st.st_size))
+        self.counter = counter
+    }
+
+    deinit { close(fd) }
+
+    public func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+        guard count > 0, offset < size else { return [] }
+        let wanted = Int(min(UInt64(count), size - offset))
+        var result = [UInt8](repeating: 0, count: wanted)
+        var done = 0
+        while done < wanted {
+            let n = result.withUnsafeMutableBytes { buf in
+                pread(fd, buf.baseAddress! + done, wanted - done, off_t(offset) + off_t(done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MediaError.io(path: path, errno: errno)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        if done < wanted { result.removeSubrange(done...) }
+        counter?.add(bytes: done)
+        return result
+    }
+}
+
+/// Bytes already in memory (tests, fuzzing, downloaded headers).
+public struct MemoryByteSource: ByteSource {
+    public let bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public var size: UInt64 { UInt64(bytes.count) }
+    public func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+        guard count > 0, offset < size else { return [] }
+        let start = Int(offset)
+        let end = start + min(count, bytes.count - start)
+        return Array(bytes[start..<end])
+    }
+}
+
+/// A window onto another source: an embedded movie inside a still, read without extracting it.
+public struct SliceByteSource: ByteSource {
+    public let base: any ByteSource
+    public let range: ByteRange
+    public init(base: any ByteSource, range: ByteRange) {
+        self.base = base
+        let end = min(range.offset + range.length, base.size)
+        let start = min(range.offset, end)
+        self.range = ByteRange(offset: start, length: end - start)
+    }
+    public var size: UInt64 { range.length }
+    public func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+        guard count > 0, offset < size else { return [] }
+        let n = Int(min(UInt64(count), size - offset))
+        return try base.read(at: range.offset + offset, count: n)
+    }
+}

@@ -1,0 +1,66 @@
+/// Entry point of the media core: sniff the container, dispatch to its reader, never throw for bad content.
+public enum MediaProbe {
+    /// Container format from the first bytes (at least 12 are needed for ISO BMFF).
+    public static func sniff(_ head: [UInt8]) -> ContainerFormat {
+        func starts(_ p: [UInt8], at: Int = 0) -> Bool {
+            head.count >= at + p.count && Array(head[at..<at + p.count]) == p
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF8".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("BM".utf8)) && head.count >= 14 { return .bmp }
+        if head.count >= 12 {
+            let type = String(decoding: head[4..<8], as: UTF8.self)
+            if type == "ftyp" {
+                let brand = String(decoding: head[8..<12], as: UTF8.self)
+                switch brand {
+                case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis": return .heif
+                case "qt  ": return .quickTime
+                default: return .mp4
+                }
+            }
+            // Old QuickTime files start with moov/mdat/wide/free/skip without an ftyp.
+            if ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(type) { return .quickTime }
+        }
+        return .unknown
+    }
+
+    /// Probes a file; I/O errors opening it are thrown, content problems are in `problems`.
+    public static func probe(path: String, limits: ParseLimits = .default, counter: ReadCounter? = nil) throws(MediaError) -> MediaInfo {
+        let source = try FileByteSource(path: path, counter: counter)
+        return probe(source, limits: limits)
+    }
+
+    /// Probes any byte source. Never throws: a file that cannot be parsed is `.unknown` with a problem.
+    public static func probe(_ source: any ByteSource, limits: ParseLimits = .default) -> MediaInfo {
+        let head: [UInt8]
+        do {
+            head = try source.read(at: 0, count: 16)
+        } catch {
+            var info = MediaInfo(format: .unknown)
+            info.problems.append(ParseProblem(.error, "file", error.description))
+            return info
+        }
+        let format = sniff(head)
+        do {
+            switch format {
+            case .jpeg:
+                return try JPEGProbe.probe(source, limits: limits)
+            case .heif, .quickTime, .mp4:
+                return try ISOBMFFProbe.probe(source, format: format, limits: limits)
+            case .png, .gif, .webp, .tiff, .bmp:
+                return try SimpleImageProbe.probe(source, format: format, limits: limits)
+            case .unknown:
+                var info = MediaInfo(format: .unknown)
+                info.problems.append(ParseProblem(.error, "file", "unrecognised file signature"))
+                return info
+            }
+        } catch {
+            var info = MediaInfo(format: format)
+            info.problems.append(ParseProblem(.error, format.rawValue, error.description))
+            return info
+        }
+    }
+}

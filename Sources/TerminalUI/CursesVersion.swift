@@ -1,0 +1,5 @@
+import CNCurses
+
+public enum CursesLibraryVersion {
+    public static var version: String { String(cString: curses_version()) }
+}

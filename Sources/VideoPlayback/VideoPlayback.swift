@@ -1,0 +1,1 @@
+// VideoPlayback module: see DECISIONS.md for its concern.

@@ -1,0 +1,7 @@
+import XCTest
+
+final class BrowserCoreSmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}

@@ -1,0 +1,7 @@
+import XCTest
+
+final class EndToEndSmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}

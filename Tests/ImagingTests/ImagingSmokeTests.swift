@@ -1,0 +1,7 @@
+import XCTest
+
+final class ImagingSmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}

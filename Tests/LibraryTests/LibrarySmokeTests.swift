@@ -1,0 +1,7 @@
+import XCTest
+
+final class LibrarySmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}

@@ -1,0 +1,7 @@
+import XCTest
+
+final class LivePairingSmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}

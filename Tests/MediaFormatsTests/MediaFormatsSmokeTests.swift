@@ -1,0 +1,7 @@
+import XCTest
+
+final class MediaFormatsSmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}

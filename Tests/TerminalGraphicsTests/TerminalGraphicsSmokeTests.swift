@@ -1,0 +1,7 @@
+import XCTest
+
+final class TerminalGraphicsSmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}

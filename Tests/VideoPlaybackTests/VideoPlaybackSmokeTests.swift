@@ -1,0 +1,7 @@
+import XCTest
+
+final class VideoPlaybackSmokeTests: XCTestCase {
+    func testModuleBuilds() {
+        XCTAssertTrue(true)
+    }
+}
