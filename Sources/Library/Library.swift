@@ -1,1 +1,0 @@
-// Library module: see DECISIONS.md for its concern.

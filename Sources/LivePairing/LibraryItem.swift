@@ -1,0 +1,90 @@
+import MediaFormats
+
+/// One file of a library with what its bytes say.
+public struct MediaFile: Sendable, Hashable, Codable {
+    /// Path as given to the scanner (relative to the scanned root when scanning a directory).
+    public var path: String
+    public var size: UInt64
+    /// Seconds since 1970 (for cache validation).
+    public var modificationTime: Double
+    public var info: MediaInfo
+
+    public init(path: String, size: UInt64, modificationTime: Double, info: MediaInfo) {
+        self.path = path
+        self.size = size
+        self.modificationTime = modificationTime
+        self.info = info
+    }
+
+    public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+    /// File name without its last extension ("IMG_1234.HEIC" -> "IMG_1234").
+    public var baseName: String {
+        let name = fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}
+
+/// What a library item is, the way a user thinks of it.
+public enum ItemKind: String, Sendable, Codable, CaseIterable {
+    /// A still and its movie, paired (Apple Live Photo).
+    case live
+    /// A still with its movie embedded (Google/Samsung Motion Photo).
+    case motion
+    case still
+    case video
+
+    /// Live and Motion Photos both wear the LIVE badge and play on press-and-hold.
+    public var isLive: Bool { self == .live || self == .motion }
+}
+
+/// How sure the pairing is.
+public enum PairingEvidence: String, Sendable, Codable {
+    /// Both halves carry the same content identifier.
+    case contentIdentifier
+    /// Same folder and base name, one side without identifier: at most probable.
+    case probableByName
+    /// The movie is inside the still.
+    case embedded
+}
+
+/// A library item: what the grid shows as one cell. A Live Photo is one item, never two.
+public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
+    public var kind: ItemKind
+    /// The picture: the still of a live/motion/still item; nil for a video.
+    public var still: MediaFile?
+    /// The movie beside the still (live) or the video itself (video); nil for motion and still.
+    public var movie: MediaFile?
+    public var contentIdentifier: String?
+    public var pairing: PairingEvidence?
+    /// Human-readable warnings about this item (missing half, conflicting identifiers, parse problems).
+    public var warnings: [String]
+
+    public init(kind: ItemKind, still: MediaFile? = nil, movie: MediaFile? = nil,
+                contentIdentifier: String? = nil, pairing: PairingEvidence? = nil, warnings: [String] = []) {
+        self.kind = kind
+        self.still = still
+        self.movie = movie
+        self.contentIdentifier = contentIdentifier
+        self.pairing = pairing
+        self.warnings = warnings
+    }
+
+    /// The file the item is known by: its still, or its movie when there is no still.
+    public var primary: MediaFile {
+        if let still { return still }
+        if let movie { return movie }
+        preconditionFailure("a LibraryItem always has a still or a movie")
+    }
+    public var id: String { primary.path }
+    public var displayName: String { primary.fileName }
+    /// Every file that makes up the item (still first): what move/copy/delete/export act on together.
+    public var files: [MediaFile] { [still, movie].compactMap { $0 } }
+
+    /// Where the movie to play lives: the movie file, or the byte range inside the still.
+    public var playableMovie: (path: String, range: ByteRange?)? {
+        if let movie { return (movie.path, nil) }
+        if let still, let embedded = still.info.embeddedMovie { return (still.path, embedded.range) }
+        return nil
+    }
+}

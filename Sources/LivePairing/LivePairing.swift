@@ -1,1 +1,0 @@
-// LivePairing module: see DECISIONS.md for its concern.
