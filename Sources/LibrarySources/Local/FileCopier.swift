@@ -16,9 +16,11 @@ public struct FileCopier: Sendable {
         self.onChunk = onChunk
     }
 
-    /// Copies `source` to `destination` (which must not exist). Returns the bytes copied.
+    /// Copies `source` to `destination` (which must not exist). Returns the bytes copied. `observe` sees the
+    /// bytes written so far after each chunk (progress); throwing from it aborts like `onChunk`.
     @discardableResult
-    public func copy(_ source: String, to destination: String) throws -> UInt64 {
+    public func copy(_ source: String, to destination: String,
+                     observe: ((_ bytesSoFar: UInt64) throws -> Void)? = nil) throws -> UInt64 {
         var st = stat()
         guard stat(source, &st) == 0 else {
             throw FileOperationError.system(operation: "stat", path: source, errno: errno)
@@ -42,6 +44,7 @@ public struct FileCopier: Sendable {
                 try writer.write(chunk)
                 offset += UInt64(chunk.count)
                 try onChunk?(destination, offset)
+                try observe?(offset)
             }
             try writer.commit(replace: false)
         } catch {
