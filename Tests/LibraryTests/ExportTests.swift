@@ -121,3 +121,21 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(TriageFixtures.bytes(destination + "/motion.jpeg"), TriageFixtures.bytes(path))
     }
 }
+
+final class ExportResolverTests: XCTestCase {
+    func testPathsResolveToTheirItemsOnceEach() throws {
+        let root = try TriageFixtures.tempDir("livegrid-resolve")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try TriageFixtures.livePair(in: root, name: "IMG_1")
+        let items = try ItemResolver.resolve([root + "/IMG_1.MOV", root + "/IMG_1.JPG", root + "/./IMG_1.MOV"])
+        let ids = items.flatMap { $0.files.map { ($0.path as NSString).lastPathComponent } }
+        // Paired (one live item) once the parsers land; two items before: either way each file once.
+        XCTAssertEqual(Set(ids), ["IMG_1.JPG", "IMG_1.MOV"])
+        XCTAssertEqual(ids.count, 2)
+        XCTAssertThrowsError(try ItemResolver.resolve([root + "/missing.JPG"])) {
+            XCTAssertEqual($0 as? ItemResolver.ResolveError, .notFound(root + "/missing.JPG"))
+        }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/notes.txt"))
+        XCTAssertThrowsError(try ItemResolver.resolve([root + "/notes.txt"]))
+    }
+}

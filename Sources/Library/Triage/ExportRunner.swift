@@ -17,6 +17,7 @@ public struct ExportReport: Sendable {
     public struct ItemResult: Sendable {
         public var itemID: String
         public var displayName: String
+        public var kind: ItemKind
         public var choice: ExportChoice
         /// The files written, or why nothing was written for this item.
         public var written: [String]
@@ -33,7 +34,8 @@ public struct ExportReport: Sendable {
         var lines = results.map { r -> String in
             if let failure = r.failure { return "failed  \(r.displayName): \(failure)" }
             let names = r.written.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
-            return "\(r.choice.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(names)"
+            let label = r.kind.isLive ? r.choice.rawValue : r.kind.rawValue
+            return "\(label.padding(toLength: 6, withPad: " ", startingAt: 0))  \(names)"
         }
         lines.append("\(exportedCount) of \(results.count) item(s) exported to \(destination)"
                      + (failedCount > 0 ? ", \(failedCount) failed" : ""))
@@ -63,7 +65,7 @@ public struct ExportRunner: Sendable {
         let transfer = FileGroupTransfer(copier: copier)
         for (index, entry) in plan.entries.enumerated() {
             var result = ExportReport.ItemResult(itemID: entry.item.id, displayName: entry.item.displayName,
-                                                 choice: entry.choice, written: [], failure: nil)
+                                                 kind: entry.item.kind, choice: entry.choice, written: [], failure: nil)
             defer { results.append(result) }
             if cancelled { result.failure = FileOperationError.cancelled.description; continue }
             let files: [String]
