@@ -137,4 +137,15 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertNil(summary.contentIdentifier)
         XCTAssertTrue(summary.problems.contains { $0.message.contains("not a string") })
     }
+
+    func testTIFFFileGoesThroughTheSameReader() {
+        var tiff = TIFFWriter(order: .littleEndian)
+        tiff.appendIFD([tiff.long(0x0100, 640), tiff.long(0x0101, 480), tiff.short(0x0112, 3), tiff.ascii(0x010F, "Scanner")])
+        let info = MediaProbe.probe(MemoryByteSource(tiff.bytes))
+        XCTAssertEqual(info.format, .tiff)
+        XCTAssertEqual(info.pixelWidth, 640)
+        XCTAssertEqual(info.pixelHeight, 480)
+        XCTAssertEqual(info.orientation, 3)
+        XCTAssertEqual(info.cameraMake, "Scanner")
+    }
 }
