@@ -67,7 +67,7 @@ public final class MovieDecoder: @unchecked Sendable {
             orientation: orientation,
             displaySize: PixelFrame.exifOrientationSwapsAxes(orientation) ? square.transposed : square,
             duration: duration,
-            timeBase: (tb.num, tb.den),
+            timeBase: Fraction(tb.num, tb.den),
             averageFrameRate: frameRate,
             frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
     }
