@@ -159,6 +159,22 @@ final class LibavMovieDecoderTests: XCTestCase {
         }
     }
 
+    /// iPhones record HEVC, HDR ones in 10 bits: the scaler must take yuv420p10le straight to RGBA.
+    func testTenBitHEVCMovieDecodes() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-libav-hevc")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try LibavTestMedia.generate("hevc10.mov", in: directory, arguments: [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=1", "-c:v", "libx265",
+            "-x265-params", "log-level=none", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1"])
+        let decoder = try MovieDecoder(path: path)
+        XCTAssertEqual(decoder.info.codecName, "hevc")
+        let frames = try decodeAll(decoder, box: PixelSize(width: 160, height: 160))
+        XCTAssertEqual(frames.count, 30)
+        XCTAssertEqual(frames.first?.pixels.width, 160)
+        XCTAssertEqual(frames.first?.pixels.height, 120)
+        XCTAssertGreaterThan(Set(frames.first?.pixels.rgba ?? []).count, 32, "a colourful test pattern")
+    }
+
     func testGarbageGivesAnError() {
         var generator = SystemRandomNumberGenerator()
         let garbage = MemoryByteSource((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
