@@ -53,6 +53,7 @@ final class MoviePlayerTests: XCTestCase {
         XCTAssertGreaterThan(wall, 1.1)
         XCTAssertLessThan(wall, 4.0)
         let stats = player.stats
+        print("train.mov playback at 160x120: \(stats)")
         XCTAssertEqual(stats.framesShown + stats.framesDropped, 22)
         XCTAssertNotNil(stats.firstFrameLatency)
         XCTAssertEqual(stats.wallTime, 1.233, accuracy: 0.6)
