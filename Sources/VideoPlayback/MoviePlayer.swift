@@ -63,6 +63,7 @@ public final class MoviePlayer: @unchecked Sendable {
     private var clock = FrameClock()
     private var _stats = PlaybackStats()
     private var startedAt: Double = 0
+    private var _info: MovieStreamInfo?
     /// Monotonic time at which the last frame shown stops being current.
     private var lastShownSlotEnd: Double?
 
@@ -114,6 +115,9 @@ public final class MoviePlayer: @unchecked Sendable {
     /// The statistics so far (final once `end` is set).
     public var stats: PlaybackStats { condition.withLock { _stats } }
 
+    /// The movie's stream description once the decode thread opened it (nil before, or if it failed).
+    public var info: MovieStreamInfo? { condition.withLock { _info } }
+
     /// How playback ended, or nil while it runs.
     public var end: PlaybackEnd? { condition.withLock { ended } }
 
@@ -138,6 +142,7 @@ public final class MoviePlayer: @unchecked Sendable {
         let decoder: MovieDecoder
         do {
             decoder = try openDecoder()
+            condition.withLock { _info = decoder.info }
             if options.startTime > 0 { try decoder.seek(to: options.startTime) }
         } catch {
             finishDecoding(error: error)

@@ -53,6 +53,16 @@ final class LibavMovieDecoderTests: XCTestCase {
         XCTAssertEqual(try decoder.frame(at: 0)?.pts ?? -1, 0, accuracy: 0.001)
     }
 
+    func testPosterFrameOfRotatedMotionPhotoMovie() throws {
+        let still = try FileByteSource(path: try Fixtures.shared("motion-photo.heic"))
+        let payload = try XCTUnwrap(LibavTestMedia.topLevelBoxPayload("mpvd", in: still), "no top-level mpvd box")
+        let poster = try MovieDecoder.posterFrame(source: SliceByteSource(base: still, range: payload), at: 0.5,
+                                                  fitting: PixelSize(width: 200, height: 200))
+        XCTAssertEqual(poster.width, 150)
+        XCTAssertEqual(poster.height, 200)
+        XCTAssertThrowsError(try MovieDecoder.posterFrame(source: MemoryByteSource([1, 2, 3])))
+    }
+
     func testPairedVideoHas108FramesAt30fps() throws {
         let decoder = try MovieDecoder(path: try Fixtures.shared("limitpoint/pairedVideo.mov"))
         XCTAssertEqual(decoder.info.averageFrameRate ?? 0, 30, accuracy: 0.1)

@@ -58,6 +58,7 @@ final class MoviePlayerTests: XCTestCase {
         XCTAssertNotNil(stats.firstFrameLatency)
         XCTAssertEqual(stats.wallTime, 1.233, accuracy: 0.6)
         XCTAssertEqual(player.end, .finished)
+        XCTAssertEqual(player.info?.codedSize, PixelSize(width: 1440, height: 1080))
         // Frames arrive no earlier than their deadlines (relative to the first).
         let arrivals = log.arrivals
         if let firstArrival = arrivals.first, let firstPTS = pts.first {

@@ -141,6 +141,18 @@ public final class MovieDecoder: @unchecked Sendable {
         return try nextFrame(fitting: box)
     }
 
+    /// The poster frame of a movie: the frame shown at `seconds` (e.g. the still-image time of a movie
+    /// whose still is missing), upright and fitted inside `box`. One decoder thread: for a single frame,
+    /// frame threading only adds start-up latency.
+    public static func posterFrame(source: any ByteSource, at seconds: Double = 0,
+                                   fitting box: PixelSize? = nil) throws(LibavError) -> PixelFrame {
+        let decoder = try MovieDecoder(source: source, threadCount: 1)
+        guard let frame = try decoder.frame(at: seconds, fitting: box) else {
+            throw LibavError.noVideoStream("the movie has no frames")
+        }
+        return frame.pixels
+    }
+
     // MARK: - helpers
 
     private func produce(_ frame: UnsafeMutablePointer<AVFrame>, timing: (pts: Double, duration: Double),
