@@ -11,9 +11,16 @@ public enum HEIFProbe {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
         guard let metaBox = topLevel.first("meta") else {
-            throw MediaError.invalid("HEIF file without a top-level meta box")
+            info.problems.append(ParseProblem(.error, "heif", "no top-level meta box"))
+            return info
         }
-        let structure = try ISOBMFFTopLevel.load(metaBox, from: source, limits: limits, problems: &info.problems)
+        let structure: ISOStructure
+        do {
+            structure = try ISOBMFFTopLevel.load(metaBox, from: source, limits: limits, problems: &info.problems)
+        } catch {
+            info.problems.append(ParseProblem(.error, "heif/meta", error.description))
+            return info
+        }
         let meta = HEIFMeta.parse(structure, limits: limits)
         info.problems += meta.problems
         if let handler = meta.handlerType, handler != "pict" {

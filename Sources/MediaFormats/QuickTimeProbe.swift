@@ -8,10 +8,18 @@ public enum QuickTimeProbe {
                              limits: ParseLimits) throws(MediaError) -> MediaInfo {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
+        // Problems found so far stay with the answer: a file cut before its moov says where it broke.
         guard let moovBox = topLevel.first("moov") else {
-            throw MediaError.invalid("movie without a top-level moov box")
+            info.problems.append(ParseProblem(.error, "quicktime", "no top-level moov box"))
+            return info
         }
-        let structure = try ISOBMFFTopLevel.load(moovBox, from: source, limits: limits, problems: &info.problems)
+        let structure: ISOStructure
+        do {
+            structure = try ISOBMFFTopLevel.load(moovBox, from: source, limits: limits, problems: &info.problems)
+        } catch {
+            info.problems.append(ParseProblem(.error, "quicktime/moov", error.description))
+            return info
+        }
         let movie = QuickTimeMovie.parse(structure, limits: limits)
         info.problems += movie.problems
         apply(movie, to: &info)
