@@ -28,8 +28,8 @@ public enum HEIFProbe {
         }
         applyPrimaryImage(meta, source: source, limits: limits, to: &info)
         applyExif(meta, source: source, limits: limits, to: &info)
-        applyMotionPhotoBox(topLevel, source: source, to: &info)
-        applyXMP(meta, source: source, limits: limits, to: &info)
+        let hasMotionPhotoBox = applyMotionPhotoBox(topLevel, source: source, to: &info)
+        applyXMP(meta, hasMotionPhotoBox: hasMotionPhotoBox, source: source, limits: limits, to: &info)
         return info
     }
 
@@ -91,7 +91,7 @@ public enum HEIFProbe {
         }
     }
 
-    static func applyXMP(_ meta: HEIFMeta, source: any ByteSource, limits: ParseLimits, to info: inout MediaInfo) {
+    static func applyXMP(_ meta: HEIFMeta, hasMotionPhotoBox: Bool, source: any ByteSource, limits: ParseLimits, to info: inout MediaInfo) {
         for item in meta.items where item.type == "mime" && item.contentType == "application/rdf+xml" {
             do {
                 let packet = try meta.data(of: item.id, from: source, limits: limits).bytes
@@ -102,12 +102,13 @@ public enum HEIFProbe {
                     info.contentIdentifier = id
                     info.contentIdentifierSource = "xmp"
                 }
-                if xmp.motionPhoto {
-                    if info.embeddedMovie == nil {
-                        applyXMPMotionPhoto(xmp, source: source, to: &info)
-                    } else if info.embeddedMovie?.presentationTimestampUs == nil {
+                if hasMotionPhotoBox {
+                    // The mpvd box holds the movie; the XMP adds only its timestamp.
+                    if info.embeddedMovie?.presentationTimestampUs == nil {
                         info.embeddedMovie?.presentationTimestampUs = xmp.presentationTimestampUs
                     }
+                } else {
+                    applyXMPMotionPhoto(xmp, source: source, to: &info)
                 }
             } catch {
                 info.problems.append(ParseProblem(.warning, "heif/xmp", "item \(item.id): \(error.description)"))
@@ -115,37 +116,29 @@ public enum HEIFProbe {
         }
     }
 
-    /// Motion Photo 1.0 in XMP: the movie is the last `Length` bytes before `Padding` at the end of the file.
+    /// Motion Photo 1.0 in XMP: the movie is the last `Length` bytes before `Padding` at the end of the file
+    /// (located by the same rules as in JPEGs); a claim that is not an MP4 is a broken motion photo.
     static func applyXMPMotionPhoto(_ xmp: XMPSummary, source: any ByteSource, to info: inout MediaInfo) {
-        guard let item = xmp.directory.last(where: { $0.semantic == "MotionPhoto" }) else { return }
-        let (tail, overflow) = item.length.addingReportingOverflow(item.padding)
-        guard !overflow, item.length > 0, tail <= source.size else {
-            info.problems.append(ParseProblem(.error, "heif/xmp", "broken motion photo: Length \(item.length) + Padding \(item.padding) exceed the file"))
-            return
-        }
-        let range = ByteRange(offset: source.size - tail, length: item.length)
-        guard startsMP4(source, at: range.offset) else {
-            info.problems.append(ParseProblem(.error, "heif/xmp", "broken motion photo: no MP4 'ftyp' at \(range.offset)"))
+        guard let claim = MotionPhotoLocator.googleMotionPhoto(xmp, fileSize: source.size) else { return }
+        guard let range = claim.range, MotionPhotoLocator.startsMP4(source, range) else {
+            info.problems.append(ParseProblem(.error, "heif/xmp", "broken motion photo: \(claim.why)"
+                + (claim.range.map { " points at \($0), which is not an MP4 (no ftyp)" } ?? "")))
             return
         }
         info.embeddedMovie = EmbeddedMovie(kind: .googleMotionPhoto, range: range,
-                                           presentationTimestampUs: xmp.presentationTimestampUs)
+                                           presentationTimestampUs: claim.presentationTimestampUs)
     }
 
     /// Samsung/Google HEIC Motion Photos put the MP4 in a top-level `mpvd` box.
-    static func applyMotionPhotoBox(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, to info: inout MediaInfo) {
-        guard let mpvd = topLevel.first("mpvd") else { return }
+    /// Returns whether the file has one (valid or not).
+    static func applyMotionPhotoBox(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, to info: inout MediaInfo) -> Bool {
+        guard let mpvd = topLevel.first("mpvd") else { return false }
         let payload = mpvd.payloadRange
-        guard startsMP4(source, at: payload.offset) else {
+        guard MotionPhotoLocator.startsMP4(source, payload) else {
             info.problems.append(ParseProblem(.error, "heif/mpvd", "broken motion photo: the mpvd payload at \(payload.offset) is not an MP4"))
-            return
+            return true
         }
         info.embeddedMovie = EmbeddedMovie(kind: .heifMpvd, range: payload)
-    }
-
-    /// True when the bytes at `offset` begin an `ftyp` box.
-    static func startsMP4(_ source: any ByteSource, at offset: UInt64) -> Bool {
-        guard let head = try? source.read(at: offset, count: 8), head.count == 8 else { return false }
-        return Array(head[4..<8]) == Array("ftyp".utf8)
+        return true
     }
 }

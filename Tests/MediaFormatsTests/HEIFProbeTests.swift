@@ -55,6 +55,8 @@ final class HEIFProbeTests: XCTestCase {
         let source = try FileByteSource(path: path)
         let movie = try XCTUnwrap(info.embeddedMovie)
         XCTAssertEqual(movie.kind, .heifMpvd)
+        XCTAssertEqual(movie.presentationTimestampUs, 0, "from the XMP")
+        XCTAssertTrue(info.hasXMP)
         // The mpvd box at 1582857 uses a 64-bit largesize: a 16-byte header.
         XCTAssertEqual(movie.range, ByteRange(offset: 1_582_857 + 16, length: 1_544_217 - 16))
         XCTAssertEqual(movie.range.end, source.size)

@@ -111,12 +111,17 @@ final class ISOBMFFProbeTests: XCTestCase {
     // MARK: HEIF
 
     /// A HEIC whose Exif item lives in a second `mdat` at the end of the file.
-    private func heic(exifPastEOF: Bool = false) -> (bytes: [UInt8], tiffOffset: Int) {
+    private func heic(exifPastEOF: Bool = false, xmp: String? = nil) -> (bytes: [UInt8], tiffOffset: Int) {
         let ftyp = B.box("ftyp", B.fourCC("heic") + B.u32(0) + B.fourCC("mif1") + B.fourCC("heic"))
         let image: [UInt8] = Array(repeating: 0x11, count: 64)
         let exif = B.u32(6) + B.fourCC("Exif") + [0, 0] + B.tinyTIFF()
+        let packet = Array((xmp ?? "").utf8)
         func meta(imageOffset: Int, exifOffset: Int) -> [UInt8] {
-            B.heifMeta(primary: 1, items: [
+            let xmpItem: [B.HEIFItemSpec] = xmp == nil ? [] : [
+                .init(id: 4, type: "mime", contentType: "application/rdf+xml", offset: UInt32(exifOffset + exif.count + 8),
+                      length: UInt32(packet.count)),
+            ]
+            return B.heifMeta(primary: 1, items: xmpItem + [
                 .init(id: 1, type: "hvc1", offset: UInt32(imageOffset), length: UInt32(image.count)),
                 .init(id: 2, type: "hvc1", offset: UInt32(imageOffset), length: 16),
                 .init(id: 3, type: "Exif", offset: UInt32(exifOffset), length: UInt32(exif.count + (exifPastEOF ? 100 : 0))),
@@ -127,7 +132,8 @@ final class ISOBMFFProbeTests: XCTestCase {
         let metaSize = meta(imageOffset: 0, exifOffset: 0).count
         let imageOffset = ftyp.count + metaSize + 8
         let exifOffset = imageOffset + image.count + 8
-        let bytes = ftyp + meta(imageOffset: imageOffset, exifOffset: exifOffset) + B.box("mdat", image) + B.box("mdat", exif)
+        var bytes = ftyp + meta(imageOffset: imageOffset, exifOffset: exifOffset) + B.box("mdat", image) + B.box("mdat", exif)
+        if xmp != nil { bytes += B.box("mdat", packet) }
         return (bytes, exifOffset + 10)
     }
 
@@ -177,5 +183,23 @@ final class ISOBMFFProbeTests: XCTestCase {
         let info = MediaProbe.probe(MemoryByteSource(still + B.box("mpvd", movie)))
         XCTAssertEqual(info.embeddedMovie?.kind, .heifMpvd)
         XCTAssertEqual(info.embeddedMovie?.range, ByteRange(offset: UInt64(still.count + 8), length: UInt64(movie.count)))
+    }
+
+    func testXMPMotionPhotoInHEIC() {
+        let movie = B.movie()
+        let still = heic(xmp: JPEGBuilder.motionPhotoXMP(length: movie.count, timestamp: 500_000)).bytes
+        let info = MediaProbe.probe(MemoryByteSource(still + movie))
+        XCTAssertTrue(info.hasXMP)
+        XCTAssertEqual(info.problems, [])
+        XCTAssertEqual(info.embeddedMovie, EmbeddedMovie(kind: .googleMotionPhoto,
+                                                         range: ByteRange(offset: UInt64(still.count), length: UInt64(movie.count)),
+                                                         presentationTimestampUs: 500_000))
+    }
+
+    func testXMPMotionPhotoInHEICPointingAtNonMP4Bytes() {
+        let still = heic(xmp: JPEGBuilder.motionPhotoXMP(length: 40)).bytes
+        let info = MediaProbe.probe(MemoryByteSource(still + Array(repeating: 0x55, count: 40)))
+        XCTAssertNil(info.embeddedMovie)
+        XCTAssertTrue(info.problems.contains { $0.severity == .error && $0.message.contains("broken motion photo") }, "\(info.problems)")
     }
 }
