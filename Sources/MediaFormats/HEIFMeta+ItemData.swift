@@ -32,8 +32,9 @@ extension HEIFMeta {
         let extents = try fileExtents(of: itemID, fileSize: source.size)
         guard let first = extents.first else { throw MediaError.invalid("item \(itemID) has no extents") }
         var total: UInt64 = 0
-        for extent in extents { total += extent.length }
-        guard total <= UInt64(limits.maxStructureBytes) else {
+        var overflow = false
+        for extent in extents where !overflow { (total, overflow) = total.addingReportingOverflow(extent.length) }
+        guard !overflow, total <= UInt64(limits.maxStructureBytes) else {
             throw MediaError.limitExceeded("item \(itemID) is \(total) bytes (limit \(limits.maxStructureBytes))")
         }
         var bytes: [UInt8] = []

@@ -10,17 +10,8 @@ public enum HEIFProbe {
                              limits: ParseLimits) throws(MediaError) -> MediaInfo {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
-        guard let metaBox = topLevel.first("meta") else {
-            info.problems.append(ParseProblem(.error, "heif", "no top-level meta box"))
-            return info
-        }
-        let structure: ISOStructure
-        do {
-            structure = try ISOBMFFTopLevel.load(metaBox, from: source, limits: limits, problems: &info.problems)
-        } catch {
-            info.problems.append(ParseProblem(.error, "heif/meta", error.description))
-            return info
-        }
+        guard let structure = topLevel.loadStructure("meta", from: source, limits: limits, context: "heif",
+                                                     problems: &info.problems) else { return info }
         let meta = HEIFMeta.parse(structure, limits: limits)
         info.problems += meta.problems
         if let handler = meta.handlerType, handler != "pict" {

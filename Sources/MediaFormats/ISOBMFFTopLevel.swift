@@ -43,6 +43,21 @@ public struct ISOBMFFTopLevel: Sendable {
         return result
     }
 
+    /// Loads the first top-level box of `type`; a missing or unreadable one is an error problem and nil.
+    public func loadStructure(_ type: String, from source: any ByteSource, limits: ParseLimits, context: String,
+                              problems: inout [ParseProblem]) -> ISOStructure? {
+        guard let box = first(type) else {
+            problems.append(ParseProblem(.error, context, "no top-level \(type) box"))
+            return nil
+        }
+        do {
+            return try Self.load(box, from: source, limits: limits, problems: &problems)
+        } catch {
+            problems.append(ParseProblem(.error, "\(context)/\(type)", error.description))
+            return nil
+        }
+    }
+
     /// Reads one top-level box wholly (bounded by `maxStructureBytes`) and parses its tree.
     public static func load(_ box: ISOBox, from source: any ByteSource, limits: ParseLimits,
                             problems: inout [ParseProblem]) throws(MediaError) -> ISOStructure {

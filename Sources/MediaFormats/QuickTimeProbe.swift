@@ -9,17 +9,8 @@ public enum QuickTimeProbe {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
         // Problems found so far stay with the answer: a file cut before its moov says where it broke.
-        guard let moovBox = topLevel.first("moov") else {
-            info.problems.append(ParseProblem(.error, "quicktime", "no top-level moov box"))
-            return info
-        }
-        let structure: ISOStructure
-        do {
-            structure = try ISOBMFFTopLevel.load(moovBox, from: source, limits: limits, problems: &info.problems)
-        } catch {
-            info.problems.append(ParseProblem(.error, "quicktime/moov", error.description))
-            return info
-        }
+        guard let structure = topLevel.loadStructure("moov", from: source, limits: limits, context: "quicktime",
+                                                     problems: &info.problems) else { return info }
         let movie = QuickTimeMovie.parse(structure, limits: limits)
         info.problems += movie.problems
         apply(movie, to: &info)

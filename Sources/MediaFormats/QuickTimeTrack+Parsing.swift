@@ -48,8 +48,9 @@ extension QuickTimeTrack {
         try r.skip(8 + 2 + 2 + 2 + 2)
         matrix = []
         for _ in 0..<9 { matrix.append(try r.readI32()) }
-        width = Int((try r.readU32() + 0x8000) >> 16)
-        height = Int((try r.readU32() + 0x8000) >> 16)
+        // 16.16 fixed point, rounded (in 64 bits: 0xFFFFFFFF + 0x8000 must not trap).
+        width = Int((UInt64(try r.readU32()) + 0x8000) >> 16)
+        height = Int((UInt64(try r.readU32()) + 0x8000) >> 16)
     }
 
     static func parseSampleDescriptions(_ stsd: ISOBox, in structure: ISOStructure, limits: ParseLimits,

@@ -20,18 +20,6 @@ final class ISOBMFFRobustnessTests: XCTestCase {
         }
     }
 
-    /// SplitMix64: a seeded generator so a failing variant can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The bytes worth flipping: every top-level header and the whole moov/meta box.
     private func interestingRanges(_ source: any ByteSource) -> [ByteRange] {
         ISOBMFFTopLevel.scan(source, limits: .default).boxes.map { box in
@@ -58,7 +46,7 @@ final class ISOBMFFRobustnessTests: XCTestCase {
         // Seeded byte flips inside the structures the readers interpret.
         let ranges = interestingRanges(source).filter { $0.length > 0 }
         XCTAssertFalse(ranges.isEmpty, name)
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(seed: seed)
         var variantsWithProblems = 0
         for _ in 0..<flipVariants {
             var flips: [UInt64: UInt8] = [:]
