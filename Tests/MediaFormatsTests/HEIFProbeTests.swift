@@ -26,6 +26,14 @@ final class HEIFProbeTests: XCTestCase {
         XCTAssertNil(info.thumbnailWidth)
     }
 
+    func testReadsOnlyMetaAndItemBytes() throws {
+        let counter = ReadCounter()
+        _ = try MediaProbe.probe(path: try Fixtures.shared("IMG_2927.HEIC"), counter: counter)
+        // 721 KB file: the 3.3 KB meta, the Exif item and box headers.
+        XCTAssertLessThan(counter.bytes, 16 << 10, "\(counter.reads) reads, \(counter.bytes) bytes")
+        print("IMG_2927.HEIC probe: \(counter.reads) reads, \(counter.bytes) bytes")
+    }
+
     func testIMG2927Identifier() throws {
         let info = try MediaProbe.probe(path: try Fixtures.shared("IMG_2927.HEIC"))
         guard info.cameraMake != nil || info.contentIdentifier != nil else {
