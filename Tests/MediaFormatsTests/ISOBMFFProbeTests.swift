@@ -202,4 +202,12 @@ final class ISOBMFFProbeTests: XCTestCase {
         XCTAssertNil(info.embeddedMovie)
         XCTAssertTrue(info.problems.contains { $0.severity == .error && $0.message.contains("broken motion photo") }, "\(info.problems)")
     }
+
+    func testUnknownBrandWithAMetaIsReadAsHEIF() {
+        var bytes = heic().bytes
+        bytes.replaceSubrange(8..<12, with: B.fourCC("MiHE"))
+        let info = MediaProbe.probe(MemoryByteSource(bytes))
+        XCTAssertEqual(info.format, .heif)
+        XCTAssertEqual(info.pixelWidth, 640)
+    }
 }
