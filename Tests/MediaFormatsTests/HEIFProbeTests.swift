@@ -87,4 +87,19 @@ final class HEIFProbeTests: XCTestCase {
         let meta = try ISOBMFFTopLevel.load(try XCTUnwrap(top.first("meta")), from: source, limits: .default, problems: &problems)
         return HEIFMeta.parse(meta, limits: .default)
     }
+
+    func testIrotAndImirCompose() {
+        typealias P = HEIFMeta.Property
+        XCTAssertNil(HEIFProbe.displayTransform([.spatialExtent(width: 1, height: 1)]))
+        XCTAssertEqual(HEIFProbe.displayTransform([P.rotation(counterClockwiseQuarterTurns: 0)])?.rotation, 0)
+        XCTAssertEqual(HEIFProbe.displayTransform([P.rotation(counterClockwiseQuarterTurns: 3)])?.rotation, 90)
+        // Rotate 90 clockwise, then flip left-right = flip, then rotate 270 clockwise.
+        let rotateThenFlip = HEIFProbe.displayTransform([P.rotation(counterClockwiseQuarterTurns: 3), P.mirror(axis: 0)])
+        XCTAssertEqual(rotateThenFlip?.rotation, 270)
+        XCTAssertEqual(rotateThenFlip?.mirrored, true)
+        // A top-bottom flip alone = flip left-right, then 180.
+        let topBottom = HEIFProbe.displayTransform([P.mirror(axis: 1)])
+        XCTAssertEqual(topBottom?.rotation, 180)
+        XCTAssertEqual(topBottom?.mirrored, true)
+    }
 }

@@ -144,8 +144,9 @@ final class ISOBMFFProbeTests: XCTestCase {
         XCTAssertEqual(info.problems, [])
         XCTAssertEqual(info.pixelWidth, 640)
         XCTAssertEqual(info.pixelHeight, 480)
-        // irot 1 = 90 degrees counter-clockwise = 270 clockwise.
-        XCTAssertEqual(info.rotation, 270)
+        // irot 1 (90 counter-clockwise = 270 clockwise), then imir axis 0 (left-right flip):
+        // the same as flipping first, then rotating 90 clockwise.
+        XCTAssertEqual(info.rotation, 90)
         XCTAssertEqual(info.mirrored, true)
         XCTAssertEqual(info.thumbnailWidth, 160)
         XCTAssertEqual(info.thumbnailHeight, 120)
