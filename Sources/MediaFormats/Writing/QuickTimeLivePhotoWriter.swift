@@ -65,7 +65,7 @@ enum QuickTimeLivePhotoWriter {
 
     /// Sets the mdta key in moov/meta, creating meta/hdlr/keys/ilst as needed; other keys are kept.
     static func setContentIdentifier(_ identifier: String, in moov: inout EditableBox) throws(MediaError) {
-        var metadata = try QuickTimeMetadata(moov.child("meta"))
+        var metadata = try QuickTimeMetadataEditor(moov.child("meta"))
         metadata.set(contentIdentifierKey, utf8: identifier)
         let meta = metadata.box()
         if let index = moov.children?.firstIndex(where: { $0.type == "meta" }) {

@@ -1,7 +1,7 @@
 /// The `mdta` metadata of a QuickTime `moov/meta`: keys and their values, edited and written back.
 ///
 /// Values of keys this writer does not touch are kept as their raw `data` boxes, so nothing is lost.
-struct QuickTimeMetadata {
+struct QuickTimeMetadataEditor {
     /// Keys in order (1-based indexes in ilst refer to them), each with its namespace.
     var keys: [(namespace: [UInt8], name: [UInt8])] = []
     /// ilst items: key index and the item's raw children (data boxes...).
