@@ -68,4 +68,40 @@ final class QuickTimeLivePhotoWriterTests: XCTestCase {
         let input = try Fixtures.shared("limitpoint/pairedVideo.mov")
         XCTAssertThrowsError(try MediaWriting.makeLivePhotoMovie(try FileByteSource(path: input), identifier: identifier, stillTime: 10))
     }
+
+    func testProbeReadsBackIdentifierAndStillTime() throws {
+        let dir = try Fixtures.makeTemporaryDirectory("writer-qt")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WriterTools.generatedMovie(in: dir)
+        let output = try makeLive(input, stillTime: 1.25, in: dir)
+        let info = try MediaProbe.probe(path: output)
+        XCTAssertEqual(info.format, .quickTime)
+        XCTAssertEqual(info.contentIdentifier, identifier)
+        XCTAssertEqual(try XCTUnwrap(info.stillImageTime), 1.25, accuracy: 0.01)
+        // Default still time: the middle.
+        let middle = try makeLive(input, in: dir)
+        XCTAssertEqual(try XCTUnwrap(try MediaProbe.probe(path: middle).stillImageTime), 1.0, accuracy: 0.05)
+    }
+
+    func testMovieRotationComposesTheDisplayMatrixAndKeepsPackets() throws {
+        let dir = try Fixtures.makeTemporaryDirectory("writer-qt")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try WriterTools.generatedMovie(in: dir)
+        var path = input
+        for (step, expected) in [(OrientationChange.rotateClockwise, 90), (.rotateClockwise, 180), (.rotateCounterclockwise, 90), (.rotateCounterclockwise, 0)] {
+            let source = try FileByteSource(path: path)
+            let next = dir.appendingPathComponent("rotated-\(expected)-\(UUID().uuidString.prefix(4)).mp4").path
+            let assembly = try MediaWriting.rotateMovie(source, by: step)
+            XCTAssertEqual(assembly.totalLength, source.size, "patched in place")
+            try WriterTools.write(assembly, from: source, to: next)
+            XCTAssertEqual(try MediaProbe.probe(path: next).rotation ?? 0, expected, "\(step)")
+            path = next
+        }
+        XCTAssertEqual(try WriterTools.packetHash(path, stream: "v"), try WriterTools.packetHash(input, stream: "v"))
+        let rotated = dir.appendingPathComponent("cw.mp4").path
+        let source = try FileByteSource(path: input)
+        try WriterTools.write(try MediaWriting.rotateMovie(source, by: .rotateClockwise), from: source, to: rotated)
+        let probe = try WriterTools.run("ffprobe", ["-v", "error", "-show_streams", rotated])
+        XCTAssertTrue(probe.contains("rotation=-90"), probe)
+    }
 }
