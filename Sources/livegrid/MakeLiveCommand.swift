@@ -9,7 +9,7 @@ struct MakeLiveCommand: ParsableCommand {
         commandName: "make-live",
         abstract: "Make a Live Photo from any photo and video (new files; the inputs are never modified).",
         discussion: """
-        Writes a copy of PHOTO (JPEG) with Apple MakerNote ContentIdentifier, and a copy of VIDEO (QuickTime \
+        Writes a copy of PHOTO (JPEG or HEIC) with Apple MakerNote ContentIdentifier, and a copy of VIDEO (QuickTime \
         or MP4 with an H.264/HEVC video track; stream copy, nothing re-encoded) as a QuickTime movie with \
         the same com.apple.quicktime.content.identifier and a still-image-time track marking the still's \
         moment. An identifier already present in either input is reused (the photo's wins when they \
@@ -18,7 +18,7 @@ struct MakeLiveCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The still (JPEG).", completion: .file())
+    @Argument(help: "The still (JPEG, or HEIC with an Exif item).", completion: .file())
     var photo: String
 
     @Argument(help: "The movie (QuickTime .mov or MP4 with a video track).", completion: .file())
@@ -53,7 +53,7 @@ struct MakeLiveCommand: ParsableCommand {
             }
             let directory = outputDirectory ?? LiveWriting.directory(of: photo)
             let base = LiveWriting.baseName(photo) + "-live"
-            let paths = try LiveWriting.writePair(directory: directory, base: base, extensions: ["JPG", "MOV"],
+            let paths = try LiveWriting.writePair(directory: directory, base: base, extensions: [photoInfo.format == .heif ? "HEIC" : "JPG", "MOV"],
                                                   files: [(still, photoSource), (movie, videoSource)])
             print("Live Photo \(id)")
             paths.forEach { print("  \($0)") }

@@ -130,14 +130,17 @@ final class MakeLiveTests: XCTestCase {
         }
     }
 
-    func testHEICStillIsRefusedClearly() throws {
+    func testHEICStillBecomesLive() throws {
         let photo = try copy("IMG_2927.HEIC")
         let video = try copy("limitpoint/pairedVideo.mov")
-        let before = try files()
         let result = try livegrid(["make-live", photo, video])
-        XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.err.contains("HEIC"), result.err)
-        XCTAssertEqual(try files(), before)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("using the photo's"), "the identifiers differ: \(result.err)")
+        let item = try liveItem(named: "IMG_2927-live")
+        XCTAssertEqual(item.contentIdentifier, "1745E022-9712-43C7-B024-F308EC6413CB")
+        XCTAssertEqual(item.still?.fileName, "IMG_2927-live.HEIC")
+        let movie = try XCTUnwrap(item.movie?.path)
+        XCTAssertTrue(try tool("exiftool", ["-s", "-ContentIdentifier", movie]).contains("1745E022"))
     }
 
     func testMotionToLiveToMotionKeepsVideoAndPicture() throws {

@@ -22,20 +22,7 @@ enum JPEGExifWriter {
     static func setContentIdentifier(_ source: any ByteSource, identifier: String,
                                      limits: ParseLimits = .default) throws(MediaError) -> ByteAssembly {
         try editExif(source, limits: limits) { (editor: inout TIFFAppendEditor) throws(MediaError) in
-            try editor.updateExifIFD { (entries: inout [TIFFAppendEditor.Entry], editor: inout TIFFAppendEditor) throws(MediaError) in
-                var existing: [UInt8]?
-                if let note = entries.first(where: { $0.tag == TIFFAppendEditor.makerNoteTag }) {
-                    guard let bytes = editor.valueBytes(note) else { throw MediaError.invalid("the MakerNote lies outside the Exif data") }
-                    guard AppleMakerNoteWriter.isApple(bytes) else {
-                        let vendor = String(decoding: bytes.prefix(10).filter { $0 >= 0x20 && $0 < 0x7F }, as: UTF8.self)
-                        throw MediaError.unsupported("the photo has a non-Apple MakerNote (\(vendor.isEmpty ? "unknown" : vendor)); replacing it would lose camera data")
-                    }
-                    existing = bytes
-                }
-                let note = try AppleMakerNoteWriter.makerNote(existing: existing, setting: identifier, limits: editor.limits)
-                entries.removeAll { $0.tag == TIFFAppendEditor.makerNoteTag }
-                entries.append(try editor.entry(tag: TIFFAppendEditor.makerNoteTag, type: 7, count: UInt32(note.count), data: note))
-            }
+            try editor.setAppleContentIdentifier(identifier)
         }
     }
 

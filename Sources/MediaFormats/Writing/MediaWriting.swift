@@ -12,7 +12,7 @@ public enum MediaWriting {
         try QuickTimeLivePhotoWriter.makeLive(movie: movie, identifier: identifier, stillTime: stillTime, limits: limits)
     }
 
-    /// The still with Apple MakerNote 0x0011 = `identifier` (JPEG only; HEIC is not supported yet).
+    /// The still with Apple MakerNote 0x0011 = `identifier`: JPEG, or HEIC with an Exif item (one extent).
     public static func setContentIdentifier(still: any ByteSource, identifier: String,
                                             limits: ParseLimits = .default) throws(MediaError) -> ByteAssembly {
         let format = MediaProbe.sniff(try still.read(at: 0, count: 16))
@@ -20,9 +20,9 @@ public enum MediaWriting {
         case .jpeg:
             return try JPEGExifWriter.setContentIdentifier(still, identifier: identifier, limits: limits)
         case .heif:
-            throw MediaError.unsupported("writing a content identifier into a HEIC still is not supported yet (JPEG only)")
+            return try HEICExifWriter.setContentIdentifier(still, identifier: identifier, limits: limits)
         default:
-            throw MediaError.unsupported("a Live Photo still must be a JPEG (this file looks like \(format.rawValue))")
+            throw MediaError.unsupported("a Live Photo still must be a JPEG or HEIC (this file looks like \(format.rawValue))")
         }
     }
 

@@ -37,4 +37,23 @@ extension TIFFAppendEditor {
         let pointerEntry = Entry(tag: Self.exifIFDPointerTag, type: 4, count: 1, value: u32(offset))
         try updateIFD0 { entries, _ in entries.append(pointerEntry) }
     }
+
+    /// Sets Apple MakerNote 0x0011, creating the MakerNote (and ExifIFD) when absent. A non-Apple MakerNote
+    /// is refused: replacing it would lose the camera's data.
+    mutating func setAppleContentIdentifier(_ identifier: String) throws(MediaError) {
+        try updateExifIFD { (entries: inout [Entry], editor: inout TIFFAppendEditor) throws(MediaError) in
+            var existing: [UInt8]?
+            if let note = entries.first(where: { $0.tag == Self.makerNoteTag }) {
+                guard let bytes = editor.valueBytes(note) else { throw MediaError.invalid("the MakerNote lies outside the Exif data") }
+                guard AppleMakerNoteWriter.isApple(bytes) else {
+                    let vendor = String(decoding: bytes.prefix(10).filter { $0 >= 0x20 && $0 < 0x7F }, as: UTF8.self)
+                    throw MediaError.unsupported("the photo has a non-Apple MakerNote (\(vendor.isEmpty ? "unknown" : vendor)); replacing it would lose camera data")
+                }
+                existing = bytes
+            }
+            let note = try AppleMakerNoteWriter.makerNote(existing: existing, setting: identifier, limits: editor.limits)
+            entries.removeAll { $0.tag == Self.makerNoteTag }
+            entries.append(try editor.entry(tag: Self.makerNoteTag, type: 7, count: UInt32(note.count), data: note))
+        }
+    }
 }

@@ -22,6 +22,8 @@ struct TIFFAppendEditor {
     let limits: ParseLimits
     /// Smallest valid IFD offset: 8 in a TIFF (after the header), 14 in an Apple MakerNote.
     var minimumIFDOffset = 8
+    /// Largest size the block may grow to: a JPEG APP1 holds 64 KiB; a HEIF Exif item has no such limit.
+    var maximumSize = 65000
 
     /// A buffer whose offsets count from its first byte but which has no TIFF header (Apple MakerNote).
     init(buffer: [UInt8], byteOrder: ByteOrder, minimumIFDOffset: Int, limits: ParseLimits = .default) {
@@ -95,7 +97,9 @@ struct TIFFAppendEditor {
     /// Appends raw bytes at a word boundary; returns their offset.
     mutating func append(_ data: [UInt8]) throws(MediaError) -> UInt32 {
         if bytes.count % 2 == 1 { bytes.append(0) }
-        guard bytes.count + data.count < 65000 else { throw MediaError.limitExceeded("the Exif block would exceed the 64 KiB JPEG segment") }
+        guard bytes.count + data.count < maximumSize else {
+            throw MediaError.limitExceeded("the Exif block would exceed \(maximumSize) bytes (a JPEG segment holds 64 KiB)")
+        }
         let offset = UInt32(bytes.count)
         bytes += data
         return offset
