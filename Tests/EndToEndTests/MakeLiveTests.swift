@@ -19,32 +19,10 @@ final class MakeLiveTests: XCTestCase {
 
     func livegrid(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return try ExternalTool.runProgram(binary, arguments)
     }
 
-    func tool(_ name: String, _ arguments: [String]) throws -> String {
-        let path = "/usr/bin/\(name)"
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    func tool(_ name: String, _ arguments: [String]) throws -> String { try ExternalTool.run(name, arguments) }
 
     func copy(_ fixture: String, as name: String? = nil) throws -> String {
         let source = try Fixtures.shared(fixture)
@@ -53,9 +31,7 @@ final class MakeLiveTests: XCTestCase {
         return target
     }
 
-    func packetHash(_ file: String, _ stream: String) throws -> String {
-        try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:\(stream)", "-c", "copy", "-f", "md5", "-"])
-    }
+    func packetHash(_ file: String, _ stream: String) throws -> String { try ExternalTool.packetHash(file, stream: stream) }
 
     func files() throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) }
 

@@ -1,36 +1,12 @@
 import Foundation
 import MediaFormats
+import TestSupport
 import XCTest
 
-/// External tools the writer tests verify outputs with (exiftool, ffprobe, ffmpeg): independent readers.
+/// Helpers of the writer tests: independent checks through `ExternalTool`, generated inputs.
 enum WriterTools {
-    static func path(_ tool: String) -> String? {
-        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
-            return "\(dir)/\(tool)"
-        }
-        return nil
-    }
-
-    /// Runs `tool` and returns its standard output; skips the test when the tool is not installed.
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        guard let executable = path(tool) else { throw XCTSkip("\(tool) is not installed: skipping the independent check") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// MD5 of a stream's packets, as ffmpeg computes it after a stream copy.
-    static func packetHash(_ file: String, stream: String) throws -> String {
-        try run("ffmpeg", ["-v", "error", "-i", file, "-map", "0:\(stream)", "-c", "copy", "-f", "md5", "-"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func run(_ tool: String, _ arguments: [String]) throws -> String { try ExternalTool.run(tool, arguments) }
+    static func packetHash(_ file: String, stream: String) throws -> String { try ExternalTool.packetHash(file, stream: stream) }
 
     /// Writes an assembly to `path` (tests write directly; the app uses AtomicFileWriter).
     static func write(_ assembly: ByteAssembly, from source: any ByteSource, to path: String) throws {

@@ -81,11 +81,7 @@ enum XMPPacketEditor {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else { continue }
             let quote = bytes[i]
             guard let close = bytes[(i + 1)...].firstIndex(of: quote) else { return nil }
-            var start = at
-            while start > 0 && isSpace(bytes[start - 1]) { start -= 1 }
-            var out = bytes
-            out.removeSubrange(start...close)
-            return out
+            return cutting(bytes, from: at, through: close)
         }
         return nil
     }
@@ -105,12 +101,17 @@ enum XMPPacketEditor {
                 guard let closeAt = bytes.firstIndex(of: close, from: tagEnd) else { return nil }
                 end = closeAt + close.count - 1
             }
-            var start = at
-            while start > 0 && isSpace(bytes[start - 1]) { start -= 1 }
-            var out = bytes
-            out.removeSubrange(start...end)
-            return out
+            return cutting(bytes, from: at, through: end)
         }
         return nil
+    }
+
+    /// `bytes` without `start...end` and the whitespace just before it.
+    static func cutting(_ bytes: [UInt8], from start: Int, through end: Int) -> [UInt8] {
+        var first = start
+        while first > 0 && isSpace(bytes[first - 1]) { first -= 1 }
+        var out = bytes
+        out.removeSubrange(first...end)
+        return out
     }
 }
