@@ -3,6 +3,7 @@
 ///
 /// Rotation convention: `MediaInfo.rotation` is the clockwise rotation (degrees) that displays the stored
 /// pixels upright. HEIF `irot` counts counter-clockwise quarter turns, so angle a gives (4 - a) % 4 * 90.
+/// `mirrored` means "flip left-right first, then rotate" (as for movies' display matrices).
 /// The container's irot/imir are authoritative (libheif applies them when decoding), so the Exif
 /// Orientation of a HEIF file is not copied into `MediaInfo.orientation`: nothing rotates twice.
 public enum HEIFProbe {
@@ -35,18 +36,36 @@ public enum HEIFProbe {
         } else {
             info.problems.append(ParseProblem(.warning, "heif/iprp", "primary item \(primary) has no size (ispe)"))
         }
-        for property in meta.properties(of: primary) {
-            switch property {
-            case .rotation(let quarterTurns): info.rotation = (4 - quarterTurns) % 4 * 90
-            case .mirror: info.mirrored = true
-            default: break
-            }
+        if let (rotation, mirrored) = displayTransform(meta.properties(of: primary)) {
+            info.rotation = rotation
+            info.mirrored = mirrored
         }
         if let thumbnail = meta.items(referring: "thmb", to: primary).first,
            let size = meta.spatialExtent(of: thumbnail) {
             info.thumbnailWidth = size.width
             info.thumbnailHeight = size.height
         }
+    }
+
+    /// Composes irot/imir in association order (the order HEIF applies them) into "flip horizontally if
+    /// mirrored, then rotate clockwise": a left-right flip after a rotation r equals rotation -r after the
+    /// flip, and a top-bottom flip (imir axis 1) is a left-right flip plus 180 degrees. nil without either.
+    static func displayTransform(_ properties: [HEIFMeta.Property]) -> (rotation: Int, mirrored: Bool)? {
+        var rotation = 0, mirrored = false, found = false
+        for property in properties {
+            switch property {
+            case .rotation(let quarterTurns):
+                rotation = (rotation + (4 - quarterTurns) % 4 * 90) % 360
+                found = true
+            case .mirror(let axis):
+                rotation = ((axis == 1 ? 180 : 0) - rotation + 360) % 360
+                mirrored.toggle()
+                found = true
+            default:
+                break
+            }
+        }
+        return found ? (rotation, mirrored) : nil
     }
 
     /// A grid item's output size from its data, when it lacks an ispe.

@@ -13,6 +13,10 @@ public enum ISOBMFFProbe {
             }
             return try HEIFProbe.probe(source, topLevel: topLevel, format: format, limits: limits)
         default:
+            // An image whose major brand the sniffer does not know (e.g. `MiHE`) still has its meta.
+            if topLevel.first("moov") == nil, topLevel.first("meta") != nil {
+                return try HEIFProbe.probe(source, topLevel: topLevel, format: .heif, limits: limits)
+            }
             return try QuickTimeProbe.probe(source, topLevel: topLevel, format: format, limits: limits)
         }
     }

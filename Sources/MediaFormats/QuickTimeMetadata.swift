@@ -31,6 +31,13 @@ public struct QuickTimeMetadata: Sendable, Hashable {
                       problems: inout [ParseProblem]) throws(MediaError) -> QuickTimeMetadata {
         var result = QuickTimeMetadata()
         guard let keysBox = meta.child("keys"), let ilst = meta.child("ilst") else { return result }
+        // iTunes-style `mdir` metadata types its ilst items by four-character codes, not key indices.
+        if let hdlr = meta.child("hdlr") {
+            var h = try structure.fullBoxPayload(of: hdlr).reader
+            try h.skip(4)
+            let handler = try h.readFourCC()
+            guard handler == "mdta" else { return result }
+        }
         var r = try structure.fullBoxPayload(of: keysBox).reader
         let count = UInt64(try r.readU32())
         try r.requireEntries(count, of: 8, limit: limits.maxEntries, what: "keys")

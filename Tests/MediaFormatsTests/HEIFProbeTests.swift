@@ -26,6 +26,14 @@ final class HEIFProbeTests: XCTestCase {
         XCTAssertNil(info.thumbnailWidth)
     }
 
+    func testReadsOnlyMetaAndItemBytes() throws {
+        let counter = ReadCounter()
+        _ = try MediaProbe.probe(path: try Fixtures.shared("IMG_2927.HEIC"), counter: counter)
+        // 721 KB file: the 3.3 KB meta, the Exif item and box headers.
+        XCTAssertLessThan(counter.bytes, 16 << 10, "\(counter.reads) reads, \(counter.bytes) bytes")
+        print("IMG_2927.HEIC probe: \(counter.reads) reads, \(counter.bytes) bytes")
+    }
+
     func testIMG2927Identifier() throws {
         let info = try MediaProbe.probe(path: try Fixtures.shared("IMG_2927.HEIC"))
         guard info.cameraMake != nil || info.contentIdentifier != nil else {
@@ -78,5 +86,20 @@ final class HEIFProbeTests: XCTestCase {
         var problems: [ParseProblem] = []
         let meta = try ISOBMFFTopLevel.load(try XCTUnwrap(top.first("meta")), from: source, limits: .default, problems: &problems)
         return HEIFMeta.parse(meta, limits: .default)
+    }
+
+    func testIrotAndImirCompose() {
+        typealias P = HEIFMeta.Property
+        XCTAssertNil(HEIFProbe.displayTransform([.spatialExtent(width: 1, height: 1)]))
+        XCTAssertEqual(HEIFProbe.displayTransform([P.rotation(counterClockwiseQuarterTurns: 0)])?.rotation, 0)
+        XCTAssertEqual(HEIFProbe.displayTransform([P.rotation(counterClockwiseQuarterTurns: 3)])?.rotation, 90)
+        // Rotate 90 clockwise, then flip left-right = flip, then rotate 270 clockwise.
+        let rotateThenFlip = HEIFProbe.displayTransform([P.rotation(counterClockwiseQuarterTurns: 3), P.mirror(axis: 0)])
+        XCTAssertEqual(rotateThenFlip?.rotation, 270)
+        XCTAssertEqual(rotateThenFlip?.mirrored, true)
+        // A top-bottom flip alone = flip left-right, then 180.
+        let topBottom = HEIFProbe.displayTransform([P.mirror(axis: 1)])
+        XCTAssertEqual(topBottom?.rotation, 180)
+        XCTAssertEqual(topBottom?.mirrored, true)
     }
 }

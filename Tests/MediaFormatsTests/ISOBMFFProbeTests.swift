@@ -144,8 +144,9 @@ final class ISOBMFFProbeTests: XCTestCase {
         XCTAssertEqual(info.problems, [])
         XCTAssertEqual(info.pixelWidth, 640)
         XCTAssertEqual(info.pixelHeight, 480)
-        // irot 1 = 90 degrees counter-clockwise = 270 clockwise.
-        XCTAssertEqual(info.rotation, 270)
+        // irot 1 (90 counter-clockwise = 270 clockwise), then imir axis 0 (left-right flip):
+        // the same as flipping first, then rotating 90 clockwise.
+        XCTAssertEqual(info.rotation, 90)
         XCTAssertEqual(info.mirrored, true)
         XCTAssertEqual(info.thumbnailWidth, 160)
         XCTAssertEqual(info.thumbnailHeight, 120)
@@ -201,5 +202,13 @@ final class ISOBMFFProbeTests: XCTestCase {
         let info = MediaProbe.probe(MemoryByteSource(still + Array(repeating: 0x55, count: 40)))
         XCTAssertNil(info.embeddedMovie)
         XCTAssertTrue(info.problems.contains { $0.severity == .error && $0.message.contains("broken motion photo") }, "\(info.problems)")
+    }
+
+    func testUnknownBrandWithAMetaIsReadAsHEIF() {
+        var bytes = heic().bytes
+        bytes.replaceSubrange(8..<12, with: B.fourCC("MiHE"))
+        let info = MediaProbe.probe(MemoryByteSource(bytes))
+        XCTAssertEqual(info.format, .heif)
+        XCTAssertEqual(info.pixelWidth, 640)
     }
 }

@@ -34,6 +34,15 @@ final class QuickTimeProbeTests: XCTestCase {
         assertTrainMov(try probe(try Fixtures.shared("train.mov")))
     }
 
+    func testReadsOnlyHeadersAndMoov() throws {
+        let counter = ReadCounter()
+        let info = try MediaProbe.probe(path: Fixtures.committed("train.mov"), counter: counter)
+        XCTAssertNotNil(info.contentIdentifier)
+        // 1.5 MB file, 6 KB moov at the end: the sniff, a few 32-byte headers, the ftyp and the moov.
+        XCTAssertLessThan(counter.bytes, 8 << 10, "\(counter.reads) reads, \(counter.bytes) bytes")
+        print("train.mov probe: \(counter.reads) reads, \(counter.bytes) bytes")
+    }
+
     func testTrainMovStillImageSampleBytes() throws {
         let source = try FileByteSource(path: Fixtures.committed("train.mov"))
         let movie = try loadMovie(source)
