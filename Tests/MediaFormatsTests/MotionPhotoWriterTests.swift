@@ -64,4 +64,17 @@ final class MotionPhotoWriterTests: XCTestCase {
             XCTAssertFalse(tags.contains("DirectoryItem"), tags)
         }
     }
+
+    func testSamsungTrailerIsRemovedAndTheMovieConvertsToLive() throws {
+        let still = JPEGBuilder.jpeg(segments: [])
+        let input = still + MotionPhotoLocatorTests.samsungTrailer(movie: ISOBoxBuilder.movie(moovLast: false))
+        let source = MemoryByteSource(input)
+        let embedded = try XCTUnwrap(MediaProbe.probe(source).embeddedMovie)
+        XCTAssertEqual(embedded.kind, .samsungTrailer)
+        let stripped = try MediaWriting.stillWithoutMotion(source).materialize(from: source)
+        XCTAssertEqual(stripped, still, "cut at EOI: the SEF trailer and the movie are gone")
+        let movie = SliceByteSource(base: source, range: embedded.range)
+        let live = try MediaWriting.makeLivePhotoMovie(movie, identifier: "5EED5EED-0000-4000-8000-000000000001").materialize(from: movie)
+        XCTAssertEqual(MediaProbe.probe(MemoryByteSource(live)).contentIdentifier, "5EED5EED-0000-4000-8000-000000000001")
+    }
 }

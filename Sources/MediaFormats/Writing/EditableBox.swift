@@ -125,8 +125,9 @@ struct TopLevelBox: Sendable {
             let type = try reader.readFourCC()
             if size == 1 { size = try reader.readU64() } else if size == 0 { size = source.size - offset }
             let header = reader.position
-            guard size >= UInt64(header), size <= source.size - offset else {
-                throw MediaError.truncated(at: offset, needed: Int(clamping: size &- (source.size - offset)))
+            guard size >= UInt64(header) else { throw MediaError.invalid("the '\(type)' box at offset \(offset) declares an impossible size \(size)") }
+            guard size <= source.size - offset else {
+                throw MediaError.invalid("the file is truncated: its '\(type)' box at offset \(offset) declares \(size) bytes but only \(source.size - offset) remain")
             }
             boxes.append(TopLevelBox(type: type, range: ByteRange(offset: offset, length: size), headerLength: header))
             offset += size

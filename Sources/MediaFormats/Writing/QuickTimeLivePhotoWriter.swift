@@ -26,7 +26,9 @@ enum QuickTimeLivePhotoWriter {
             }
             ticks = UInt64((stillTime * Double(timescale)).rounded())
         } else {
-            ticks = duration / 2
+            // The middle of the video track (other tracks, e.g. Google's mett, may run longer).
+            let videoDuration = QuickTimeMovieLayout.trackDuration(of: video).flatMap { $0 > 0 && $0 <= duration ? $0 : nil }
+            ticks = (videoDuration ?? duration) / 2
         }
 
         // Drop an older still-image-time track: the movie gets exactly one, at the new time.

@@ -48,6 +48,12 @@ struct QuickTimeMovieLayout {
         return BigEndian.read(tkhd, at: version == 1 ? 20 : 12, width: 4).map { UInt32($0) }
     }
 
+    /// tkhd duration, in the movie time scale.
+    static func trackDuration(of trak: EditableBox) -> UInt64? {
+        guard let tkhd = trak.child("tkhd")?.payload, let version = tkhd.first else { return nil }
+        return BigEndian.read(tkhd, at: version == 1 ? 28 : 20, width: version == 1 ? 8 : 4)
+    }
+
     /// The first sample entry's four-character code (avc1, hvc1, mebx...).
     static func sampleEntryType(of trak: EditableBox) -> String? {
         guard let stsd = trak.descendant("mdia/minf/stbl/stsd")?.payload, stsd.count >= 16 else { return nil }
