@@ -56,6 +56,9 @@ final class MakeLiveTests: XCTestCase {
         XCTAssertTrue(try tool("exiftool", ["-s", "-ContentIdentifier", movie]).contains("7A7D4193"))
         let streams = try tool("ffprobe", ["-v", "error", "-show_streams", "-show_data", movie])
         XCTAssertTrue(streams.contains("codec_tag_string=mebx"), streams)
+        // exiftool decodes the timed metadata sample as the camera's: StillImageTime = -1 (int8 0xFF).
+        let embedded = try tool("exiftool", ["-ee", "-a", "-G1", "-s", "-StillImageTime", movie])
+        XCTAssertTrue(embedded.contains("StillImageTime") && embedded.contains(": -1"), embedded)
         XCTAssertEqual(try packetHash(movie, "v"), try packetHash(video, "v"))
         // Inputs untouched.
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: photo)), try Data(contentsOf: URL(fileURLWithPath: Fixtures.shared("limitpoint/keyPhoto.jpg"))))
@@ -158,5 +161,16 @@ final class MakeLiveTests: XCTestCase {
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.err.contains("not a Motion Photo"), result.err)
         XCTAssertEqual(try files(), before)
+    }
+
+    func testExtractCopiesBothHalvesOfALivePhoto() throws {
+        let still = try copy("train.jpg")
+        let movie = try copy("train.mov")
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let result = try livegrid(["extract", still, "-o", out.path])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("train.jpg")), try Data(contentsOf: URL(fileURLWithPath: still)))
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("train.mov")), try Data(contentsOf: URL(fileURLWithPath: movie)))
     }
 }
