@@ -211,4 +211,15 @@ final class ISOBMFFProbeTests: XCTestCase {
         XCTAssertEqual(info.format, .heif)
         XCTAssertEqual(info.pixelWidth, 640)
     }
+
+    func testCompositionOffsetShiftsTheFirstSample() throws {
+        let source = MemoryByteSource(B.movie(compositionOffset: 300))
+        let top = ISOBMFFTopLevel.scan(source, limits: .default)
+        var problems: [ParseProblem] = []
+        let moov = try ISOBMFFTopLevel.load(try XCTUnwrap(top.first("moov")), from: source, limits: .default, problems: &problems)
+        let track = try XCTUnwrap(QuickTimeMovie.parse(moov, limits: .default).mainVideoTrack)
+        XCTAssertEqual(track.sampleTable?.firstCompositionOffset, 300)
+        XCTAssertEqual(track.presentationTime(ofSample: 0, movieTimescale: 600), 0.5)
+        XCTAssertEqual(MediaProbe.probe(source).problems, [])
+    }
 }

@@ -28,13 +28,14 @@ enum ISOBoxBuilder {
     /// A one-video-track QuickTime movie with mdta metadata; `moovLast` puts moov after mdat.
     static func movie(identifier: String = "0BADF00D-0000-4000-8000-000000000001", moovLast: Bool = true,
                       matrix: [Int32] = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000],
-                      largeMoov: Bool = false, openEndedLast: Bool = false) -> [UInt8] {
+                      largeMoov: Bool = false, openEndedLast: Bool = false, compositionOffset: UInt32? = nil) -> [UInt8] {
         let ftyp = box("ftyp", fourCC("qt  ") + u32(0) + fourCC("qt  "))
         let sampleData: [UInt8] = Array(repeating: 0xAB, count: 10) + Array(repeating: 0xCD, count: 20)
         let mdatHeader = 8
         // Sample offsets depend on where mdat lands.
         func build(mdatOffset: Int) -> [UInt8] {
-            moovBox(identifier: identifier, matrix: matrix, chunkOffset: UInt32(mdatOffset + mdatHeader), large: largeMoov)
+            moovBox(identifier: identifier, matrix: matrix, chunkOffset: UInt32(mdatOffset + mdatHeader), large: largeMoov,
+                    compositionOffset: compositionOffset)
         }
         if moovLast {
             let mdatOffset = ftyp.count
@@ -51,7 +52,8 @@ enum ISOBoxBuilder {
         return ftyp + moov + mdat
     }
 
-    static func moovBox(identifier: String, matrix: [Int32], chunkOffset: UInt32, large: Bool) -> [UInt8] {
+    static func moovBox(identifier: String, matrix: [Int32], chunkOffset: UInt32, large: Bool,
+                        compositionOffset: UInt32? = nil) -> [UInt8] {
         let mvhd = fullBox("mvhd", u32(0) + u32(0) + u32(600) + u32(1200) + Array(repeating: 0, count: 80))
         let tkhd = fullBox("tkhd", flags: 1, u32(0) + u32(0) + u32(1) + u32(0) + u32(1200) + Array(repeating: 0, count: 16)
                                + matrix.flatMap(i32) + u32(640 << 16) + u32(480 << 16))
@@ -64,7 +66,8 @@ enum ISOBoxBuilder {
         let stsc = fullBox("stsc", u32(1) + u32(1) + u32(2) + u32(1))
         let stsz = fullBox("stsz", u32(0) + u32(2) + u32(10) + u32(20))
         let stco = fullBox("stco", u32(1) + u32(chunkOffset))
-        let stbl = container("stbl", [stsd, stts, stsc, stsz, stco])
+        let ctts = compositionOffset.map { fullBox("ctts", u32(1) + u32(2) + u32($0)) } ?? []
+        let stbl = container("stbl", [stsd, stts, ctts, stsc, stsz, stco])
         let trak = container("trak", [tkhd, container("mdia", [mdhd, hdlr, container("minf", [stbl])])])
         let keys = ["com.apple.quicktime.content.identifier", "com.apple.quicktime.live-photo.vitality-score"]
         let keysBox = fullBox("keys", u32(UInt32(keys.count)) + keys.flatMap { u32(UInt32(8 + $0.utf8.count)) + fourCC("mdta") + Array($0.utf8) })
