@@ -18,6 +18,10 @@ public enum RemoteEntryValidator {
         if href.isEmpty { return .reject("empty link") }
         if href.hasPrefix("?") || href.hasPrefix("#") { return .skip }   // Apache column sort links
         if href.unicodeScalars.contains(where: isControl) { return .reject("control character in link") }
+        let rawPath = href.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        if rawPath.split(separator: "/").contains(where: { $0.removingPercentEncoding == nil }) {
+            return .reject("invalid percent-encoding")
+        }
         let base = directoryURL(baseURL)
         guard let resolved = URL(string: href, relativeTo: base)?.absoluteURL,
               var parts = URLComponents(url: resolved, resolvingAgainstBaseURL: false) else {
@@ -87,7 +91,7 @@ public enum RemoteEntryValidator {
     /// URL of a checked name below `baseURL` (used by listings that give names, not links).
     public static func url(forName name: String, isDirectory: Bool, in baseURL: URL) -> URL? {
         var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#;%")
+        allowed.remove(charactersIn: "/?#;%&+=")
         guard let encoded = name.addingPercentEncoding(withAllowedCharacters: allowed),
               var parts = URLComponents(url: directoryURL(baseURL), resolvingAgainstBaseURL: false) else { return nil }
         parts.user = nil
