@@ -335,6 +335,13 @@ public final class DownloadManager: @unchecked Sendable {
         var outcome: DownloadState
         let fd = lock.withLock { () -> Int32 in let fd = job.fd; job.fd = -1; job.task = nil; return fd }
         var problem = error
+        // A body cut short (reset, killed server, Content-Length larger than the body) says so plainly.
+        if let total = job.total, job.bytes < total {
+            switch problem {
+            case .transport?, .connectionLost?: problem = .incomplete(received: job.bytes, expected: total)
+            default: break
+            }
+        }
         if problem == nil {
             if let total = job.total, job.bytes != total {
                 problem = job.bytes < total ? .incomplete(received: job.bytes, expected: total) : .overlong(expected: total)

@@ -135,7 +135,7 @@ public final class RemoteHTTPClient: NSObject, URLSessionDataDelegate, @unchecke
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let t = transfer(dataTask) else { completionHandler(.cancel); return }
+        guard let t = transfer(dataTask), lock.withLock({ t.stopReason == nil }) else { completionHandler(.cancel); return }
         guard let http = response as? HTTPURLResponse else {
             stop(dataTask, reason: .invalidResponse("not an HTTP response"))
             completionHandler(.cancel)
@@ -159,7 +159,9 @@ public final class RemoteHTTPClient: NSObject, URLSessionDataDelegate, @unchecke
         guard let t = transfer(task) else { completionHandler(nil); return }
         t.redirects += 1
         if t.redirects > configuration.maxRedirects {
-            stop(task, reason: .tooManyRedirects(configuration.maxRedirects))
+            // Not task.cancel() here: corelibs traps when a task is cancelled inside this callback. Refusing the
+            // redirect delivers the 3xx as the response, which `didReceive response` then stops.
+            lock.withLock { if t.stopReason == nil { t.stopReason = .tooManyRedirects(configuration.maxRedirects) } }
             completionHandler(nil)
             return
         }
