@@ -71,6 +71,11 @@ enum RemoteTestHarness {
                 kill(pid, SIGKILL)
                 unlink(directory.path + "/nginx.pid")
             }
+            // The server itself is `timeout`'s child: kill it directly (test processes may block SIGTERM).
+            let parent = process.processIdentifier
+            if let children = try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8) {
+                for pid in children.split(separator: " ").compactMap({ Int32($0) }) where pid > 1 { kill(pid, SIGKILL) }
+            }
             process.terminate()
             let deadline = Date().addingTimeInterval(5)
             while process.isRunning && Date() < deadline { usleep(20_000) }
