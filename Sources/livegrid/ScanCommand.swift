@@ -23,7 +23,11 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings).")
     var json = false
 
+    @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
+    var stats = false
+
     func run() throws {
+        let started = DispatchTime.now().uptimeNanoseconds
         let scan: LibraryScan
         do {
             scan = try LibraryScanner.scan(directory: path, recursive: recursive)
@@ -31,7 +35,16 @@ struct ScanCommand: ParsableCommand {
             FileHandle.standardError.write(Data("livegrid: \(error.description)\n".utf8))
             throw ExitCode(1)
         }
+        let scanned = DispatchTime.now().uptimeNanoseconds
         let report = ScanReport(scan)
         print(json ? try report.json() : report.table())
+        if stats {
+            let files = max(1, scan.fileCount)
+            let seconds = Double(scanned - started) / 1e9
+            let line = String(format: "scan: %d files, %d items in %.3f s (%.0f files/s), %d reads, %.1f KiB read per file\n",
+                              scan.fileCount, scan.items.count, seconds, Double(scan.fileCount) / max(seconds, 1e-9),
+                              scan.reads, Double(scan.bytesRead) / 1024 / Double(files))
+            FileHandle.standardError.write(Data(line.utf8))
+        }
     }
 }
