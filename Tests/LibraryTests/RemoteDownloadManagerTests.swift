@@ -4,16 +4,7 @@ import LibrarySources
 import TestSupport
 
 /// DownloadManager faults against real servers on 127.0.0.1.
-final class RemoteDownloadManagerTests: XCTestCase {
-    private var root: URL!
-    private var servers: [RemoteTestHarness.Server] = []
-
-    override func setUpWithError() throws { root = try RemoteTestHarness.makeRoot() }
-    override func tearDown() {
-        servers.forEach { $0.stop() }
-        servers = []
-        try? FileManager.default.removeItem(at: root)
-    }
+final class RemoteDownloadManagerTests: RemoteServerTestCase {
 
     private func manager(idle: TimeInterval = 5, cap: UInt64 = 2 << 30) -> DownloadManager {
         var http = RemoteHTTPConfiguration()

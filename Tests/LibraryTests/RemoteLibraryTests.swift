@@ -6,16 +6,7 @@ import LivePairing
 import TestSupport
 
 /// RemoteLibrary against real servers on 127.0.0.1.
-final class RemoteLibraryTests: XCTestCase {
-    private var root: URL!
-    private var servers: [RemoteTestHarness.Server] = []
-
-    override func setUpWithError() throws { root = try RemoteTestHarness.makeRoot() }
-    override func tearDown() {
-        servers.forEach { $0.stop() }
-        servers = []
-        try? FileManager.default.removeItem(at: root)
-    }
+final class RemoteLibraryTests: RemoteServerTestCase {
 
     private func library(_ url: String) -> RemoteLibrary {
         var http = RemoteHTTPConfiguration()
@@ -59,7 +50,7 @@ final class RemoteLibraryTests: XCTestCase {
             throw XCTSkip("MediaInfo has no content identifier yet (the JPEG/ISOBMFF parsers are not on this branch): "
                           + "pairing by identifier is checked once they land")
         }
-        let live = try XCTUnwrap(items.first { $0.item.kind == .live })
+        let live = try XCTUnwrap(items.first { $0.item.kind == .live }, items.map { "\($0.item.kind) \($0.item.files.map { "\($0.fileName) id=\($0.info.contentIdentifier ?? "-") \($0.info.problems)" })" }.joined(separator: "; "))
         XCTAssertEqual(live.item.still?.fileName, "train.jpg")
         XCTAssertEqual(live.item.movie?.fileName, "train.mov")
         XCTAssertEqual(live.item.pairing, .contentIdentifier)

@@ -207,3 +207,16 @@ enum RemoteTestHarness {
     server.serve_forever()
     """#
 }
+
+/// Base of the real-server tests: a fresh fixture tree per test, servers stopped and the tree removed after.
+class RemoteServerTestCase: XCTestCase {
+    var root: URL!
+    var servers: [RemoteTestHarness.Server] = []
+
+    override func setUpWithError() throws { root = try RemoteTestHarness.makeRoot() }
+    override func tearDown() {
+        servers.forEach { $0.stop() }
+        servers = []
+        try? FileManager.default.removeItem(at: root)
+    }
+}
