@@ -34,7 +34,7 @@ enum HEIFDecoder {
             guard fullSize.width > 0, fullSize.height > 0 else {
                 throw ImagingError.cannotDecode("HEIF primary image has no size")
             }
-            let target = fullSize.fitted(in: box)
+            let target = fullSize.fittedDown(in: box)
 
             if options.useEmbeddedThumbnails, let thumbnail = primary.largestThumbnail(),
                thumbnail.size.covers(target), thumbnail.size.hasAspectRatio(of: fullSize),

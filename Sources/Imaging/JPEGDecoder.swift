@@ -15,7 +15,7 @@ enum JPEGDecoder {
         let orientation = (1...8).contains(info.orientation ?? 1) ? (info.orientation ?? 1) : 1
         let swaps = orientation >= 5
         // Decoding happens in stored orientation; the box is given upright.
-        let storedBox = swaps ? box.swapped : box
+        let storedBox = swaps ? box.transposed : box
 
         let handle = try Handle()
         // The probe already read the SOF size: the thumbnail path then never reads the whole file.
@@ -28,8 +28,8 @@ enum JPEGDecoder {
             header = try handle.header(of: bytes)
             whole = bytes
         }
-        var storedTarget = header.fitted(in: storedBox)
-        let upright = swaps ? header.swapped : header
+        var storedTarget = header.fittedDown(in: storedBox)
+        let upright = swaps ? header.transposed : header
 
         if options.useEmbeddedThumbnails, let range = info.exifThumbnail,
            range.length > 0, range.length <= maxExifThumbnailBytes, range.fits(in: source.size),
@@ -38,7 +38,7 @@ enum JPEGDecoder {
            thumbSize.covers(storedTarget), thumbSize.hasAspectRatio(of: header),
            let frame = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true)
         {
-            return DecodedImage(frame: frame.resized(to: storedTarget).uprightForExifOrientation(orientation),
+            return DecodedImage(frame: frame.resized(to: storedTarget).applyingExifOrientation(orientation),
                                 path: .exifThumbnail, fullSize: upright)
         }
 
@@ -47,12 +47,12 @@ enum JPEGDecoder {
         if whole == nil {
             // Trust the codec over the probe for the size it will actually produce.
             header = try handle.header(of: bytes)
-            storedTarget = header.fitted(in: storedBox)
+            storedTarget = header.fittedDown(in: storedBox)
         }
         let frame = try handle.decode(bytes, header: header, target: storedTarget, allowScaling: options.useDCTScaling)
         let path: DecodePath = frame.width < header.width ? .jpegScaled : .jpegFull
-        return DecodedImage(frame: frame.resized(to: storedTarget).uprightForExifOrientation(orientation),
-                            path: path, fullSize: swaps ? header.swapped : header)
+        return DecodedImage(frame: frame.resized(to: storedTarget).applyingExifOrientation(orientation),
+                            path: path, fullSize: swaps ? header.transposed : header)
     }
 
     /// Stored (not oriented) size of a JPEG, from its header only.

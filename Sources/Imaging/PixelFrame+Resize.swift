@@ -58,7 +58,7 @@ extension PixelFrame {
 
     /// Resampled to fit inside `box` (aspect ratio kept, never enlarged).
     public func fitted(in box: PixelSize) -> PixelFrame {
-        resized(to: size.fitted(in: box))
+        resized(to: size.fittedDown(in: box))
     }
 }
 
