@@ -119,6 +119,46 @@ final class LibavMovieDecoderTests: XCTestCase {
         }
     }
 
+    /// With the index first (faststart), a cut file opens and must end early at the cut, without a crash;
+    /// flipped bytes in the middle are damaged packets, skipped or decoded as glitches.
+    func testTruncatedAndDamagedFaststartMoviesEndWithoutCrashing() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-libav-movie")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try LibavTestMedia.generate("faststart.mp4", in: directory, arguments: [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2", "-c:v", "libx264", "-g", "15",
+            "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let whole = try decodeAll(MovieDecoder(source: MemoryByteSource(bytes)), box: PixelSize(width: 32, height: 32))
+        XCTAssertEqual(whole.count, 60)
+
+        let cut = try MovieDecoder(source: MemoryByteSource(Array(bytes.prefix(bytes.count * 4 / 10))))
+        var count = 0
+        do {
+            while let _ = try cut.nextFrame(fitting: PixelSize(width: 32, height: 32)) { count += 1 }
+        } catch {
+            XCTAssertTrue(error.description.hasPrefix("cannot decode"), error.description)
+        }
+        XCTAssertGreaterThan(count, 0, "frames before the cut still decode")
+        XCTAssertLessThan(count, 60)
+
+        var damaged = bytes
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let index = Int.random(in: (bytes.count / 4)..<bytes.count, using: &generator)
+            damaged[index] = UInt8.random(in: 0...255, using: &generator)
+        }
+        do {
+            let decoder = try MovieDecoder(source: MemoryByteSource(damaged))
+            var frames = 0
+            while let _ = try decoder.nextFrame(fitting: PixelSize(width: 32, height: 32)) {
+                frames += 1
+                if frames > 1000 { return XCTFail("runaway decoding") }
+            }
+        } catch {
+            XCTAssertTrue(error.description.hasPrefix("cannot decode"), error.description)
+        }
+    }
+
     func testGarbageGivesAnError() {
         var generator = SystemRandomNumberGenerator()
         let garbage = MemoryByteSource((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
