@@ -56,18 +56,29 @@ struct ShowCommand: ParsableCommand {
         if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
         if why { FileHandle.standardError.write(Data("livegrid: \(capabilities.why)\n".utf8)) }
 
-        let renderer = ChafaRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
-                                     cellPixelSize: capabilities.cellPixelSize)
+        // Decode and render on every core (one renderer per worker: chafa objects are not shared across
+        // threads), then print in the order given.
+        let results = ParallelResults<Result<RenderedImage, Error>>(count: files.count)
+        let workers = max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount))
+        let files = self.files
+        let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let renderer = ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
+            for index in stride(from: worker, to: files.count, by: workers) {
+                results[index] = Result { try Self.render(file: files[index], area: area, renderer: renderer, cell: cell) }
+            }
+        }
         let output = FileHandle.standardOutput
         var failures = 0
-        for file in files {
-            do {
-                let rendered = try Self.render(file: file, area: area, renderer: renderer,
-                                               cell: capabilities.cellPixelSize)
+        for (index, file) in files.enumerated() {
+            switch results[index] {
+            case .success(let rendered)?:
                 output.write(Self.terminalBytes(rendered))
-            } catch {
+            case .failure(let error)?:
                 failures += 1
                 FileHandle.standardError.write(Data("livegrid: \(file): \(error)\n".utf8))
+            case nil:
+                failures += 1
             }
         }
         if failures > 0 { throw ExitCode(1) }
@@ -130,5 +141,16 @@ struct TerminalWindow {
             cell = PixelSizeInCells(width: Int(ws.ws_xpixel) / Int(ws.ws_col), height: Int(ws.ws_ypixel) / Int(ws.ws_row))
         }
         return TerminalWindow(columns: Int(ws.ws_col), rows: Int(ws.ws_row), cellPixelSize: cell)
+    }
+}
+
+/// Slots written by concurrent workers (each index by exactly one worker), read after they finish.
+final class ParallelResults<T>: @unchecked Sendable {
+    private var slots: [T?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    subscript(index: Int) -> T? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
     }
 }
