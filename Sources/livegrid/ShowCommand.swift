@@ -76,7 +76,7 @@ struct ShowCommand: ParsableCommand {
                 output.write(Self.terminalBytes(rendered))
             case .failure(let error)?:
                 failures += 1
-                FileHandle.standardError.write(Data("livegrid: \(file): \(error)\n".utf8))
+                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
             case nil:
                 failures += 1
             }

@@ -56,9 +56,15 @@ struct ThumbnailCommand: ParsableCommand {
                 try AtomicFileWriter.replace(png, to: target)
             } catch {
                 failures += 1
-                FileHandle.standardError.write(Data("livegrid: \(file): \(error)\n".utf8))
+                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
             }
         }
         if failures > 0 { throw ExitCode(1) }
     }
+}
+
+/// "FILE: why", without repeating the path when the error already starts with it (I/O errors do).
+func describe(_ error: Error, of file: String) -> String {
+    let text = "\(error)"
+    return text.hasPrefix(file) ? text : "\(file): \(text)"
 }
