@@ -73,7 +73,7 @@ public final class ThumbnailCache: @unchecked Sendable {
         guard let stat = FileStat(path) else { return nil }
         let key = thumbnailPath(forFile: path, size: size)
         if let entry = lock.withLock({ memoryFallback[key] }), entry.mtime == stat.mtime { return entry.frame }
-        guard let bytes = FileManager.default.contents(atPath: key).map({ [UInt8]($0) }) else { return nil }
+        guard let bytes = Self.readSmallFile(key) else { return nil }
         let text = PNGChunks.textEntries(of: bytes)
         guard text["Thumb::MTime"] == String(stat.mtime), text["Thumb::URI"] == uri(forFile: path) else { return nil }
         return try? PNGCodec.decode(bytes)
@@ -131,11 +131,16 @@ public final class ThumbnailCache: @unchecked Sendable {
         }
     }
 
+    /// A cache file's bytes, or nil when absent or implausibly large for a thumbnail (> 32 MiB).
+    static func readSmallFile(_ path: String) -> [UInt8]? {
+        guard let stat = FileStat(path), stat.size <= 32 << 20 else { return nil }
+        return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
     // MARK: failures
 
     func hasFreshFailure(forFile path: String, mtime: Int) -> Bool {
-        guard let bytes = FileManager.default.contents(atPath: failurePath(forFile: path)).map({ [UInt8]($0) })
-        else { return false }
+        guard let bytes = Self.readSmallFile(failurePath(forFile: path)) else { return false }
         return PNGChunks.textEntries(of: bytes)["Thumb::MTime"] == String(mtime)
     }
 

@@ -89,7 +89,20 @@ struct ShowCommand: ParsableCommand {
                        cell: PixelSizeInCells?) throws -> RenderedImage
     {
         let info = try MediaProbe.probe(path: file)
-        let box = CellGeometry.pixelBox(columns: area.columns, rows: area.rows, cell: cell)
+        let box: PixelSize
+        var options = DecodeOptions.default
+        if renderer.mode == .symbols {
+            // Decode no more than the symbols can show: fit the picture into the cells first when its size is known.
+            var cells = area
+            if let shown = info.displaySize {
+                cells = CellGeometry.fit(pictureWidth: shown.width, pictureHeight: shown.height,
+                                         maxColumns: area.columns, maxRows: area.rows, cell: cell)
+            }
+            box = CellGeometry.symbolPixelBox(columns: cells.columns, rows: cells.rows)
+            options.embeddedThumbnailMinimumCoverage = 0.9
+        } else {
+            box = CellGeometry.pixelBox(columns: area.columns, rows: area.rows, cell: cell)
+        }
         var frame: PixelFrame
         let badge: LiveBadge?
         if info.format.isMovie {
@@ -100,7 +113,7 @@ struct ShowCommand: ParsableCommand {
             frame = poster.pixels
             badge = LiveBadge(info.contentIdentifier != nil ? .live : .video)
         } else {
-            frame = try ImageDecoder.decode(path: file, info: info, fitting: box).frame
+            frame = try ImageDecoder.decode(path: file, info: info, fitting: box, options: options).frame
             badge = (info.contentIdentifier != nil || info.embeddedMovie != nil) ? LiveBadge(.live) : nil
         }
         if let badge, renderer.mode.isPixelProtocol { frame = frame.drawingBadge(badge) }

@@ -89,6 +89,20 @@ final class ImageDecoderTests: XCTestCase {
         XCTAssertEqual(decoded.frame.size, PixelSize(width: 128, height: 96))
     }
 
+    func testSymbolModeAcceptsAThumbnailSlightlyUnderTheTarget() throws {
+        let path = try Fixtures.shared("train.jpg")
+        let info = try MediaProbe.probe(path: path)
+        guard info.exifThumbnail != nil else {
+            throw XCTSkip("MediaInfo has no exifThumbnail range yet (JPEG parser not merged)")
+        }
+        let box = PixelSize(width: 168, height: 128)   // 21x8 cells at 8x16 px
+        XCTAssertEqual(try ImageDecoder.decode(path: path, info: info, fitting: box).path, .jpegScaled)
+        let relaxed = try ImageDecoder.decode(path: path, info: info, fitting: box,
+                                              options: DecodeOptions(embeddedThumbnailMinimumCoverage: 0.9))
+        XCTAssertEqual(relaxed.path, .exifThumbnail)
+        XCTAssertEqual(relaxed.frame.size, PixelSize(width: 160, height: 120), "never enlarged")
+    }
+
     func testAppleHEICGrid() throws {
         // This iPhone 11 Pro file has no thumbnail item (libheif lists none): the grid is decoded.
         let d = try assertDecodes("IMG_2927.HEIC", fullSize: PixelSize(width: 3024, height: 4032), box: 128)
