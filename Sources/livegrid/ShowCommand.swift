@@ -73,7 +73,7 @@ struct ShowCommand: ParsableCommand {
         for (index, file) in files.enumerated() {
             switch results[index] {
             case .success(let rendered)?:
-                output.write(Self.terminalBytes(rendered))
+                output.write(Self.terminalBytes(rendered, insideTmux: capabilities.insideTmux))
             case .failure(let error)?:
                 failures += 1
                 FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
@@ -122,11 +122,12 @@ struct ShowCommand: ParsableCommand {
         return rendered
     }
 
-    static func terminalBytes(_ rendered: RenderedImage) -> Data {
+    static func terminalBytes(_ rendered: RenderedImage, insideTmux: Bool) -> Data {
         if rendered.mode == .symbols {
             return Data((rendered.ansiLines().joined(separator: "\n") + "\n").utf8)
         }
-        var data = Data(rendered.bytes)
+        // A pixel mode inside tmux was forced (detection prefers symbols there): pass it through.
+        var data = Data(insideTmux ? rendered.bytesWrappedForTmux : rendered.bytes)
         data.append(0x0A)
         return data
     }

@@ -66,3 +66,12 @@ final class ChafaRendererTests: XCTestCase {
         XCTAssertThrowsError(try ChafaRenderer(mode: .symbols, colorDepth: .truecolor).render(splitFrame(), maxColumns: 0, maxRows: 5))
     }
 }
+
+final class RenderedImageTmuxTests: XCTestCase {
+    func testPassthroughDoublesEscapes() {
+        let image = RenderedImage(columns: 1, rows: 1, mode: .kitty, colorDepth: .truecolor,
+                                  bytes: Array("\u{1B}_Ga=T;AAAA\u{1B}\\".utf8))
+        XCTAssertEqual(String(decoding: image.bytesWrappedForTmux, as: UTF8.self),
+                       "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T;AAAA\u{1B}\u{1B}\\\u{1B}\\")
+    }
+}
