@@ -5,7 +5,7 @@ Each file is a real fixture's head and tail (where all metadata lives: JPEG segm
 moov at the end, Motion Photo trailers) around a sparse hole, so 10,000 files cost little disk yet are
 distinct inodes: a cold-cache run really reads every file.
 """
-import os, sys
+import os, sys, uuid
 
 HEAD = TAIL = 256 * 1024
 
@@ -21,17 +21,22 @@ def sources(root):
             singles.append(p)
     return pairs, singles
 
-def clone(src, dst):
+TRAIN_ID = b"E905E6C6-C747-4805-942F-9904A0281F02"
+
+def clone(src, dst, identifier=None):
     size = os.path.getsize(src)
     with open(src, "rb") as f:
         if size <= HEAD + TAIL:
             data = f.read()
             with open(dst, "wb") as o:
-                o.write(data)
+                o.write(data.replace(TRAIN_ID, identifier) if identifier else data)
             return
         head = f.read(HEAD)
         f.seek(size - TAIL)
         tail = f.read(TAIL)
+    if identifier:
+        # A real library has one identifier per pair: give each cloned pair its own (same length).
+        head, tail = head.replace(TRAIN_ID, identifier), tail.replace(TRAIN_ID, identifier)
     with open(dst, "wb") as o:
         o.write(head)
         o.seek(size - TAIL)
@@ -48,8 +53,9 @@ def main():
     while made < count:
         if i % 3 != 2 and made + 2 <= count:
             still, movie = pairs[i % len(pairs)]
-            clone(still, os.path.join(dest, "IMG_%05d%s" % (i, os.path.splitext(still)[1].upper())))
-            clone(movie, os.path.join(dest, "IMG_%05d.MOV" % i))
+            ident = str(uuid.uuid4()).upper().encode()
+            clone(still, os.path.join(dest, "IMG_%05d%s" % (i, os.path.splitext(still)[1].upper())), ident)
+            clone(movie, os.path.join(dest, "IMG_%05d.MOV" % i), ident)
             made += 2
         else:
             src = singles[i % len(singles)]

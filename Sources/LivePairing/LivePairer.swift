@@ -52,13 +52,23 @@ public enum LivePairer {
             let groupStills = group.sorted { NaturalOrder.less($0.path, $1.path) }
             var freeMovies = (moviesByID[id] ?? []).sorted { NaturalOrder.less($0.path, $1.path) }
             var assignment: [String: MediaFile] = [:]
-            for still in groupStills {
-                if let i = freeMovies.firstIndex(where: { NameMatch.matches(still: still, movie: $0) }) {
-                    assignment[still.path] = freeMovies.remove(at: i)
+            if !freeMovies.isEmpty {
+                var byName = NameMatch.index(freeMovies)
+                var taken = Set<String>()
+                for still in groupStills {
+                    for key in NameMatch.keys(for: still) {
+                        guard var list = byName[key], let movie = list.first else { continue }
+                        list.removeFirst()
+                        byName[key] = list
+                        assignment[still.path] = movie
+                        taken.insert(movie.path)
+                        break
+                    }
                 }
-            }
-            for still in groupStills where assignment[still.path] == nil && !freeMovies.isEmpty {
-                assignment[still.path] = freeMovies.removeFirst()
+                freeMovies.removeAll { taken.contains($0.path) }
+                for still in groupStills where assignment[still.path] == nil && !freeMovies.isEmpty {
+                    assignment[still.path] = freeMovies.removeFirst()
+                }
             }
             for still in groupStills {
                 guard let movie = assignment[still.path] else {
@@ -66,20 +76,21 @@ public enum LivePairer {
                     continue
                 }
                 usedMovies.insert(movie.path)
-                let others = groupStills.filter { $0.path != still.path }
-                let shared = others.isEmpty ? [] :
-                    ["identifier \(id) is shared with " + others.map(\.fileName).joined(separator: ", ")]
+                let shared = groupStills.count > 1
+                    ? ["identifier \(id) is shared with " + namesOfOthers(groupStills, except: still)] : []
                 items.append(LibraryItem(kind: .live, still: still, movie: movie, contentIdentifier: id,
                                          pairing: .contentIdentifier,
                                          warnings: shared + problems(still) + problems(movie)))
             }
         }
 
-        // 2. By name, when one side has no identifier.
-        let remainingMovies = movies.filter { !usedMovies.contains($0.path) }
+        // 2. By name, when one side has no identifier. Movies are indexed by name so a folder of 10,000 files
+        //    pairs in linear time.
+        let moviesByName = NameMatch.index(movies)
         var stillsLeft: [MediaFile] = []
         for still in unpairedStills {
-            if let movie = probableMovie(for: still, among: remainingMovies.filter { !usedMovies.contains($0.path) }) {
+            let candidates = NameMatch.candidates(for: still, in: moviesByName).filter { !usedMovies.contains($0.path) }
+            if let movie = probableMovie(for: still, among: candidates) {
                 usedMovies.insert(movie.path)
                 items.append(LibraryItem(
                     kind: .live, still: still, movie: movie,
@@ -94,16 +105,17 @@ public enum LivePairer {
 
         // 3. What is left stands alone, with warnings that say what is missing.
         for still in stillsLeft {
-            items.append(standaloneStill(still, movies: movies, stillsByID: stillsByID))
+            items.append(standaloneStill(still, sameName: NameMatch.candidates(for: still, in: moviesByName),
+                                         stillsByID: stillsByID))
         }
         for movie in movies where !usedMovies.contains(movie.path) {
-            items.append(standaloneMovie(movie, stills: stills))
+            items.append(standaloneMovie(movie, stillsByID: stillsByID))
         }
         return items
     }
 
     private static func probableMovie(for still: MediaFile, among movies: [MediaFile]) -> MediaFile? {
-        for movie in movies where NameMatch.matches(still: still, movie: movie) {
+        for movie in movies {
             let stillID = still.info.contentIdentifier?.uppercased()
             let movieID = movie.info.contentIdentifier?.uppercased()
             if let stillID, let movieID, stillID != movieID { continue }  // both known and different: never
@@ -116,7 +128,7 @@ public enum LivePairer {
         return nil
     }
 
-    private static func standaloneStill(_ still: MediaFile, movies: [MediaFile],
+    private static func standaloneStill(_ still: MediaFile, sameName: [MediaFile],
                                         stillsByID: [String: [MediaFile]]) -> LibraryItem {
         var warnings = problems(still)
         var liveOff: String?
@@ -128,16 +140,16 @@ public enum LivePairer {
             liveOff = "its embedded movie is broken"
         }
         if let id = still.info.contentIdentifier?.uppercased() {
-            let rivals = (stillsByID[id] ?? []).filter { $0.path != still.path }
-            if rivals.isEmpty {
+            let group = stillsByID[id] ?? []
+            if group.count <= 1 {
                 warnings.insert("Live Photo movie missing (identifier \(id))", at: 0)
                 liveOff = "its movie is missing"
             } else {
-                warnings.insert("identifier \(id) is shared with " + rivals.map(\.fileName).joined(separator: ", ")
+                warnings.insert("identifier \(id) is shared with " + namesOfOthers(group, except: still)
                                 + "; the movie is paired with another still", at: 0)
             }
         }
-        for movie in movies where NameMatch.matches(still: still, movie: movie) {
+        for movie in sameName {
             if let a = still.info.contentIdentifier?.uppercased(), let b = movie.info.contentIdentifier?.uppercased(),
                a != b {
                 warnings.append("not paired with \(movie.fileName): content identifiers differ")
@@ -147,19 +159,31 @@ public enum LivePairer {
                            warnings: warnings, liveOffReason: liveOff)
     }
 
-    private static func standaloneMovie(_ movie: MediaFile, stills: [MediaFile]) -> LibraryItem {
+    private static func standaloneMovie(_ movie: MediaFile, stillsByID: [String: [MediaFile]]) -> LibraryItem {
         var warnings = problems(movie)
         if let id = movie.info.contentIdentifier?.uppercased() {
-            let sameID = stills.filter { $0.info.contentIdentifier?.uppercased() == id }
+            let sameID = stillsByID[id] ?? []
             if sameID.isEmpty {
                 warnings.insert("Live Photo still missing (identifier \(id))", at: 0)
             } else {
                 warnings.insert("another movie with identifier \(id) is already paired with "
-                                + sameID.map(\.fileName).joined(separator: ", "), at: 0)
+                                + namesOfOthers(sameID, except: nil), at: 0)
             }
         }
         return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier?.uppercased(),
                            warnings: warnings)
+    }
+
+    /// "a.jpg, b.jpg and 3 more": a folder of copies sharing one identifier must not make megabytes of warnings.
+    private static func namesOfOthers(_ files: [MediaFile], except: MediaFile?, limit: Int = 3) -> String {
+        var names: [String] = []
+        var others = 0
+        for file in files where file.path != except?.path {
+            others += 1
+            if names.count < limit { names.append(file.fileName) }
+        }
+        let more = others - names.count
+        return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
 
     /// Parse problems worth telling the user, prefixed with the file name.

@@ -2,12 +2,29 @@
 /// `IMG_1234.HEIC` + `IMG_1234.MOV`, `IMG_1234_3.mov` (Photos library), `IMG_1234_HEVC.MOV` (iCloud),
 /// `.JPG` after conversion. Case-insensitive.
 enum NameMatch {
+    /// Suffixes a movie's base name may carry beyond its still's.
+    static let movieSuffixes = ["", "_hevc", "_3", "_2", "-hevc"]
+
     static func matches(still: MediaFile, movie: MediaFile) -> Bool {
         let s = still.baseName.lowercased()
         let m = movie.baseName.lowercased()
-        if s == m { return true }
-        for suffix in ["_hevc", "_3", "_2", "-hevc"] where m == s + suffix { return true }
-        return false
+        return movieSuffixes.contains { m == s + $0 }
+    }
+
+    /// Movies by lower-cased base name.
+    static func index(_ movies: [MediaFile]) -> [String: [MediaFile]] {
+        Dictionary(grouping: movies) { $0.baseName.lowercased() }
+    }
+
+    /// Index keys a matching movie of `still` would have, best (exact) first.
+    static func keys(for still: MediaFile) -> [String] {
+        let s = still.baseName.lowercased()
+        return movieSuffixes.map { s + $0 }
+    }
+
+    /// The movies whose names match `still`, best (exact) first.
+    static func candidates(for still: MediaFile, in index: [String: [MediaFile]]) -> [MediaFile] {
+        keys(for: still).flatMap { index[$0] ?? [] }
     }
 }
 

@@ -34,10 +34,15 @@ public enum MediaProbe {
     }
 
     /// Probes any byte source. Never throws: a file that cannot be parsed is `.unknown` with a problem.
-    public static func probe(_ source: any ByteSource, limits: ParseLimits = .default) -> MediaInfo {
+    public static func probe(_ original: any ByteSource, limits: ParseLimits = .default) -> MediaInfo {
         let head: [UInt8]
+        let source: any ByteSource
         do {
-            head = try source.read(at: 0, count: 16)
+            // One read serves the sniff and the parser's header read: a still costs one small read (plus a
+            // tiny footer read for trailers), not three.
+            let prefetched = try PrefetchedByteSource(base: original, headBytes: limits.headerProbeBytes)
+            head = Array(prefetched.head.prefix(16))
+            source = prefetched
         } catch {
             var info = MediaInfo(format: .unknown)
             info.problems.append(ParseProblem(.error, "file", error.description))

@@ -8,9 +8,10 @@ public struct ParseLimits: Sendable {
     public var maxStructureBytes = 64 << 20
     /// Samples in one track's tables.
     public var maxSamples = 1 << 22
-    /// Bytes read from the start of a still to find its metadata: one small read covers Exif (at most 64 KiB
-    /// by the JPEG segment limit) in the common case; segments beyond it are read on demand.
-    public var headerProbeBytes = 64 << 10
+    /// Bytes read from the start of a file in one read, shared by the sniff and the parser: camera JPEGs end
+    /// their metadata before 15 KB and HEIF meta boxes are a few KB, so a still costs one small read in the
+    /// common case; JPEG segments beyond it are read on demand.
+    public var headerProbeBytes = 16 << 10
     /// Bytes read from the end of a file to find trailers (Samsung SEF).
     public var trailerProbeBytes = 8 << 10
 

@@ -115,3 +115,22 @@ final class LivePairerTests: XCTestCase {
         XCTAssertNil(CaptureTime.gapSeconds("0000:00:00 00:00:00", "2021:05:02 12:00:00"))
     }
 }
+
+final class LivePairerScaleTests: XCTestCase {
+    /// A folder of copies sharing one identifier (duplicated camera roll): linear work, bounded warnings.
+    func testThousandsOfStillsSharingOneIdentifierStayCheap() {
+        var files: [MediaFile] = []
+        for i in 0..<3000 {
+            var s = MediaInfo(format: .jpeg)
+            s.contentIdentifier = "SAME"
+            files.append(MediaFile(path: "d/IMG_\(i).JPG", size: 1, modificationTime: 0, info: s))
+            var m = MediaInfo(format: .quickTime)
+            m.contentIdentifier = "SAME"
+            files.append(MediaFile(path: "d/IMG_\(i).MOV", size: 1, modificationTime: 0, info: m))
+        }
+        let items = LivePairer.pair(files)
+        XCTAssertEqual(items.count, 3000)
+        XCTAssertTrue(items.allSatisfy { $0.kind == .live && $0.still?.baseName == $0.movie?.baseName })
+        XCTAssertLessThan(items.map { $0.warnings.joined().count }.max() ?? 0, 200)
+    }
+}

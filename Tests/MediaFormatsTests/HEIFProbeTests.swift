@@ -29,8 +29,9 @@ final class HEIFProbeTests: XCTestCase {
     func testReadsOnlyMetaAndItemBytes() throws {
         let counter = ReadCounter()
         _ = try MediaProbe.probe(path: try Fixtures.shared("IMG_2927.HEIC"), counter: counter)
-        // 721 KB file: the 3.3 KB meta, the Exif item and box headers.
-        XCTAssertLessThan(counter.bytes, 16 << 10, "\(counter.reads) reads, \(counter.bytes) bytes")
+        // 721 KB file: the meta box and the Exif item lie inside the one prefetched head read.
+        XCTAssertEqual(counter.reads, 1, "\(counter.reads) reads, \(counter.bytes) bytes")
+        XCTAssertLessThanOrEqual(counter.bytes, UInt64(ParseLimits.default.headerProbeBytes))
         print("IMG_2927.HEIC probe: \(counter.reads) reads, \(counter.bytes) bytes")
     }
 
