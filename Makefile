@@ -48,10 +48,17 @@ run: release demo-library
 demo-library:
 	@scripts/make-demo-library.sh .build/demo-library
 
+# XCTest only (no Swift Testing suites here, so its "0 tests" banner would only mislead), then one plain
+# closing line with the counts.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build 2>&1 | tee .build/test.log | grep -Ev '^(Test Case .* (started|passed)|\[[0-9]+/[0-9]+\])'; \
-	  exit $${PIPESTATUS[0]}
+	@mkdir -p .build; set -o pipefail; \
+	$(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/test.log \
+	  | grep -Ev '^Test Case .* (started|passed)'; status=$$?; \
+	passed=$$(grep -cE "^Test Case .* passed" .build/test.log); \
+	failed=$$(grep -cE "^Test Case .* failed" .build/test.log); \
+	skipped=$$(grep -cE "^Test Case .* skipped" .build/test.log); \
+	echo "tests: $$passed passed, $$failed failed, $$skipped skipped"; exit $$status
 
 bench: bench-deps release
 	Benchmarks/run-all.sh

@@ -59,15 +59,20 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
     public var pairing: PairingEvidence?
     /// Human-readable warnings about this item (missing half, conflicting identifiers, parse problems).
     public var warnings: [String]
+    /// Set when the item is a Live Photo that must be shown as a traditional still (its movie is missing,
+    /// or cannot play): the UI shows the badge's still variant and says why.
+    public var liveOffReason: String?
 
     public init(kind: ItemKind, still: MediaFile? = nil, movie: MediaFile? = nil,
-                contentIdentifier: String? = nil, pairing: PairingEvidence? = nil, warnings: [String] = []) {
+                contentIdentifier: String? = nil, pairing: PairingEvidence? = nil, warnings: [String] = [],
+                liveOffReason: String? = nil) {
         self.kind = kind
         self.still = still
         self.movie = movie
         self.contentIdentifier = contentIdentifier
         self.pairing = pairing
         self.warnings = warnings
+        self.liveOffReason = liveOffReason
     }
 
     /// The file the item is known by: its still, or its movie when there is no still.

@@ -1,10 +1,174 @@
 import MediaFormats
 
-/// Pairs stills with movies into library items. (Stub: implemented next.)
+/// Pairs stills with movies into library items, the way the Photos app shows them: a Live Photo is one item.
+///
+/// Rules (see FIELD-NOTES.md, "Pairing Live Photos"):
+/// - Pair by content identifier (still: Apple MakerNote 0x0011; movie: `com.apple.quicktime.content.identifier`),
+///   and only within one folder, so deleting a pair never touches another folder's copy.
+/// - Fall back to the base name only when one side has no identifier, and then only when the movie is short
+///   and the capture times agree: such a pair is `probableByName`, never certain.
+/// - Differing identifiers never pair, even with equal names. Every file stays visible: a half without its
+///   partner, or a second still sharing an identifier, is its own item with a warning.
 public enum LivePairer {
+    /// Longest movie a name-only pair accepts (Live Photo movies are about 3 s).
+    public static let maxProbableMovieSeconds = 6.0
+    /// Largest difference of capture times a name-only pair accepts.
+    public static let maxProbableCaptureGapSeconds = 5.0
+
     public static func pair(_ files: [MediaFile]) -> [LibraryItem] {
-        files.map { file in
-            file.info.format.isMovie ? LibraryItem(kind: .video, movie: file) : LibraryItem(kind: .still, still: file)
+        var byFolder: [String: [MediaFile]] = [:]
+        var folderOrder: [String] = []
+        for file in files {
+            let folder = folderOf(file.path)
+            if byFolder[folder] == nil { folderOrder.append(folder) }
+            byFolder[folder, default: []].append(file)
         }
+        var items: [LibraryItem] = []
+        for folder in folderOrder {
+            items += pairFolder(byFolder[folder] ?? [])
+        }
+        return items.sorted { NaturalOrder.less($0.primary.path, $1.primary.path) }
+    }
+
+    // MARK: one folder
+
+    private static func pairFolder(_ files: [MediaFile]) -> [LibraryItem] {
+        let stills = files.filter { !$0.info.format.isMovie }
+        let movies = files.filter { $0.info.format.isMovie }
+        var items: [LibraryItem] = []
+        var usedMovies = Set<String>()
+        var unpairedStills: [MediaFile] = []
+
+        // 1. By content identifier: within each identifier group, a still takes the movie of its own name,
+        //    then the remaining stills take the remaining movies in name order.
+        let stillsByID = Dictionary(grouping: stills.filter { $0.info.contentIdentifier != nil }) {
+            $0.info.contentIdentifier!.uppercased()
+        }
+        let moviesByID = Dictionary(grouping: movies.filter { $0.info.contentIdentifier != nil }) {
+            $0.info.contentIdentifier!.uppercased()
+        }
+        unpairedStills += stills.filter { $0.info.contentIdentifier == nil }
+        for (id, group) in stillsByID {
+            let groupStills = group.sorted { NaturalOrder.less($0.path, $1.path) }
+            var freeMovies = (moviesByID[id] ?? []).sorted { NaturalOrder.less($0.path, $1.path) }
+            var assignment: [String: MediaFile] = [:]
+            for still in groupStills {
+                if let i = freeMovies.firstIndex(where: { NameMatch.matches(still: still, movie: $0) }) {
+                    assignment[still.path] = freeMovies.remove(at: i)
+                }
+            }
+            for still in groupStills where assignment[still.path] == nil && !freeMovies.isEmpty {
+                assignment[still.path] = freeMovies.removeFirst()
+            }
+            for still in groupStills {
+                guard let movie = assignment[still.path] else {
+                    unpairedStills.append(still)
+                    continue
+                }
+                usedMovies.insert(movie.path)
+                let others = groupStills.filter { $0.path != still.path }
+                let shared = others.isEmpty ? [] :
+                    ["identifier \(id) is shared with " + others.map(\.fileName).joined(separator: ", ")]
+                items.append(LibraryItem(kind: .live, still: still, movie: movie, contentIdentifier: id,
+                                         pairing: .contentIdentifier,
+                                         warnings: shared + problems(still) + problems(movie)))
+            }
+        }
+
+        // 2. By name, when one side has no identifier.
+        let remainingMovies = movies.filter { !usedMovies.contains($0.path) }
+        var stillsLeft: [MediaFile] = []
+        for still in unpairedStills {
+            if let movie = probableMovie(for: still, among: remainingMovies.filter { !usedMovies.contains($0.path) }) {
+                usedMovies.insert(movie.path)
+                items.append(LibraryItem(
+                    kind: .live, still: still, movie: movie,
+                    contentIdentifier: still.info.contentIdentifier ?? movie.info.contentIdentifier,
+                    pairing: .probableByName,
+                    warnings: ["paired by file name only (probable): one half has no content identifier"]
+                        + problems(still) + problems(movie)))
+            } else {
+                stillsLeft.append(still)
+            }
+        }
+
+        // 3. What is left stands alone, with warnings that say what is missing.
+        for still in stillsLeft {
+            items.append(standaloneStill(still, movies: movies, stillsByID: stillsByID))
+        }
+        for movie in movies where !usedMovies.contains(movie.path) {
+            items.append(standaloneMovie(movie, stills: stills))
+        }
+        return items
+    }
+
+    private static func probableMovie(for still: MediaFile, among movies: [MediaFile]) -> MediaFile? {
+        for movie in movies where NameMatch.matches(still: still, movie: movie) {
+            let stillID = still.info.contentIdentifier?.uppercased()
+            let movieID = movie.info.contentIdentifier?.uppercased()
+            if let stillID, let movieID, stillID != movieID { continue }  // both known and different: never
+            if stillID != nil && movieID != nil { continue }               // both known and equal: handled above
+            guard let duration = movie.info.duration, duration <= maxProbableMovieSeconds else { continue }
+            if let gap = CaptureTime.gapSeconds(still.info.captureDate, movie.info.captureDate),
+               gap > maxProbableCaptureGapSeconds { continue }
+            return movie
+        }
+        return nil
+    }
+
+    private static func standaloneStill(_ still: MediaFile, movies: [MediaFile],
+                                        stillsByID: [String: [MediaFile]]) -> LibraryItem {
+        var warnings = problems(still)
+        var liveOff: String?
+        if still.info.embeddedMovie != nil {
+            return LibraryItem(kind: .motion, still: still, contentIdentifier: still.info.contentIdentifier,
+                               pairing: .embedded, warnings: warnings)
+        }
+        if still.info.problems.contains(where: { $0.message.hasPrefix("broken motion photo") }) {
+            liveOff = "its embedded movie is broken"
+        }
+        if let id = still.info.contentIdentifier?.uppercased() {
+            let rivals = (stillsByID[id] ?? []).filter { $0.path != still.path }
+            if rivals.isEmpty {
+                warnings.insert("Live Photo movie missing (identifier \(id))", at: 0)
+                liveOff = "its movie is missing"
+            } else {
+                warnings.insert("identifier \(id) is shared with " + rivals.map(\.fileName).joined(separator: ", ")
+                                + "; the movie is paired with another still", at: 0)
+            }
+        }
+        for movie in movies where NameMatch.matches(still: still, movie: movie) {
+            if let a = still.info.contentIdentifier?.uppercased(), let b = movie.info.contentIdentifier?.uppercased(),
+               a != b {
+                warnings.append("not paired with \(movie.fileName): content identifiers differ")
+            }
+        }
+        return LibraryItem(kind: .still, still: still, contentIdentifier: still.info.contentIdentifier?.uppercased(),
+                           warnings: warnings, liveOffReason: liveOff)
+    }
+
+    private static func standaloneMovie(_ movie: MediaFile, stills: [MediaFile]) -> LibraryItem {
+        var warnings = problems(movie)
+        if let id = movie.info.contentIdentifier?.uppercased() {
+            let sameID = stills.filter { $0.info.contentIdentifier?.uppercased() == id }
+            if sameID.isEmpty {
+                warnings.insert("Live Photo still missing (identifier \(id))", at: 0)
+            } else {
+                warnings.insert("another movie with identifier \(id) is already paired with "
+                                + sameID.map(\.fileName).joined(separator: ", "), at: 0)
+            }
+        }
+        return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier?.uppercased(),
+                           warnings: warnings)
+    }
+
+    /// Parse problems worth telling the user, prefixed with the file name.
+    private static func problems(_ file: MediaFile) -> [String] {
+        file.info.problems.filter { $0.severity >= .warning }.map { "\(file.fileName): \($0.context): \($0.message)" }
+    }
+
+    private static func folderOf(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
     }
 }

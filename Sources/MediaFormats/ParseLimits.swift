@@ -8,10 +8,11 @@ public struct ParseLimits: Sendable {
     public var maxStructureBytes = 64 << 20
     /// Samples in one track's tables.
     public var maxSamples = 1 << 22
-    /// Bytes read from the start of a still to find its metadata.
-    public var headerProbeBytes = 256 << 10
+    /// Bytes read from the start of a still to find its metadata: one small read covers Exif (at most 64 KiB
+    /// by the JPEG segment limit) in the common case; segments beyond it are read on demand.
+    public var headerProbeBytes = 64 << 10
     /// Bytes read from the end of a file to find trailers (Samsung SEF).
-    public var trailerProbeBytes = 64 << 10
+    public var trailerProbeBytes = 8 << 10
 
     public init() {}
     public static let `default` = ParseLimits()

@@ -1,9 +1,17 @@
 import ArgumentParser
+import Foundation
+import Library
 
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "List a directory's items: Live Photos, Motion Photos, stills and videos, with warnings."
+        abstract: "List a directory's items: Live Photos, Motion Photos, stills and videos, with warnings.",
+        discussion: """
+        Live Photos are paired by content identifier (Apple MakerNote 0x0011 in the still, \
+        com.apple.quicktime.content.identifier in the movie); a pair by file name alone is reported as \
+        "probableByName". A file that cannot be read is listed with a warning; the exit status is non-zero \
+        only when the directory itself cannot be scanned.
+        """
     )
 
     @Argument(help: "The directory to scan.", completion: .directory)
@@ -12,10 +20,31 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Descend into subdirectories.")
     var recursive = false
 
-    @Flag(help: "Print stable JSON instead of a table.")
+    @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings).")
     var json = false
 
+    @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
+    var stats = false
+
     func run() throws {
-        print("scan: not implemented yet")
+        let started = DispatchTime.now().uptimeNanoseconds
+        let scan: LibraryScan
+        do {
+            scan = try LibraryScanner.scan(directory: path, recursive: recursive)
+        } catch let error as LibraryScanError {
+            FileHandle.standardError.write(Data("livegrid: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        let scanned = DispatchTime.now().uptimeNanoseconds
+        let report = ScanReport(scan)
+        print(json ? try report.json() : report.table())
+        if stats {
+            let files = max(1, scan.fileCount)
+            let seconds = Double(scanned - started) / 1e9
+            let line = String(format: "scan: %d files, %d items in %.3f s (%.0f files/s), %d reads, %.1f KiB read per file\n",
+                              scan.fileCount, scan.items.count, seconds, Double(scan.fileCount) / max(seconds, 1e-9),
+                              scan.reads, Double(scan.bytesRead) / 1024 / Double(files))
+            FileHandle.standardError.write(Data(line.utf8))
+        }
     }
 }

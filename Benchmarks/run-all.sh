@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark, one after the other; results on stdout and in bench-results/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p bench-results
+stamp=$(date +%Y%m%d-%H%M%S)
+for b in Benchmarks/scan.sh Benchmarks/thumbnails.sh Benchmarks/video.sh Benchmarks/first-paint.sh Benchmarks/remote.sh; do
+  [ -x "$b" ] || continue
+  echo "### $b"
+  "$b" 2>&1 | tee -a "bench-results/$stamp.txt"
+done

@@ -1,0 +1,108 @@
+import Foundation
+import LivePairing
+import MediaFormats
+
+/// The stable JSON shape of `livegrid scan --json`. Field names are part of the interface scripts rely on:
+/// add fields, never rename them.
+public struct ScanReport: Codable, Sendable {
+    public struct File: Codable, Sendable {
+        public var path: String
+        public var role: String          // "still" or "movie"
+        public var format: String
+        public var size: UInt64
+    }
+    public struct EmbeddedMovieRange: Codable, Sendable {
+        public var kind: String
+        public var offset: UInt64
+        public var length: UInt64
+        public var presentationTimestampUs: Int64?
+    }
+    public struct Item: Codable, Sendable {
+        public var kind: String
+        public var name: String
+        public var files: [File]
+        public var identifier: String?
+        public var pairing: String?
+        public var width: Int?
+        public var height: Int?
+        public var orientation: Int?
+        public var rotation: Int?
+        public var duration: Double?
+        public var frameCount: Int?
+        public var stillImageTime: Double?
+        public var embeddedMovie: EmbeddedMovieRange?
+        public var captureDate: String?
+        public var liveOffReason: String?
+        public var warnings: [String]
+    }
+    public var root: String
+    public var counts: [String: Int]
+    public var items: [Item]
+    public var warnings: [String]
+
+    public init(_ scan: LibraryScan) {
+        root = scan.root
+        var counts: [String: Int] = ["items": scan.items.count, "files": scan.fileCount]
+        for kind in ItemKind.allCases { counts[kind.rawValue] = scan.count(of: kind) }
+        self.counts = counts
+        warnings = scan.warnings
+        items = scan.items.map { item in
+            let picture = item.still?.info ?? item.movie?.info
+            let motion = item.movie?.info ?? item.still?.info
+            var files: [File] = []
+            if let s = item.still {
+                files.append(File(path: s.path, role: "still", format: s.info.format.rawValue, size: s.size))
+            }
+            if let m = item.movie {
+                files.append(File(path: m.path, role: "movie", format: m.info.format.rawValue, size: m.size))
+            }
+            let embedded = item.still?.info.embeddedMovie.map {
+                EmbeddedMovieRange(kind: $0.kind.rawValue, offset: $0.range.offset, length: $0.range.length,
+                                   presentationTimestampUs: $0.presentationTimestampUs)
+            }
+            var stillTime = item.movie?.info.stillImageTime
+            if stillTime == nil, let us = item.still?.info.embeddedMovie?.presentationTimestampUs, us >= 0 {
+                stillTime = Double(us) / 1_000_000
+            }
+            return Item(
+                kind: item.kind.rawValue, name: item.displayName, files: files,
+                identifier: item.contentIdentifier, pairing: item.pairing?.rawValue,
+                width: picture?.displaySize?.width, height: picture?.displaySize?.height,
+                orientation: item.still?.info.orientation, rotation: motion?.rotation,
+                duration: item.movie?.info.duration, frameCount: item.movie?.info.frameCount,
+                stillImageTime: stillTime, embeddedMovie: embedded,
+                captureDate: picture?.captureDate, liveOffReason: item.liveOffReason, warnings: item.warnings)
+        }
+    }
+
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// A readable table: one line per item, warnings indented below it.
+    public func table() -> String {
+        var lines: [String] = []
+        func pad(_ s: String, _ n: Int) -> String {
+            s.count >= n ? String(s.prefix(n - 1)) + "…" : s + String(repeating: " ", count: n - s.count)
+        }
+        lines.append(pad("KIND", 7) + pad("NAME", 34) + pad("SIZE", 11) + pad("MOVIE", 16) + "IDENTIFIER")
+        for item in items {
+            let names = item.files.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
+            let size = item.width.map { "\($0)x\(item.height ?? 0)" } ?? "?"
+            var movie = ""
+            if let d = item.duration { movie = String(format: "%.2fs", d) }
+            if let t = item.stillImageTime { movie += String(format: " @%.2fs", t) }
+            if let e = item.embeddedMovie { movie = "embedded \(e.length / 1024)K" }
+            lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16) + (item.identifier ?? "-"))
+            for w in item.warnings { lines.append("       ! " + w) }
+        }
+        let c = counts
+        lines.append("")
+        lines.append("\(c["items"] ?? 0) items (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "
+                     + "\(c["still"] ?? 0) still, \(c["video"] ?? 0) video) from \(c["files"] ?? 0) files")
+        for w in warnings { lines.append("! " + w) }
+        return lines.joined(separator: "\n")
+    }
+}

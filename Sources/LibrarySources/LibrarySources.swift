@@ -1,1 +1,0 @@
-// LibrarySources module: see DECISIONS.md for its concern.

@@ -1,7 +1,0 @@
-import XCTest
-
-final class LivePairingSmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}
