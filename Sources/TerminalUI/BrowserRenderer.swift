@@ -140,7 +140,14 @@ final class BrowserRenderer {
     }
 
     private func drawPlaceholder(_ item: LibraryItem, in rect: CellRect, painter: ScreenPainter) {
-        painter.fill(rect, character: "░", attributes: lg_a_dim(), color: .placeholder)
+        // Corner marks and a label: cheap to send (the blank middle costs almost nothing) and clearly
+        // "not loaded yet" rather than a broken picture.
+        if rect.width >= 2, rect.height >= 2 {
+            let gap = String(repeating: " ", count: rect.width - 2)
+            painter.text("┌" + gap + "┐", x: rect.x, y: rect.y, width: rect.width, attributes: lg_a_dim(), color: .placeholder)
+            painter.text("└" + gap + "┘", x: rect.x, y: rect.y + rect.height - 1, width: rect.width,
+                         attributes: lg_a_dim(), color: .placeholder)
+        }
         let hasErrors = item.files.contains { file in file.info.problems.contains { $0.severity == .error } }
         let label = hasErrors ? "!" : (item.primary.fileName.split(separator: ".").last.map { String($0).lowercased() } ?? "")
         guard rect.height > 0 else { return }
