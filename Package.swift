@@ -27,13 +27,14 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats"),
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg"],
+        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CPNG"],
                 swiftSettings: cModuleSettings),
         .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging", "CFFmpeg"],
                 swiftSettings: cModuleSettings),
@@ -66,7 +67,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "LivePairingTests", dependencies: ["TestSupport", "LivePairing", "MediaFormats"]),
-        .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats"], swiftSettings: cModuleSettings),
+        .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG"], swiftSettings: cModuleSettings),
         .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "VideoPlayback", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"],

@@ -1,0 +1,43 @@
+/// How a picture was obtained; the benchmark and tests read it to prove the cheap path was taken.
+public enum DecodePath: String, Sendable, Hashable {
+    /// The JPEG thumbnail in Exif IFD1.
+    case exifThumbnail
+    /// The JPEG decoded with a DCT scaling factor below 1 (1/2, 1/4, 1/8, ...).
+    case jpegScaled
+    /// The JPEG decoded at full size.
+    case jpegFull
+    /// The HEIF primary image's thumbnail item.
+    case heifThumbnail
+    /// The HEIF primary image (all grid tiles).
+    case heifPrimary
+    /// Another format through libav.
+    case libav
+}
+
+/// Knobs for benchmarks and tests; the defaults are what livegrid uses.
+public struct DecodeOptions: Sendable, Hashable {
+    /// Use an embedded thumbnail (Exif IFD1, HEIF thumbnail item) when it covers the requested size.
+    public var useEmbeddedThumbnails: Bool
+    /// Let libjpeg-turbo scale while decoding (IDCT at 1/2...1/8).
+    public var useDCTScaling: Bool
+    public init(useEmbeddedThumbnails: Bool = true, useDCTScaling: Bool = true) {
+        self.useEmbeddedThumbnails = useEmbeddedThumbnails
+        self.useDCTScaling = useDCTScaling
+    }
+    public static let `default` = DecodeOptions()
+    /// Always decode the whole image at full size (benchmark baseline).
+    public static let fullDecode = DecodeOptions(useEmbeddedThumbnails: false, useDCTScaling: false)
+}
+
+/// An upright picture fitted into the requested box, and how it was made.
+public struct DecodedImage: Sendable {
+    public var frame: PixelFrame
+    public var path: DecodePath
+    /// Upright size of the whole picture (before fitting), when known.
+    public var fullSize: PixelSize?
+    public init(frame: PixelFrame, path: DecodePath, fullSize: PixelSize?) {
+        self.frame = frame
+        self.path = path
+        self.fullSize = fullSize
+    }
+}

@@ -1,0 +1,141 @@
+import CTurboJPEG
+import MediaFormats
+
+/// JPEG through TurboJPEG: the smallest IDCT scaling factor that still covers the requested size, or the
+/// Exif IFD1 thumbnail when it is big enough; then an area resample and the Exif orientation.
+enum JPEGDecoder {
+    /// Refuse a decode whose output would exceed this many pixels (a forged header must not allocate GBs).
+    static let maxOutputPixels = 120_000_000
+    /// Largest Exif thumbnail read (they live in a 64 KiB APP1 segment).
+    static let maxExifThumbnailBytes: UInt64 = 1 << 20
+
+    static func decode(source: any ByteSource, info: MediaInfo, box: PixelSize, options: DecodeOptions)
+        throws(ImagingError) -> DecodedImage
+    {
+        let orientation = (1...8).contains(info.orientation ?? 1) ? (info.orientation ?? 1) : 1
+        let swaps = orientation >= 5
+        // Decoding happens in stored orientation; the box is given upright.
+        let storedBox = swaps ? box.transposed : box
+
+        let handle = try Handle()
+        // The probe already read the SOF size: the thumbnail path then never reads the whole file.
+        var whole: [UInt8]? = nil
+        var header: PixelSize
+        if let w = info.pixelWidth, let h = info.pixelHeight, w > 0, h > 0 {
+            header = PixelSize(width: w, height: h)
+        } else {
+            let bytes = try readAll(source)
+            header = try handle.header(of: bytes)
+            whole = bytes
+        }
+        var storedTarget = header.fittedDown(in: storedBox)
+        let upright = swaps ? header.transposed : header
+
+        if options.useEmbeddedThumbnails, let range = info.exifThumbnail,
+           range.length > 0, range.length <= maxExifThumbnailBytes, range.fits(in: source.size),
+           let thumbBytes = try? source.readExactly(at: range.offset, count: Int(range.length)),
+           let thumbSize = try? handle.header(of: thumbBytes),
+           thumbSize.covers(storedTarget), thumbSize.hasAspectRatio(of: header),
+           let frame = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true)
+        {
+            return DecodedImage(frame: frame.resized(to: storedTarget).applyingExifOrientation(orientation),
+                                path: .exifThumbnail, fullSize: upright)
+        }
+
+        let bytes: [UInt8]
+        if let whole { bytes = whole } else { bytes = try readAll(source) }
+        if whole == nil {
+            // Trust the codec over the probe for the size it will actually produce.
+            header = try handle.header(of: bytes)
+            storedTarget = header.fittedDown(in: storedBox)
+        }
+        let frame = try handle.decode(bytes, header: header, target: storedTarget, allowScaling: options.useDCTScaling)
+        let path: DecodePath = frame.width < header.width ? .jpegScaled : .jpegFull
+        return DecodedImage(frame: frame.resized(to: storedTarget).applyingExifOrientation(orientation),
+                            path: path, fullSize: swaps ? header.transposed : header)
+    }
+
+    /// Stored (not oriented) size of a JPEG, from its header only.
+    static func storedSize(of bytes: [UInt8]) throws(ImagingError) -> PixelSize {
+        try Handle().header(of: bytes)
+    }
+
+    static func readAll(_ source: any ByteSource) throws(ImagingError) -> [UInt8] {
+        guard source.size > 0 else { throw ImagingError.cannotDecode("empty file") }
+        guard source.size <= ImageDecoder.maxFileBytes else {
+            throw ImagingError.tooLarge(width: 0, height: 0)
+        }
+        do {
+            return try source.readExactly(at: 0, count: Int(source.size))
+        } catch {
+            throw ImagingError(error)
+        }
+    }
+
+    /// A TurboJPEG decompressor; one per decode so decodes on several threads never share it.
+    final class Handle {
+        let raw: tjhandle
+
+        init() throws(ImagingError) {
+            guard let h = tjInitDecompress() else { throw ImagingError.cannotDecode("TurboJPEG could not start") }
+            raw = h
+        }
+
+        deinit { tjDestroy(raw) }
+
+        var lastError: String { String(cString: tjGetErrorStr2(raw)) }
+
+        func header(of bytes: [UInt8]) throws(ImagingError) -> PixelSize {
+            var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            let rc = bytes.withUnsafeBufferPointer { buf -> Int32 in
+                guard let base = buf.baseAddress else { return -1 }
+                return tjDecompressHeader3(raw, base, UInt(buf.count), &w, &h, &subsampling, &colorspace)
+            }
+            guard rc == 0, w > 0, h > 0 else {
+                throw ImagingError.cannotDecode(bytes.isEmpty ? "empty JPEG" : "JPEG header: \(lastError)")
+            }
+            return PixelSize(width: Int(w), height: Int(h))
+        }
+
+        /// Decodes to RGBA at the smallest scaling factor whose output covers `target` (or 1/1).
+        func decode(_ bytes: [UInt8], header: PixelSize, target: PixelSize, allowScaling: Bool)
+            throws(ImagingError) -> PixelFrame
+        {
+            let scaled = allowScaling ? Self.scaledSize(of: header, covering: target) : header
+            guard scaled.width > 0, scaled.height > 0,
+                  scaled.width <= JPEGDecoder.maxOutputPixels / scaled.height
+            else {
+                throw ImagingError.tooLarge(width: header.width, height: header.height)
+            }
+            var rgba = [UInt8](repeating: 0, count: scaled.width * scaled.height * 4)
+            let rc = bytes.withUnsafeBufferPointer { src -> Int32 in
+                rgba.withUnsafeMutableBufferPointer { dst -> Int32 in
+                    guard let s = src.baseAddress, let d = dst.baseAddress else { return -1 }
+                    return tjDecompress2(raw, s, UInt(src.count), d, Int32(scaled.width), Int32(scaled.width * 4),
+                                         Int32(scaled.height), Int32(TJPF_RGBA.rawValue),
+                                         TJFLAG_STOPONWARNING)
+                }
+            }
+            guard rc == 0 else { throw ImagingError.cannotDecode("JPEG data: \(lastError)") }
+            return PixelFrame(width: scaled.width, height: scaled.height, rgba: rgba)
+        }
+
+        /// TurboJPEG's factors run from 2/1 down to 1/8; keep those ≤ 1 and take the smallest output that
+        /// still covers the target, so the resample after it only ever shrinks.
+        static func scaledSize(of size: PixelSize, covering target: PixelSize) -> PixelSize {
+            var count: Int32 = 0
+            guard let factors = tjGetScalingFactors(&count), count > 0 else { return size }
+            var best = size
+            for i in 0..<Int(count) {
+                let f = factors[i]
+                guard f.num > 0, f.denom > 0, f.num <= f.denom else { continue }
+                // TJSCALED(d, f) = (d * num + denom - 1) / denom
+                let w = (size.width * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+                let h = (size.height * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+                let candidate = PixelSize(width: w, height: h)
+                if candidate.covers(target) && candidate.pixelCount < best.pixelCount { best = candidate }
+            }
+            return best
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import CFFmpeg
+
+/// Converts decoded frames (any pixel format libavcodec produces) to RGBA `PixelFrame`s of a chosen size in
+/// one libswscale pass. Keeps its SwsContext between calls, rebuilt only when the input or output changes.
+final class FrameScaler {
+    private var context: OpaquePointer?
+    private var configured: Configuration?
+
+    private struct Configuration: Equatable {
+        var sourceWidth: Int32, sourceHeight: Int32, sourceFormat: Int32
+        var targetWidth: Int32, targetHeight: Int32
+        var colorspace: Int32, fullRange: Bool
+    }
+
+    init() {}
+
+    deinit { sws_freeContext(context) }
+
+    /// Scales `frame` to exactly `size` (callers choose the size with `PixelSize.fitting`). Area averaging
+    /// when shrinking (no aliasing on the 10x reductions thumbnails need), bicubic when enlarging.
+    func scale(_ frame: UnsafePointer<AVFrame>, to size: PixelSize) throws(LibavError) -> PixelFrame {
+        let width = frame.pointee.width, height = frame.pointee.height
+        guard width > 0, height > 0 else { throw LibavError.unsupported("frame of size \(width)x\(height)") }
+        guard size.width > 0, size.height > 0, size.width <= 16384, size.height <= 16384 else {
+            throw LibavError.invalidArgument("target size \(size)")
+        }
+        let (format, fullRange) = Self.normalised(AVPixelFormat(rawValue: frame.pointee.format))
+        guard format != AV_PIX_FMT_NONE, sws_isSupportedInput(format) != 0 else {
+            throw LibavError.unsupported("pixel format \(Self.name(of: frame.pointee.format))")
+        }
+        let wanted = Configuration(
+            sourceWidth: width, sourceHeight: height, sourceFormat: format.rawValue,
+            targetWidth: Int32(size.width), targetHeight: Int32(size.height),
+            colorspace: Int32(bitPattern: frame.pointee.colorspace.rawValue),
+            fullRange: fullRange || frame.pointee.color_range == AVCOL_RANGE_JPEG)
+        if wanted != configured {
+            try configure(wanted, format: format)
+        }
+        var output = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        let scaledRows: Int32 = output.withUnsafeMutableBufferPointer { buffer in
+            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
+            var destinationStrides: [Int32] = [Int32(size.width * 4), 0, 0, 0]
+            return withUnsafeBytes(of: frame.pointee.data) { dataBytes in
+                withUnsafeBytes(of: frame.pointee.linesize) { strideBytes in
+                    sws_scale(context,
+                              dataBytes.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
+                              strideBytes.bindMemory(to: Int32.self).baseAddress,
+                              0, height, &destination, &destinationStrides)
+                }
+            }
+        }
+        guard scaledRows > 0 else { throw LibavError.library("sws_scale", scaledRows) }
+        return PixelFrame(width: size.width, height: size.height, rgba: output)
+    }
+
+    private func configure(_ wanted: Configuration, format: AVPixelFormat) throws(LibavError) {
+        let shrinking = wanted.targetWidth < wanted.sourceWidth || wanted.targetHeight < wanted.sourceHeight
+        let flags = (shrinking ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND
+        guard let newContext = sws_getCachedContext(context, wanted.sourceWidth, wanted.sourceHeight, format,
+                                                    wanted.targetWidth, wanted.targetHeight, AV_PIX_FMT_RGBA,
+                                                    flags, nil, nil, nil) else {
+            configured = nil
+            context = nil  // sws_getCachedContext freed the old one
+            throw LibavError.unsupported("conversion from \(Self.name(of: format.rawValue)) to RGBA")
+        }
+        context = newContext
+        // Use the stream's YUV matrix (BT.709 for HD video, BT.601 otherwise) and its range, so colours match
+        // what other players show. Unspecified colorspace: libswscale's BT.601 default.
+        let coefficients = sws_getCoefficients(Self.swsColorspace(wanted.colorspace, height: wanted.sourceHeight))
+        _ = sws_setColorspaceDetails(newContext, coefficients, wanted.fullRange ? 1 : 0,
+                                     sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        configured = wanted
+    }
+
+    /// The deprecated full-range "yuvj" formats, mapped to their plain equivalents plus a full-range flag
+    /// (libswscale warns about yuvj and handles the range better when told explicitly).
+    private static func normalised(_ format: AVPixelFormat) -> (AVPixelFormat, fullRange: Bool) {
+        switch format {
+        case AV_PIX_FMT_YUVJ420P: return (AV_PIX_FMT_YUV420P, true)
+        case AV_PIX_FMT_YUVJ422P: return (AV_PIX_FMT_YUV422P, true)
+        case AV_PIX_FMT_YUVJ444P: return (AV_PIX_FMT_YUV444P, true)
+        case AV_PIX_FMT_YUVJ440P: return (AV_PIX_FMT_YUV440P, true)
+        case AV_PIX_FMT_YUVJ411P: return (AV_PIX_FMT_YUV411P, true)
+        default: return (format, false)
+        }
+    }
+
+    private static func swsColorspace(_ colorspace: Int32, height: Int32) -> Int32 {
+        switch AVColorSpace(rawValue: UInt32(bitPattern: colorspace)) {
+        case AVCOL_SPC_BT709: return SWS_CS_ITU709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        // Unspecified: HD content is nearly always BT.709 (what players assume too).
+        default: return height >= 720 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
+        }
+    }
+
+    static func name(of format: Int32) -> String {
+        guard let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: format)) else { return "#\(format)" }
+        return String(cString: name)
+    }
+}

@@ -1,0 +1,56 @@
+/// What a movie's video stream is, read once when it is opened.
+public struct MovieStreamInfo: Sendable, Equatable {
+    /// libavformat's demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2".
+    public var containerFormat: String
+    /// libavcodec's codec name, e.g. "h264", "hevc".
+    public var codecName: String
+    /// Index of the decoded stream in the container.
+    public var streamIndex: Int
+    /// Size of the coded pictures, before rotation.
+    public var codedSize: PixelSize
+    /// Pixel aspect ratio (1 for square pixels).
+    public var sampleAspectRatio: Double
+    /// Anticlockwise rotation from the display matrix, as `av_display_rotation_get` reports it (ffprobe's
+    /// "rotation"): -90 means the picture must be turned 90° clockwise to be upright. 0 without a matrix.
+    public var rotation: Double
+    /// The display transform as an Exif orientation (1...8), flips included; what `MovieDecoder` applies.
+    public var orientation: Int
+    /// Upright size for display: coded size with square pixels, after rotation.
+    public var displaySize: PixelSize
+    /// Length of the video stream in seconds (after the edit list), when known.
+    public var duration: Double?
+    /// Stream time base as a fraction.
+    public var timeBase: (numerator: Int32, denominator: Int32)
+    /// Average frame rate in frames per second, when known.
+    public var averageFrameRate: Double?
+    /// Frame count stored in the container (`nb_frames`), when known.
+    public var frameCount: Int?
+
+    public static func == (lhs: MovieStreamInfo, rhs: MovieStreamInfo) -> Bool {
+        lhs.containerFormat == rhs.containerFormat && lhs.codecName == rhs.codecName
+            && lhs.streamIndex == rhs.streamIndex && lhs.codedSize == rhs.codedSize
+            && lhs.sampleAspectRatio == rhs.sampleAspectRatio && lhs.rotation == rhs.rotation
+            && lhs.orientation == rhs.orientation && lhs.displaySize == rhs.displaySize
+            && lhs.duration == rhs.duration && lhs.timeBase == rhs.timeBase
+            && lhs.averageFrameRate == rhs.averageFrameRate && lhs.frameCount == rhs.frameCount
+    }
+}
+
+/// One decoded video frame, scaled and turned upright.
+public struct DecodedFrame: Sendable {
+    /// Upright RGBA pixels at the requested size.
+    public var pixels: PixelFrame
+    /// Presentation time in seconds from the start of the movie (after the edit list).
+    public var pts: Double
+    /// How long the frame is shown, in seconds (from the container; the average frame interval if unknown).
+    public var duration: Double
+    /// Index in presentation order since the decoder was opened or last seeked.
+    public var index: Int
+
+    public init(pixels: PixelFrame, pts: Double, duration: Double, index: Int) {
+        self.pixels = pixels
+        self.pts = pts
+        self.duration = duration
+        self.index = index
+    }
+}

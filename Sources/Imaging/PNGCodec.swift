@@ -1,0 +1,62 @@
+import CPNG
+
+/// PNG encode/decode with libpng's simplified API (errors come back in the struct, no longjmp), plus the
+/// tEXt chunks the freedesktop thumbnail spec needs, written and read in Swift (`PNGChunks`).
+public enum PNGCodec {
+    /// Pictures above this many pixels are refused when reading (thumbnails are at most 1024x1024).
+    public static let maxDecodePixels = 64_000_000
+
+    /// Encodes `frame` as an 8-bit RGBA PNG carrying `text` as tEXt chunks (in the given order).
+    public static func encode(_ frame: PixelFrame, text: [(key: String, value: String)] = []) throws(ImagingError) -> [UInt8] {
+        guard frame.width > 0, frame.height > 0 else { throw ImagingError.cannotEncode("empty picture") }
+        var image = png_image()
+        image.version = lg_png_image_version()
+        image.width = UInt32(frame.width)
+        image.height = UInt32(frame.height)
+        image.format = lg_png_format_rgba()
+        var size: png_alloc_size_t = 0
+        // First call measures, second call writes.
+        let measured = frame.rgba.withUnsafeBytes { px in
+            png_image_write_to_memory(&image, nil, &size, 0, px.baseAddress, Int32(frame.rowBytes), nil)
+        }
+        guard measured != 0, size > 0 else { throw ImagingError.cannotEncode(message(of: &image)) }
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let written = out.withUnsafeMutableBytes { dst in
+            frame.rgba.withUnsafeBytes { px in
+                png_image_write_to_memory(&image, dst.baseAddress, &size, 0, px.baseAddress, Int32(frame.rowBytes), nil)
+            }
+        }
+        guard written != 0 else { throw ImagingError.cannotEncode(message(of: &image)) }
+        out.removeSubrange(Int(size)...)
+        return try PNGChunks.inserting(text: text, into: out)
+    }
+
+    /// Decodes a PNG to RGBA (any PNG colour type is converted by libpng).
+    public static func decode(_ bytes: [UInt8]) throws(ImagingError) -> PixelFrame {
+        var image = png_image()
+        image.version = lg_png_image_version()
+        let began = bytes.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        }
+        guard began != 0 else { throw ImagingError.cannotDecode("PNG: \(message(of: &image))") }
+        defer { png_image_free(&image) }
+        let w = Int(image.width), h = Int(image.height)
+        guard w > 0, h > 0, w <= maxDecodePixels / h else {
+            throw ImagingError.tooLarge(width: w, height: h)
+        }
+        image.format = lg_png_format_rgba()
+        var rgba = [UInt8](repeating: 0, count: w * h * 4)
+        let finished = rgba.withUnsafeMutableBytes { dst in
+            png_image_finish_read(&image, nil, dst.baseAddress, Int32(w * 4), nil)
+        }
+        guard finished != 0 else { throw ImagingError.cannotDecode("PNG: \(message(of: &image))") }
+        return PixelFrame(width: w, height: h, rgba: rgba)
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            let chars = raw.prefix(while: { $0 != 0 })
+            return chars.isEmpty ? "libpng error" : String(decoding: chars, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Imaging
+
+/// Turns pixels into something a terminal shows, fitted into a box of cells (aspect ratio kept).
+public protocol CellImageRenderer: AnyObject {
+    var mode: GraphicsMode { get }
+    var colorDepth: ColorDepth { get }
+    func render(_ frame: PixelFrame, maxColumns: Int, maxRows: Int) throws(RenderError) -> RenderedImage
+}
+
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    case emptyArea
+    case chafa(String)
+    public var description: String {
+        switch self {
+        case .emptyArea: return "cannot render into an empty area"
+        case .chafa(let why): return "chafa: \(why)"
+        }
+    }
+}
+
+/// Cell geometry: how many cells a picture takes when fitted into a box, given the cell's pixel shape.
+public enum CellGeometry {
+    /// Cells are about twice as tall as wide when the terminal does not say.
+    public static let defaultCellPixelSize = PixelSizeInCells(width: 10, height: 20)
+
+    /// The largest columns x rows with the picture's aspect ratio inside `maxColumns` x `maxRows`.
+    public static func fit(pictureWidth: Int, pictureHeight: Int, maxColumns: Int, maxRows: Int,
+                           cell: PixelSizeInCells?) -> (columns: Int, rows: Int)
+    {
+        guard pictureWidth > 0, pictureHeight > 0, maxColumns > 0, maxRows > 0 else {
+            return (max(0, maxColumns), max(0, maxRows))
+        }
+        let cell = cell.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil } ?? defaultCellPixelSize
+        // Picture aspect in cells: (w / cellW) : (h / cellH).
+        let aspect = (Double(pictureWidth) / Double(cell.width)) / (Double(pictureHeight) / Double(cell.height))
+        var columns = Double(maxColumns)
+        var rows = columns / aspect
+        if rows > Double(maxRows) {
+            rows = Double(maxRows)
+            columns = rows * aspect
+        }
+        return (max(1, min(maxColumns, Int(columns.rounded()))), max(1, min(maxRows, Int(rows.rounded()))))
+    }
+
+    /// Pixels a box of cells covers (what to decode for a pixel-exact picture).
+    public static func pixelBox(columns: Int, rows: Int, cell: PixelSizeInCells?) -> PixelSize {
+        let cell = cell.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil } ?? defaultCellPixelSize
+        return PixelSize(width: max(1, columns * cell.width), height: max(1, rows * cell.height))
+    }
+}

@@ -1,0 +1,130 @@
+import CChafa
+import Imaging
+
+/// libchafa behind `CellImageRenderer`. Owns its symbol map and canvas config (a new canvas per picture, as
+/// its size changes) and unrefs them in deinit. Symbol mode reads cells back with get_char_at/get_colors_at;
+/// pixel modes print the protocol bytes with a term info made for that protocol. Never writes to an fd.
+public final class ChafaRenderer: CellImageRenderer {
+    public let mode: GraphicsMode
+    public let colorDepth: ColorDepth
+    /// The terminal's cell size in pixels when known: pixel protocols then get exact geometry.
+    public let cellPixelSize: PixelSizeInCells?
+    private let symbolMap: OpaquePointer
+    private let termInfo: OpaquePointer?
+
+    public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil) {
+        self.mode = mode
+        self.colorDepth = colorDepth
+        self.cellPixelSize = cellPixelSize
+        symbolMap = chafa_symbol_map_new()
+        // Blocks, borders and spaces, no wide glyphs: what every font has, and what chafa picks by default.
+        let tags = CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue
+        chafa_symbol_map_add_by_tags(symbolMap, ChafaSymbolTags(rawValue: tags))
+        chafa_symbol_map_remove_by_tags(symbolMap, CHAFA_SYMBOL_TAG_WIDE)
+        termInfo = mode.isPixelProtocol ? Self.makeTermInfo(for: mode) : nil
+    }
+
+    deinit {
+        chafa_symbol_map_unref(symbolMap)
+        if let termInfo { chafa_term_info_unref(termInfo) }
+    }
+
+    public func render(_ frame: PixelFrame, maxColumns: Int, maxRows: Int) throws(RenderError) -> RenderedImage {
+        guard maxColumns > 0, maxRows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
+        let (columns, rows) = CellGeometry.fit(pictureWidth: frame.width, pictureHeight: frame.height,
+                                               maxColumns: maxColumns, maxRows: maxRows, cell: cellPixelSize)
+        guard let config = chafa_canvas_config_new() else { throw RenderError.chafa("cannot allocate a canvas config") }
+        defer { chafa_canvas_config_unref(config) }
+        chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
+        if let cell = cellPixelSize, cell.width > 0, cell.height > 0 {
+            chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
+        }
+        chafa_canvas_config_set_canvas_mode(config, canvasMode)
+        chafa_canvas_config_set_pixel_mode(config, pixelMode)
+        chafa_canvas_config_set_symbol_map(config, symbolMap)
+        if colorDepth != .truecolor && mode == .symbols {
+            chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_ORDERED)
+        }
+        guard let canvas = chafa_canvas_new(config) else { throw RenderError.chafa("cannot allocate a canvas") }
+        defer { chafa_canvas_unref(canvas) }
+        frame.rgba.withUnsafeBufferPointer { px in
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, px.baseAddress,
+                                         Int32(frame.width), Int32(frame.height), Int32(frame.rowBytes))
+        }
+        if mode == .symbols {
+            return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
+                                 cells: readCells(canvas, columns: columns, rows: rows))
+        }
+        guard let termInfo, let printed = chafa_canvas_print(canvas, termInfo) else {
+            throw RenderError.chafa("no \(mode.rawValue) output")
+        }
+        defer { g_string_free(printed, 1) }
+        let length = Int(printed.pointee.len)
+        var bytes = [UInt8](repeating: 0, count: length)
+        if length > 0, let str = printed.pointee.str {
+            bytes.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: str, count: length)) }
+        }
+        return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth, bytes: bytes)
+    }
+
+    private func readCells(_ canvas: OpaquePointer, columns: Int, rows: Int) -> [TerminalCell] {
+        var cells: [TerminalCell] = []
+        cells.reserveCapacity(columns * rows)
+        let indexed = colorDepth != .truecolor
+        for y in 0..<rows {
+            for x in 0..<columns {
+                let c = chafa_canvas_get_char_at(canvas, Int32(x), Int32(y))
+                var fg: Int32 = 0, bg: Int32 = 0
+                chafa_canvas_get_colors_at(canvas, Int32(x), Int32(y), &fg, &bg)
+                var fgIndex: Int?, bgIndex: Int?
+                if indexed {
+                    var rawFg: Int32 = 0, rawBg: Int32 = 0
+                    chafa_canvas_get_raw_colors_at(canvas, Int32(x), Int32(y), &rawFg, &rawBg)
+                    fgIndex = rawFg >= 0 && rawFg < 256 ? Int(rawFg) : nil
+                    bgIndex = rawBg >= 0 && rawBg < 256 ? Int(rawBg) : nil
+                }
+                cells.append(TerminalCell(character: Unicode.Scalar(c) ?? " ",
+                                          foreground: fg < 0 ? .black : CellColor(packed: fg),
+                                          background: bg < 0 ? .black : CellColor(packed: bg),
+                                          foregroundIndex: fgIndex, backgroundIndex: bgIndex))
+            }
+        }
+        return cells
+    }
+
+    private var canvasMode: ChafaCanvasMode {
+        switch colorDepth {
+        case .truecolor: return CHAFA_CANVAS_MODE_TRUECOLOR
+        // 240: the 16 user-configurable colours of a 256 palette are unknown, chafa skips them.
+        case .indexed256: return CHAFA_CANVAS_MODE_INDEXED_240
+        case .indexed16: return CHAFA_CANVAS_MODE_INDEXED_16
+        case .indexed8: return CHAFA_CANVAS_MODE_INDEXED_8
+        }
+    }
+
+    private var pixelMode: ChafaPixelMode {
+        switch mode {
+        case .symbols: return CHAFA_PIXEL_MODE_SYMBOLS
+        case .sixels: return CHAFA_PIXEL_MODE_SIXELS
+        case .kitty: return CHAFA_PIXEL_MODE_KITTY
+        case .iterm: return CHAFA_PIXEL_MODE_ITERM2
+        }
+    }
+
+    /// chafa 1.12 keeps protocol sequences in a ChafaTermInfo; ask its database for a terminal known to speak
+    /// the chosen protocol (the mode was already decided by `TerminalCapabilities`).
+    static func makeTermInfo(for mode: GraphicsMode) -> OpaquePointer? {
+        let environment: [String]
+        switch mode {
+        case .symbols: environment = ["TERM=xterm-256color", "COLORTERM=truecolor"]
+        case .sixels: environment = ["TERM=foot"]
+        case .kitty: environment = ["TERM=xterm-kitty"]
+        case .iterm: environment = ["TERM=xterm-256color", "TERM_PROGRAM=iTerm.app"]
+        }
+        var strings: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) }
+        strings.append(nil)
+        defer { for s in strings { free(s) } }
+        guard let db = chafa_term_db_get_default() else { return nil }
+        return strings.withUnsafeMutableBufferPointer { chafa_term_db_detect(db, $0.baseAddress) }
+    }
+}
