@@ -39,6 +39,8 @@ public enum BrowserAction: Sendable {
     case scanStarted
     case scanFinished(LibraryScan)
     case scanFailed(String)
+    /// A one-line note for the status bar from background work (a cache that cannot be written...).
+    case showMessage(String)
 }
 
 /// Work the front end must do after a state change (the reducer stays pure).

@@ -2,7 +2,10 @@ extension BrowserState {
     /// Applies one action; returns the side effects the front end must carry out.
     @discardableResult
     public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
-        if case .filterInput = action {} else if case .filterBackspace = action {} else { message = nil }
+        switch action {
+        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed: break
+        default: message = nil
+        }
         switch action {
         case .move(let direction):
             move(direction)
@@ -72,6 +75,8 @@ extension BrowserState {
             isScanning = false
             scanWarnings = scan.warnings
             setItems(scan.items)
+        case .showMessage(let text):
+            message = text
         case .scanFailed(let error):
             isScanning = false
             message = "scan failed: \(error)"

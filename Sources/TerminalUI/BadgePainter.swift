@@ -1,53 +1,47 @@
 import BrowserCore
 import CNCurses
 import LivePairing
+import TerminalGraphics
 
-/// Draws the item-kind mark in one corner of a picture: the LIVE badge on Live and Motion Photos, a play
+/// Puts the item-kind mark in one corner of a picture: the LIVE badge on Live and Motion Photos, the VIDEO
 /// mark on videos, nothing on stills. Every cell uses the same corner, so the eye learns where to look.
+/// The marks themselves (glyphs, words, colours) are TerminalGraphics' `LiveBadge`.
 struct BadgePainter {
-    var corner: BadgeCornerSetting
-    var style: BadgeStyleSetting
+    var corner: BadgeCorner
+    var style: LiveBadge.Style
 
-    static let liveLabel = "◎ LIVE"
-    static let narrowLiveLabel = "LIVE"
-    static let videoLabel = "▶"
+    init(corner: BadgeCornerSetting, style: BadgeStyleSetting) {
+        switch corner {
+        case .topLeft: self.corner = .topLeft
+        case .topRight: self.corner = .topRight
+        case .bottomLeft: self.corner = .bottomLeft
+        case .bottomRight: self.corner = .bottomRight
+        }
+        self.style = style == .overlay ? .overlay : .solid
+    }
 
-    /// The label for an item, fitted to a picture `width` columns wide; nil = no mark (stills).
-    static func label(for kind: ItemKind, width: Int) -> String? {
+    func badge(for kind: ItemKind) -> LiveBadge? {
         switch kind {
-        case .live, .motion:
-            if width >= DisplayWidth.of(liveLabel) + 2 { return " \(liveLabel) " }
-            return width >= 4 ? narrowLiveLabel : nil
-        case .video:
-            return width >= 3 ? " \(videoLabel) " : nil
-        case .still:
-            return nil
+        case .live, .motion: return LiveBadge(.live, style: style, corner: corner)
+        case .video: return LiveBadge(.video, style: style, corner: corner)
+        case .still: return nil
         }
     }
 
-    func draw(kind: ItemKind, in rect: CellRect, picture: CellPicture?, painter: ScreenPainter) {
-        guard rect.height >= 1, let label = Self.label(for: kind, width: rect.width) else { return }
-        let width = DisplayWidth.of(label)
+    /// The picture with its badge composited into its corner cells.
+    func badged(_ picture: RenderedImage, kind: ItemKind) -> RenderedImage {
+        guard let badge = badge(for: kind) else { return picture }
+        return picture.compositing(badge)
+    }
+
+    /// The badge on a placeholder: a solid label in the same corner of the picture area.
+    func drawOnPlaceholder(kind: ItemKind, in rect: CellRect, painter: ScreenPainter) {
+        guard rect.height >= 1, let badge = badge(for: kind) else { return }
+        let text = String(String.UnicodeScalarView(badge.text(fitting: rect.width)))
+        let width = DisplayWidth.of(text)
         let x = (corner == .topLeft || corner == .bottomLeft) ? rect.x : rect.x + rect.width - width
         let y = (corner == .topLeft || corner == .topRight) ? rect.y : rect.y + rect.height - 1
-        let color: UIColor = kind == .video ? .badgeVideo : .badgeLive
-        switch style {
-        case .solid:
-            painter.text(label, x: x, y: y, width: width, attributes: lg_a_bold(), color: color)
-        case .overlay:
-            // Bold text over the picture's own background colour: the picture stays visible around the letters.
-            if let picture {
-                let offsetX = max(0, (rect.width - picture.width) / 2), offsetY = max(0, (rect.height - picture.height) / 2)
-                for (index, scalar) in label.unicodeScalars.enumerated() {
-                    let background = picture.cell(x: x - rect.x - offsetX + index, y: y - rect.y - offsetY)?.background
-                        ?? RGB(0, 0, 0)
-                    let pair = painter.colors.pair(foreground: RGB(255, 255, 255), background: background)
-                    lg_put_cell(painter.window, Int32(y), Int32(x + index), wchar_t(bitPattern: scalar.value),
-                                lg_a_bold(), pair)
-                }
-            } else {
-                painter.text(label, x: x, y: y, width: width, attributes: lg_a_bold() | lg_a_reverse())
-            }
-        }
+        painter.text(text, x: x, y: y, width: width, attributes: lg_a_bold(),
+                     color: kind == .video ? .badgeVideo : .badgeLive)
     }
 }

@@ -11,14 +11,14 @@ public struct BrowserOptions {
     public var config: BrowserConfig
     /// Runs on a background thread; the default is the library scanner.
     public var scan: @Sendable (String, Bool) throws -> LibraryScan
-    /// Makes the picture provider once the terminal is set up (it may depend on the colour depth).
-    public var makeProvider: (ColorDepth) -> ThumbnailProvider
+    /// Makes the picture provider once the terminal is set up (it depends on the colour depth); the
+    /// closure's second argument collects warnings for the status bar (stderr is the screen).
+    public var makeProvider: (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
-                makeProvider: @escaping (ColorDepth) -> ThumbnailProvider = { _ in
-                    PlaceholderThumbnailProvider(reason: "placeholders")
-                }) {
+                makeProvider: @escaping (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
+                    = { _, _ in PlaceholderThumbnailProvider(reason: "placeholders") }) {
         self.path = path
         self.recursive = recursive
         self.config = config
@@ -46,7 +46,8 @@ public final class BrowserApp {
         defer { CursesSession.restore() }
         idlok(session.window, true)
 
-        let provider = options.makeProvider(session.colors.depth)
+        let inbox = self.inbox
+        let provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         if let warning = options.config.warnings.first { state.message = warning }
         let renderer = BrowserRenderer(

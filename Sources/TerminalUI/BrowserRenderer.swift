@@ -1,6 +1,7 @@
 import BrowserCore
 import CNCurses
 import LivePairing
+import TerminalGraphics
 
 /// Draws a `BrowserState` into curses: header, grid (or list, or viewer), status bar, overlays. It asks the
 /// thumbnail provider for pictures of what it draws and reports which keys it needs, so the app can cancel
@@ -9,7 +10,7 @@ final class BrowserRenderer {
     var badge: BadgePainter
     let keymap: Keymap
     /// Keys of the pictures the last frame wanted, most wanted first.
-    private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: ThumbnailPriority)] = []
+    private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
 
     init(badge: BadgePainter, keymap: Keymap) {
         self.badge = badge
@@ -95,9 +96,8 @@ final class BrowserRenderer {
                 continue
             }
             guard let pictureRect = layout.pictureRect(index: index, scrollRow: state.scrollRow) else { continue }
-            let picture = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
-                                      provider: provider, painter: painter)
-            badge.draw(kind: item.kind, in: pictureRect, picture: picture, painter: painter)
+            drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible, provider: provider,
+                        painter: painter)
             let caption = (selected ? "▸" : " ") + item.displayName
             painter.text(caption, x: cell.x, y: cell.y + pictureRect.height, width: cell.width,
                          attributes: selected ? lg_a_bold() : 0, color: selected ? .selection : nil)
@@ -116,27 +116,27 @@ final class BrowserRenderer {
     private func drawListRow(_ item: LibraryItem, in rect: CellRect, selected: Bool, painter: ScreenPainter) {
         let mark: String
         switch item.kind {
-        case .live, .motion: mark = BadgePainter.narrowLiveLabel
-        case .video: mark = BadgePainter.videoLabel
+        case .live, .motion: mark = "◎ LIVE"
+        case .video: mark = "▣"
         case .still: mark = ""
         }
-        painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 5) + item.displayName,
+        painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 7) + item.displayName,
                      x: rect.x, y: rect.y, width: rect.width, attributes: selected ? lg_a_bold() : 0,
                      color: selected ? .selection : nil)
     }
 
-    /// The item's picture when the provider has it, else a placeholder; queues the request either way.
-    @discardableResult
-    private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: ThumbnailPriority,
-                             provider: ThumbnailProvider, painter: ScreenPainter) -> CellPicture? {
+    /// The item's picture (with its badge) when the provider has it, else a placeholder with the badge in
+    /// the same corner; queues the request either way.
+    private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: PicturePriority,
+                             provider: ThumbnailProvider, painter: ScreenPainter) {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
-        if let picture = provider.picture(for: key) {
-            painter.picture(picture, in: rect)
-            return picture
+        if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
+            painter.picture(badge.badged(picture, kind: item.kind), in: rect)
+        } else {
+            drawPlaceholder(item, in: rect, painter: painter)
+            badge.drawOnPlaceholder(kind: item.kind, in: rect, painter: painter)
         }
-        drawPlaceholder(item, in: rect, painter: painter)
-        return nil
     }
 
     private func drawPlaceholder(_ item: LibraryItem, in rect: CellRect, painter: ScreenPainter) {
@@ -164,8 +164,7 @@ final class BrowserRenderer {
         let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
         let pictureRect = CellRect(x: content.x, y: content.y, width: content.width - infoWidth,
                                    height: content.height - 1)
-        let picture = drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
-        badge.draw(kind: item.kind, in: pictureRect, picture: picture, painter: painter)
+        drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
         let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · i info · Esc back"
         painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {

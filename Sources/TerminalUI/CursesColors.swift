@@ -1,4 +1,5 @@
 import CNCurses
+import TerminalGraphics
 
 /// The fixed colour pairs of the interface (text, not pictures).
 enum UIColor: Int32, CaseIterable {
@@ -30,7 +31,7 @@ enum UIColor: Int32, CaseIterable {
 /// Colour pairs for picture cells: (foreground, background) colour numbers → pair number, allocated on
 /// first use. When the terminal's pairs run out the cache starts over and asks for a full repaint.
 final class CursesColors {
-    let depth: ColorDepth
+    let depth: CursesColorDepth
     private let firstDynamicPair: Int32 = 32
     private let pairLimit: Int32
     private var nextPair: Int32
@@ -38,7 +39,7 @@ final class CursesColors {
     /// Set when pairs were recycled: cells drawn earlier may now show wrong colours.
     private(set) var recycled = false
 
-    init(depth: ColorDepth) {
+    init(depth: CursesColorDepth) {
         self.depth = depth
         pairLimit = Int32(min(Int(lg_color_pairs()), 65_535))
         nextPair = firstDynamicPair
@@ -53,10 +54,17 @@ final class CursesColors {
     }
 
     /// The pair for a picture cell's colours, or 0 (default colours) when colour is unavailable.
-    func pair(foreground: RGB, background: RGB) -> Int32 {
+    func pair(for cell: TerminalCell) -> Int32 {
+        // Palette indices chafa chose are used as they are: no second quantisation.
+        let indexed = depth == .indexed256 || depth == .indexed16 || depth == .indexed8
+        return pair(foreground: indexed ? cell.foregroundIndex ?? depth.colorNumber(for: cell.foreground)
+                                         : depth.colorNumber(for: cell.foreground),
+                    background: indexed ? cell.backgroundIndex ?? depth.colorNumber(for: cell.background)
+                                         : depth.colorNumber(for: cell.background))
+    }
+
+    func pair(foreground fg: Int, background bg: Int) -> Int32 {
         guard depth != .monochrome, pairLimit > firstDynamicPair else { return 0 }
-        let fg = depth.colorNumber(for: foreground)
-        let bg = depth.colorNumber(for: background)
         let key = UInt64(UInt32(truncatingIfNeeded: fg)) << 32 | UInt64(UInt32(truncatingIfNeeded: bg))
         if let pair = pairs[key] { return pair }
         if nextPair >= pairLimit {

@@ -35,11 +35,11 @@ final class CursesSession {
         set_escdelay(25)
         curs_set(0)
         leaveok(screen, true)
-        var depth = ColorDepth.monochrome
+        var depth = CursesColorDepth.monochrome
         if has_colors() {
             start_color()
             use_default_colors()
-            depth = ColorDepth(colorCount: Int(lg_colors()), hasRGBFlag: tigetflag("RGB") > 0)
+            depth = CursesColorDepth(colorCount: Int(lg_colors()), hasRGBFlag: tigetflag("RGB") > 0)
         }
         colors = CursesColors(depth: depth)
         if mouse {

@@ -1,5 +1,6 @@
 import BrowserCore
 import CNCurses
+import TerminalGraphics
 
 /// Text and picture primitives over stdscr. Everything is drawn into curses' buffer; `doupdate` sends only
 /// the differences, so the browser repaints its whole model each frame without clearing the terminal.
@@ -29,21 +30,27 @@ struct ScreenPainter {
         }
     }
 
-    /// Draws a cell picture into `rect`, centred when smaller, clipped when larger.
-    func picture(_ picture: CellPicture, in rect: CellRect) {
-        let offsetX = max(0, (rect.width - picture.width) / 2)
-        let offsetY = max(0, (rect.height - picture.height) / 2)
-        for row in 0..<min(picture.height, rect.height) {
-            let y = rect.y + offsetY + row
+    /// Where a picture of `picture` cells sits inside `rect`: centred, clipped when larger.
+    static func placement(of picture: RenderedImage, in rect: CellRect) -> CellRect {
+        CellRect(x: rect.x + max(0, (rect.width - picture.columns) / 2),
+                 y: rect.y + max(0, (rect.height - picture.rows) / 2),
+                 width: min(picture.columns, rect.width), height: min(picture.rows, rect.height))
+    }
+
+    /// Draws a symbol-mode picture into `rect` (centred).
+    func picture(_ picture: RenderedImage, in rect: CellRect) {
+        let placed = Self.placement(of: picture, in: rect)
+        for row in 0..<placed.height {
+            let y = placed.y + row
             guard y < size.rows else { break }
-            for column in 0..<min(picture.width, rect.width) {
-                let x = rect.x + offsetX + column
-                guard x < size.columns, let cell = picture.cell(x: column, y: row) else { continue }
-                let pair = colors.pair(foreground: cell.foreground, background: cell.background)
-                let scalar = cell.character.unicodeScalars.first ?? " "
+            for column in 0..<placed.width {
+                let x = placed.x + column
+                guard x < size.columns, let cell = picture.cell(column: column, row: row) else { continue }
+                let pair = colors.pair(for: cell)
                 // Only single-column symbols keep the grid aligned; anything else becomes a space.
-                let character = DisplayWidth.of(scalar) == 1 ? scalar : " "
-                lg_put_cell(window, Int32(y), Int32(x), wchar_t(bitPattern: character.value), 0, pair)
+                let character = DisplayWidth.of(cell.character) == 1 ? cell.character : " "
+                lg_put_cell(window, Int32(y), Int32(x), wchar_t(bitPattern: character.value),
+                            cell.bold ? lg_a_bold() : 0, pair)
             }
         }
     }

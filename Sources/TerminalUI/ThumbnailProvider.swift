@@ -1,4 +1,5 @@
 import LivePairing
+import TerminalGraphics
 
 /// Which picture of which item at which size: the signature a request is cached and cancelled by.
 public struct ThumbnailKey: Sendable, Hashable {
@@ -13,25 +14,25 @@ public struct ThumbnailKey: Sendable, Hashable {
 }
 
 /// Visible cells first, the next page after, full-size viewer pictures before everything.
-public enum ThumbnailPriority: Int, Sendable, Comparable {
+public enum PicturePriority: Int, Sendable, Comparable {
     case prefetch = 0
     case visible = 1
     case selected = 2
-    public static func < (a: ThumbnailPriority, b: ThumbnailPriority) -> Bool { a.rawValue < b.rawValue }
+    public static func < (a: PicturePriority, b: PicturePriority) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Makes cell pictures in the background. The UI thread calls every method and never waits on a decode:
+/// Makes cell pictures (symbol-mode `RenderedImage`s, sized to fit the key's cells) in the background. The UI thread calls every method and never waits on a decode:
 /// `picture(for:)` answers from memory or says nil (the cell shows a placeholder), and the UI polls
 /// `takeReadyKeys()` each loop turn to know what to redraw.
 public protocol ThumbnailProvider: AnyObject {
     /// Why pictures look the way they do ("symbols: TERM=xterm-256color"), for the status bar.
     var modeDescription: String { get }
     /// Asks for a picture; repeating a request already queued only updates its priority.
-    func request(_ key: ThumbnailKey, item: LibraryItem, priority: ThumbnailPriority)
+    func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)
     /// Cancels every queued or running request whose key is not in `keep` (cells scrolled away).
     func cancelAll(except keep: Set<ThumbnailKey>)
     /// A finished picture, if there is one in memory.
-    func picture(for key: ThumbnailKey) -> CellPicture?
+    func picture(for key: ThumbnailKey) -> RenderedImage?
     /// Keys finished since the last call.
     func takeReadyKeys() -> [ThumbnailKey]
     /// True while requests are queued or running (the loop then polls input with a short timeout).
@@ -43,9 +44,9 @@ public protocol ThumbnailProvider: AnyObject {
 public final class PlaceholderThumbnailProvider: ThumbnailProvider {
     public let modeDescription: String
     public init(reason: String) { modeDescription = reason }
-    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: ThumbnailPriority) {}
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {}
     public func cancelAll(except keep: Set<ThumbnailKey>) {}
-    public func picture(for key: ThumbnailKey) -> CellPicture? { nil }
+    public func picture(for key: ThumbnailKey) -> RenderedImage? { nil }
     public func takeReadyKeys() -> [ThumbnailKey] { [] }
     public var hasPendingWork: Bool { false }
 }

@@ -45,7 +45,10 @@ struct BrowseCommand: ParsableCommand {
         if noMouse { settings.mouse = false }
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
-        let options = BrowserOptions(path: path, recursive: recursive, config: settings)
+        let mode = settings.graphicsMode
+        let options = BrowserOptions(path: path, recursive: recursive, config: settings) { depth, warn in
+            PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string, warn: warn)
+        }
         try BrowserApp(options: options).run()
     }
 }

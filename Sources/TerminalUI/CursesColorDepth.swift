@@ -1,5 +1,7 @@
+import TerminalGraphics
+
 /// How many colours the terminal (as ncurses sees it) can show, and how RGB maps onto them.
-public enum ColorDepth: Sendable, Equatable {
+public enum CursesColorDepth: Sendable, Equatable {
     /// Colour numbers are 0xRRGGBB (terminfo `RGB` flag, e.g. TERM=xterm-direct).
     case direct
     case indexed256
@@ -15,6 +17,17 @@ public enum ColorDepth: Sendable, Equatable {
         else { self = .monochrome }
     }
 
+    /// The depth chafa should render for, so pictures use exactly the colours curses can show; nil = none.
+    public var renderDepth: TerminalGraphics.ColorDepth? {
+        switch self {
+        case .direct: return .truecolor
+        case .indexed256: return .indexed256
+        case .indexed16: return .indexed16
+        case .indexed8: return .indexed8
+        case .monochrome: return nil
+        }
+    }
+
     public var name: String {
         switch self {
         case .direct: return "truecolor"
@@ -26,11 +39,11 @@ public enum ColorDepth: Sendable, Equatable {
     }
 
     /// The terminal colour number closest to `rgb`.
-    public func colorNumber(for rgb: RGB) -> Int {
+    public func colorNumber(for rgb: CellColor) -> Int {
         switch self {
         case .direct:
             // xterm-direct reserves 0...7 for the ANSI colours; nudge near-black to 8 so it stays black.
-            let value = Int(rgb.packed)
+            let value = (Int(rgb.r) << 16 | Int(rgb.g) << 8 | Int(rgb.b))
             return value < 8 ? 8 : value
         case .indexed256: return Self.nearest256(rgb)
         case .indexed16: return Self.nearest(rgb, in: Self.ansi16)
@@ -40,20 +53,20 @@ public enum ColorDepth: Sendable, Equatable {
     }
 
     /// xterm's default ANSI palette.
-    static let ansi16: [RGB] = [
-        RGB(0, 0, 0), RGB(205, 0, 0), RGB(0, 205, 0), RGB(205, 205, 0),
-        RGB(0, 0, 238), RGB(205, 0, 205), RGB(0, 205, 205), RGB(229, 229, 229),
-        RGB(127, 127, 127), RGB(255, 0, 0), RGB(0, 255, 0), RGB(255, 255, 0),
-        RGB(92, 92, 255), RGB(255, 0, 255), RGB(0, 255, 255), RGB(255, 255, 255),
+    static let ansi16: [CellColor] = [
+        CellColor(r: 0, g: 0, b: 0), CellColor(r: 205, g: 0, b: 0), CellColor(r: 0, g: 205, b: 0), CellColor(r: 205, g: 205, b: 0),
+        CellColor(r: 0, g: 0, b: 238), CellColor(r: 205, g: 0, b: 205), CellColor(r: 0, g: 205, b: 205), CellColor(r: 229, g: 229, b: 229),
+        CellColor(r: 127, g: 127, b: 127), CellColor(r: 255, g: 0, b: 0), CellColor(r: 0, g: 255, b: 0), CellColor(r: 255, g: 255, b: 0),
+        CellColor(r: 92, g: 92, b: 255), CellColor(r: 255, g: 0, b: 255), CellColor(r: 0, g: 255, b: 255), CellColor(r: 255, g: 255, b: 255),
     ]
 
-    static func distance(_ a: RGB, _ b: RGB) -> Int {
-        let dr = Int(a.red) - Int(b.red), dg = Int(a.green) - Int(b.green), db = Int(a.blue) - Int(b.blue)
+    static func distance(_ a: CellColor, _ b: CellColor) -> Int {
+        let dr = Int(a.r) - Int(b.r), dg = Int(a.g) - Int(b.g), db = Int(a.b) - Int(b.b)
         // Weighted for the eye's sensitivity (green most, blue least).
         return 3 * dr * dr + 4 * dg * dg + 2 * db * db
     }
 
-    static func nearest(_ rgb: RGB, in palette: [RGB]) -> Int {
+    static func nearest(_ rgb: CellColor, in palette: [CellColor]) -> Int {
         var best = 0
         var bestDistance = Int.max
         for (index, colour) in palette.enumerated() {
@@ -64,7 +77,7 @@ public enum ColorDepth: Sendable, Equatable {
     }
 
     /// The 6×6×6 cube (16...231) or the grey ramp (232...255), whichever is closer.
-    static func nearest256(_ rgb: RGB) -> Int {
+    static func nearest256(_ rgb: CellColor) -> Int {
         let levels = [0, 95, 135, 175, 215, 255]
         func cubeIndex(_ v: UInt8) -> Int {
             let value = Int(v)
@@ -72,12 +85,12 @@ public enum ColorDepth: Sendable, Equatable {
             if value < 115 { return 1 }
             return min(5, (value - 35) / 40)
         }
-        let r = cubeIndex(rgb.red), g = cubeIndex(rgb.green), b = cubeIndex(rgb.blue)
-        let cube = RGB(UInt8(levels[r]), UInt8(levels[g]), UInt8(levels[b]))
-        let average = (Int(rgb.red) + Int(rgb.green) + Int(rgb.blue)) / 3
+        let r = cubeIndex(rgb.r), g = cubeIndex(rgb.g), b = cubeIndex(rgb.b)
+        let cube = CellColor(r: UInt8(levels[r]), g: UInt8(levels[g]), b: UInt8(levels[b]))
+        let average = (Int(rgb.r) + Int(rgb.g) + Int(rgb.b)) / 3
         let greyIndex = average > 238 ? 23 : max(0, (average - 3) / 10)
         let greyLevel = UInt8(8 + 10 * greyIndex)
-        let grey = RGB(greyLevel, greyLevel, greyLevel)
+        let grey = CellColor(r: greyLevel, g: greyLevel, b: greyLevel)
         return distance(rgb, grey) < distance(rgb, cube) ? 232 + greyIndex : 16 + 36 * r + 6 * g + b
     }
 }
