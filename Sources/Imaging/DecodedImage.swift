@@ -20,9 +20,13 @@ public struct DecodeOptions: Sendable, Hashable {
     public var useEmbeddedThumbnails: Bool
     /// Let libjpeg-turbo scale while decoding (IDCT at 1/2...1/8).
     public var useDCTScaling: Bool
-    public init(useEmbeddedThumbnails: Bool = true, useDCTScaling: Bool = true) {
+    /// How much of the target an embedded thumbnail must cover in each dimension (1 = all of it). Terminal
+    /// symbol rendering, which samples 8x8 pixels per cell, loses nothing at 0.9; thumbnails for files keep 1.
+    public var embeddedThumbnailMinimumCoverage: Double
+    public init(useEmbeddedThumbnails: Bool = true, useDCTScaling: Bool = true, embeddedThumbnailMinimumCoverage: Double = 1) {
         self.useEmbeddedThumbnails = useEmbeddedThumbnails
         self.useDCTScaling = useDCTScaling
+        self.embeddedThumbnailMinimumCoverage = min(1, max(0.5, embeddedThumbnailMinimumCoverage))
     }
     public static let `default` = DecodeOptions()
     /// Always decode the whole image at full size (benchmark baseline).

@@ -37,10 +37,12 @@ enum HEIFDecoder {
             let target = fullSize.fittedDown(in: box)
 
             if options.useEmbeddedThumbnails, let thumbnail = primary.largestThumbnail(),
-               thumbnail.size.covers(target), thumbnail.size.hasAspectRatio(of: fullSize),
+               thumbnail.size.covers(target, coverage: options.embeddedThumbnailMinimumCoverage),
+               thumbnail.size.hasAspectRatio(of: fullSize),
                let frame = try? thumbnail.decodeRGBA()
             {
-                return DecodedImage(frame: frame.resized(to: target), path: .heifThumbnail, fullSize: fullSize)
+                let fitted = frame.size.covers(target) ? frame.resized(to: target) : frame
+                return DecodedImage(frame: fitted, path: .heifThumbnail, fullSize: fullSize)
             }
             let frame = try primary.decodeRGBA()
             return DecodedImage(frame: frame.resized(to: target), path: .heifPrimary, fullSize: fullSize)

@@ -35,10 +35,13 @@ enum JPEGDecoder {
            range.length > 0, range.length <= maxExifThumbnailBytes, range.fits(in: source.size),
            let thumbBytes = try? source.readExactly(at: range.offset, count: Int(range.length)),
            let thumbSize = try? handle.header(of: thumbBytes),
-           thumbSize.covers(storedTarget), thumbSize.hasAspectRatio(of: header),
+           thumbSize.covers(storedTarget, coverage: options.embeddedThumbnailMinimumCoverage),
+           thumbSize.hasAspectRatio(of: header),
            let frame = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true)
         {
-            return DecodedImage(frame: frame.resized(to: storedTarget).applyingExifOrientation(orientation),
+            // Only ever shrink: a thumbnail slightly under the target (allowed coverage) is used as is.
+            let fitted = frame.size.covers(storedTarget) ? frame.resized(to: storedTarget) : frame
+            return DecodedImage(frame: fitted.applyingExifOrientation(orientation),
                                 path: .exifThumbnail, fullSize: upright)
         }
 

@@ -17,6 +17,11 @@ extension PixelSize {
         width >= other.width && height >= other.height
     }
 
+    /// True when this size reaches `coverage` (0...1) of `other` in both dimensions.
+    public func covers(_ other: PixelSize, coverage: Double) -> Bool {
+        Double(width) >= Double(other.width) * coverage && Double(height) >= Double(other.height) * coverage
+    }
+
     /// True when the two aspect ratios agree within `tolerance` (relative): an embedded thumbnail with
     /// black bars must not stand in for the photo.
     public func hasAspectRatio(of other: PixelSize, tolerance: Double = 0.03) -> Bool {

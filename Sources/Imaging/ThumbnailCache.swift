@@ -73,7 +73,7 @@ public final class ThumbnailCache: @unchecked Sendable {
         guard let stat = FileStat(path) else { return nil }
         let key = thumbnailPath(forFile: path, size: size)
         if let entry = lock.withLock({ memoryFallback[key] }), entry.mtime == stat.mtime { return entry.frame }
-        guard let bytes = FileManager.default.contents(atPath: key).map({ [UInt8]($0) }) else { return nil }
+        guard let bytes = Self.readSmallFile(key) else { return nil }
         let text = PNGChunks.textEntries(of: bytes)
         guard text["Thumb::MTime"] == String(stat.mtime), text["Thumb::URI"] == uri(forFile: path) else { return nil }
         return try? PNGCodec.decode(bytes)
@@ -131,11 +131,16 @@ public final class ThumbnailCache: @unchecked Sendable {
         }
     }
 
+    /// A cache file's bytes, or nil when absent or implausibly large for a thumbnail (> 32 MiB).
+    static func readSmallFile(_ path: String) -> [UInt8]? {
+        guard let stat = FileStat(path), stat.size <= 32 << 20 else { return nil }
+        return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
     // MARK: failures
 
     func hasFreshFailure(forFile path: String, mtime: Int) -> Bool {
-        guard let bytes = FileManager.default.contents(atPath: failurePath(forFile: path)).map({ [UInt8]($0) })
-        else { return false }
+        guard let bytes = Self.readSmallFile(failurePath(forFile: path)) else { return false }
         return PNGChunks.textEntries(of: bytes)["Thumb::MTime"] == String(mtime)
     }
 
@@ -155,27 +160,10 @@ public final class ThumbnailCache: @unchecked Sendable {
     private func writeAtomically(_ bytes: [UInt8], to target: String) -> Bool {
         let directory = (target as NSString).deletingLastPathComponent
         if let problem = makeDirectories(directory) { return fallBackToMemory(problem) }
-        var template = Array((target + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return fallBackToMemory("cannot create a file in \(directory): \(errnoText())") }
-        let tempPath = String(cString: template)
-        fchmod(fd, 0o600)
-        var done = 0
-        var failure: String?
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = "cannot write \(tempPath): \(errnoText())"
-                break
-            }
-            done += n
-        }
-        if close(fd) != 0 && failure == nil { failure = "cannot write \(tempPath): \(errnoText())" }
-        if failure == nil && rename(tempPath, target) != 0 { failure = "cannot rename into \(target): \(errnoText())" }
-        if let failure {
-            unlink(tempPath)
-            return fallBackToMemory(failure)
+        do {
+            try AtomicFileWriter.replace(bytes, to: target, mode: 0o600)
+        } catch {
+            return fallBackToMemory(error.description)
         }
         return true
     }
@@ -186,7 +174,9 @@ public final class ThumbnailCache: @unchecked Sendable {
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue { return nil }
         let parent = (directory as NSString).deletingLastPathComponent
         if parent != directory, parent.count > 1, let problem = makeDirectories(parent) { return problem }
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST { return "cannot create \(directory): \(errnoText())" }
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            return "cannot create \(directory): \(AtomicFileWriter.errnoText())"
+        }
         return nil
     }
 
@@ -198,8 +188,6 @@ public final class ThumbnailCache: @unchecked Sendable {
         if first { warn("thumbnail cache not writable (\(problem)); keeping thumbnails in memory for this session") }
         return false
     }
-
-    private func errnoText() -> String { String(cString: strerror(errno)) }
 
     public static func mimeType(of format: ContainerFormat) -> String? {
         switch format {

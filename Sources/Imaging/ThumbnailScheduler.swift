@@ -128,7 +128,10 @@ public final class ThumbnailScheduler: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let p = queues.firstIndex(where: { !$0.isEmpty })!
+            guard let p = queues.firstIndex(where: { !$0.isEmpty }) else {
+                condition.unlock()
+                continue
+            }
             let pending = queues[p].removeFirst()
             condition.unlock()
 

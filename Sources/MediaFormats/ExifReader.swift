@@ -1,82 +1,155 @@
-/// What the TIFF/Exif reader extracts; shared by JPEG (APP1) and HEIF (Exif item).
-public struct ExifSummary: Sendable, Hashable {
-    public var orientation: Int?
-    public var pixelWidth: Int?
-    public var pixelHeight: Int?
-    public var cameraMake: String?
-    public var cameraModel: String?
-    public var captureDate: String?
-    public var hasGPS = false
-    /// Apple MakerNote 0x0011.
-    public var contentIdentifier: String?
-    /// Apple MakerNote 0x0017.
-    public var livePhotoVideoIndex: UInt64?
-    /// IFD1 JPEG thumbnail, in file offsets.
-    public var thumbnail: ByteRange?
-    public var problems: [ParseProblem] = []
-    public init() {}
-
-    /// Copies what is known into `info` (without overwriting values a container already set).
-    public func apply(to info: inout MediaInfo) {
-        if info.orientation == nil { info.orientation = orientation }
-        if info.pixelWidth == nil { info.pixelWidth = pixelWidth }
-        if info.pixelHeight == nil { info.pixelHeight = pixelHeight }
-        info.cameraMake = info.cameraMake ?? cameraMake
-        info.cameraModel = info.cameraModel ?? cameraModel
-        info.captureDate = info.captureDate ?? captureDate
-        info.hasGPS = info.hasGPS || hasGPS
-        if info.contentIdentifier == nil, let id = contentIdentifier {
-            info.contentIdentifier = id
-            info.contentIdentifierSource = "apple-makernote"
-        }
-        info.livePhotoVideoIndex = info.livePhotoVideoIndex ?? livePhotoVideoIndex
-        info.exifThumbnail = info.exifThumbnail ?? thumbnail
-        info.problems += problems
-    }
-}
-
-/// TIFF/Exif reader. (Stub: implemented by the JPEG/TIFF/XMP work.)
+/// TIFF/Exif reader: IFD0, the Exif and GPS sub-IFDs, IFD1's JPEG thumbnail and Apple's MakerNote.
+///
+/// Everything is read from one in-memory buffer (an APP1 payload or a HEIF Exif item); every offset and
+/// count is checked against it, and IFD offsets already visited are refused, so loops end.
 public enum ExifReader {
+    enum Tag {
+        static let imageWidth: UInt16 = 0x0100, imageHeight: UInt16 = 0x0101
+        static let make: UInt16 = 0x010F, model: UInt16 = 0x0110, orientation: UInt16 = 0x0112
+        static let thumbnailOffset: UInt16 = 0x0201, thumbnailLength: UInt16 = 0x0202
+        static let exifIFD: UInt16 = 0x8769, gpsIFD: UInt16 = 0x8825
+        static let dateTimeOriginal: UInt16 = 0x9003, createDate: UInt16 = 0x9004
+        static let makerNote: UInt16 = 0x927C
+        static let pixelXDimension: UInt16 = 0xA002, pixelYDimension: UInt16 = 0xA003
+        static let gpsLatitude: UInt16 = 0x0002, gpsLongitude: UInt16 = 0x0004
+    }
+
     /// Parses a TIFF structure (starting at "II*\0"/"MM\0*") located at `fileOffset` in the file.
     public static func parse(tiff: [UInt8], fileOffset: UInt64, limits: ParseLimits = .default) -> ExifSummary {
-        ExifSummary()
+        var summary = ExifSummary()
+        var header = ByteReader(tiff)
+        let order: ByteOrder
+        switch (header.peekU8(at: 0), header.peekU8(at: 1)) {
+        case (0x4D, 0x4D): order = .bigEndian
+        case (0x49, 0x49): order = .littleEndian
+        default:
+            summary.problems.append(ParseProblem(.error, "exif", "no TIFF byte-order mark at offset \(fileOffset)"))
+            return summary
+        }
+        header.byteOrder = order
+        guard (try? header.skip(2)) != nil, let magic = try? header.readU16(), magic == 42,
+              let ifd0Offset = try? header.readU32() else {
+            summary.problems.append(ParseProblem(.error, "exif", "bad TIFF header at offset \(fileOffset)"))
+            return summary
+        }
+        var walk = Walk(reader: TIFFDirectoryReader(buffer: tiff, byteOrder: order, base: 0, limits: limits),
+                        fileOffset: fileOffset)
+        walk.run(ifd0Offset: ifd0Offset, into: &summary)
+        return summary
     }
-}
 
-/// What the XMP reader extracts. Shared by JPEG and HEIF.
-public struct XMPSummary: Sendable, Hashable {
-    public var motionPhoto = false
-    public var motionPhotoVersion: Int?
-    public var presentationTimestampUs: Int64?
-    /// Container:Directory items in order (Mime, Semantic, Length, Padding).
-    public var directory: [XMPContainerItem] = []
-    public var microVideo = false
-    public var microVideoOffset: UInt64?
-    public var microVideoPresentationTimestampUs: Int64?
-    /// Fallback identifier (e.g. `apple-fi:ContentIdentifier` or `xmp:ContentIdentifier`-style).
-    public var contentIdentifier: String?
-    public var orientation: Int?
-    public var rating: Int?
-    public var problems: [ParseProblem] = []
-    public init() {}
-}
+    /// One pass over the IFD tree, remembering visited offsets.
+    struct Walk {
+        let reader: TIFFDirectoryReader
+        let fileOffset: UInt64
+        var visited: Set<UInt32> = []
 
-public struct XMPContainerItem: Sendable, Hashable, Codable {
-    public var mime: String
-    public var semantic: String
-    public var length: UInt64
-    public var padding: UInt64
-    public init(mime: String, semantic: String, length: UInt64, padding: UInt64) {
-        self.mime = mime
-        self.semantic = semantic
-        self.length = length
-        self.padding = padding
+        mutating func directory(at offset: UInt32, _ context: String, _ summary: inout ExifSummary) -> TIFFDirectory? {
+            guard offset != 0 else { return nil }
+            guard visited.insert(offset).inserted else {
+                summary.problems.append(ParseProblem(.warning, context, "IFD offset \(offset) already read (loop) ignored"))
+                return nil
+            }
+            guard visited.count <= reader.limits.maxDepth else {
+                summary.problems.append(ParseProblem(.warning, context, "too many IFDs"))
+                return nil
+            }
+            do {
+                return try reader.readDirectory(at: offset, context: context, problems: &summary.problems)
+            } catch {
+                summary.problems.append(ParseProblem(.warning, context, error.description))
+                return nil
+            }
+        }
+
+        mutating func run(ifd0Offset: UInt32, into summary: inout ExifSummary) {
+            guard let ifd0 = directory(at: ifd0Offset, "exif/IFD0", &summary) else {
+                if ifd0Offset == 0 { summary.problems.append(ParseProblem(.warning, "exif/IFD0", "no IFD0")) }
+                return
+            }
+            readIFD0(ifd0, into: &summary)
+            if let pointer = ifd0.entries.first(where: { $0.tag == Tag.exifIFD }),
+               let offset = reader.unsigned(pointer).flatMap(UInt32.init(exactly:)),
+               let exif = directory(at: offset, "exif/ExifIFD", &summary) {
+                readExifIFD(exif, into: &summary)
+            }
+            if let pointer = ifd0.entries.first(where: { $0.tag == Tag.gpsIFD }),
+               let offset = reader.unsigned(pointer).flatMap(UInt32.init(exactly:)),
+               let gps = directory(at: offset, "exif/GPS", &summary) {
+                // Only the fact that a position exists: coordinates never leave the parser.
+                summary.hasGPS = gps.entries.contains { $0.tag == Tag.gpsLatitude || $0.tag == Tag.gpsLongitude }
+            }
+            if let ifd1 = directory(at: ifd0.nextOffset, "exif/IFD1", &summary) {
+                readIFD1(ifd1, into: &summary)
+            }
+        }
+
+        func first(_ tag: UInt16, in directory: TIFFDirectory) -> TIFFEntry? {
+            directory.entries.first { $0.tag == tag }
+        }
+
+        func readIFD0(_ ifd: TIFFDirectory, into summary: inout ExifSummary) {
+            summary.cameraMake = first(Tag.make, in: ifd).flatMap { reader.string($0) }
+            summary.cameraModel = first(Tag.model, in: ifd).flatMap { reader.string($0) }
+            if let entry = first(Tag.orientation, in: ifd), let value = reader.unsigned(entry) {
+                if (1...8).contains(value) {
+                    summary.orientation = Int(value)
+                } else {
+                    summary.problems.append(ParseProblem(.warning, "exif/IFD0", "orientation \(value) outside 1...8 ignored"))
+                }
+            }
+            // A TIFF file's own size; JPEG Exif rarely has it and the SOF wins there anyway.
+            summary.pixelWidth = first(Tag.imageWidth, in: ifd).flatMap { reader.unsigned($0) }.flatMap(plausibleDimension)
+            summary.pixelHeight = first(Tag.imageHeight, in: ifd).flatMap { reader.unsigned($0) }.flatMap(plausibleDimension)
+        }
+
+        mutating func readExifIFD(_ ifd: TIFFDirectory, into summary: inout ExifSummary) {
+            summary.captureDate = (first(Tag.dateTimeOriginal, in: ifd) ?? first(Tag.createDate, in: ifd))
+                .flatMap { reader.string($0, maxLength: 64) }
+            if summary.pixelWidth == nil || summary.pixelHeight == nil,
+               let w = first(Tag.pixelXDimension, in: ifd).flatMap({ reader.unsigned($0) }).flatMap(plausibleDimension),
+               let h = first(Tag.pixelYDimension, in: ifd).flatMap({ reader.unsigned($0) }).flatMap(plausibleDimension) {
+                summary.pixelWidth = w
+                summary.pixelHeight = h
+            }
+            if let note = first(Tag.makerNote, in: ifd) {
+                readAppleMakerNote(note, into: &summary)
+            }
+        }
+
+        func readAppleMakerNote(_ note: TIFFEntry, into summary: inout ExifSummary) {
+            guard let (noteReader, entries) = AppleMakerNote.read(tiff: reader.buffer, start: note.valueIndex,
+                                                                   length: note.byteCount, limits: reader.limits,
+                                                                   problems: &summary.problems) else { return }
+            if let entry = entries[AppleMakerNote.contentIdentifier.tag] {
+                if entry.type == .ascii, let id = noteReader.string(entry, maxLength: 128) {
+                    summary.contentIdentifier = id.uppercased()
+                } else {
+                    summary.problems.append(ParseProblem(.warning, "exif/MakerNote(Apple)",
+                        "ContentIdentifier (0x0011) is not a string: ignored"))
+                }
+            }
+            if let entry = entries[AppleMakerNote.livePhotoVideoIndex.tag] {
+                summary.livePhotoVideoIndex = noteReader.unsigned(entry)
+            }
+        }
+
+        func readIFD1(_ ifd: TIFFDirectory, into summary: inout ExifSummary) {
+            guard let offsetEntry = first(Tag.thumbnailOffset, in: ifd),
+                  let lengthEntry = first(Tag.thumbnailLength, in: ifd),
+                  let offset = reader.unsigned(offsetEntry), let length = reader.unsigned(lengthEntry) else { return }
+            let range = ByteRange(offset: offset, length: length)
+            guard length > 0, range.fits(in: UInt64(reader.buffer.count)) else {
+                summary.problems.append(ParseProblem(.warning, "exif/IFD1",
+                    "thumbnail \(range) lies outside the \(reader.buffer.count)-byte Exif data"))
+                return
+            }
+            summary.thumbnail = ByteRange(offset: fileOffset + offset, length: length)
+        }
     }
-}
 
-/// XMP packet reader. (Stub: implemented by the JPEG/TIFF/XMP work.)
-public enum XMPReader {
-    public static func parse(_ packet: [UInt8], limits: ParseLimits = .default) -> XMPSummary {
-        XMPSummary()
+    /// Dimensions beyond 1..<2^20 are corrupt values, not pictures.
+    static func plausibleDimension(_ value: UInt64) -> Int? {
+        value > 0 && value < 1 << 20 ? Int(value) : nil
     }
 }

@@ -1,7 +1,100 @@
 /// JPEG stills: segments, Exif (APP1), XMP (APP1, standard and extended), Motion Photo trailers.
-/// (Stub: implemented by the JPEG/TIFF/XMP work.)
+///
+/// Reads the first `headerProbeBytes` in one read; only segments lying past them, the trailer footer and
+/// the first bytes of a claimed movie cost further (small) reads.
 public enum JPEGProbe {
+    static let exifSignature: [UInt8] = Array("Exif".utf8) + [0]
+    static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    static let app1: UInt8 = 0xE1
+
+    /// What the segment walk collected.
+    struct Header {
+        var pixelWidth: Int?
+        var pixelHeight: Int?
+        var exif: (tiff: [UInt8], fileOffset: UInt64)?
+        var xmp: [UInt8]?
+        var extendedXMP = JPEGExtendedXMP()
+        var problems: [ParseProblem] = []
+    }
+
     public static func probe(_ source: any ByteSource, limits: ParseLimits) throws(MediaError) -> MediaInfo {
-        MediaInfo(format: .jpeg)
+        var info = MediaInfo(format: .jpeg)
+        let window = try SourceWindow(source: source, initialBytes: limits.headerProbeBytes)
+        let header = try readHeader(window, limits: limits)
+        info.pixelWidth = header.pixelWidth
+        info.pixelHeight = header.pixelHeight
+        info.problems += header.problems
+        if let exif = header.exif {
+            ExifReader.parse(tiff: exif.tiff, fileOffset: exif.fileOffset, limits: limits).apply(to: &info)
+        }
+        var xmp: XMPSummary?
+        if let packet = header.xmp {
+            info.hasXMP = true
+            var summary = XMPReader.parse(packet, limits: limits)
+            if let extended = header.extendedXMP.assemble(guid: summary.extendedXMPGUID, problems: &info.problems) {
+                summary.merge(extended: XMPReader.parse(extended, limits: limits))
+            }
+            info.problems += summary.problems
+            if info.orientation == nil { info.orientation = summary.orientation }
+            if info.contentIdentifier == nil, let id = summary.contentIdentifier {
+                info.contentIdentifier = id
+                info.contentIdentifierSource = "xmp"
+            }
+            xmp = summary
+        }
+        info.embeddedMovie = MotionPhotoLocator.locate(source, xmp: xmp, limits: limits, problems: &info.problems)
+        return info
+    }
+
+    static func readHeader(_ window: SourceWindow, limits: ParseLimits) throws(MediaError) -> Header {
+        var header = Header()
+        var walker = JPEGSegmentWalker(window: window, limits: limits)
+        do {
+            try walker.walk { (segment: JPEGSegment, window: inout SourceWindow) throws(MediaError) in
+                try read(segment, from: &window, into: &header, limits: limits)
+            }
+        } catch .io(let path, let errno) {
+            throw MediaError.io(path: path, errno: errno)
+        } catch {
+            header.problems.append(ParseProblem(.error, "jpeg", error.description))
+        }
+        header.problems = walker.problems + header.problems
+        if header.pixelWidth == nil {
+            header.problems.append(ParseProblem(.warning, "jpeg", "no frame header (SOF): pixel size unknown"))
+        }
+        return header
+    }
+
+    static func read(_ segment: JPEGSegment, from window: inout SourceWindow, into header: inout Header,
+                     limits: ParseLimits) throws(MediaError) {
+        if JPEGSegmentWalker.isStartOfFrame(segment.marker) {
+            guard header.pixelWidth == nil else { return }
+            var frame = ByteReader(try window.bytes(at: segment.payload.offset, count: min(5, Int(segment.payload.length))))
+            try frame.skip(1)  // sample precision
+            let height = Int(try frame.readU16())
+            let width = Int(try frame.readU16())
+            // Height 0 means "defined by DNL later": unknown rather than zero.
+            header.pixelWidth = width > 0 ? width : nil
+            header.pixelHeight = height > 0 ? height : nil
+            return
+        }
+        guard segment.marker == app1 else { return }
+        let payload = try window.bytes(at: segment.payload.offset, count: Int(segment.payload.length))
+        if payload.starts(with: exifSignature), payload.count >= 6 {
+            guard header.exif == nil else {
+                header.problems.append(ParseProblem(.info, "jpeg/APP1", "second Exif segment at \(segment.markerOffset) ignored"))
+                return
+            }
+            header.exif = (Array(payload.dropFirst(6)), segment.payload.offset + 6)
+        } else if payload.starts(with: xmpSignature) {
+            guard header.xmp == nil else {
+                header.problems.append(ParseProblem(.info, "jpeg/APP1", "second XMP packet at \(segment.markerOffset) ignored"))
+                return
+            }
+            header.xmp = Array(payload.dropFirst(xmpSignature.count))
+        } else if payload.starts(with: JPEGExtendedXMP.signature) {
+            header.extendedXMP.add(Array(payload.dropFirst(JPEGExtendedXMP.signature.count)), limits: limits,
+                                   problems: &header.problems)
+        }
     }
 }

@@ -42,6 +42,12 @@ public enum CellGeometry {
         return (max(1, min(maxColumns, Int(columns.rounded()))), max(1, min(maxRows, Int(rows.rounded()))))
     }
 
+    /// Pixels worth decoding for symbol mode: chafa matches symbols on 8x8 samples per cell, so a picture
+    /// fitted into `columns` x `rows` cells needs 8 px per column; 16 px per row leaves room for tall cells.
+    public static func symbolPixelBox(columns: Int, rows: Int) -> PixelSize {
+        PixelSize(width: max(1, columns * 8), height: max(1, rows * 16))
+    }
+
     /// Pixels a box of cells covers (what to decode for a pixel-exact picture).
     public static func pixelBox(columns: Int, rows: Int, cell: PixelSizeInCells?) -> PixelSize {
         let cell = cell.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil } ?? defaultCellPixelSize

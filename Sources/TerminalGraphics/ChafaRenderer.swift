@@ -36,9 +36,10 @@ public final class ChafaRenderer: CellImageRenderer {
         guard let config = chafa_canvas_config_new() else { throw RenderError.chafa("cannot allocate a canvas config") }
         defer { chafa_canvas_config_unref(config) }
         chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
-        if let cell = cellPixelSize, cell.width > 0, cell.height > 0 {
-            chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
-        }
+        // The same cell shape the picture was decoded for (CellGeometry.pixelBox), known or assumed, so pixel
+        // protocols get every decoded pixel and symbol mode the right aspect ratio.
+        let cell = cellPixelSize.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil } ?? CellGeometry.defaultCellPixelSize
+        chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
         chafa_canvas_config_set_canvas_mode(config, canvasMode)
         chafa_canvas_config_set_pixel_mode(config, pixelMode)
         chafa_canvas_config_set_symbol_map(config, symbolMap)

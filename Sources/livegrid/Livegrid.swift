@@ -14,7 +14,10 @@ struct Livegrid: ParsableCommand {
         embedded in the still) wear a LIVE badge; press and hold Space on one to play it.
         """,
         version: LivegridVersion.string,
-        subcommands: [BrowseCommand.self, ScanCommand.self, VersionCommand.self],
+        subcommands: [
+            BrowseCommand.self, ScanCommand.self, ShowCommand.self, ThumbnailCommand.self, ExportCommand.self,
+            MakeLiveCommand.self, ConvertCommand.self, ExtractCommand.self, VersionCommand.self,
+        ],
         defaultSubcommand: BrowseCommand.self
     )
 }

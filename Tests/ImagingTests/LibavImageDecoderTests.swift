@@ -64,4 +64,31 @@ final class LibavImageDecoderTests: XCTestCase {
             XCTAssertTrue(error is LibavError)
         }
     }
+
+    /// A PNG whose header claims 60000x60000 pixels (14 GB as RGBA) must be refused, not allocated.
+    func testAbsurdDimensionsAreRefused() {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+        }
+        let ihdr = bigEndian(60000) + bigEndian(60000) + [8, 6, 0, 0, 0]
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+            + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])
+        XCTAssertThrowsError(try LibavImageDecoder.decodeFirstFrame(source: MemoryByteSource(png))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("cannot decode"), "\(error)")
+        }
+    }
+
+    private func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    private func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
 }

@@ -53,6 +53,16 @@ final class LibavMovieDecoderTests: XCTestCase {
         XCTAssertEqual(try decoder.frame(at: 0)?.pts ?? -1, 0, accuracy: 0.001)
     }
 
+    func testPosterFrameOfRotatedMotionPhotoMovie() throws {
+        let still = try FileByteSource(path: try Fixtures.shared("motion-photo.heic"))
+        let payload = try XCTUnwrap(LibavTestMedia.topLevelBoxPayload("mpvd", in: still), "no top-level mpvd box")
+        let poster = try MovieDecoder.posterFrame(source: SliceByteSource(base: still, range: payload), at: 0.5,
+                                                  fitting: PixelSize(width: 200, height: 200))
+        XCTAssertEqual(poster.width, 150)
+        XCTAssertEqual(poster.height, 200)
+        XCTAssertThrowsError(try MovieDecoder.posterFrame(source: MemoryByteSource([1, 2, 3])))
+    }
+
     func testPairedVideoHas108FramesAt30fps() throws {
         let decoder = try MovieDecoder(path: try Fixtures.shared("limitpoint/pairedVideo.mov"))
         XCTAssertEqual(decoder.info.averageFrameRate ?? 0, 30, accuracy: 0.1)
@@ -117,6 +127,62 @@ final class LibavMovieDecoderTests: XCTestCase {
         } catch let error as LibavError {
             XCTAssertTrue(error.description.hasPrefix("cannot decode"), error.description)
         }
+    }
+
+    /// With the index first (faststart), a cut file opens and must end early at the cut, without a crash;
+    /// flipped bytes in the middle are damaged packets, skipped or decoded as glitches.
+    func testTruncatedAndDamagedFaststartMoviesEndWithoutCrashing() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-libav-movie")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try LibavTestMedia.generate("faststart.mp4", in: directory, arguments: [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2", "-c:v", "libx264", "-g", "15",
+            "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let whole = try decodeAll(MovieDecoder(source: MemoryByteSource(bytes)), box: PixelSize(width: 32, height: 32))
+        XCTAssertEqual(whole.count, 60)
+
+        let cut = try MovieDecoder(source: MemoryByteSource(Array(bytes.prefix(bytes.count * 4 / 10))))
+        var count = 0
+        do {
+            while let _ = try cut.nextFrame(fitting: PixelSize(width: 32, height: 32)) { count += 1 }
+        } catch {
+            XCTAssertTrue(error.description.hasPrefix("cannot decode"), error.description)
+        }
+        XCTAssertGreaterThan(count, 0, "frames before the cut still decode")
+        XCTAssertLessThan(count, 60)
+
+        var damaged = bytes
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let index = Int.random(in: (bytes.count / 4)..<bytes.count, using: &generator)
+            damaged[index] = UInt8.random(in: 0...255, using: &generator)
+        }
+        do {
+            let decoder = try MovieDecoder(source: MemoryByteSource(damaged))
+            var frames = 0
+            while let _ = try decoder.nextFrame(fitting: PixelSize(width: 32, height: 32)) {
+                frames += 1
+                if frames > 1000 { return XCTFail("runaway decoding") }
+            }
+        } catch {
+            XCTAssertTrue(error.description.hasPrefix("cannot decode"), error.description)
+        }
+    }
+
+    /// iPhones record HEVC, HDR ones in 10 bits: the scaler must take yuv420p10le straight to RGBA.
+    func testTenBitHEVCMovieDecodes() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-libav-hevc")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try LibavTestMedia.generate("hevc10.mov", in: directory, arguments: [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=1", "-c:v", "libx265",
+            "-x265-params", "log-level=none", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1"])
+        let decoder = try MovieDecoder(path: path)
+        XCTAssertEqual(decoder.info.codecName, "hevc")
+        let frames = try decodeAll(decoder, box: PixelSize(width: 160, height: 160))
+        XCTAssertEqual(frames.count, 30)
+        XCTAssertEqual(frames.first?.pixels.width, 160)
+        XCTAssertEqual(frames.first?.pixels.height, 120)
+        XCTAssertGreaterThan(Set(frames.first?.pixels.rgba ?? []).count, 32, "a colourful test pattern")
     }
 
     func testGarbageGivesAnError() {

@@ -49,4 +49,15 @@ final class PixelFrameTransformTests: XCTestCase {
         let empty = PixelFrame(width: 0, height: 0, rgba: [])
         XCTAssertEqual(empty.rotated(clockwiseDegrees: 90).width, 0)
     }
+
+    func testCompositionsOnALargerFrame() {
+        var generator = SystemRandomNumberGenerator()
+        let big = PixelFrame(width: 37, height: 23, rgba: (0..<(37 * 23 * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let fourTurns = big.rotated(clockwiseDegrees: 90).rotated(clockwiseDegrees: 90).rotated(clockwiseDegrees: 90).rotated(clockwiseDegrees: 90)
+        XCTAssertEqual(fourTurns.rgba, big.rgba)
+        XCTAssertEqual(big.rotated(clockwiseDegrees: 90).rotated(clockwiseDegrees: 270).rgba, big.rgba)
+        XCTAssertEqual(big.transposed().transposed().rgba, big.rgba)
+        XCTAssertEqual(big.transversed().rgba, big.transposed().rotated(clockwiseDegrees: 180).rgba)
+        XCTAssertEqual(big.flippedHorizontally().flippedVertically().rgba, big.rotated(clockwiseDegrees: 180).rgba)
+    }
 }

@@ -55,7 +55,9 @@ final class FrameScaler {
 
     private func configure(_ wanted: Configuration, format: AVPixelFormat) throws(LibavError) {
         let shrinking = wanted.targetWidth < wanted.sourceWidth || wanted.targetHeight < wanted.sourceHeight
-        let flags = (shrinking ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND
+        // No SWS_ACCURATE_RND: it forces libswscale's C paths and measured 2.5x slower (1080p -> 1600x900:
+        // 7.6 vs 3 ms per frame) for a difference invisible once chafa quantises to terminal cells.
+        let flags = shrinking ? SWS_AREA : SWS_BICUBIC
         guard let newContext = sws_getCachedContext(context, wanted.sourceWidth, wanted.sourceHeight, format,
                                                     wanted.targetWidth, wanted.targetHeight, AV_PIX_FMT_RGBA,
                                                     flags, nil, nil, nil) else {

@@ -15,6 +15,9 @@ final class LibavFrameSource {
     /// Packets or frames the decoder rejected (damaged data) since the stream was opened or seeked.
     private(set) var damagedPackets = 0
 
+    /// 200 megapixels (800 MB as RGBA): above any camera; below what a hostile header could ask for.
+    static let maximumPixels: Int64 = 200_000_000
+
     /// More consecutive failures than this means the data is not a damaged stream but garbage.
     static let maxConsecutiveFailures = 64
 
@@ -29,6 +32,8 @@ final class LibavFrameSource {
         var result = avcodec_parameters_to_context(context, parameters)
         guard result >= 0 else { throw LibavError.library("avcodec_parameters_to_context", result) }
         context.pointee.thread_count = threadCount
+        // libavcodec refuses pictures above this, so a forged header cannot make it allocate gigabytes.
+        context.pointee.max_pixels = LibavFrameSource.maximumPixels
         context.pointee.pkt_timebase = stream.pointee.time_base
         result = avcodec_open2(context, decoder, nil)
         guard result >= 0 else { throw LibavError.library("avcodec_open2", result) }

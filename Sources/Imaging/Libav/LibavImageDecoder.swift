@@ -1,3 +1,4 @@
+import CFFmpeg
 import MediaFormats
 
 /// Decodes still images libavcodec knows (PNG, WebP, GIF's first frame, TIFF, BMP, ...) through
@@ -10,6 +11,10 @@ public enum LibavImageDecoder {
         if let maxSize, maxSize.isEmpty { throw LibavError.invalidArgument("maximum size \(maxSize)") }
         let input = try LibavInput(source: source)
         let (stream, decoder) = try input.bestVideoStream()
+        if let parameters = stream.pointee.codecpar,
+           Int64(parameters.pointee.width) * Int64(parameters.pointee.height) > LibavFrameSource.maximumPixels {
+            throw LibavError.unsupported("image size \(parameters.pointee.width)x\(parameters.pointee.height) (over the pixel limit)")
+        }
         // One thread: a single still gains nothing from frame threading and would pay its start-up.
         let frames = try LibavFrameSource(input: input, stream: stream, decoder: decoder, threadCount: 1)
         guard let frame = try frames.nextFrame() else {

@@ -67,7 +67,7 @@ public final class MovieDecoder: @unchecked Sendable {
             orientation: orientation,
             displaySize: PixelFrame.exifOrientationSwapsAxes(orientation) ? square.transposed : square,
             duration: duration,
-            timeBase: (tb.num, tb.den),
+            timeBase: Fraction(tb.num, tb.den),
             averageFrameRate: frameRate,
             frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
     }
@@ -86,6 +86,14 @@ public final class MovieDecoder: @unchecked Sendable {
     /// The next frame in presentation order, fitted inside `box` keeping the display aspect (upscaled if
     /// smaller; nil box = the display size), or nil at the end of the movie.
     public func nextFrame(fitting box: PixelSize? = nil) throws(LibavError) -> DecodedFrame? {
+        try nextFrame(fitting: box, skippingWhere: nil)
+    }
+
+    /// Like `nextFrame(fitting:)`, but frames for which `isLate(pts, duration)` is true are decoded (the
+    /// codec needs them as references) and not scaled, which is most of the cost saved; a player passes
+    /// "already past its display slot". `skippedFrames` counts them.
+    public func nextFrame(fitting box: PixelSize?,
+                          skippingWhere isLate: ((_ pts: Double, _ duration: Double) -> Bool)?) throws(LibavError) -> DecodedFrame? {
         if let box, box.isEmpty { throw LibavError.invalidArgument("target box \(box)") }
         while let frame = try frames.nextFrame() {
             let timing = timing(of: frame)
@@ -97,6 +105,11 @@ public final class MovieDecoder: @unchecked Sendable {
                 }
                 seekTarget = nil
             }
+            if let isLate, isLate(timing.pts, timing.duration) {
+                skippedFrames += 1
+                nextIndex += 1
+                continue
+            }
             return try produce(frame, timing: timing, box: box)
         }
         // End of stream. A seek past the last frame shows the last frame, as players do.
@@ -107,6 +120,9 @@ public final class MovieDecoder: @unchecked Sendable {
         }
         return nil
     }
+
+    /// Frames `nextFrame(fitting:skippingWhere:)` decoded but skipped as late.
+    public private(set) var skippedFrames = 0
 
     /// Moves to `seconds` from the movie start: the next `nextFrame` returns the frame shown at that time.
     public func seek(to seconds: Double) throws(LibavError) {
@@ -123,6 +139,18 @@ public final class MovieDecoder: @unchecked Sendable {
     public func frame(at seconds: Double, fitting box: PixelSize? = nil) throws(LibavError) -> DecodedFrame? {
         try seek(to: seconds)
         return try nextFrame(fitting: box)
+    }
+
+    /// The poster frame of a movie: the frame shown at `seconds` (e.g. the still-image time of a movie
+    /// whose still is missing), upright and fitted inside `box`. One decoder thread: for a single frame,
+    /// frame threading only adds start-up latency.
+    public static func posterFrame(source: any ByteSource, at seconds: Double = 0,
+                                   fitting box: PixelSize? = nil) throws(LibavError) -> PixelFrame {
+        let decoder = try MovieDecoder(source: source, threadCount: 1)
+        guard let frame = try decoder.frame(at: seconds, fitting: box) else {
+            throw LibavError.noVideoStream("the movie has no frames")
+        }
+        return frame.pixels
     }
 
     // MARK: - helpers

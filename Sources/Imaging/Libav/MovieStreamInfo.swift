@@ -19,21 +19,24 @@ public struct MovieStreamInfo: Sendable, Equatable {
     public var displaySize: PixelSize
     /// Length of the video stream in seconds (after the edit list), when known.
     public var duration: Double?
-    /// Stream time base as a fraction.
-    public var timeBase: (numerator: Int32, denominator: Int32)
+    /// Stream time base as a fraction of a second.
+    public var timeBase: Fraction
     /// Average frame rate in frames per second, when known.
     public var averageFrameRate: Double?
     /// Frame count stored in the container (`nb_frames`), when known.
     public var frameCount: Int?
+}
 
-    public static func == (lhs: MovieStreamInfo, rhs: MovieStreamInfo) -> Bool {
-        lhs.containerFormat == rhs.containerFormat && lhs.codecName == rhs.codecName
-            && lhs.streamIndex == rhs.streamIndex && lhs.codedSize == rhs.codedSize
-            && lhs.sampleAspectRatio == rhs.sampleAspectRatio && lhs.rotation == rhs.rotation
-            && lhs.orientation == rhs.orientation && lhs.displaySize == rhs.displaySize
-            && lhs.duration == rhs.duration && lhs.timeBase == rhs.timeBase
-            && lhs.averageFrameRate == rhs.averageFrameRate && lhs.frameCount == rhs.frameCount
+/// A fraction such as a time base (1/600) or a frame rate (30000/1001).
+public struct Fraction: Sendable, Hashable, CustomStringConvertible {
+    public var numerator: Int32
+    public var denominator: Int32
+    public init(_ numerator: Int32, _ denominator: Int32) {
+        self.numerator = numerator
+        self.denominator = denominator
     }
+    public var value: Double? { denominator != 0 ? Double(numerator) / Double(denominator) : nil }
+    public var description: String { "\(numerator)/\(denominator)" }
 }
 
 /// One decoded video frame, scaled and turned upright.

@@ -54,3 +54,16 @@ public struct ByteAssembly: Sendable {
         return out
     }
 }
+
+extension ByteAssembly {
+    /// `materialize` with a typed error, for writers that chain (a still rewritten twice in memory).
+    func bytes(from source: any ByteSource) throws(MediaError) -> [UInt8] {
+        do {
+            return try materialize(from: source)
+        } catch let error as MediaError {
+            throw error
+        } catch {
+            throw MediaError.invalid("\(error)")
+        }
+    }
+}

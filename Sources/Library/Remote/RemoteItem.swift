@@ -1,0 +1,79 @@
+import Foundation
+import LibrarySources
+import LivePairing
+
+/// One grid cell of a remote library: the paired item plus the download state of each of its files.
+/// `item`'s paths are names relative to the listed directory; `localItem` points at the cached copies.
+public struct RemoteItem: Sendable, Identifiable {
+    public var id: String { item.id }
+    public var item: LibraryItem
+    /// True until the headers were read and the item paired (the kind is then only guessed from names).
+    public var isPlaceholder: Bool
+    public var stillURL: URL?
+    public var movieURL: URL?
+    public var stillState: DownloadState
+    public var movieState: DownloadState
+
+    public init(item: LibraryItem, isPlaceholder: Bool, stillURL: URL?, movieURL: URL?,
+                stillState: DownloadState = .notRequested, movieState: DownloadState = .notRequested) {
+        self.item = item
+        self.isPlaceholder = isPlaceholder
+        self.stillURL = stillURL
+        self.movieURL = movieURL
+        self.stillState = stillState
+        self.movieState = movieState
+    }
+
+    /// Every file the item needs is on disk: for a Live Photo both halves, for a Motion Photo its still,
+    /// for a video its movie. Stills are never "playable".
+    public var isPlayable: Bool {
+        switch item.kind {
+        case .live: return stillState.isDownloaded && movieState.isDownloaded
+        case .motion: return stillState.isDownloaded
+        case .video: return movieState.isDownloaded
+        case .still: return false
+        }
+    }
+
+    /// Combined progress of the item's files (0...1), when any is downloading or done.
+    public var fraction: Double? {
+        let states = [stillURL.map { _ in stillState }, movieURL.map { _ in movieState }].compactMap { $0 }
+        let parts = states.compactMap(\.fraction)
+        guard !parts.isEmpty else { return nil }
+        return parts.reduce(0, +) / Double(states.count)
+    }
+
+    /// The first failure reason among the item's files (the UI shows it and offers retry).
+    public var failure: String? {
+        for state in [stillState, movieState] {
+            if case .failed(let reason, _) = state { return reason }
+        }
+        return nil
+    }
+
+    /// The item with local paths, once every file it has is downloaded: what the viewer and player open.
+    public var localItem: LibraryItem? {
+        var local = item
+        if local.still != nil {
+            guard let path = stillState.localPath else { return nil }
+            local.still?.path = path
+        }
+        if local.movie != nil {
+            guard let path = movieState.localPath else { return nil }
+            local.movie?.path = path
+        }
+        return local
+    }
+}
+
+/// What a `RemoteLibrary` tells its observers.
+public enum RemoteLibraryEvent: Sendable {
+    /// The listing arrived: items are placeholders, subdirectories are navigable.
+    case listed(items: [RemoteItem], subdirectories: [RemoteEntry], rejected: [RejectedRemoteEntry])
+    /// Headers were read and items paired: this list replaces the placeholders.
+    case paired([RemoteItem])
+    /// One item's download state changed.
+    case itemChanged(RemoteItem)
+    /// The aggregate download summary changed.
+    case activity(DownloadActivity)
+}

@@ -1,0 +1,75 @@
+import Foundation
+import LivePairing
+
+/// How one item leaves the library.
+public enum ExportChoice: String, Sendable, Codable, CaseIterable {
+    /// Still + movie, content identifiers intact, names kept paired (a Motion Photo: the file as is).
+    case livePhoto = "live"
+    /// The still alone (a Motion Photo without its embedded movie).
+    case stillPhoto = "still"
+}
+
+public enum ExportError: Error, CustomStringConvertible, Equatable {
+    /// A Motion Photo exported as a still needs the embedded movie and the motion XMP flags removed: the
+    /// writers module does that; copying the file would carry the movie along.
+    case notYetSupported(String)
+    case nothingToExport(String)
+
+    public var description: String {
+        switch self {
+        case .notYetSupported(let what): return "not yet supported: \(what)"
+        case .nothingToExport(let item): return "\(item): nothing to export"
+        }
+    }
+}
+
+/// What to export where: items with a choice each. Live Photos default to `.livePhoto`; items whose movie
+/// is off (`liveOffReason`) default to `.stillPhoto`.
+public struct ExportPlan: Sendable {
+    public struct Entry: Sendable {
+        public var item: LibraryItem
+        public var choice: ExportChoice
+    }
+
+    public var destination: String
+    public private(set) var entries: [Entry]
+
+    public init(items: [LibraryItem], destination: String, choiceForAll: ExportChoice? = nil) {
+        self.destination = destination
+        self.entries = items.map { Entry(item: $0, choice: ExportPlan.defaultChoice(for: $0)) }
+        if let choiceForAll { setChoiceForAll(choiceForAll) }
+    }
+
+    public static func defaultChoice(for item: LibraryItem) -> ExportChoice {
+        item.kind.isLive && item.liveOffReason == nil ? .livePhoto : .stillPhoto
+    }
+
+    /// The same choice for every item; a live-off item keeps `.stillPhoto` (its movie cannot go along).
+    public mutating func setChoiceForAll(_ choice: ExportChoice) {
+        for i in entries.indices {
+            entries[i].choice = entries[i].item.liveOffReason == nil ? choice : .stillPhoto
+        }
+    }
+
+    public mutating func setChoice(_ choice: ExportChoice, forItem id: String) {
+        for i in entries.indices where entries[i].item.id == id { entries[i].choice = choice }
+    }
+
+    /// The files an entry writes: their sources (in order: still, movie, sidecars). Throws for what cannot be
+    /// exported faithfully yet.
+    public static func sources(for entry: Entry) throws -> [String] {
+        let item = entry.item
+        switch (item.kind, entry.choice) {
+        case (.live, .livePhoto), (.motion, .livePhoto), (.still, _), (.video, _):
+            return ItemFileOperations.paths(of: item)
+        case (.live, .stillPhoto):
+            guard let still = item.still else { throw ExportError.nothingToExport(item.displayName) }
+            return [still.path] + SidecarLocator.existingSidecars(for: still.path).prefix(1)
+        case (.motion, .stillPhoto):
+            // TODO(writers): MediaWriting's still-without-movie writer; until merged, refuse rather than
+            // copying the embedded movie along.
+            throw ExportError.notYetSupported(
+                "\(item.displayName): exporting a Motion Photo as a still (without its embedded movie)")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import LibrarySources
+import LivePairing
+
+/// Where an export is, for a progress bar.
+public struct ExportProgress: Sendable {
+    public var itemIndex: Int
+    public var itemCount: Int
+    public var currentFile: String
+    public var bytesDone: UInt64
+    public var bytesTotal: UInt64
+    public var fraction: Double { bytesTotal == 0 ? 1 : Double(bytesDone) / Double(bytesTotal) }
+}
+
+/// What an export did, item by item.
+public struct ExportReport: Sendable {
+    public struct ItemResult: Sendable {
+        public var itemID: String
+        public var displayName: String
+        public var kind: ItemKind
+        public var choice: ExportChoice
+        /// The files written, or why nothing was written for this item.
+        public var written: [String]
+        public var failure: String?
+    }
+    public var destination: String
+    public var results: [ItemResult]
+
+    public var exportedCount: Int { results.filter { $0.failure == nil }.count }
+    public var failedCount: Int { results.count - exportedCount }
+
+    /// One line per item, then a total: what the CLI prints and the UI's final dialog shows.
+    public var summary: String {
+        var lines = results.map { r -> String in
+            if let failure = r.failure { return "failed  \(r.displayName): \(failure)" }
+            let names = r.written.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
+            let label = r.kind.isLive ? r.choice.rawValue : r.kind.rawValue
+            return "\(label.padding(toLength: 6, withPad: " ", startingAt: 0))  \(names)"
+        }
+        lines.append("\(exportedCount) of \(results.count) item(s) exported to \(destination)"
+                     + (failedCount > 0 ? ", \(failedCount) failed" : ""))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Runs an `ExportPlan`: each item's files copied as a group (paired names, nothing overwritten), each file
+/// through `AtomicFileWriter`, so an interrupted export leaves no half file under a final name; a failed
+/// item leaves none of its files behind.
+public struct ExportRunner: Sendable {
+    public var copier: FileCopier
+    public init(copier: FileCopier = FileCopier()) { self.copier = copier }
+
+    /// Throws only when the destination itself is unusable (missing, not a directory, read-only); per-item
+    /// failures are in the report. Throwing from `progress` cancels: the current item is rolled back and
+    /// the remaining ones are reported as cancelled.
+    public func run(_ plan: ExportPlan, progress: ((ExportProgress) throws -> Void)? = nil) throws -> ExportReport {
+        try FileGroupTransfer.checkDestination(plan.destination)
+        let sources = plan.entries.map { entry in Result { try ExportPlan.sources(for: entry) } }
+        let total = sources.reduce(UInt64(0)) { sum, r in
+            sum + ((try? r.get()) ?? []).reduce(0) { $0 + fileSize($1) }
+        }
+        var done: UInt64 = 0
+        var cancelled = false
+        var results: [ExportReport.ItemResult] = []
+        let transfer = FileGroupTransfer(copier: copier)
+        for (index, entry) in plan.entries.enumerated() {
+            var result = ExportReport.ItemResult(itemID: entry.item.id, displayName: entry.item.displayName,
+                                                 kind: entry.item.kind, choice: entry.choice, written: [], failure: nil)
+            defer { results.append(result) }
+            if cancelled { result.failure = FileOperationError.cancelled.description; continue }
+            let files: [String]
+            switch sources[index] {
+            case .success(let f): files = f
+            case .failure(let error): result.failure = "\(error)"; continue
+            }
+            let before = done
+            var finishedFiles: UInt64 = 0
+            var lastSource = ""
+            do {
+                let placements = try transfer.transfer(files, to: plan.destination, mode: .copy) { source, bytes in
+                    if source != lastSource { finishedFiles = done - before; lastSource = source }
+                    done = before + finishedFiles + bytes
+                    try progress?(ExportProgress(itemIndex: index, itemCount: plan.entries.count,
+                                                 currentFile: source, bytesDone: done, bytesTotal: total))
+                }
+                result.written = placements.map(\.destination)
+                done = before + files.reduce(0) { $0 + fileSize($1) }
+            } catch {
+                done = before + files.reduce(0) { $0 + fileSize($1) }
+                result.failure = "\(error)"
+                if case FileOperationError.cancelled = error { cancelled = true }
+            }
+        }
+        return ExportReport(destination: plan.destination, results: results)
+    }
+
+    private func fileSize(_ path: String) -> UInt64 {
+        var st = stat()
+        return stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
+    }
+
+}

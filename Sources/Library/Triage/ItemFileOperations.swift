@@ -1,0 +1,59 @@
+import Foundation
+import LibrarySources
+import LivePairing
+
+/// Trash, move and copy whole library items: a Live Photo's still, its movie and the sidecars go together,
+/// or not at all.
+public enum ItemFileOperations {
+    /// Every file the item is made of on disk, still first, then movie, then sidecars.
+    public static func paths(of item: LibraryItem) -> [String] {
+        item.files.map(\.path) + SidecarLocator.sidecarsTravelling(with: item)
+    }
+
+    /// The outcome of one item in a batch.
+    public struct ItemOutcome<Value: Sendable>: Sendable {
+        public var itemID: String
+        public var result: Result<Value, any Error>
+        public var error: (any Error)? { if case .failure(let e) = result { return e } else { return nil } }
+    }
+
+    /// What `trash` did; hand it back to `restore` for undo.
+    public struct TrashUndo: Sendable, Hashable, Codable {
+        public var records: [FreedesktopTrash.Record]
+        public var isEmpty: Bool { records.isEmpty }
+    }
+
+    /// Trashes each item as one operation (all its files or none). Returns the undo for those that went,
+    /// and one outcome per item.
+    public static func trash(_ items: [LibraryItem], using trash: FreedesktopTrash = FreedesktopTrash())
+        -> (undo: TrashUndo, outcomes: [ItemOutcome<FreedesktopTrash.Record>]) {
+        var records: [FreedesktopTrash.Record] = []
+        let outcomes = items.map { item in
+            let result = Result { try trash.trash(paths(of: item)) }
+            if case .success(let record) = result { records.append(record) }
+            return ItemOutcome(itemID: item.id, result: result)
+        }
+        return (TrashUndo(records: records), outcomes)
+    }
+
+    /// Undo of `trash`: restores every record it can; those that would overwrite something new are reported
+    /// and left in the trash.
+    public static func restore(_ undo: TrashUndo, using trash: FreedesktopTrash = FreedesktopTrash())
+        -> [ItemOutcome<[String]>] {
+        undo.records.map { record in
+            ItemOutcome(itemID: record.entries.first?.originalPath ?? "",
+                        result: Result { try trash.restore(record) })
+        }
+    }
+
+    /// Moves or copies each item into `directory`, its files keeping paired names (`IMG_1 (2).JPG` +
+    /// `IMG_1 (2).MOV` + `IMG_1 (2).JPG.xmp`) and never overwriting anything.
+    public static func transfer(_ items: [LibraryItem], to directory: String, mode: FileGroupTransfer.Mode,
+                                transfer: FileGroupTransfer = FileGroupTransfer())
+        -> [ItemOutcome<[FileGroupTransfer.Placement]>] {
+        items.map { item in
+            ItemOutcome(itemID: item.id,
+                        result: Result { try transfer.transfer(paths(of: item), to: directory, mode: mode) })
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import LivePairing
+
+/// Finds the library item a file path belongs to, the way the CLI takes them: scan the file's directory,
+/// pair, and pick the item that has the file as its still or movie (so a movie path resolves to its Live
+/// Photo too). Several paths of one item resolve to it once.
+public enum ItemResolver {
+    public enum ResolveError: Error, CustomStringConvertible, Equatable {
+        case notFound(String)
+        case notMedia(String)
+        public var description: String {
+            switch self {
+            case .notFound(let p): return "\(p): no such file"
+            case .notMedia(let p): return "\(p): not a photo or movie livegrid knows"
+            }
+        }
+    }
+
+    /// The items for `paths`, in the order first named, each once; directories are scanned once each.
+    public static func resolve(_ paths: [String]) throws -> [LibraryItem] {
+        var scans: [String: [LibraryItem]] = [:]
+        var result: [LibraryItem] = []
+        var seen = Set<String>()
+        for path in paths {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+                throw ResolveError.notFound(path)
+            }
+            let target = canonical(path)
+            let dir = (target as NSString).deletingLastPathComponent
+            if scans[dir] == nil { scans[dir] = try LibraryScanner.scan(directory: dir.isEmpty ? "/" : dir).items }
+            guard let item = scans[dir]?.first(where: { $0.files.contains { canonical($0.path) == target } }) else {
+                throw ResolveError.notMedia(path)
+            }
+            if seen.insert(item.id).inserted { result.append(item) }
+        }
+        return result
+    }
+
+    private static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

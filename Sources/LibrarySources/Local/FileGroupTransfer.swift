@@ -1,0 +1,123 @@
+import Foundation
+
+/// Moves or copies a group of files that belong together (a Live Photo's still, movie and sidecar) into one
+/// directory as a unit: the same collision number for every name, nothing ever overwritten, and on any
+/// failure the files already done are undone so the group is never split.
+public struct FileGroupTransfer: Sendable {
+    public enum Mode: Sendable { case copy, move }
+
+    /// One file of the group: where it came from, where it went.
+    public struct Placement: Sendable, Hashable {
+        public var source: String
+        public var destination: String
+    }
+
+    public var copier: FileCopier
+    public var naming: CollisionNaming
+    public init(copier: FileCopier = FileCopier(), naming: CollisionNaming = .parenthesized) {
+        self.copier = copier
+        self.naming = naming
+    }
+
+    /// Moves or copies `sources` into `directory`. Returns where each file went, in the order given.
+    /// `names` overrides the destination names (same count as `sources`); collisions are still resolved.
+    /// `observe` sees each copied file's progress (source, bytes so far) and may throw to cancel.
+    public func transfer(_ sources: [String], to directory: String, mode: Mode, names: [String]? = nil,
+                         observe: ((_ source: String, _ bytesSoFar: UInt64) throws -> Void)? = nil) throws -> [Placement] {
+        let wanted = names ?? sources.map(POSIXFile.name(of:))
+        precondition(wanted.count == sources.count, "one name per source")
+        let destinations = try placeGroup(wanted, in: directory) { destinations in
+            try perform(zip(sources, destinations).map { Placement(source: $0, destination: $1) }, mode: mode,
+                        observe: observe)
+        }
+        return zip(sources, destinations).map { Placement(source: $0, destination: $1) }
+    }
+
+    /// Writes a group of new files named `names` (paired collision numbers) into `directory` with `write`,
+    /// which must create its destination without replacing anything (e.g. `AtomicFileWriter.commit(replace:
+    /// false)`). If one write fails, the files already written are removed. Returns the destinations.
+    public func writeGroup(_ names: [String], in directory: String,
+                           write: (_ index: Int, _ destination: String) throws -> Void) throws -> [String] {
+        try placeGroup(names, in: directory) { destinations in
+            var written: [String] = []
+            do {
+                for (i, destination) in destinations.enumerated() {
+                    try write(i, destination)
+                    written.append(destination)
+                }
+            } catch {
+                written.forEach { unlink($0) }
+                throw error
+            }
+        }
+    }
+
+    /// Throws a clear error when `directory` is missing, not a directory, or cannot take new files
+    /// (read-only mount, permissions; tested by creating a file, since access() says yes to root).
+    public static func checkDestination(_ directory: String) throws {
+        guard POSIXFile.isDirectory(directory) else { throw FileOperationError.notADirectory(directory) }
+        guard POSIXFile.isWritableDirectory(directory) else { throw FileOperationError.notWritable(directory) }
+    }
+
+    /// Picks the first collision number free for every name and runs `body` with the destinations; when a
+    /// name was taken in the meantime (another program), retries with the next number.
+    private func placeGroup(_ names: [String], in directory: String,
+                            body: ([String]) throws -> Void) throws -> [String] {
+        try FileGroupTransfer.checkDestination(directory)
+        var start = 1
+        for _ in 0..<8 {
+            guard let number = naming.firstFreeNumber(for: names, startingAt: start, isFree: { _, candidate in
+                !POSIXFile.exists(POSIXFile.join(directory, candidate))
+            }) else { throw FileOperationError.noFreeName(POSIXFile.join(directory, names.first ?? "")) }
+            let destinations = names.map { POSIXFile.join(directory, naming.name($0, number: number)) }
+            do {
+                try body(destinations)
+                return destinations
+            } catch FileOperationError.wouldOverwrite {
+                start = number + 1
+            }
+        }
+        throw FileOperationError.noFreeName(POSIXFile.join(directory, names.first ?? ""))
+    }
+
+    private func perform(_ placements: [Placement], mode: Mode,
+                         observe: ((_ source: String, _ bytesSoFar: UInt64) throws -> Void)?) throws {
+        var done: [Placement] = []
+        var copiedForMove: [Placement] = []
+        do {
+            for p in placements {
+                switch mode {
+                case .copy:
+                    try copier.copy(p.source, to: p.destination) { try observe?(p.source, $0) }
+                    done.append(p)
+                case .move:
+                    do {
+                        try POSIXFile.renameNoReplace(p.source, p.destination)
+                        done.append(p)
+                    } catch FileOperationError.system(_, _, EXDEV) {
+                        try copier.copy(p.source, to: p.destination) { try observe?(p.source, $0) }
+                        copiedForMove.append(p)
+                        guard try FileCopier.sameContents(p.source, p.destination) else {
+                            throw FileOperationError.verificationFailed(source: p.source, copy: p.destination)
+                        }
+                    }
+                }
+            }
+        } catch {
+            rollBack(done: done, copiedForMove: copiedForMove, mode: mode)
+            throw error
+        }
+        // Cross-device moves delete their sources only once every copy of the group is verified.
+        for p in copiedForMove { unlink(p.source) }
+    }
+
+    private func rollBack(done: [Placement], copiedForMove: [Placement], mode: Mode) {
+        for p in copiedForMove { unlink(p.destination) }
+        for p in done.reversed() {
+            switch mode {
+            case .copy: unlink(p.destination)
+            case .move: try? POSIXFile.renameNoReplace(p.destination, p.source)
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// What went wrong moving, copying or trashing files, with the path it happened to: the UI shows
+/// `description` as is.
+public enum FileOperationError: Error, CustomStringConvertible, Equatable {
+    /// A system call failed on `path`.
+    case system(operation: String, path: String, errno: Int32)
+    /// Something new sits where a file should go back to; nothing was overwritten.
+    case wouldOverwrite(String)
+    /// The destination directory is missing or not a directory.
+    case notADirectory(String)
+    /// The destination cannot be written (read-only mount, permissions).
+    case notWritable(String)
+    /// A copy read back differently from its source (cross-device move): the source was kept.
+    case verificationFailed(source: String, copy: String)
+    /// No free name found after many tries (a directory full of `IMG_1 (n).JPG`).
+    case noFreeName(String)
+    /// No trash directory could be found or created for `path`.
+    case noTrash(String, String)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .system(let op, let path, let e): return "\(path): \(op) failed: \(String(cString: strerror(e)))"
+        case .wouldOverwrite(let p): return "\(p): something new exists at this path; nothing was overwritten"
+        case .notADirectory(let p): return "\(p): not a directory"
+        case .notWritable(let p): return "\(p): destination is not writable (read-only or no permission)"
+        case .verificationFailed(let s, let c): return "\(c): copy differs from \(s); the original was kept"
+        case .noFreeName(let p): return "\(p): no free file name found"
+        case .noTrash(let p, let why): return "\(p): no trash directory: \(why)"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+/// Small POSIX helpers shared by the local file operations.
+enum POSIXFile {
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func device(_ path: String) -> dev_t? {
+        var st = stat()
+        return stat(path, &st) == 0 ? st.st_dev : nil
+    }
+
+    static func directory(of path: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        return dir.isEmpty ? "." : dir
+    }
+
+    static func name(of path: String) -> String { (path as NSString).lastPathComponent }
+
+    static func join(_ dir: String, _ name: String) -> String {
+        dir.hasSuffix("/") ? dir + name : dir + "/" + name
+    }
+
+    /// `path` made absolute against the working directory, with `.`/`..` and duplicate slashes removed
+    /// (symlinks are kept: the trash records the path the user knows).
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") {
+            if part == "." || part.isEmpty { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Renames without ever replacing an existing `to`: a hard link then an unlink of `from` (link fails with
+    /// EEXIST instead of clobbering). File systems without hard links fall back to check-then-rename.
+    static func renameNoReplace(_ from: String, _ to: String) throws {
+        if link(from, to) == 0 {
+            if unlink(from) != 0 {
+                let e = errno
+                unlink(to)
+                throw FileOperationError.system(operation: "unlink", path: from, errno: e)
+            }
+            return
+        }
+        let e = errno
+        switch e {
+        case EEXIST:
+            throw FileOperationError.wouldOverwrite(to)
+        case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK:
+            // vfat/exfat/some FUSE: no hard links. Best effort: check, then rename.
+            guard !exists(to) else { throw FileOperationError.wouldOverwrite(to) }
+            guard rename(from, to) == 0 else {
+                throw FileOperationError.system(operation: "rename", path: from, errno: errno)
+            }
+        default:
+            throw FileOperationError.system(operation: "rename", path: from, errno: e)
+        }
+    }
+
+    /// Whether `dir` accepts new files, tested the honest way (access() lies on read-only mounts for root).
+    static func isWritableDirectory(_ dir: String) -> Bool {
+        let probe = join(dir, ".livegrid-probe-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        close(fd)
+        unlink(probe)
+        return true
+    }
+}

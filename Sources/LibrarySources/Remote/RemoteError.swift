@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why a remote request failed, worded for the user (the UI shows `description` as the failure reason).
+public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
+    case httpStatus(Int, url: String)
+    case timedOut
+    case tooManyRedirects(Int)
+    case connectionLost(String)
+    case tooLarge(size: UInt64, cap: UInt64)
+    /// The body ended before the announced size (server reset, wrong Content-Length, killed server).
+    case incomplete(received: UInt64, expected: UInt64)
+    /// The server sent more bytes than it announced.
+    case overlong(expected: UInt64)
+    case invalidResponse(String)
+    case unsupportedURL(String)
+    case cancelled
+    case transport(String)
+    case cache(String)
+
+    public var description: String {
+        switch self {
+        case .httpStatus(let code, let url):
+            return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code)) for \(url)"
+        case .timedOut: return "the server did not answer in time"
+        case .tooManyRedirects(let n): return "more than \(n) redirects (a redirect loop?)"
+        case .connectionLost(let why): return "connection lost: \(why)"
+        case .tooLarge(let size, let cap): return "file is \(size) bytes, above the \(cap)-byte download cap"
+        case .incomplete(let got, let want): return "incomplete: received \(got) of \(want) bytes"
+        case .overlong(let want): return "the server sent more than the \(want) bytes it announced"
+        case .invalidResponse(let why): return "invalid response: \(why)"
+        case .unsupportedURL(let url): return "unsupported URL \(url) (http, https, dav or davs only)"
+        case .cancelled: return "cancelled"
+        case .transport(let why): return why
+        case .cache(let why): return "download cache: \(why)"
+        }
+    }
+
+    /// Failures worth retrying automatically or by the user's "retry" (not 404, not a cap).
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .connectionLost, .incomplete, .transport: return true
+        case .httpStatus(let code, _): return code >= 500 || code == 408 || code == 429
+        default: return false
+        }
+    }
+}
+
+/// A byte range to ask for with `Range:` (inclusive bounds, as HTTP writes them).
+public enum RemoteFetchRange: Sendable, Equatable {
+    case bytes(first: UInt64, last: UInt64)
+    /// The last N bytes (`bytes=-N`).
+    case suffix(UInt64)
+    /// From an offset to the end (`bytes=N-`), for resuming.
+    case from(UInt64)
+
+    public var headerValue: String {
+        switch self {
+        case .bytes(let a, let b): return "bytes=\(a)-\(b)"
+        case .suffix(let n): return "bytes=-\(n)"
+        case .from(let a): return "bytes=\(a)-"
+        }
+    }
+}
+
+/// `Content-Range: bytes 0-65535/3478530` → (first, last, total). `*` totals are nil.
+public func parseContentRange(_ value: String) -> (first: UInt64, last: UInt64, total: UInt64?)? {
+    let v = value.trimmingCharacters(in: .whitespaces)
+    guard v.lowercased().hasPrefix("bytes ") else { return nil }
+    let rest = v.dropFirst(6)
+    let halves = rest.split(separator: "/", maxSplits: 1)
+    guard halves.count == 2 else { return nil }
+    let bounds = halves[0].split(separator: "-", maxSplits: 1)
+    guard bounds.count == 2, let first = UInt64(bounds[0]), let last = UInt64(bounds[1]), last >= first else { return nil }
+    let total = UInt64(halves[1])
+    if let total, last >= total { return nil }
+    return (first, last, total)
+}

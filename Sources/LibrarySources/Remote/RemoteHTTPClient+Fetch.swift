@@ -1,0 +1,187 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A small body fetched into memory (listings, header probes), with where it lies in the file.
+public struct RemoteResponse: Sendable {
+    public var url: URL
+    public var status: Int
+    /// Header fields with lower-cased names.
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// File offset of `body[0]`.
+    public var bodyOffset: UInt64
+    /// Size of the whole file, from `Content-Range` (206) or `Content-Length` (200); nil when unknown.
+    public var totalSize: UInt64?
+    /// True when the server answered the Range with 206 (it can serve pieces).
+    public var rangeHonoured: Bool
+
+    public var etag: String? { headers["etag"] }
+    public var lastModified: String? { headers["last-modified"] }
+    public var contentType: String? { headers["content-type"] }
+}
+
+extension RemoteHTTPClient {
+    /// Fetches at most `maxBytes` of `url`, honouring `range`. A server that ignores Range (Python's
+    /// http.server) answers 200 with the whole file: the wanted window is then cut out of the stream, and the
+    /// request stops as soon as the window is complete (so memory stays bounded by `maxBytes`; bandwidth up to
+    /// the window's end is spent). `maxStreamBytes` bounds how much may be skipped that way.
+    public func fetch(_ url: URL, method: String = "GET", range: RemoteFetchRange? = nil, body: Data? = nil,
+                      headers extra: [String: String] = [:], maxBytes: Int = 16 << 20,
+                      maxStreamBytes: UInt64 = 64 << 20) async throws -> RemoteResponse {
+        var request = try makeRequest(url, method: method, range: range)
+        request.httpBody = body
+        for (k, v) in extra { request.setValue(v, forHTTPHeaderField: k) }
+        let state = FetchState(range: range, maxBytes: maxBytes, maxStreamBytes: maxStreamBytes)
+        return try await withCheckedThrowingContinuation { continuation in
+            start(request, handler: RemoteTransferHandler(
+                onResponse: { state.begin($0) },
+                onData: { state.append($0) },
+                onComplete: { error in
+                    if let response = state.finish(error: error) {
+                        continuation.resume(returning: response)
+                    } else {
+                        continuation.resume(throwing: state.error ?? error ?? RemoteError.cancelled)
+                    }
+                }))
+        }
+    }
+
+    /// Lists a directory: `GET` for HTTP indexes, `PROPFIND` Depth 1 for WebDAV (`dav://`/`davs://` URLs, or
+    /// when `GET` is refused with 403/405/501 as nginx `dav_methods` locations without autoindex do).
+    public func list(_ url: URL, maxBytes: Int = 32 << 20) async throws -> RemoteListing {
+        let directory = RemoteEntryValidator.directoryURL(url)
+        let scheme = directory.scheme?.lowercased() ?? ""
+        let request = try makeRequest(directory)
+        guard let httpURL = request.url else { throw RemoteError.unsupportedURL(url.absoluteString) }
+        if scheme.hasPrefix("dav") || scheme.hasPrefix("webdav") {
+            return try await propfind(httpURL, maxBytes: maxBytes)
+        }
+        do {
+            let response = try await fetch(directory, maxBytes: maxBytes)
+            return RemoteListingParser.parse(Data(response.body), contentType: response.contentType, baseURL: httpURL)
+        } catch RemoteError.httpStatus(let code, _) where [403, 405, 501].contains(code) {
+            return try await propfind(httpURL, maxBytes: maxBytes)
+        }
+    }
+
+    private func propfind(_ url: URL, maxBytes: Int) async throws -> RemoteListing {
+        let query = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/>\
+            <D:getetag/><D:displayname/></D:prop></D:propfind>
+            """
+        let response = try await fetch(url, method: "PROPFIND", body: Data(query.utf8),
+                                       headers: ["Depth": "1", "Content-Type": "application/xml; charset=utf-8"],
+                                       maxBytes: maxBytes)
+        return RemoteListingParser.parseWebDAV(Data(response.body), baseURL: url)
+    }
+}
+
+/// Accumulates one fetch; touched only on the client's serial delegate queue.
+private final class FetchState: @unchecked Sendable {
+    let range: RemoteFetchRange?
+    let maxBytes: Int
+    let maxStreamBytes: UInt64
+    var response: HTTPURLResponse?
+    var body: [UInt8] = []
+    var bodyOffset: UInt64 = 0
+    var totalSize: UInt64?
+    var honoured = false
+    /// Stream position (bytes of the response body seen so far).
+    var position: UInt64 = 0
+    /// Window of the file to keep when the server ignored Range.
+    var windowStart: UInt64 = 0
+    var windowEnd: UInt64 = .max
+    var done = false
+    var error: RemoteError?
+
+    init(range: RemoteFetchRange?, maxBytes: Int, maxStreamBytes: UInt64) {
+        self.range = range
+        self.maxBytes = maxBytes
+        self.maxStreamBytes = maxStreamBytes
+    }
+
+    func begin(_ http: HTTPURLResponse) -> RemoteError? {
+        response = http
+        let status = http.statusCode
+        guard (200..<300).contains(status) || status == 207 else {
+            error = .httpStatus(status, url: http.url?.absoluteString ?? "")
+            return error
+        }
+        let length = header(http, "content-length").flatMap { UInt64($0) }
+        if status == 206, let cr = header(http, "content-range") {
+            guard let parsed = parseContentRange(cr) else {
+                error = .invalidResponse("bad Content-Range \(cr)"); return error
+            }
+            honoured = true
+            bodyOffset = parsed.first
+            totalSize = parsed.total
+            windowStart = parsed.first
+            windowEnd = parsed.last + 1
+            position = parsed.first
+            return nil
+        }
+        totalSize = length
+        position = 0
+        switch range {
+        case nil:
+            windowStart = 0
+        case .bytes(let a, let b)?:
+            windowStart = a; windowEnd = b + 1
+        case .from(let a)?:
+            windowStart = a
+        case .suffix(let n)?:
+            guard let length else { error = .invalidResponse("no Range support and no Content-Length"); return error }
+            windowStart = length > n ? length - n : 0
+        }
+        if windowStart > maxStreamBytes {
+            error = .invalidResponse("server ignores Range requests; \(windowStart) bytes would have to be skipped")
+            return error
+        }
+        bodyOffset = windowStart
+        return nil
+    }
+
+    func append(_ data: Data) -> RemoteError? {
+        let chunkStart = position
+        position += UInt64(data.count)
+        let keepFrom = max(chunkStart, windowStart)
+        let keepTo = min(position, windowEnd)
+        if keepTo > keepFrom {
+            let lo = Int(keepFrom - chunkStart), hi = Int(keepTo - chunkStart)
+            let room = maxBytes - body.count
+            let slice = data[data.startIndex + lo ..< data.startIndex + min(hi, lo + max(0, room))]
+            body.append(contentsOf: slice)
+        }
+        // Enough: the window is complete, or the cap is reached (the caller sees a short body).
+        if position >= windowEnd || body.count >= maxBytes {
+            done = true
+            return .cancelled
+        }
+        return nil
+    }
+
+    func finish(error completion: RemoteError?) -> RemoteResponse? {
+        if error != nil { return nil }
+        if let completion, !(completion == .cancelled && done) {
+            error = completion
+            return nil
+        }
+        guard let http = response else { error = .invalidResponse("no response"); return nil }
+        var headers: [String: String] = [:]
+        for (k, v) in http.allHeaderFields {
+            if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
+        }
+        return RemoteResponse(url: http.url ?? URL(fileURLWithPath: "/"), status: http.statusCode, headers: headers,
+                              body: body, bodyOffset: bodyOffset, totalSize: totalSize, rangeHonoured: honoured)
+    }
+
+    private func header(_ http: HTTPURLResponse, _ name: String) -> String? {
+        for (k, v) in http.allHeaderFields {
+            if let k = k as? String, k.lowercased() == name { return v as? String }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+/// What the TIFF/Exif reader extracts; shared by JPEG (APP1) and HEIF (Exif item).
+public struct ExifSummary: Sendable, Hashable {
+    public var orientation: Int?
+    public var pixelWidth: Int?
+    public var pixelHeight: Int?
+    public var cameraMake: String?
+    public var cameraModel: String?
+    public var captureDate: String?
+    public var hasGPS = false
+    /// Apple MakerNote 0x0011.
+    public var contentIdentifier: String?
+    /// Apple MakerNote 0x0017.
+    public var livePhotoVideoIndex: UInt64?
+    /// IFD1 JPEG thumbnail, in file offsets.
+    public var thumbnail: ByteRange?
+    public var problems: [ParseProblem] = []
+    public init() {}
+
+    /// Copies what is known into `info` (without overwriting values a container already set).
+    public func apply(to info: inout MediaInfo) {
+        if info.orientation == nil { info.orientation = orientation }
+        if info.pixelWidth == nil { info.pixelWidth = pixelWidth }
+        if info.pixelHeight == nil { info.pixelHeight = pixelHeight }
+        info.cameraMake = info.cameraMake ?? cameraMake
+        info.cameraModel = info.cameraModel ?? cameraModel
+        info.captureDate = info.captureDate ?? captureDate
+        info.hasGPS = info.hasGPS || hasGPS
+        if info.contentIdentifier == nil, let id = contentIdentifier {
+            info.contentIdentifier = id
+            info.contentIdentifierSource = "apple-makernote"
+        }
+        info.livePhotoVideoIndex = info.livePhotoVideoIndex ?? livePhotoVideoIndex
+        info.exifThumbnail = info.exifThumbnail ?? thumbnail
+        info.problems += problems
+    }
+}

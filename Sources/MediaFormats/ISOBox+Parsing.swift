@@ -1,0 +1,58 @@
+extension ISOBox {
+    /// Types whose payload is nothing but child boxes (possibly after a full-box header).
+    static let containerTypes: Set<String> = [
+        "moov", "trak", "mdia", "minf", "stbl", "edts", "udta", "dinf", "mvex", "moof", "traf", "mfra",
+        "tref", "iprp", "ipco", "gmhd", "meta", "tapt", "ilst", "grpl",
+    ]
+
+    /// Where the children of a container start in its payload. `meta` is a full box in ISO files but a
+    /// plain atom in QuickTime ones (whose first child, `hdlr`, then sits right at the payload start).
+    static func childrenOffset(type: String, payload: ByteReader) -> Int {
+        guard type == "meta" else { return 0 }
+        let looksLikeAtom = payload.slice(4, 4).map { Array($0) == Array("hdlr".utf8) } ?? false
+        if looksLikeAtom { return 0 }
+        let zeroVersion = payload.slice(0, 4).map { $0.allSatisfy { $0 == 0 } } ?? false
+        return zeroVersion ? 4 : 0
+    }
+
+    /// Parses one box at the reader's position (skipping to its end whatever its children held).
+    /// `depth` is this box's nesting level (top-level boxes are 0).
+    static func parse(_ r: inout ByteReader, depth: Int, limits: ParseLimits, context: String,
+                      problems: inout [ParseProblem]) throws(MediaError) -> ISOBox {
+        let start = r.fileOffset
+        let header = try ISOBoxHeader.read(from: &r, available: UInt64(r.remaining))
+        // The header checked size <= available, so the body fits in this reader.
+        var body = try r.subReader(Int(header.size) - header.headerSize)
+        var box = ISOBox(header: header, offset: start)
+        guard containerTypes.contains(header.type) else { return box }
+        let path = context + "/" + ISOBoxHeader.printable(header.type)
+        guard depth < limits.maxDepth else {
+            problems.append(ParseProblem(.warning, path, "boxes nest deeper than \(limits.maxDepth): children ignored"))
+            return box
+        }
+        box.childrenOffset = childrenOffset(type: header.type, payload: body)
+        try body.skip(min(box.childrenOffset, body.remaining))
+        box.children = parseSequence(&body, depth: depth + 1, limits: limits, context: path, problems: &problems)
+        return box
+    }
+
+    /// Parses consecutive boxes until the reader ends; a broken box is reported and ends the sequence,
+    /// keeping the boxes before it.
+    static func parseSequence(_ r: inout ByteReader, depth: Int, limits: ParseLimits, context: String,
+                              problems: inout [ParseProblem]) -> [ISOBox] {
+        var boxes: [ISOBox] = []
+        while r.remaining >= 8 {
+            guard boxes.count < limits.maxEntries else {
+                problems.append(ParseProblem(.warning, context, "more than \(limits.maxEntries) boxes: the rest ignored"))
+                break
+            }
+            do {
+                boxes.append(try parse(&r, depth: depth, limits: limits, context: context, problems: &problems))
+            } catch {
+                problems.append(ParseProblem(.warning, context, error.description))
+                break
+            }
+        }
+        return boxes
+    }
+}

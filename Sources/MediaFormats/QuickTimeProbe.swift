@@ -1,0 +1,89 @@
+/// QuickTime/MP4 movies: walk the top level by headers, read `moov` wholly (wherever it is, also after
+/// `mdat` at the end of the file), and report size, timing, codecs, the Live Photo identifier and the
+/// still-image time.
+public enum QuickTimeProbe {
+    static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
+
+    public static func probe(_ source: any ByteSource, topLevel: ISOBMFFTopLevel, format: ContainerFormat,
+                             limits: ParseLimits) throws(MediaError) -> MediaInfo {
+        var info = MediaInfo(format: format)
+        info.problems = topLevel.problems
+        // Problems found so far stay with the answer: a file cut before its moov says where it broke.
+        guard let structure = topLevel.loadStructure("moov", from: source, limits: limits, context: "quicktime",
+                                                     problems: &info.problems) else { return info }
+        let movie = QuickTimeMovie.parse(structure, limits: limits)
+        info.problems += movie.problems
+        apply(movie, to: &info)
+        return info
+    }
+
+    /// Copies what the movie says into `info`.
+    public static func apply(_ movie: QuickTimeMovie, to info: inout MediaInfo) {
+        info.duration = movie.durationSeconds
+        if let video = movie.mainVideoTrack {
+            let entry = video.sampleEntries.first
+            // The sample entry has the stored size; tkhd's is the display size after pixel aspect ratio
+            // (1365x768 for a 1024x768 anamorphic track), used only when the entry has none.
+            info.pixelWidth = nonZero(entry?.width) ?? nonZero(video.width)
+            info.pixelHeight = nonZero(entry?.height) ?? nonZero(video.height)
+            if let (degrees, mirrored) = video.displayRotation {
+                info.rotation = degrees
+                info.mirrored = mirrored
+            }
+            info.videoCodec = entry.map { codecName($0.format) }
+            if let table = video.sampleTable, table.timedSampleCount > 0 {
+                info.frameCount = Int(table.timedSampleCount)
+                if let seconds = video.mediaDurationSeconds, seconds > 0 {
+                    info.frameRate = Double(table.timedSampleCount) / seconds
+                }
+            }
+        }
+        if let audio = movie.tracks.first(where: \.isAudio), let entry = audio.sampleEntries.first {
+            info.audioCodec = codecName(entry.format)
+        }
+        if let still = movie.stillImageTimeTrack, let timescale = movie.timescale {
+            info.stillImageTime = still.presentationTime(ofSample: 0, movieTimescale: timescale)
+        }
+        let metadata = movie.metadata
+        if let id = metadata.string(contentIdentifierKey) {
+            info.contentIdentifier = id
+            info.contentIdentifierSource = "quicktime-mdta"
+        }
+        info.vitalityScore = metadata.number("com.apple.quicktime.live-photo.vitality-score")
+        info.captureDate = metadata.string("com.apple.quicktime.creationdate")
+        info.cameraMake = metadata.string("com.apple.quicktime.make")
+        info.cameraModel = metadata.string("com.apple.quicktime.model")
+        info.hasGPS = metadata.values["com.apple.quicktime.location.ISO6709"] != nil
+    }
+
+    private static func nonZero(_ v: Int?) -> Int? { v == 0 ? nil : v }
+
+    /// Short codec names from sample entry formats (the FourCC itself when unknown).
+    public static func codecName(_ format: String) -> String {
+        switch format {
+        case "avc1", "avc3": return "h264"
+        case "hvc1", "hev1": return "hevc"
+        case "av01": return "av1"
+        case "vp09": return "vp9"
+        case "mp4v": return "mpeg4"
+        case "apcn", "apch", "apcs", "apco", "ap4h", "ap4x": return "prores"
+        case "jpeg": return "mjpeg"
+        case "mp4a": return "aac"
+        case "lpcm", "sowt", "twos", "ipcm", "in24", "in32", "fl32", "fl64", "raw ": return "pcm"
+        case "alac": return "alac"
+        case "ac-3": return "ac3"
+        case "ec-3": return "eac3"
+        case "Opus": return "opus"
+        case "samr": return "amr"
+        default: return format.trimmingTrailingSpaces
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}

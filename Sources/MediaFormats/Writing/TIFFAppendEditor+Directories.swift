@@ -1,0 +1,59 @@
+/// The IFD edits the writers need, in terms of `TIFFAppendEditor`'s copy-and-repoint rule.
+extension TIFFAppendEditor {
+    static let exifIFDPointerTag: UInt16 = 0x8769
+    static let makerNoteTag: UInt16 = 0x927C
+    static let orientationTag: UInt16 = 0x0112
+
+    /// Rewrites IFD0 through `change` (a copy at the end; the header points to it). Creates IFD0 if absent.
+    mutating func updateIFD0(_ change: (inout [Entry], inout TIFFAppendEditor) throws(MediaError) -> Void) throws(MediaError) {
+        var directory = ifd0Offset == 0 ? Directory(entries: [], next: 0, valueFieldIndexes: [])
+                                        : try readDirectory(at: ifd0Offset, context: "Exif IFD0")
+        try change(&directory.entries, &self)
+        let offset = try appendDirectory(directory.entries, next: directory.next)
+        try patchU32(at: 4, offset)
+    }
+
+    /// Rewrites the Exif IFD through `change`, creating it (and IFD0's pointer) when the file has none.
+    mutating func updateExifIFD(_ change: (inout [Entry], inout TIFFAppendEditor) throws(MediaError) -> Void) throws(MediaError) {
+        if ifd0Offset != 0 {
+            let ifd0 = try readDirectory(at: ifd0Offset, context: "Exif IFD0")
+            if let index = ifd0.entries.firstIndex(where: { $0.tag == Self.exifIFDPointerTag }),
+               let pointer = pointer(ifd0.entries[index]), pointer >= 8, Int(pointer) < bytes.count {
+                var exif = try readDirectory(at: pointer, context: "ExifIFD")
+                try change(&exif.entries, &self)
+                let offset = try appendDirectory(exif.entries, next: exif.next)
+                try patchU32(at: ifd0.valueFieldIndexes[index], offset)
+                if ifd0.entries[index].type != 4 && ifd0.entries[index].type != 13 {
+                    // A SHORT pointer cannot hold the new offset: rewrite the entry as LONG via a new IFD0.
+                    let fixed = Entry(tag: Self.exifIFDPointerTag, type: 4, count: 1, value: u32(offset))
+                    try updateIFD0 { entries, _ in entries.append(fixed) }
+                }
+                return
+            }
+        }
+        var entries: [Entry] = [Entry(tag: 0x9000, type: 7, count: 4, value: Array("0232".utf8))] // ExifVersion
+        try change(&entries, &self)
+        let offset = try appendDirectory(entries, next: 0)
+        let pointerEntry = Entry(tag: Self.exifIFDPointerTag, type: 4, count: 1, value: u32(offset))
+        try updateIFD0 { entries, _ in entries.append(pointerEntry) }
+    }
+
+    /// Sets Apple MakerNote 0x0011, creating the MakerNote (and ExifIFD) when absent. A non-Apple MakerNote
+    /// is refused: replacing it would lose the camera's data.
+    mutating func setAppleContentIdentifier(_ identifier: String) throws(MediaError) {
+        try updateExifIFD { (entries: inout [Entry], editor: inout TIFFAppendEditor) throws(MediaError) in
+            var existing: [UInt8]?
+            if let note = entries.first(where: { $0.tag == Self.makerNoteTag }) {
+                guard let bytes = editor.valueBytes(note) else { throw MediaError.invalid("the MakerNote lies outside the Exif data") }
+                guard AppleMakerNoteWriter.isApple(bytes) else {
+                    let vendor = String(decoding: bytes.prefix(10).filter { $0 >= 0x20 && $0 < 0x7F }, as: UTF8.self)
+                    throw MediaError.unsupported("the photo has a non-Apple MakerNote (\(vendor.isEmpty ? "unknown" : vendor)); replacing it would lose camera data")
+                }
+                existing = bytes
+            }
+            let note = try AppleMakerNoteWriter.makerNote(existing: existing, setting: identifier, limits: editor.limits)
+            entries.removeAll { $0.tag == Self.makerNoteTag }
+            entries.append(try editor.entry(tag: Self.makerNoteTag, type: 7, count: UInt32(note.count), data: note))
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// VideoPlayback module: see DECISIONS.md for its concern.

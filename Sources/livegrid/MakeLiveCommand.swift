@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import Library
+import LibrarySources
+import MediaFormats
+
+struct MakeLiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "make-live",
+        abstract: "Make a Live Photo from any photo and video (new files; the inputs are never modified).",
+        discussion: """
+        Writes a copy of PHOTO (JPEG or HEIC) with Apple MakerNote ContentIdentifier, and a copy of VIDEO (QuickTime \
+        or MP4 with an H.264/HEVC video track; stream copy, nothing re-encoded) as a QuickTime movie with \
+        the same com.apple.quicktime.content.identifier and a still-image-time track marking the still's \
+        moment. An identifier already present in either input is reused (the photo's wins when they \
+        differ); otherwise a new UUID is made. Both files are written atomically next to the photo (or \
+        into --output) under names that collide with nothing; on any error no file is left behind.
+        """
+    )
+
+    @Argument(help: "The still (JPEG, or HEIC with an Exif item).", completion: .file())
+    var photo: String
+
+    @Argument(help: "The movie (QuickTime .mov or MP4 with a video track).", completion: .file())
+    var video: String
+
+    @Option(name: [.short, .customLong("output")], help: "Directory for the new files (default: the photo's directory).",
+            completion: .directory)
+    var outputDirectory: String?
+
+    @Option(help: "Content identifier to use (a UUID; default: reuse one from the inputs or make one).")
+    var identifier: String?
+
+    @Option(help: "Moment of the still in the movie, in seconds (default: the middle of the movie).")
+    var stillTime: Double?
+
+    func run() throws {
+        try LiveWriting.reportingErrors {
+            let photoSource = try FileByteSource(path: photo)
+            let videoSource = try FileByteSource(path: video)
+            let photoInfo = MediaProbe.probe(photoSource)
+            let videoInfo = MediaProbe.probe(videoSource)
+            guard videoInfo.format.isMovie else {
+                throw LiveWriting.Failure("\(video): not a QuickTime or MP4 movie (looks like \(videoInfo.format.rawValue))")
+            }
+            let id = try LiveWriting.chooseIdentifier(explicit: identifier, photo: photoInfo.contentIdentifier,
+                                                      movie: videoInfo.contentIdentifier)
+            let still = try LiveWriting.labelled(photo) {
+                try MediaWriting.setContentIdentifier(still: photoSource, identifier: id)
+            }
+            let movie = try LiveWriting.labelled(video) {
+                try MediaWriting.makeLivePhotoMovie(videoSource, identifier: id, stillTime: stillTime)
+            }
+            let directory = outputDirectory ?? LiveWriting.directory(of: photo)
+            let base = LiveWriting.baseName(photo) + "-live"
+            let paths = try LiveWriting.writePair(directory: directory, base: base, extensions: [photoInfo.format == .heif ? "HEIC" : "JPG", "MOV"],
+                                                  files: [(still, photoSource), (movie, videoSource)])
+            print("Live Photo \(id)")
+            paths.forEach { print("  \($0)") }
+        }
+    }
+}
+
+/// What make-live, convert and extract share: identifiers, names that collide with nothing, writing
+/// several files as one (all or none), and errors printed as one clear line.
+enum LiveWriting {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Runs `body`; an error becomes `livegrid: <message>` on stderr and exit status 1.
+    static func reportingErrors(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("livegrid: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// Prefixes a writer's error with the file it concerns.
+    static func labelled<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw Failure("\(path): \(error)") }
+    }
+
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
+        return groups == [8, 4, 4, 4, 12] && text.allSatisfy { $0 == "-" || $0.isHexDigit }
+    }
+
+    /// The explicit identifier, else the photo's, else the movie's, else a new one (upper-cased).
+    static func chooseIdentifier(explicit: String?, photo: String?, movie: String?) throws -> String {
+        if let explicit {
+            guard isUUID(explicit) else { throw Failure("--identifier \(explicit) is not a UUID (8-4-4-4-12 hex digits)") }
+            return explicit.uppercased()
+        }
+        if let photo, let movie, photo.uppercased() != movie.uppercased() {
+            FileHandle.standardError.write(Data("livegrid: the photo's identifier \(photo) differs from the movie's \(movie); using the photo's\n".utf8))
+        }
+        return (photo ?? movie)?.uppercased() ?? MediaWriting.newContentIdentifier()
+    }
+
+    static func directory(of path: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        return dir.isEmpty ? "." : dir
+    }
+
+    static func baseName(_ path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// `base.ext` for every extension, or `base-2.ext`... : the first name under which no file exists
+    /// (compared case-insensitively, since Live Photo pairs are matched that way).
+    static func freeNames(directory: String, base: String, extensions: [String]) throws -> [String] {
+        let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).map { $0.lowercased() })
+        for n in 1...1000 {
+            let stem = n == 1 ? base : "\(base)-\(n)"
+            let names = extensions.map { "\(stem).\($0)" }
+            if names.allSatisfy({ !existing.contains($0.lowercased()) }) {
+                return names.map { (directory as NSString).appendingPathComponent($0) }
+            }
+        }
+        throw Failure("\(directory): no free file name for \(base)")
+    }
+
+    /// Writes each assembly atomically under fresh names; if one fails, the ones already written are removed.
+    static func writePair(directory: String, base: String, extensions: [String],
+                          files: [(ByteAssembly, any ByteSource)]) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Failure("\(directory): no such directory")
+        }
+        let paths = try freeNames(directory: directory, base: base, extensions: extensions)
+        var written: [String] = []
+        do {
+            for (index, (assembly, source)) in files.enumerated() {
+                try AtomicFileWriter.write(assembly, from: source, to: paths[index], replace: false)
+                written.append(paths[index])
+            }
+        } catch {
+            for path in written { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+        return written
+    }
+}

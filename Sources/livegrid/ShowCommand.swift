@@ -1,0 +1,170 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import MediaFormats
+import TerminalGraphics
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print pictures in the terminal (like chafa or timg), upright, with a LIVE badge on live items.",
+        discussion: """
+        The graphics mode is detected from the environment (TERM, COLORTERM, TMUX, TERM_PROGRAM, ...); force one
+        with --format or LIVEGRID_GRAPHICS=symbols|sixels|kitty|iterm. Live Photo and Motion Photo stills wear
+        "◎ LIVE"; movies show their poster frame with "▣ VIDEO".
+        """
+    )
+
+    @Argument(help: "Pictures (or movies) to show.", completion: .file())
+    var files: [String]
+
+    @Option(help: "Area in cells, WxH (default: the terminal size, or 80x24 when not a terminal).")
+    var size: String?
+
+    @Option(help: "symbols, sixels, kitty or iterm (default: detected).")
+    var format: String?
+
+    @Option(help: "full, 256, 16 or 8 (default: detected).")
+    var colors: String?
+
+    @Flag(help: "Print which graphics mode and colours were chosen, and why, on stderr.")
+    var why = false
+
+    func run() throws {
+        var forcedMode: GraphicsMode?
+        if let format {
+            guard let mode = GraphicsMode(userName: format) else {
+                throw ValidationError("--format must be symbols, sixels, kitty or iterm (got \(format))")
+            }
+            forcedMode = mode
+        }
+        var forcedColors: ColorDepth?
+        if let colors {
+            guard let depth = ColorDepth(userName: colors) else {
+                throw ValidationError("--colors must be full, 256, 16 or 8 (got \(colors))")
+            }
+            forcedColors = depth
+        }
+        let window = TerminalWindow.current()
+        var area = (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
+        if let size {
+            guard let parsed = Self.parseCells(size) else { throw ValidationError("--size must be WxH in cells (got \(size))") }
+            area = parsed
+        }
+        var capabilities = TerminalCapabilities.detect(environment: ProcessInfo.processInfo.environment,
+                                                       forcedMode: forcedMode, forcedColors: forcedColors)
+        if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
+        if why { FileHandle.standardError.write(Data("livegrid: \(capabilities.why)\n".utf8)) }
+
+        // Decode and render on every core (one renderer per worker: chafa objects are not shared across
+        // threads), then print in the order given.
+        let results = ParallelResults<Result<RenderedImage, Error>>(count: files.count)
+        let workers = max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount))
+        let files = self.files
+        let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let renderer = ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
+            for index in stride(from: worker, to: files.count, by: workers) {
+                results[index] = Result { try Self.render(file: files[index], area: area, renderer: renderer, cell: cell) }
+            }
+        }
+        let output = FileHandle.standardOutput
+        var failures = 0
+        for (index, file) in files.enumerated() {
+            switch results[index] {
+            case .success(let rendered)?:
+                output.write(Self.terminalBytes(rendered, insideTmux: capabilities.insideTmux))
+            case .failure(let error)?:
+                failures += 1
+                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
+            case nil:
+                failures += 1
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Decodes at the pixel size the cell area covers, badges, renders.
+    static func render(file: String, area: (columns: Int, rows: Int), renderer: ChafaRenderer,
+                       cell: PixelSizeInCells?) throws -> RenderedImage
+    {
+        let info = try MediaProbe.probe(path: file)
+        let box: PixelSize
+        var options = DecodeOptions.default
+        if renderer.mode == .symbols {
+            // Decode no more than the symbols can show: fit the picture into the cells first when its size is known.
+            var cells = area
+            if let shown = info.displaySize {
+                cells = CellGeometry.fit(pictureWidth: shown.width, pictureHeight: shown.height,
+                                         maxColumns: area.columns, maxRows: area.rows, cell: cell)
+            }
+            box = CellGeometry.symbolPixelBox(columns: cells.columns, rows: cells.rows)
+            options.embeddedThumbnailMinimumCoverage = 0.9
+        } else {
+            box = CellGeometry.pixelBox(columns: area.columns, rows: area.rows, cell: cell)
+        }
+        var frame: PixelFrame
+        let badge: LiveBadge?
+        if info.format.isMovie {
+            let movie = try MovieDecoder(path: file)
+            guard let poster = try movie.frame(at: info.stillImageTime ?? 0, fitting: box) else {
+                throw ImagingError.cannotDecode("the movie has no frames")
+            }
+            frame = poster.pixels
+            badge = LiveBadge(info.contentIdentifier != nil ? .live : .video)
+        } else {
+            frame = try ImageDecoder.decode(path: file, info: info, fitting: box, options: options).frame
+            badge = (info.contentIdentifier != nil || info.embeddedMovie != nil) ? LiveBadge(.live) : nil
+        }
+        if let badge, renderer.mode.isPixelProtocol { frame = frame.drawingBadge(badge) }
+        var rendered = try renderer.render(frame, maxColumns: area.columns, maxRows: area.rows)
+        if let badge, renderer.mode == .symbols { rendered = rendered.compositing(badge) }
+        return rendered
+    }
+
+    static func terminalBytes(_ rendered: RenderedImage, insideTmux: Bool) -> Data {
+        if rendered.mode == .symbols {
+            return Data((rendered.ansiLines().joined(separator: "\n") + "\n").utf8)
+        }
+        // A pixel mode inside tmux was forced (detection prefers symbols there): pass it through.
+        var data = Data(insideTmux ? rendered.bytesWrappedForTmux : rendered.bytes)
+        data.append(0x0A)
+        return data
+    }
+
+    static func parseCells(_ text: String) -> (columns: Int, rows: Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 10_000, h <= 10_000
+        else { return nil }
+        return (w, h)
+    }
+}
+
+/// The terminal's size from TIOCGWINSZ on stdout (nil when stdout is not a terminal).
+struct TerminalWindow {
+    var columns: Int
+    var rows: Int
+    var cellPixelSize: PixelSizeInCells?
+
+    static func current() -> TerminalWindow? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var ws = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
+        var cell: PixelSizeInCells?
+        if ws.ws_xpixel > 0, ws.ws_ypixel > 0 {
+            cell = PixelSizeInCells(width: Int(ws.ws_xpixel) / Int(ws.ws_col), height: Int(ws.ws_ypixel) / Int(ws.ws_row))
+        }
+        return TerminalWindow(columns: Int(ws.ws_col), rows: Int(ws.ws_row), cellPixelSize: cell)
+    }
+}
+
+/// Slots written by concurrent workers (each index by exactly one worker), read after they finish.
+final class ParallelResults<T>: @unchecked Sendable {
+    private var slots: [T?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    subscript(index: Int) -> T? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
+    }
+}

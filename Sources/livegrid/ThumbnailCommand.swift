@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import MediaFormats
+
+struct ThumbnailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Write an upright PNG thumbnail of a picture.",
+        discussion: """
+        With --cache the thumbnail goes through the freedesktop.org cache ($XDG_CACHE_HOME/thumbnails), shared
+        with file managers: a fresh cached thumbnail is reused, a stale one regenerated.
+        With several FILEs, -o names a directory and each thumbnail is named after its file.
+        """
+    )
+
+    @Argument(help: "The picture(s).", completion: .file())
+    var files: [String]
+
+    @Option(name: .shortAndLong, help: "Output PNG (or a directory with several files).")
+    var output: String
+
+    @Option(help: "The box the thumbnail fits in, in pixels.")
+    var size: Int = 256
+
+    @Flag(help: "Use the freedesktop thumbnail cache (normal 128, large 256, x-large 512, xx-large 1024).")
+    var cache = false
+
+    @Flag(help: "Benchmark baseline: never use embedded thumbnails.")
+    var noEmbedded = false
+
+    @Flag(help: "Benchmark baseline: decode the full image (no embedded thumbnail, no DCT scaling).")
+    var fullDecode = false
+
+    func run() throws {
+        guard size > 0, size <= 4096 else { throw ValidationError("--size must be 1...4096") }
+        var options = DecodeOptions.default
+        if noEmbedded { options.useEmbeddedThumbnails = false }
+        if fullDecode { options = .fullDecode }
+        let intoDirectory = files.count > 1
+        let thumbnailCache = cache ? ThumbnailCache(version: LivegridVersion.string) : nil
+        var failures = 0
+        for file in files {
+            do {
+                let frame: PixelFrame
+                if let thumbnailCache {
+                    frame = try thumbnailCache.thumbnail(forFile: file, size: ThumbnailSize.covering(size),
+                                                         options: options).frame.fitted(in: PixelSize(square: size))
+                } else {
+                    frame = try ImageDecoder.decode(path: file, fitting: PixelSize(square: size), options: options).frame
+                }
+                let target = intoDirectory
+                    ? output + "/" + ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
+                    : output
+                let png = try PNGCodec.encode(frame, text: [("Software", "livegrid \(LivegridVersion.string)")])
+                try AtomicFileWriter.replace(png, to: target)
+            } catch {
+                failures += 1
+                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// "FILE: why", without repeating the path when the error already starts with it (I/O errors do).
+func describe(_ error: Error, of file: String) -> String {
+    let text = "\(error)"
+    return text.hasPrefix(file) ? text : "\(file): \(text)"
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Imaging
+import MediaFormats
+import TestSupport
+import XCTest
+
+final class ThumbnailCacheTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = try Fixtures.makeTemporaryDirectory("livegrid-thumbs")
+    }
+
+    override func tearDownWithError() throws {
+        // Restore permissions a test may have removed, then clean up.
+        chmod(directory.appendingPathComponent("readonly").path, 0o755)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func makePhoto(_ name: String = "photo one.jpg") throws -> String {
+        let jpeg = try GeneratedJPEG.encode(GeneratedJPEG.frame(width: 640, height: 480, markers: [(.topLeft, GeneratedJPEG.red)]))
+        let path = directory.appendingPathComponent(name).path
+        FileManager.default.createFile(atPath: path, contents: Data(jpeg))
+        return path
+    }
+
+    func mode(_ path: String) -> mode_t {
+        var st = stat()
+        stat(path, &st)
+        return st.st_mode & 0o777
+    }
+
+    func testWritesSpecCompliantThumbnailsAndRegeneratesStaleOnes() throws {
+        let photo = try makePhoto()
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("cache/thumbnails").path, version: "9.9")
+        let first = try cache.thumbnail(forFile: photo, size: .large)
+        XCTAssertFalse(first.fromCache)
+        XCTAssertEqual(first.frame.size, PixelSize(width: 256, height: 192))
+
+        let uri = "file://" + photo.replacingOccurrences(of: " ", with: "%20")
+        let thumbPath = cache.root + "/large/" + MD5.hexDigest(uri) + ".png"
+        XCTAssertEqual(cache.thumbnailPath(forFile: photo, size: .large), thumbPath)
+        let png = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: thumbPath)))
+        let text = PNGChunks.textEntries(of: png)
+        var st = stat()
+        stat(photo, &st)
+        XCTAssertEqual(text["Thumb::URI"], uri)
+        XCTAssertEqual(text["Thumb::MTime"], String(st.st_mtim.tv_sec))
+        XCTAssertEqual(text["Thumb::Size"], String(st.st_size))
+        XCTAssertEqual(text["Thumb::Mimetype"], "image/jpeg")
+        XCTAssertEqual(text["Software"], "livegrid 9.9")
+        XCTAssertEqual(mode(thumbPath), 0o600)
+        XCTAssertEqual(mode(cache.root + "/large"), 0o700)
+        XCTAssertEqual(mode(cache.root), 0o700)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache.root + "/large")
+        XCTAssertEqual(leftovers, [MD5.hexDigest(uri) + ".png"], "no temp files left behind")
+
+        XCTAssertTrue(try cache.thumbnail(forFile: photo, size: .large).fromCache)
+
+        // A changed mtime makes the entry stale: regenerated, with the new MTime.
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, photo, &times, 0), 0)
+        XCTAssertNil(cache.cached(forFile: photo, size: .large))
+        let again = try cache.thumbnail(forFile: photo, size: .large)
+        XCTAssertFalse(again.fromCache)
+        let png2 = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: thumbPath)))
+        XCTAssertEqual(PNGChunks.textEntries(of: png2)["Thumb::MTime"], "1000000000")
+    }
+
+    func testFailuresAreRememberedPerVersion() throws {
+        let broken = directory.appendingPathComponent("broken.jpg").path
+        FileManager.default.createFile(atPath: broken, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 7, count: 64)))
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("thumbnails").path, version: "1.2")
+        XCTAssertThrowsError(try cache.thumbnail(forFile: broken, size: .normal))
+        let failPath = cache.failurePath(forFile: broken)
+        XCTAssertTrue(failPath.contains("/fail/livegrid-1.2/"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: failPath))
+        XCTAssertThrowsError(try cache.thumbnail(forFile: broken, size: .normal)) {
+            XCTAssertTrue("\($0)".contains("failed before"), "\($0)")
+        }
+    }
+
+    func testReadOnlyCacheFallsBackToMemoryWithOneWarning() throws {
+        let photo = try makePhoto()
+        let other = try makePhoto("other.jpg")
+        let readonly = directory.appendingPathComponent("readonly")
+        try FileManager.default.createDirectory(at: readonly, withIntermediateDirectories: true)
+        chmod(readonly.path, 0o555)
+        if getuid() == 0 { throw XCTSkip("running as root: permissions do not stop writes") }
+        final class Warnings: @unchecked Sendable { var list: [String] = [] }
+        let warnings = Warnings()
+        let cache = ThumbnailCache(root: readonly.appendingPathComponent("thumbnails").path, version: "1", warn: { warnings.list.append($0) })
+        XCTAssertFalse(try cache.thumbnail(forFile: photo, size: .normal).fromCache)
+        XCTAssertFalse(try cache.thumbnail(forFile: other, size: .normal).fromCache)
+        XCTAssertTrue(cache.isMemoryOnly)
+        XCTAssertEqual(warnings.list.count, 1)
+        XCTAssertTrue(try cache.thumbnail(forFile: photo, size: .normal).fromCache)
+    }
+
+    func testUnwritableRootFallsBackToMemory() throws {
+        // A root below a regular file can never be created, root or not.
+        let photo = try makePhoto()
+        let blocker = directory.appendingPathComponent("file").path
+        FileManager.default.createFile(atPath: blocker, contents: Data([1]))
+        final class Warnings: @unchecked Sendable { var list: [String] = [] }
+        let warnings = Warnings()
+        let cache = ThumbnailCache(root: blocker + "/thumbnails", version: "1", warn: { warnings.list.append($0) })
+        XCTAssertFalse(try cache.thumbnail(forFile: photo, size: .normal).fromCache)
+        XCTAssertTrue(try cache.thumbnail(forFile: photo, size: .normal).fromCache)
+        XCTAssertTrue(cache.isMemoryOnly)
+        XCTAssertEqual(warnings.list.count, 1)
+    }
+
+    func testNeverThumbnailsFilesInsideTheCache() throws {
+        let root = directory.appendingPathComponent("thumbnails").path
+        let cache = ThumbnailCache(root: root, version: "1")
+        let photo = try makePhoto()
+        _ = try cache.thumbnail(forFile: photo, size: .normal)
+        let thumb = cache.thumbnailPath(forFile: photo, size: .normal)
+        XCTAssertTrue(cache.isInsideCache(thumb))
+        XCTAssertFalse(cache.isInsideCache(photo))
+        XCTAssertEqual(ThumbnailCache.defaultRoot(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"]), "/x/cache/thumbnails")
+        XCTAssertEqual(ThumbnailCache.defaultRoot(environment: ["HOME": "/h"]), "/h/.cache/thumbnails")
+        XCTAssertEqual(ThumbnailSize.covering(200), .large)
+        XCTAssertEqual(ThumbnailSize.covering(2000), .xxLarge)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Imaging
+import XCTest
+
+final class ThumbnailSchedulerTests: XCTestCase {
+    final class Recorder: @unchecked Sendable {
+        let lock = NSLock()
+        var order: [String] = []
+        func add(_ s: String) { lock.withLock { order.append(s) } }
+        var all: [String] { lock.withLock { order } }
+    }
+
+    func key(_ id: String) -> ThumbnailRequestKey { ThumbnailRequestKey(itemID: id, size: 128) }
+    func frame() -> Result<PixelFrame, ImagingError> { .success(PixelFrame(width: 1, height: 1)) }
+
+    func testPrioritiesCancellationAndStaleResults() {
+        let scheduler = ThumbnailScheduler(workers: 1)
+        let recorder = Recorder()
+        let gate = DispatchSemaphore(value: 0)
+        let done = expectation(description: "all delivered")
+        done.expectedFulfillmentCount = 3
+        // Occupy the only worker so the rest queue up.
+        scheduler.submit(key("blocker"), priority: .visible, job: { gate.wait(); return .success(PixelFrame(width: 1, height: 1)) },
+                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        Thread.sleep(forTimeInterval: 0.05)
+        scheduler.submit(key("background"), priority: .background, job: { self.frame() },
+                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        scheduler.submit(key("cancelled"), priority: .visible, job: { self.frame() },
+                         completion: { k, _ in recorder.add(k.itemID) })
+        scheduler.submit(key("visible"), priority: .visible, job: { self.frame() },
+                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        scheduler.cancel(key("cancelled"))
+        XCTAssertEqual(scheduler.queuedCount, 2)
+        gate.signal()
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(recorder.all, ["blocker", "visible", "background"])
+    }
+
+    func testAResubmittedKeyDropsTheRunningResult() {
+        let scheduler = ThumbnailScheduler(workers: 1)
+        let recorder = Recorder()
+        let gate = DispatchSemaphore(value: 0)
+        let done = expectation(description: "new result")
+        scheduler.submit(key("x"), priority: .visible, job: { gate.wait(); return .failure(.cannotDecode("old")) },
+                         completion: { _, _ in recorder.add("old") })
+        Thread.sleep(forTimeInterval: 0.05)
+        scheduler.submit(key("x"), priority: .visible, job: { self.frame() },
+                         completion: { _, _ in recorder.add("new"); done.fulfill() })
+        gate.signal()
+        wait(for: [done], timeout: 5)
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(recorder.all, ["new"])
+    }
+}

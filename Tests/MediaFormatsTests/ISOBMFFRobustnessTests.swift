@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+import TestSupport
+@testable import MediaFormats
+
+/// Truncated and bit-flipped ISO BMFF files through `MediaProbe.probe`: never a crash, a hang or an absurd
+/// allocation, only problems.
+final class ISOBMFFRobustnessTests: XCTestCase {
+    /// A source with some bytes replaced, without copying the file.
+    struct FlippedByteSource: ByteSource {
+        let base: any ByteSource
+        let flips: [UInt64: UInt8]
+        var size: UInt64 { base.size }
+        func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+            var bytes = try base.read(at: offset, count: count)
+            for (position, value) in flips where position >= offset && position < offset + UInt64(bytes.count) {
+                bytes[Int(position - offset)] = value
+            }
+            return bytes
+        }
+    }
+
+    /// The bytes worth flipping: every top-level header and the whole moov/meta box.
+    private func interestingRanges(_ source: any ByteSource) -> [ByteRange] {
+        ISOBMFFTopLevel.scan(source, limits: .default).boxes.map { box in
+            ["moov", "meta", "ftyp"].contains(box.type) ? box.range
+                : ByteRange(offset: box.range.offset, length: min(box.range.length, 16))
+        }
+    }
+
+    /// `LIVEGRID_FUZZ_VARIANTS=20000 LIVEGRID_FUZZ_SEED=7 swift test --filter ISOBMFFRobustnessTests` runs a
+    /// longer campaign.
+    static let defaultVariants = ProcessInfo.processInfo.environment["LIVEGRID_FUZZ_VARIANTS"].flatMap { Int($0) } ?? 300
+    static let defaultSeed = ProcessInfo.processInfo.environment["LIVEGRID_FUZZ_SEED"].flatMap { UInt64($0) } ?? 42
+
+    private func exercise(_ source: any ByteSource, name: String, flipVariants: Int = defaultVariants, seed: UInt64 = defaultSeed,
+                          cutsMustShow: Bool = true) {
+        let started = Date()
+        // Truncations: every offset in the first 256 bytes, then 150 evenly spaced ones.
+        var cuts = Array(0..<min(256, source.size))
+        let step = max(source.size / 150, 1)
+        cuts += stride(from: UInt64(256), to: source.size, by: Int(step)).map { $0 }
+        let boundaries = Set(ISOBMFFTopLevel.scan(source, limits: .default).boxes.map(\.range.offset))
+        for cut in cuts {
+            let info = MediaProbe.probe(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)))
+            // A cut inside a top-level box always leaves a trace (a cut between boxes may leave a valid file).
+            if cutsMustShow && !boundaries.contains(cut) {
+                XCTAssertFalse(info.problems.isEmpty, "\(name) cut at \(cut) reported no problem")
+            }
+        }
+        // Seeded byte flips inside the structures the readers interpret.
+        let ranges = interestingRanges(source).filter { $0.length > 0 }
+        XCTAssertFalse(ranges.isEmpty, name)
+        var rng = SplitMix64(seed: seed)
+        var variantsWithProblems = 0
+        for _ in 0..<flipVariants {
+            var flips: [UInt64: UInt8] = [:]
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                guard let range = ranges.randomElement(using: &rng) else { continue }
+                let offset = range.offset + UInt64.random(in: 0..<range.length, using: &rng)
+                // Half the time a random byte, half the time an extreme one (0x00 / 0xFF make huge counts).
+                flips[offset] = Bool.random(using: &rng) ? UInt8.random(in: 0...255, using: &rng) : (Bool.random(using: &rng) ? 0xFF : 0x00)
+            }
+            if !MediaProbe.probe(FlippedByteSource(base: source, flips: flips)).problems.isEmpty { variantsWithProblems += 1 }
+        }
+        // Sanity: the flips do reach the parsers (most variants break something).
+        XCTAssertGreaterThan(variantsWithProblems, flipVariants / 10, name)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertLessThan(elapsed, 15 * Double(max(flipVariants, 300)) / 300, "\(name): \(cuts.count) truncations + \(flipVariants) flip variants took \(elapsed) s")
+    }
+
+    func testCommittedTrainMov() throws {
+        let source = try FileByteSource(path: Fixtures.committed("train.mov"))
+        exercise(source, name: "train.mov")
+    }
+
+    func testPairedVideo() throws {
+        exercise(try FileByteSource(path: try Fixtures.shared("limitpoint/pairedVideo.mov")), name: "pairedVideo.mov")
+    }
+
+    func testIMG2927() throws {
+        exercise(try FileByteSource(path: try Fixtures.shared("IMG_2927.HEIC")), name: "IMG_2927.HEIC")
+    }
+
+    func testIPhoneSEStill() throws {
+        exercise(try FileByteSource(path: try Fixtures.shared("iphone-se-still.heic")), name: "iphone-se-still.heic")
+    }
+
+    func testMotionPhotoHEICAndItsMovie() throws {
+        let source = try FileByteSource(path: try Fixtures.shared("motion-photo.heic"))
+        exercise(source, name: "motion-photo.heic")
+        let movie = try XCTUnwrap(MediaProbe.probe(source).embeddedMovie)
+        exercise(SliceByteSource(base: source, range: movie.range), name: "motion-photo.heic mpvd")
+    }
+
+    func testGeneratedFiles() {
+        exercise(MemoryByteSource(ISOBoxBuilder.movie()), name: "generated movie", flipVariants: 2 * Self.defaultVariants)
+        exercise(MemoryByteSource(ISOBoxBuilder.movie(largeMoov: true, openEndedLast: true)), name: "generated large movie",
+                 cutsMustShow: false) // a size-0 box cut between its children is still a valid file
+    }
+}

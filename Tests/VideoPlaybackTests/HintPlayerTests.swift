@@ -1,0 +1,36 @@
+import Foundation
+import Imaging
+import MediaFormats
+import TestSupport
+import VideoPlayback
+import XCTest
+
+private final class PTSLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Double] = []
+    func add(_ value: Double) { lock.withLock { values.append(value) } }
+    var all: [Double] { lock.withLock { values } }
+}
+
+final class HintPlayerTests: XCTestCase {
+    func testWindowIsCentredAndKeptInsideTheMovie() {
+        XCTAssertEqual(HintPlayer.window(stillTime: 1.5, movieDuration: 3), 1.0...2.0)
+        XCTAssertEqual(HintPlayer.window(stillTime: 0.1, movieDuration: 3), 0...1.0)
+        XCTAssertEqual(HintPlayer.window(stillTime: 2.9, movieDuration: 3), 2.0...3.0)
+        XCTAssertEqual(HintPlayer.window(stillTime: 0.48, movieDuration: 0.6), 0...0.6)
+        XCTAssertEqual(HintPlayer.window(stillTime: .nan, movieDuration: nil), 0...1.0)
+    }
+
+    func testPlaysAboutOneSecondAroundTheStillOfTrain() throws {
+        let log = PTSLog()
+        let player = HintPlayer.play(source: try FileByteSource(path: Fixtures.committed("train.mov")),
+                                     stillTime: 0.48, movieDuration: 1.233, targetSize: PixelSize(width: 64, height: 48),
+                                     sink: { frame in log.add(frame.pts) })
+        XCTAssertEqual(player.waitUntilEnded(timeout: 10), .finished)
+        let shown = log.all
+        XCTAssertFalse(shown.isEmpty)
+        XCTAssertEqual(shown.first ?? -1, 0, accuracy: 0.001)
+        XCTAssertLessThan(shown.last ?? 9, 1.0 + 1e-6)
+        XCTAssertGreaterThan(shown.last ?? 0, 0.85)
+    }
+}

@@ -1,7 +1,0 @@
-import XCTest
-
-final class VideoPlaybackSmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}
