@@ -74,7 +74,7 @@ final class BrowserEndToEndTests: XCTestCase {
         let grid = ScreenGrid(lines: screen, names: fixture.names)
         for name in fixture.liveNames {
             guard let cell = grid.cell(name), let badge = grid.find("LIVE", in: cell) else {
-                XCTFail("no badge on \(name)")
+                XCTFail("no badge on \(name):\n" + screen.joined(separator: "\n"))
                 continue
             }
             XCTAssertGreaterThanOrEqual(badge.row, (cell.captionRow - cell.pictureTop) / 2, "bottom half")
@@ -119,7 +119,8 @@ final class BrowserEndToEndTests: XCTestCase {
         try session.resize(columns: 30, rows: 8)
         try session.waitFor("the list layout") { screen in
             // One item per line: every name on its own row.
-            fixture.names.allSatisfy { name in screen.contains { $0.contains(name) } } && captionRows(screen).count >= 4
+            fixture.names.allSatisfy { name in screen.contains { $0.contains(name) } }
+                && captionRows(screen).count == fixture.names.count
         }
         try session.resize(columns: 120, rows: 40)
         try session.waitFor("back to one row") { captionRows($0).count == 1 }

@@ -101,7 +101,12 @@ struct ScreenGrid {
         }
         for entry in found {
             let sameRow = found.filter { $0.row == entry.row && $0.x > entry.x }.map(\.x)
-            let width = (sameRow.min() ?? (self.lines[entry.row].count + 1)) - 1 - entry.x
+            // The last cell of a row has no right neighbour (and tmux trims trailing blanks): it is as wide
+            // as its neighbours, or reaches the screen's right edge when alone.
+            let pitch = found.filter { $0.row == entry.row }.map(\.x).sorted()
+            let neighbourWidth = pitch.count > 1 ? pitch[1] - pitch[0] - 1 : nil
+            let screenWidth = self.lines.map(\.count).max() ?? 0
+            let width = sameRow.min().map { $0 - 1 - entry.x } ?? neighbourWidth ?? (screenWidth - entry.x)
             let previousCaption = found.filter { $0.row < entry.row }.map(\.row).max() ?? 0
             cells.append(Cell(name: entry.name, captionRow: entry.row, x: entry.x, width: max(1, width),
                               pictureTop: previousCaption + (previousCaption == 0 ? 1 : 2)))
