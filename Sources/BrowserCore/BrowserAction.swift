@@ -22,6 +22,8 @@ public enum BrowserAction: Sendable {
     case back
     case quit
     case rescan
+    /// Repaint the whole terminal (Ctrl-L), after another program wrote over it.
+    case redraw
     case beginFilter
     case filterInput(Character)
     case filterBackspace
@@ -46,6 +48,7 @@ public enum BrowserAction: Sendable {
 /// Work the front end must do after a state change (the reducer stays pure).
 public enum BrowserEffect: Sendable, Equatable {
     case startScan
+    case redrawAll
     case startPlayback(itemID: String)
     case stopPlayback
     case quit

@@ -40,6 +40,8 @@ extension BrowserState {
             return stopPlaybackIfNeeded() + [.quit]
         case .rescan:
             return [.startScan]
+        case .redraw:
+            return [.redrawAll]
         case .beginFilter:
             isEditingFilter = true
         case .filterInput(let character):

@@ -18,6 +18,7 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case help
     case quit
     case play
+    case redraw
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -43,6 +44,7 @@ public struct Keymap: Sendable {
         (.help, [.character("?"), .function(1)]),
         (.quit, [.character("q")]),
         (.play, [.character(" ")]),
+        (.redraw, [.character("\u{0C}")]),
     ]
 
     public init() {
@@ -95,6 +97,7 @@ public struct Keymap: Sendable {
         case .help: return .toggleHelp
         case .quit: return state.mode == .grid && !state.showsInfo ? .quit : .back
         case .play: return .playPressed
+        case .redraw: return .redraw
         }
     }
 }

@@ -126,6 +126,8 @@ public final class BrowserApp {
             onPlayback?(nil)
         case .quit:
             break
+        case .redrawAll:
+            clearok(curscr, true)
         }
     }
 

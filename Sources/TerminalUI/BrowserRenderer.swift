@@ -200,7 +200,7 @@ final class BrowserRenderer {
             ("Page up", .pageUp), ("Page down", .pageDown), ("First item", .first), ("Last item", .last),
             ("Filter by name", .filter), ("Rescan", .rescan), ("Bigger", .zoomIn), ("Smaller", .zoomOut),
             ("Open viewer", .open), ("Info panel", .info), ("Play (hold)", .play), ("Back", .back),
-            ("Help", .help), ("Quit", .quit),
+            ("Redraw", .redraw), ("Help", .help), ("Quit", .quit),
         ]
         let lines = rows.map { label, command -> String in
             let keys = keymap.keys(for: command).map(\.displayName).joined(separator: " ")
