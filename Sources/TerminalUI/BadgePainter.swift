@@ -28,6 +28,11 @@ struct BadgePainter {
         }
     }
 
+    /// The badge as text no wider than `width` columns (for placeholders and the list layout).
+    func label(for kind: ItemKind, fitting width: Int) -> String? {
+        badge(for: kind).map { String(String.UnicodeScalarView($0.text(fitting: width))) }
+    }
+
     /// The picture with its badge composited into its corner cells.
     func badged(_ picture: RenderedImage, kind: ItemKind) -> RenderedImage {
         guard let badge = badge(for: kind) else { return picture }
@@ -36,8 +41,7 @@ struct BadgePainter {
 
     /// The badge on a placeholder: a solid label in the same corner of the picture area.
     func drawOnPlaceholder(kind: ItemKind, in rect: CellRect, painter: ScreenPainter) {
-        guard rect.height >= 1, let badge = badge(for: kind) else { return }
-        let text = String(String.UnicodeScalarView(badge.text(fitting: rect.width)))
+        guard rect.height >= 1, let text = label(for: kind, fitting: rect.width) else { return }
         let width = DisplayWidth.of(text)
         let x = (corner == .topLeft || corner == .bottomLeft) ? rect.x : rect.x + rect.width - width
         let y = (corner == .topLeft || corner == .topRight) ? rect.y : rect.y + rect.height - 1

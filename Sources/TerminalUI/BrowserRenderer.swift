@@ -114,13 +114,9 @@ final class BrowserRenderer {
     }
 
     private func drawListRow(_ item: LibraryItem, in rect: CellRect, selected: Bool, painter: ScreenPainter) {
-        let mark: String
-        switch item.kind {
-        case .live, .motion: mark = "◎ LIVE"
-        case .video: mark = "▣"
-        case .still: mark = ""
-        }
-        painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 7) + item.displayName,
+        // The same marks as on pictures, in a fixed column so they line up.
+        let mark = badge.label(for: item.kind, fitting: 8) ?? ""
+        painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 8) + item.displayName,
                      x: rect.x, y: rect.y, width: rect.width, attributes: selected ? lg_a_bold() : 0,
                      color: selected ? .selection : nil)
     }
