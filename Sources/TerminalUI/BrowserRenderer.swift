@@ -130,12 +130,12 @@ final class BrowserRenderer {
         if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
             painter.picture(badge.badged(picture, kind: item.kind), in: rect)
         } else {
-            drawPlaceholder(item, in: rect, painter: painter)
+            drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), painter: painter)
             badge.drawOnPlaceholder(kind: item.kind, in: rect, painter: painter)
         }
     }
 
-    private func drawPlaceholder(_ item: LibraryItem, in rect: CellRect, painter: ScreenPainter) {
+    private func drawPlaceholder(_ item: LibraryItem, in rect: CellRect, failed: Bool, painter: ScreenPainter) {
         // Corner marks and a label: cheap to send (the blank middle costs almost nothing) and clearly
         // "not loaded yet" rather than a broken picture.
         if rect.width >= 2, rect.height >= 2 {
@@ -144,8 +144,9 @@ final class BrowserRenderer {
             painter.text("└" + gap + "┘", x: rect.x, y: rect.y + rect.height - 1, width: rect.width,
                          attributes: lg_a_dim(), color: .placeholder)
         }
-        let hasErrors = item.files.contains { file in file.info.problems.contains { $0.severity == .error } }
-        let label = hasErrors ? "!" : (item.primary.fileName.split(separator: ".").last.map { String($0).lowercased() } ?? "")
+        let hasErrors = failed || item.files.contains { file in file.info.problems.contains { $0.severity == .error } }
+        let fileType = item.primary.fileName.split(separator: ".").last.map { String($0).lowercased() } ?? ""
+        let label = hasErrors ? "! " + (failed ? "cannot show" : fileType) : fileType
         guard rect.height > 0 else { return }
         let width = min(rect.width, DisplayWidth.of(label) + 2)
         painter.text(" \(label) ", x: rect.x + (rect.width - width) / 2, y: rect.y + rect.height / 2, width: width,

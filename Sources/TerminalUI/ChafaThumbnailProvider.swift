@@ -43,6 +43,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         lock.withLock { rendered[key] }
     }
 
+    public func hasFailed(_ key: ThumbnailKey) -> Bool {
+        lock.withLock { failed.contains(key) }
+    }
+
     public func takeReadyKeys() -> [ThumbnailKey] {
         lock.withLock {
             defer { ready.removeAll() }

@@ -33,6 +33,8 @@ public protocol ThumbnailProvider: AnyObject {
     func cancelAll(except keep: Set<ThumbnailKey>)
     /// A finished picture, if there is one in memory.
     func picture(for key: ThumbnailKey) -> RenderedImage?
+    /// True when the picture could not be made (corrupt or unsupported file): the placeholder says so.
+    func hasFailed(_ key: ThumbnailKey) -> Bool
     /// Keys finished since the last call.
     func takeReadyKeys() -> [ThumbnailKey]
     /// True while requests are queued or running (the loop then polls input with a short timeout).
@@ -47,6 +49,7 @@ public final class PlaceholderThumbnailProvider: ThumbnailProvider {
     public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {}
     public func cancelAll(except keep: Set<ThumbnailKey>) {}
     public func picture(for key: ThumbnailKey) -> RenderedImage? { nil }
+    public func hasFailed(_ key: ThumbnailKey) -> Bool { false }
     public func takeReadyKeys() -> [ThumbnailKey] { [] }
     public var hasPendingWork: Bool { false }
 }
