@@ -107,6 +107,17 @@ final class BrowserEndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains { $0.contains("▸" + fixture.names[0]) }, screen.joined(separator: "\n"))
     }
 
+    func testMouseClickSelectsThenOpens() throws {
+        let session = try open()
+        let count = fixture.names.count
+        let grid = ScreenGrid(lines: try session.screen(), names: fixture.names)
+        guard let last = fixture.names.last, let cell = grid.cell(last) else { return XCTFail("no cell for the last item") }
+        try session.click(x: cell.x + 2, y: cell.captionRow - 2)
+        try session.waitFor("the clicked item selected") { $0.contains { $0.contains(" \(count)/\(count) ") } }
+        try session.click(x: cell.x + 2, y: cell.captionRow - 2)
+        try session.waitFor("a second click opens the viewer") { $0.contains { $0.contains("viewer ·") } }
+    }
+
     func testResizeReflowsTheGrid() throws {
         let session = try open()
         func captionRows(_ screen: [String]) -> Set<Int> {

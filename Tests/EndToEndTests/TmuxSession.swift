@@ -38,6 +38,14 @@ final class TmuxSession {
         }
     }
 
+    /// A left click at a zero-based cell, as the X10 mouse report tmux-256color's terminfo announces
+    /// (press then release).
+    func click(x: Int, y: Int) throws {
+        guard x < 223, y < 223, let column = Unicode.Scalar(33 + x), let row = Unicode.Scalar(33 + y) else { return }
+        let report = "\u{1B}[M \(column)\(row)\u{1B}[M#\(column)\(row)"
+        try run(["send-keys", "-t", name, "-l", report], capture: false)
+    }
+
     /// The visible screen as lines of characters.
     func screen() throws -> [String] {
         var lines = try run(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n")
