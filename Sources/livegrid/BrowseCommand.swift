@@ -46,9 +46,9 @@ struct BrowseCommand: ParsableCommand {
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
-        let options = BrowserOptions(path: path, recursive: recursive, config: settings) { depth, warn in
+        let options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { depth, warn in
             PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string, warn: warn)
-        }
+        })
         try BrowserApp(options: options).run()
     }
 }
