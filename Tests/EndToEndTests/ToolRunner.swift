@@ -12,7 +12,9 @@ enum ToolRunner {
 
     /// Runs `path arguments`, returns its stdout (when `capture`) and exit status.
     @discardableResult
-    static func run(_ path: String, _ arguments: [String], capture: Bool = true) throws -> (output: String, status: Int32) {
+    /// With `mergeErrors`, stderr goes into the captured output too.
+    static func run(_ path: String, _ arguments: [String], capture: Bool = true,
+                    mergeErrors: Bool = false) throws -> (output: String, status: Int32) {
         var fds: [Int32] = [-1, -1]
         if capture { guard pipe(&fds) == 0 else { throw Failure(description: "pipe failed") } }
         var actions = posix_spawn_file_actions_t()
@@ -26,7 +28,11 @@ enum ToolRunner {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if capture && mergeErrors {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
