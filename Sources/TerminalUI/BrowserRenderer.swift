@@ -39,7 +39,7 @@ final class BrowserRenderer {
     // MARK: header and status
 
     private func drawHeader(_ state: BrowserState, painter: ScreenPainter) {
-        var right = "\(state.items.count) items · \(state.liveCount) live"
+        var right = "\(state.items.count) item\(state.items.count == 1 ? "" : "s") · \(state.liveCount) live"
         if state.items.count != state.allItems.count { right += " of \(state.allItems.count)" }
         if state.isScanning { right = "scanning… " + right }
         var left = " livegrid  \(state.rootPath)"

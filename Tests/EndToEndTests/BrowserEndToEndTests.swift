@@ -172,6 +172,22 @@ final class BrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.display("#{alternate_on}"), "0", "the alternate screen was left")
     }
 
+    func testCtrlZThenFgRedrawsTheGrid() throws {
+        let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
+        try session.send(fixture.command(), "Enter")
+        let count = fixture.names.count
+        try session.waitFor("the grid") { $0.contains { $0.contains(" 1/\(count) ") } }
+        try session.send("C-z")
+        try session.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        XCTAssertEqual(try session.display("#{alternate_on}"), "0", "suspended: the alternate screen is left")
+        try session.send("fg", "Enter")
+        try session.waitFor("the grid again") { screen in
+            screen.contains { $0.contains(" 1/\(count) ") } && screen.first?.contains("\(count) items") == true
+        }
+        try session.send("l")
+        try session.waitFor("still responsive") { $0.contains { $0.contains(" 2/\(count) ") } }
+    }
+
     func testCtrlCRestoresTheTerminal() throws {
         let session = try open(after: "echo EXIT=\\$?; stty -a | tr ' ' '\\\\n' | grep -x echo; sleep 30")
         try session.send("C-c")
