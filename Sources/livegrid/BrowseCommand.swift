@@ -1,4 +1,7 @@
 import ArgumentParser
+import BrowserCore
+import Foundation
+import TerminalUI
 
 struct BrowseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,9 +12,43 @@ struct BrowseCommand: ParsableCommand {
     @Argument(help: "The directory to browse.", completion: .directory)
     var path: String = "."
 
+    @Flag(name: .shortAndLong, help: "Descend into subdirectories.")
+    var recursive = false
+
+    @Option(help: "Config file (default: $XDG_CONFIG_HOME/livegrid/config.toml).", completion: .file())
+    var config: String?
+
+    @Option(help: "Graphics mode: auto, symbols, sixel, kitty, iterm or none (overrides the config and LIVEGRID_GRAPHICS).")
+    var graphics: String?
+
+    @Flag(help: "Ignore the mouse (keeps the terminal's own selection working).")
+    var noMouse = false
+
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("'\(path)' is not a directory")
+        }
+        if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {
+            throw ValidationError("unknown graphics mode '\(graphics)'; use one of: "
+                                  + GraphicsModeSetting.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+    }
+
     func run() throws {
-        // The full-screen UI is built on top of the scan; until then browsing lists the library.
-        let scan = try ScanCommand.parse([path])
-        try scan.run()
+        var settings: BrowserConfig
+        do {
+            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath())
+        } catch {
+            throw ValidationError("config: \(error)")
+        }
+        if noMouse { settings.mouse = false }
+        let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
+        if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
+        let mode = settings.graphicsMode
+        let options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { depth, warn in
+            PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string, warn: warn)
+        })
+        try BrowserApp(options: options).run()
     }
 }

@@ -1,0 +1,55 @@
+import Library
+
+/// A direction of the selection cursor.
+public enum MoveDirection: Sendable, Hashable {
+    case up, down, left, right
+}
+
+/// Everything that can happen to the browser: keys already translated by the keymap, mouse, resizes and
+/// results of background work.
+public enum BrowserAction: Sendable {
+    case move(MoveDirection)
+    case pageUp
+    case pageDown
+    case first
+    case last
+    case zoomIn
+    case zoomOut
+    case openViewer
+    case toggleInfo
+    case toggleHelp
+    /// Esc / q outside the grid: close the topmost thing.
+    case back
+    case quit
+    case rescan
+    /// Repaint the whole terminal (Ctrl-L), after another program wrote over it.
+    case redraw
+    case beginFilter
+    case filterInput(Character)
+    case filterBackspace
+    case commitFilter
+    case cancelFilter
+    case resize(TerminalSize)
+    /// A click at a screen position (selects the item under it; a click on the selection opens it).
+    case click(x: Int, y: Int)
+    /// Mouse wheel: positive scrolls down.
+    case scroll(rows: Int)
+    case select(index: Int)
+    /// The seam for press-and-hold playback: the front end sends these, a player reacts to the effects.
+    case playPressed
+    case playReleased
+    case scanStarted
+    case scanFinished(LibraryScan)
+    case scanFailed(String)
+    /// A one-line note for the status bar from background work (a cache that cannot be written...).
+    case showMessage(String)
+}
+
+/// Work the front end must do after a state change (the reducer stays pure).
+public enum BrowserEffect: Sendable, Equatable {
+    case startScan
+    case redrawAll
+    case startPlayback(itemID: String)
+    case stopPlayback
+    case quit
+}

@@ -1,1 +1,0 @@
-// BrowserCore module: see DECISIONS.md for its concern.

@@ -1,0 +1,172 @@
+extension BrowserState {
+    /// Applies one action; returns the side effects the front end must carry out.
+    @discardableResult
+    public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
+        switch action {
+        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed: break
+        default: message = nil
+        }
+        switch action {
+        case .move(let direction):
+            move(direction)
+        case .pageUp:
+            moveSelection(by: -layout.itemsPerPage)
+        case .pageDown:
+            moveSelection(by: layout.itemsPerPage)
+        case .first:
+            selectIndex(0)
+        case .last:
+            selectIndex(items.count - 1)
+        case .zoomIn:
+            setZoom(zoom + 1)
+        case .zoomOut:
+            setZoom(zoom - 1)
+        case .openViewer:
+            if mode == .grid, selectedItem != nil { mode = .viewer }
+        case .toggleInfo:
+            if mode == .help { mode = modeBeforeHelp }
+            showsInfo.toggle()
+        case .toggleHelp:
+            if mode == .help {
+                mode = modeBeforeHelp
+            } else {
+                modeBeforeHelp = mode
+                mode = .help
+            }
+        case .back:
+            return back()
+        case .quit:
+            wantsQuit = true
+            return stopPlaybackIfNeeded() + [.quit]
+        case .rescan:
+            return [.startScan]
+        case .redraw:
+            return [.redrawAll]
+        case .beginFilter:
+            isEditingFilter = true
+        case .filterInput(let character):
+            setFilter(filter + String(character))
+        case .filterBackspace:
+            if !filter.isEmpty { setFilter(String(filter.dropLast())) }
+        case .commitFilter:
+            isEditingFilter = false
+        case .cancelFilter:
+            isEditingFilter = false
+            setFilter("")
+        case .resize(let size):
+            terminal = size
+            clampSelection()
+        case .click(let x, let y):
+            guard mode == .grid else { break }
+            if let index = layout.index(atX: x, y: y, scrollRow: scrollRow, itemCount: items.count) {
+                if index == selection { mode = .viewer } else { selectIndex(index) }
+            }
+        case .scroll(let rows):
+            scroll(by: rows)
+        case .select(let index):
+            selectIndex(index)
+        case .playPressed:
+            guard let item = selectedItem, item.kind.isLive || item.kind == .video, !isPlayPressed else { break }
+            isPlayPressed = true
+            return [.startPlayback(itemID: item.id)]
+        case .playReleased:
+            return stopPlaybackIfNeeded()
+        case .scanStarted:
+            isScanning = true
+        case .scanFinished(let scan):
+            isScanning = false
+            scanWarnings = scan.warnings
+            setItems(scan.items)
+        case .showMessage(let text):
+            message = text
+        case .scanFailed(let error):
+            isScanning = false
+            message = "scan failed: \(error)"
+        }
+        return []
+    }
+
+    private mutating func back() -> [BrowserEffect] {
+        if isEditingFilter {
+            isEditingFilter = false
+            setFilter("")
+            return []
+        }
+        switch mode {
+        case .help:
+            mode = modeBeforeHelp
+        case .viewer:
+            if showsInfo { showsInfo = false } else { mode = .grid }
+        case .grid:
+            if showsInfo {
+                showsInfo = false
+            } else if !filter.isEmpty {
+                setFilter("")
+            }
+        }
+        return stopPlaybackIfNeeded()
+    }
+
+    private mutating func stopPlaybackIfNeeded() -> [BrowserEffect] {
+        guard isPlayPressed else { return [] }
+        isPlayPressed = false
+        return [.stopPlayback]
+    }
+
+    private mutating func move(_ direction: MoveDirection) {
+        // In the viewer left/right step through the items; up/down do nothing there.
+        if mode == .viewer {
+            switch direction {
+            case .left, .up: moveSelection(by: -1)
+            case .right, .down: moveSelection(by: 1)
+            }
+            return
+        }
+        let columns = layout.columns
+        switch direction {
+        case .left: moveSelection(by: -1)
+        case .right: moveSelection(by: 1)
+        case .up: if selection - columns >= 0 { moveSelection(by: -columns) }
+        case .down:
+            if selection + columns < items.count {
+                moveSelection(by: columns)
+            } else if layout.row(of: selection) < layout.row(of: items.count - 1) {
+                // Down from a row above a partial last row lands on the last item.
+                selectIndex(items.count - 1)
+            }
+        }
+    }
+
+    private mutating func moveSelection(by delta: Int) {
+        selectIndex(selection + delta)
+    }
+
+    mutating func selectIndex(_ index: Int) {
+        guard !items.isEmpty else { return }
+        selection = min(max(0, index), items.count - 1)
+        scrollRow = layout.scrollRow(keeping: selection, current: scrollRow, itemCount: items.count)
+    }
+
+    private mutating func setZoom(_ level: Int) {
+        zoom = min(max(0, level), GridLayout.zoomWidths.count - 1)
+        clampSelection()
+    }
+
+    /// Wheel scrolling moves the view; the selection follows only when it would leave the screen.
+    private mutating func scroll(by rows: Int) {
+        guard mode == .grid, !items.isEmpty else {
+            if mode == .viewer { moveSelection(by: rows > 0 ? 1 : -1) }
+            return
+        }
+        let layout = self.layout
+        scrollRow = min(max(0, scrollRow + rows), layout.maxScrollRow(itemCount: items.count))
+        let visible = layout.visibleIndices(scrollRow: scrollRow, itemCount: items.count)
+        if !visible.isEmpty, !visible.contains(selection) {
+            let column = layout.column(of: selection)
+            let target = selection < visible.lowerBound
+                ? visible.lowerBound + column
+                : visible.upperBound - layout.columns + column
+            selection = min(max(visible.lowerBound, target), visible.upperBound - 1)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import LivePairing
+
+/// What fills the screen.
+public enum BrowserMode: String, Sendable, Hashable {
+    case grid
+    /// One item at full size (`Enter`).
+    case viewer
+    /// The key reference (`?`), drawn over the previous mode.
+    case help
+}
+
+/// The whole browser, as data. `reduce` is the only thing that changes it; the terminal front end draws it.
+public struct BrowserState: Sendable {
+    public var rootPath: String
+    /// Every item of the last scan, in display order.
+    public private(set) var allItems: [LibraryItem] = []
+    /// The items the filter lets through; selection and scrolling index into this.
+    public private(set) var items: [LibraryItem] = []
+    public var scanWarnings: [String] = []
+    /// True while a scan is running (first load or `r`).
+    public var isScanning = false
+
+    public var mode: BrowserMode = .grid
+    /// The mode `help` returns to.
+    public var modeBeforeHelp: BrowserMode = .grid
+    /// The info panel (`i`), shown beside the viewer or over the grid.
+    public var showsInfo = false
+
+    public var selection = 0
+    /// First grid row on screen.
+    public var scrollRow = 0
+    public var zoom = GridLayout.defaultZoom
+    public var terminal: TerminalSize
+
+    /// Name filter (case-insensitive substring); empty = everything.
+    public private(set) var filter = ""
+    /// True while the user types a filter after `/`.
+    public var isEditingFilter = false
+
+    /// True between "play pressed" and "play released" on a live item (the playback seam).
+    public var isPlayPressed = false
+    public var wantsQuit = false
+    /// One-line message for the status bar (errors, hints); cleared by the next key.
+    public var message: String?
+
+    public init(rootPath: String, terminal: TerminalSize, zoom: Int = GridLayout.defaultZoom) {
+        self.rootPath = rootPath
+        self.terminal = terminal
+        self.zoom = min(max(zoom, 0), GridLayout.zoomWidths.count - 1)
+    }
+
+    public var layout: GridLayout { GridLayout(terminal: terminal, zoom: zoom) }
+
+    public var selectedItem: LibraryItem? {
+        items.indices.contains(selection) ? items[selection] : nil
+    }
+
+    /// Live and Motion Photos among the shown items.
+    public var liveCount: Int { items.reduce(0) { $0 + ($1.kind.isLive ? 1 : 0) } }
+
+    /// Replaces the items (scan finished), keeping the selected item selected when it still exists.
+    mutating func setItems(_ newItems: [LibraryItem]) {
+        let selectedID = selectedItem?.id
+        allItems = newItems
+        applyFilter(keeping: selectedID)
+    }
+
+    mutating func setFilter(_ text: String) {
+        let selectedID = selectedItem?.id
+        filter = text
+        applyFilter(keeping: selectedID)
+    }
+
+    private mutating func applyFilter(keeping selectedID: String?) {
+        if filter.isEmpty {
+            items = allItems
+        } else {
+            let needle = filter.lowercased()
+            items = allItems.filter { item in
+                item.files.contains { $0.fileName.lowercased().contains(needle) }
+            }
+        }
+        if let selectedID, let index = items.firstIndex(where: { $0.id == selectedID }) {
+            selection = index
+        }
+        clampSelection()
+    }
+
+    /// Keeps selection and scroll inside the items and the selection on screen.
+    mutating func clampSelection() {
+        selection = items.isEmpty ? 0 : min(max(0, selection), items.count - 1)
+        scrollRow = layout.scrollRow(keeping: selection, current: scrollRow, itemCount: items.count)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Which graphics protocol draws pictures; `auto` lets terminal detection decide.
+public enum GraphicsModeSetting: String, Sendable, CaseIterable {
+    case auto, symbols, sixel, kitty, iterm, none
+}
+
+public enum BadgeCornerSetting: String, Sendable, CaseIterable {
+    case topLeft = "top-left"
+    case topRight = "top-right"
+    case bottomLeft = "bottom-left"
+    case bottomRight = "bottom-right"
+}
+
+public enum BadgeStyleSetting: String, Sendable, CaseIterable {
+    /// Drawn over the picture.
+    case overlay
+    /// A solid label that hides the picture under it.
+    case solid
+}
+
+/// The user's settings (`$XDG_CONFIG_HOME/livegrid/config.toml`); every field has a default, so a missing
+/// file is the default config.
+public struct BrowserConfig: Sendable {
+    public var graphicsMode: GraphicsModeSetting = .auto
+    public var badgeCorner: BadgeCornerSetting = .topLeft
+    public var badgeStyle: BadgeStyleSetting = .solid
+    public var zoom = GridLayout.defaultZoom
+    public var mouse = true
+    public var keymap = Keymap()
+    /// Non-fatal problems (unknown keys), shown in the status bar at start.
+    public var warnings: [String] = []
+
+    public init() {}
+
+    /// Reads a config text; syntax errors and bad values throw with the line number, unknown keys warn.
+    public init(parsing text: String) throws {
+        self.init()
+        for entry in try TOMLSubset.parse(text) {
+            try apply(entry)
+        }
+    }
+
+    /// The config file's path for an environment (`XDG_CONFIG_HOME`, else `~/.config`).
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/livegrid/config.toml"
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return home + "/.config/livegrid/config.toml"
+        }
+        return nil
+    }
+
+    /// Loads the config at `path`; a missing file is the default config, an unreadable or invalid one throws.
+    public static func load(path: String?) throws -> BrowserConfig {
+        guard let path, FileManager.default.fileExists(atPath: path) else { return BrowserConfig() }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(path: path, message: "not UTF-8 text")
+        }
+        do {
+            return try BrowserConfig(parsing: text)
+        } catch let error as TOMLError {
+            throw ConfigError(path: path, message: error.description)
+        }
+    }
+
+    private mutating func apply(_ entry: TOMLEntry) throws {
+        switch (entry.table, entry.key) {
+        case ("graphics", "mode"):
+            graphicsMode = try Self.choice(entry)
+        case ("badge", "corner"):
+            badgeCorner = try Self.choice(entry)
+        case ("badge", "style"):
+            badgeStyle = try Self.choice(entry)
+        case ("grid", "zoom"):
+            guard case .integer(let level) = entry.value, GridLayout.zoomWidths.indices.contains(level) else {
+                throw TOMLError(line: entry.line,
+                                message: "grid.zoom must be an integer from 0 to \(GridLayout.zoomWidths.count - 1)")
+            }
+            zoom = level
+        case ("mouse", "enabled"):
+            guard case .boolean(let enabled) = entry.value else {
+                throw TOMLError(line: entry.line, message: "mouse.enabled must be true or false")
+            }
+            mouse = enabled
+        case ("keys", let name):
+            guard let command = KeyCommand(rawValue: name) else {
+                warnings.append("config line \(entry.line): unknown key command '\(name)' ignored")
+                return
+            }
+            guard case .string(let spec) = entry.value else {
+                throw TOMLError(line: entry.line, message: "keys.\(name) must be a string of key names")
+            }
+            var keys: [KeyInput] = []
+            for name in spec.split(separator: " ") {
+                guard let key = KeyInput(name: String(name)) else {
+                    throw TOMLError(line: entry.line, message: "unknown key name '\(name)'")
+                }
+                keys.append(key)
+            }
+            keymap.rebind(command, to: keys)
+        default:
+            let name = entry.table.isEmpty ? entry.key : entry.table + "." + entry.key
+            warnings.append("config line \(entry.line): unknown setting '\(name)' ignored")
+        }
+    }
+
+    private static func choice<T: RawRepresentable & CaseIterable>(_ entry: TOMLEntry) throws -> T
+    where T.RawValue == String {
+        let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .string(let text) = entry.value, let value = T(rawValue: text) else {
+            throw TOMLError(line: entry.line, message: "\(entry.table).\(entry.key) must be one of: \(allowed)")
+        }
+        return value
+    }
+}
+
+public struct ConfigError: Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}

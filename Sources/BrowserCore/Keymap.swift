@@ -1,0 +1,134 @@
+/// What a key means, before the mode decides the action (`q` quits in the grid, goes back in the viewer).
+public enum KeyCommand: String, Sendable, CaseIterable {
+    case moveUp = "move-up"
+    case moveDown = "move-down"
+    case moveLeft = "move-left"
+    case moveRight = "move-right"
+    case pageUp = "page-up"
+    case pageDown = "page-down"
+    case first
+    case last
+    case filter
+    case rescan
+    case zoomIn = "zoom-in"
+    case zoomOut = "zoom-out"
+    case open
+    case info
+    case back
+    case help
+    case quit
+    case play
+    case redraw
+}
+
+/// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
+public struct Keymap: Sendable {
+    public private(set) var bindings: [KeyInput: KeyCommand]
+
+    public static let defaultBindings: [(KeyCommand, [KeyInput])] = [
+        (.moveUp, [.up, .character("k")]),
+        (.moveDown, [.down, .character("j")]),
+        (.moveLeft, [.left, .character("h")]),
+        (.moveRight, [.right, .character("l")]),
+        (.pageUp, [.pageUp, .character("\u{02}")]),
+        (.pageDown, [.pageDown, .character("\u{06}")]),
+        (.first, [.home, .character("g")]),
+        (.last, [.end, .character("G")]),
+        (.filter, [.character("/")]),
+        (.rescan, [.character("r")]),
+        (.zoomIn, [.character("+"), .character("=")]),
+        (.zoomOut, [.character("-")]),
+        (.open, [.enter]),
+        (.info, [.character("i")]),
+        (.back, [.escape]),
+        (.help, [.character("?"), .function(1)]),
+        (.quit, [.character("q")]),
+        (.play, [.character(" ")]),
+        (.redraw, [.character("\u{0C}")]),
+    ]
+
+    public init() {
+        var bindings: [KeyInput: KeyCommand] = [:]
+        for (command, keys) in Self.defaultBindings {
+            for key in keys { bindings[key] = command }
+        }
+        self.bindings = bindings
+    }
+
+    /// Replaces every key of `command` with `keys`.
+    public mutating func rebind(_ command: KeyCommand, to keys: [KeyInput]) {
+        bindings = bindings.filter { $0.value != command }
+        for key in keys { bindings[key] = command }
+    }
+
+    /// Keys bound to a command, for the help screen.
+    public func keys(for command: KeyCommand) -> [KeyInput] {
+        bindings.filter { $0.value == command }.map(\.key).sorted { $0.displayName < $1.displayName }
+    }
+
+    /// Translates a key into an action for the current state; nil = the key does nothing here.
+    public func action(for key: KeyInput, in state: BrowserState) -> BrowserAction? {
+        if state.isEditingFilter {
+            switch key {
+            case .enter: return .commitFilter
+            case .escape: return .cancelFilter
+            case .backspace: return .filterBackspace
+            case .character(let character) where !character.isControl: return .filterInput(character)
+            default: break
+            }
+        }
+        guard let command = bindings[key] else { return nil }
+        switch command {
+        case .moveUp: return .move(.up)
+        case .moveDown: return .move(.down)
+        case .moveLeft: return .move(.left)
+        case .moveRight: return .move(.right)
+        case .pageUp: return .pageUp
+        case .pageDown: return .pageDown
+        case .first: return .first
+        case .last: return .last
+        case .filter: return .beginFilter
+        case .rescan: return .rescan
+        case .zoomIn: return .zoomIn
+        case .zoomOut: return .zoomOut
+        case .open: return state.mode == .grid ? .openViewer : nil
+        case .info: return .toggleInfo
+        case .back: return .back
+        case .help: return .toggleHelp
+        case .quit: return state.mode == .grid && !state.showsInfo ? .quit : .back
+        case .play: return .playPressed
+        case .redraw: return .redraw
+        }
+    }
+}
+
+extension Character {
+    var isControl: Bool { unicodeScalars.allSatisfy { $0.value < 0x20 || $0.value == 0x7F } }
+}
+
+extension KeyInput {
+    /// How the help screen shows the key.
+    public var displayName: String {
+        switch self {
+        case .character(" "): return "Space"
+        case .character(let character):
+            if let scalar = character.unicodeScalars.first, character.isControl, scalar.value < 0x20 {
+                return "Ctrl-" + String(Character(Unicode.Scalar(scalar.value + 0x60) ?? "?"))
+            }
+            return String(character)
+        case .up: return "Up"
+        case .down: return "Down"
+        case .left: return "Left"
+        case .right: return "Right"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .home: return "Home"
+        case .end: return "End"
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .backspace: return "Backspace"
+        case .tab: return "Tab"
+        case .function(let number): return "F\(number)"
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import BrowserCore
+import CNCurses
+import Foundation
+import Library
+import LivePairing
+
+/// What the browser needs from outside: where to look, the settings, how to scan, how to make pictures.
+public struct BrowserOptions {
+    public var path: String
+    public var recursive: Bool
+    public var config: BrowserConfig
+    /// Runs on a background thread; the default is the library scanner.
+    public var scan: @Sendable (String, Bool) throws -> LibraryScan
+    /// Makes the picture provider once the terminal is set up (it depends on the colour depth); the
+    /// closure's second argument collects warnings for the status bar (stderr is the screen).
+    public var makeProvider: (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
+
+    public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
+                scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
+                makeProvider: @escaping (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
+                    = { _, _ in PlaceholderThumbnailProvider(reason: "placeholders") }) {
+        self.path = path
+        self.recursive = recursive
+        self.config = config
+        self.scan = scan
+        self.makeProvider = makeProvider
+    }
+}
+
+/// The full-screen browser: one event loop that drains every queued input and background result, applies
+/// them to the state, then renders once.
+public final class BrowserApp {
+    private let options: BrowserOptions
+    private let inbox = EventInbox()
+    /// Set by the playback seam: called with the item to play, or nil to stop.
+    public var onPlayback: ((LibraryItem?) -> Void)?
+
+    public init(options: BrowserOptions) {
+        self.options = options
+    }
+
+    /// Runs until the user quits; the terminal is restored however this returns.
+    public func run() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalUIError.notATerminal }
+        let session = try CursesSession(mouse: options.config.mouse)
+        defer { CursesSession.restore() }
+        idlok(session.window, true)
+
+        let inbox = self.inbox
+        let provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
+        var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
+        if let warning = options.config.warnings.first { state.message = warning }
+        let renderer = BrowserRenderer(
+            badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
+            keymap: options.config.keymap)
+        startScan(&state)
+
+        var lastPlayKey = Date.distantPast
+        while !state.wantsQuit {
+            render(state, renderer: renderer, provider: provider, session: session)
+            // Block for input when nothing runs in the background; poll briefly while pictures or a scan
+            // are on their way so they appear as soon as they are ready.
+            let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
+            var events: [TerminalEvent] = []
+            if let first = session.readEvent(timeoutMilliseconds: busy ? 30 : -1) {
+                events.append(first)
+                while let next = session.readEvent(timeoutMilliseconds: 0) { events.append(next) }
+            }
+            var actions = inbox.drain()
+            for event in events {
+                if let action = action(for: event, state: state, keymap: options.config.keymap) {
+                    if case .playPressed = action { lastPlayKey = Date() }
+                    actions.append(action)
+                }
+                if case .resize = event { clearok(session.window, true) }
+            }
+            // Terminals send no key-up: a held Space auto-repeats, so playback stops once the repeats stop.
+            if state.isPlayPressed, Date().timeIntervalSince(lastPlayKey) > 0.6 { actions.append(.playReleased) }
+            for action in actions {
+                for effect in state.reduce(action) { perform(effect, state: &state) }
+            }
+            _ = provider.takeReadyKeys()
+        }
+    }
+
+    private func render(_ state: BrowserState, renderer: BrowserRenderer, provider: ThumbnailProvider,
+                        session: CursesSession) {
+        let painter = ScreenPainter(window: session.window, colors: session.colors, size: session.size)
+        renderer.draw(state, provider: provider, painter: painter)
+        if session.colors.takeRecycled() {
+            // Colour pairs were reused mid-frame: repaint once more so no cell keeps a stale pair.
+            renderer.draw(state, provider: provider, painter: painter)
+        }
+        doupdate()
+        let wanted = renderer.wantedPictures
+        provider.cancelAll(except: Set(wanted.map(\.key)))
+        for request in wanted.sorted(by: { $0.priority > $1.priority }) {
+            provider.request(request.key, item: request.item, priority: request.priority)
+        }
+    }
+
+    private func action(for event: TerminalEvent, state: BrowserState, keymap: Keymap) -> BrowserAction? {
+        switch event {
+        case .key(let key): return keymap.action(for: key, in: state)
+        case .resize(let size): return .resize(size)
+        case .mouse(let x, let y, let kind):
+            switch kind {
+            case .click: return .click(x: x, y: y)
+            case .wheelUp: return .scroll(rows: -1)
+            case .wheelDown: return .scroll(rows: 1)
+            }
+        }
+    }
+
+    private func perform(_ effect: BrowserEffect, state: inout BrowserState) {
+        switch effect {
+        case .startScan:
+            startScan(&state)
+        case .startPlayback(let itemID):
+            if let onPlayback, let item = state.items.first(where: { $0.id == itemID }) {
+                onPlayback(item)
+            } else {
+                state.message = "playback is not available yet"
+            }
+        case .stopPlayback:
+            onPlayback?(nil)
+        case .quit:
+            break
+        case .redrawAll:
+            clearok(curscr, true)
+        }
+    }
+
+    private func startScan(_ state: inout BrowserState) {
+        guard !state.isScanning else { return }
+        state.reduce(.scanStarted)
+        let inbox = self.inbox
+        let scan = options.scan
+        let path = options.path, recursive = options.recursive
+        Thread.detachNewThread {
+            do {
+                inbox.post(.scanFinished(try scan(path, recursive)))
+            } catch {
+                inbox.post(.scanFailed("\(error)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import BrowserCore
+import CNCurses
+import LivePairing
+import TerminalGraphics
+
+/// Draws a `BrowserState` into curses: header, grid (or list, or viewer), status bar, overlays. It asks the
+/// thumbnail provider for pictures of what it draws and reports which keys it needs, so the app can cancel
+/// the rest.
+final class BrowserRenderer {
+    var badge: BadgePainter
+    let keymap: Keymap
+    /// Keys of the pictures the last frame wanted, most wanted first.
+    private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
+
+    init(badge: BadgePainter, keymap: Keymap) {
+        self.badge = badge
+        self.keymap = keymap
+    }
+
+    func draw(_ state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
+        wantedPictures.removeAll(keepingCapacity: true)
+        werase(painter.window)
+        drawHeader(state, painter: painter)
+        switch state.mode == .help ? state.modeBeforeHelp : state.mode {
+        case .viewer: drawViewer(state, provider: provider, painter: painter)
+        default: drawGrid(state, provider: provider, painter: painter)
+        }
+        if state.showsInfo, state.mode == .grid, let item = state.selectedItem {
+            let layout = state.layout
+            let width = min(48, max(20, layout.content.width / 2))
+            drawInfo(item, in: CellRect(x: layout.content.width - width, y: layout.content.y, width: width,
+                                        height: layout.content.height), painter: painter)
+        }
+        if state.mode == .help { drawHelp(state, painter: painter) }
+        drawStatus(state, provider: provider, painter: painter)
+        wnoutrefresh(painter.window)
+    }
+
+    // MARK: header and status
+
+    private func drawHeader(_ state: BrowserState, painter: ScreenPainter) {
+        var right = "\(state.items.count) item\(state.items.count == 1 ? "" : "s") · \(state.liveCount) live"
+        if state.items.count != state.allItems.count { right += " of \(state.allItems.count)" }
+        if state.isScanning { right = "scanning… " + right }
+        var left = " livegrid  \(state.rootPath)"
+        if state.isEditingFilter || !state.filter.isEmpty {
+            left += "   /\(state.filter)\(state.isEditingFilter ? "▏" : "")"
+        }
+        drawBar(left: left, right: right + " ", y: 0, color: .header, painter: painter)
+    }
+
+    private func drawStatus(_ state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
+        let y = painter.size.rows - 1
+        guard y > 0 else { return }
+        var left: String
+        if let message = state.message {
+            left = " " + message
+        } else if let item = state.selectedItem {
+            left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
+            let warnings = item.warnings.count + item.files.reduce(0) { $0 + $1.info.problems.count }
+            if warnings > 0 { left += " · \(warnings) warning\(warnings == 1 ? "" : "s")" }
+        } else {
+            left = state.isScanning ? " scanning…" : " no photos here"
+        }
+        if state.isPlayPressed { left += " · ▶ playing" }
+        let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
+        let right = "\(mode) · \(provider.modeDescription) · ? help "
+        drawBar(left: left, right: right, y: y, color: .status, painter: painter)
+    }
+
+    /// One full-width bar: `left` shortened first so `right` stays readable.
+    private func drawBar(left: String, right: String, y: Int, color: UIColor, painter: ScreenPainter) {
+        let width = painter.size.columns
+        let rightWidth = min(DisplayWidth.of(right), max(0, width - 12))
+        let leftWidth = width - rightWidth
+        painter.text(left, x: 0, y: y, width: leftWidth, color: color)
+        painter.text(right, x: leftWidth, y: y, width: rightWidth, color: color)
+    }
+
+    // MARK: grid
+
+    private func drawGrid(_ state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
+        let layout = state.layout
+        let visible = layout.visibleIndices(scrollRow: state.scrollRow, itemCount: state.items.count)
+        if state.items.isEmpty {
+            let message = state.isScanning ? "Scanning \(state.rootPath)…" : "No photos or videos in \(state.rootPath)"
+            painter.text(message, x: 2, y: layout.content.y + 1, width: layout.content.width - 4, color: .dimText)
+            return
+        }
+        for index in visible {
+            let item = state.items[index]
+            guard let cell = layout.cellRect(index: index, scrollRow: state.scrollRow) else { continue }
+            let selected = index == state.selection
+            if layout.isList {
+                drawListRow(item, in: cell, selected: selected, painter: painter)
+                continue
+            }
+            guard let pictureRect = layout.pictureRect(index: index, scrollRow: state.scrollRow) else { continue }
+            drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible, provider: provider,
+                        painter: painter)
+            let caption = (selected ? "▸" : " ") + item.displayName
+            painter.text(caption, x: cell.x, y: cell.y + pictureRect.height, width: cell.width,
+                         attributes: selected ? lg_a_bold() : 0, color: selected ? .selection : nil)
+        }
+        // The next page is prefetched at low priority so paging feels instant.
+        if !layout.isList {
+            let next = visible.upperBound..<min(state.items.count, visible.upperBound + layout.itemsPerPage)
+            for index in next {
+                let key = ThumbnailKey(itemID: state.items[index].id, width: layout.cellWidth,
+                                       height: layout.pictureHeight)
+                wantedPictures.append((key, state.items[index], .prefetch))
+            }
+        }
+    }
+
+    private func drawListRow(_ item: LibraryItem, in rect: CellRect, selected: Bool, painter: ScreenPainter) {
+        // The same marks as on pictures, in a fixed column so they line up.
+        let mark = badge.label(for: item.kind, fitting: 8) ?? ""
+        painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 8) + item.displayName,
+                     x: rect.x, y: rect.y, width: rect.width, attributes: selected ? lg_a_bold() : 0,
+                     color: selected ? .selection : nil)
+    }
+
+    /// The item's picture (with its badge) when the provider has it, else a placeholder with the badge in
+    /// the same corner; queues the request either way.
+    private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: PicturePriority,
+                             provider: ThumbnailProvider, painter: ScreenPainter) {
+        let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
+        wantedPictures.append((key, item, priority))
+        if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
+            painter.picture(badge.badged(picture, kind: item.kind), in: rect)
+        } else {
+            drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), painter: painter)
+            badge.drawOnPlaceholder(kind: item.kind, in: rect, painter: painter)
+        }
+    }
+
+    private func drawPlaceholder(_ item: LibraryItem, in rect: CellRect, failed: Bool, painter: ScreenPainter) {
+        // Corner marks and a label: cheap to send (the blank middle costs almost nothing) and clearly
+        // "not loaded yet" rather than a broken picture.
+        if rect.width >= 2, rect.height >= 2 {
+            let gap = String(repeating: " ", count: rect.width - 2)
+            painter.text("┌" + gap + "┐", x: rect.x, y: rect.y, width: rect.width, attributes: lg_a_dim(), color: .placeholder)
+            painter.text("└" + gap + "┘", x: rect.x, y: rect.y + rect.height - 1, width: rect.width,
+                         attributes: lg_a_dim(), color: .placeholder)
+        }
+        let hasErrors = failed || item.files.contains { file in file.info.problems.contains { $0.severity == .error } }
+        let fileType = item.primary.fileName.split(separator: ".").last.map { String($0).lowercased() } ?? ""
+        let label = hasErrors ? "! " + (failed ? "cannot show" : fileType) : fileType
+        guard rect.height > 0 else { return }
+        let width = min(rect.width, DisplayWidth.of(label) + 2)
+        painter.text(" \(label) ", x: rect.x + (rect.width - width) / 2, y: rect.y + rect.height / 2, width: width,
+                     color: hasErrors ? .warning : .placeholder)
+    }
+
+    // MARK: viewer
+
+    private func drawViewer(_ state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
+        let content = state.layout.content
+        guard let item = state.selectedItem, content.height >= 2 else { return }
+        let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
+        let pictureRect = CellRect(x: content.x, y: content.y, width: content.width - infoWidth,
+                                   height: content.height - 1)
+        drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
+        let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · i info · Esc back"
+        painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
+        if infoWidth > 0 {
+            drawInfo(item, in: CellRect(x: content.x + content.width - infoWidth, y: content.y, width: infoWidth,
+                                        height: content.height), painter: painter)
+        }
+        // Neighbours are prefetched at the viewer size: stepping through feels immediate.
+        for neighbour in [state.selection + 1, state.selection - 1] where state.items.indices.contains(neighbour) {
+            let key = ThumbnailKey(itemID: state.items[neighbour].id, width: pictureRect.width, height: pictureRect.height)
+            wantedPictures.append((key, state.items[neighbour], .prefetch))
+        }
+    }
+
+    // MARK: panels
+
+    private func drawInfo(_ item: LibraryItem, in rect: CellRect, painter: ScreenPainter) {
+        painter.box(rect, color: .panel)
+        painter.text(" Info ", x: rect.x + 2, y: rect.y, width: 6, attributes: lg_a_bold(), color: .panel)
+        let labelWidth = 11
+        var y = rect.y + 1
+        for line in ItemDescription.infoLines(for: item) {
+            guard y < rect.y + rect.height - 1 else { break }
+            let color: UIColor = line.label == "Warning" ? .warning : .panel
+            painter.text(line.label, x: rect.x + 2, y: y, width: labelWidth, attributes: lg_a_bold(), color: color)
+            painter.text(line.value, x: rect.x + 2 + labelWidth, y: y, width: rect.width - 4 - labelWidth, color: color)
+            y += 1
+        }
+    }
+
+    private func drawHelp(_ state: BrowserState, painter: ScreenPainter) {
+        let rows: [(String, KeyCommand)] = [
+            ("Up", .moveUp), ("Down", .moveDown), ("Left", .moveLeft), ("Right", .moveRight),
+            ("Page up", .pageUp), ("Page down", .pageDown), ("First item", .first), ("Last item", .last),
+            ("Filter by name", .filter), ("Rescan", .rescan), ("Bigger", .zoomIn), ("Smaller", .zoomOut),
+            ("Open viewer", .open), ("Info panel", .info), ("Play (hold)", .play), ("Back", .back),
+            ("Redraw", .redraw), ("Help", .help), ("Quit", .quit),
+        ]
+        let lines = rows.map { label, command -> String in
+            let keys = keymap.keys(for: command).map(\.displayName).joined(separator: " ")
+            return DisplayWidth.pad(label, width: 16) + keys
+        }
+        let width = min(painter.size.columns - 2, 46)
+        let height = min(painter.size.rows - 2, lines.count + 4)
+        guard width > 10, height > 3 else { return }
+        let rect = CellRect(x: (painter.size.columns - width) / 2, y: (painter.size.rows - height) / 2,
+                            width: width, height: height)
+        painter.box(rect, color: .panel)
+        painter.text(" Help — livegrid ", x: rect.x + 2, y: rect.y, width: 17, attributes: lg_a_bold(), color: .panel)
+        for (offset, line) in lines.prefix(height - 4).enumerated() {
+            painter.text(line, x: rect.x + 2, y: rect.y + 1 + offset, width: width - 4, color: .panel)
+        }
+        painter.text("Esc or ? closes · q in the grid quits", x: rect.x + 2, y: rect.y + height - 2,
+                     width: width - 4, color: .panel)
+    }
+}

@@ -1,0 +1,159 @@
+import CNCurses
+import Foundation
+import BrowserCore
+
+/// An input event read from curses.
+enum TerminalEvent {
+    case key(KeyInput)
+    case resize(TerminalSize)
+    case mouse(x: Int, y: Int, kind: MouseKind)
+}
+
+enum MouseKind {
+    case click
+    case wheelUp
+    case wheelDown
+}
+
+/// Owns the terminal while the browser runs: full-screen setup, input, and restoring the terminal on every
+/// way out (normal exit, thrown error, Ctrl-C, SIGTERM, a crash signal).
+final class CursesSession {
+    let colors: CursesColors
+    let window: UnsafeMutablePointer<WINDOW>
+
+    init(mouse: Bool) throws {
+        setlocale(LC_ALL, "")
+        Self.preferDirectColourTerminfo()
+        guard let screen = initscr() else { throw TerminalUIError.cannotInitialise }
+        window = screen
+        Self.installSignalHandlers()
+        cbreak()
+        noecho()
+        nonl()
+        keypad(screen, true)
+        intrflush(screen, false)
+        set_escdelay(25)
+        curs_set(0)
+        leaveok(screen, true)
+        var depth = CursesColorDepth.monochrome
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            depth = CursesColorDepth(colorCount: Int(lg_colors()), hasRGBFlag: tigetflag("RGB") > 0)
+        }
+        colors = CursesColors(depth: depth)
+        if mouse {
+            let mask = lg_button1_clicked() | lg_button1_pressed() | lg_button1_double_clicked()
+                | lg_button4_pressed() | lg_button5_pressed()
+            mousemask(mask, nil)
+            mouseinterval(0)
+        }
+    }
+
+    deinit { Self.restore() }
+
+    /// Leaves curses (alternate screen off, cursor on, modes reset). Safe to call more than once.
+    static func restore() {
+        if isendwin() == false {
+            curs_set(1)
+            endwin()
+        }
+    }
+
+    var size: TerminalSize {
+        TerminalSize(columns: Int(lg_getmaxx(window)), rows: Int(lg_getmaxy(window)))
+    }
+
+    /// Reads one event: waits up to `timeoutMilliseconds` (-1 = forever, 0 = don't wait). nil = nothing.
+    func readEvent(timeoutMilliseconds: Int32) -> TerminalEvent? {
+        wtimeout(window, timeoutMilliseconds)
+        var character: wint_t = 0
+        let status = wget_wch(window, &character)
+        if status == ERR { return nil }
+        if status == lg_key_code_yes() {
+            return functionKey(Int32(character))
+        }
+        guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
+        switch scalar.value {
+        case 0x0A, 0x0D: return .key(.enter)
+        case 0x1B: return .key(.escape)
+        case 0x7F, 0x08: return .key(.backspace)
+        case 0x09: return .key(.tab)
+        default: return .key(.character(Character(scalar)))
+        }
+    }
+
+    private func functionKey(_ code: Int32) -> TerminalEvent? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case lg_key_resize(): return .resize(size)
+        case lg_key_mouse():
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            let state = event.bstate
+            if state & lg_button4_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .wheelUp) }
+            if state & lg_button5_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .wheelDown) }
+            if state & (lg_button1_clicked() | lg_button1_pressed() | lg_button1_double_clicked()) != 0 {
+                return .mouse(x: Int(event.x), y: Int(event.y), kind: .click)
+            }
+            return nil
+        default:
+            if code >= KEY_F0 + 1 && code <= KEY_F0 + 24 { return .key(.function(Int(code - KEY_F0))) }
+            return nil
+        }
+    }
+
+    /// A terminal that says it does 24-bit colour (COLORTERM) while TERM names a 256-colour xterm gets the
+    /// matching `-direct` terminfo, so ncurses can send RGB colours; the user's TERM wins otherwise.
+    private static func preferDirectColourTerminfo() {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["LIVEGRID_NO_TRUECOLOR"] == nil,
+              let colorTerm = environment["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit",
+              environment["TERM"] == "xterm-256color" else { return }
+        let directories = ["/usr/share/terminfo/x/xterm-direct", "/lib/terminfo/x/xterm-direct",
+                           "/etc/terminfo/x/xterm-direct"]
+        if directories.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+            setenv("TERM", "xterm-direct", 1)
+        }
+    }
+
+    /// Ctrl-C, SIGTERM, SIGHUP and crash signals restore the terminal before the process ends, so the user
+    /// never lands in a shell without echo inside the alternate screen. (Ctrl-Z is handled by ncurses
+    /// itself: it leaves curses on stop and repaints on resume.)
+    private static func installSignalHandlers() {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+            signal(signalNumber) { received in
+                endwin()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP] {
+            signal(signalNumber) { received in
+                endwin()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}
+
+public enum TerminalUIError: Error, CustomStringConvertible {
+    case cannotInitialise
+    case notATerminal
+    public var description: String {
+        switch self {
+        case .cannotInitialise: return "cannot initialise the terminal (is TERM set?)"
+        case .notATerminal: return "livegrid browse needs a terminal; use `livegrid scan` for plain output"
+        }
+    }
+}

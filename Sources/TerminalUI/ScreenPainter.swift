@@ -1,0 +1,71 @@
+import BrowserCore
+import CNCurses
+import TerminalGraphics
+
+/// Text and picture primitives over stdscr. Everything is drawn into curses' buffer; `doupdate` sends only
+/// the differences, so the browser repaints its whole model each frame without clearing the terminal.
+struct ScreenPainter {
+    let window: UnsafeMutablePointer<WINDOW>
+    let colors: CursesColors
+    let size: TerminalSize
+
+    /// Writes `text` at (x, y), cut and padded to `width` columns, clipped to the screen.
+    func text(_ text: String, x: Int, y: Int, width: Int, attributes: attr_t = 0, color: UIColor? = nil,
+              pad: Bool = true) {
+        guard y >= 0, y < size.rows, x >= 0, x < size.columns else { return }
+        let width = min(width, size.columns - x)
+        guard width > 0 else { return }
+        let shown = pad ? DisplayWidth.pad(text, width: width) : DisplayWidth.fit(text, width: width)
+        lg_set_attr(window, attributes, color.map { Int32($0.rawValue) } ?? 0)
+        // The bottom-right cell makes waddstr report ERR after writing it (the cursor cannot advance); harmless.
+        _ = mvwaddstr(window, Int32(y), Int32(x), shown)
+        lg_set_attr(window, 0, 0)
+    }
+
+    /// Fills a rectangle with one character.
+    func fill(_ rect: CellRect, character: Character = " ", attributes: attr_t = 0, color: UIColor? = nil) {
+        let row = String(repeating: character, count: max(0, rect.width))
+        for y in rect.y..<(rect.y + rect.height) {
+            text(row, x: rect.x, y: y, width: rect.width, attributes: attributes, color: color)
+        }
+    }
+
+    /// Where a picture of `picture` cells sits inside `rect`: centred, clipped when larger.
+    static func placement(of picture: RenderedImage, in rect: CellRect) -> CellRect {
+        CellRect(x: rect.x + max(0, (rect.width - picture.columns) / 2),
+                 y: rect.y + max(0, (rect.height - picture.rows) / 2),
+                 width: min(picture.columns, rect.width), height: min(picture.rows, rect.height))
+    }
+
+    /// Draws a symbol-mode picture into `rect` (centred).
+    func picture(_ picture: RenderedImage, in rect: CellRect) {
+        let placed = Self.placement(of: picture, in: rect)
+        for row in 0..<placed.height {
+            let y = placed.y + row
+            guard y < size.rows else { break }
+            for column in 0..<placed.width {
+                let x = placed.x + column
+                guard x < size.columns, let cell = picture.cell(column: column, row: row) else { continue }
+                let pair = colors.pair(for: cell)
+                // Only single-column symbols keep the grid aligned; anything else becomes a space.
+                let character = DisplayWidth.of(cell.character) == 1 ? cell.character : " "
+                lg_put_cell(window, Int32(y), Int32(x), wchar_t(bitPattern: character.value),
+                            cell.bold ? lg_a_bold() : 0, pair)
+            }
+        }
+    }
+
+    /// A single-line box around `rect`.
+    func box(_ rect: CellRect, color: UIColor) {
+        guard rect.width >= 2, rect.height >= 2 else { return }
+        let inner = rect.width - 2
+        text("┌" + String(repeating: "─", count: inner) + "┐", x: rect.x, y: rect.y, width: rect.width, color: color)
+        for y in (rect.y + 1)..<(rect.y + rect.height - 1) {
+            text("│", x: rect.x, y: y, width: 1, color: color)
+            text(String(repeating: " ", count: inner), x: rect.x + 1, y: y, width: inner, color: color)
+            text("│", x: rect.x + rect.width - 1, y: y, width: 1, color: color)
+        }
+        text("└" + String(repeating: "─", count: inner) + "┘", x: rect.x, y: rect.y + rect.height - 1,
+             width: rect.width, color: color)
+    }
+}

@@ -1,7 +1,0 @@
-import XCTest
-
-final class BrowserCoreSmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}

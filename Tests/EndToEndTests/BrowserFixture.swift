@@ -1,0 +1,132 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A small library on disk for the end-to-end tests: the committed Live Photo pair and Motion Photo, plus a
+/// corrupt file, with what `livegrid scan --json` says about it (so the tests hold whatever the pairing).
+struct BrowserFixture {
+    let directory: URL
+    let home: URL
+    let binary: String
+    /// Item name → kind ("live", "motion", "still", "video"), from the scanner itself.
+    let kinds: [String: String]
+    let names: [String]
+
+    static func make() throws -> BrowserFixture {
+        try TmuxSession.requireTmux()
+        guard let binary = Fixtures.livegridBinary else {
+            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
+        }
+        let root = try Fixtures.makeTemporaryDirectory("livegrid-e2e")
+        let directory = root.appendingPathComponent("library")
+        let home = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg"] {
+            let target = directory.appendingPathComponent(name)
+            do {
+                try FileManager.default.linkItem(atPath: Fixtures.committed(name), toPath: target.path)
+            } catch {
+                try FileManager.default.copyItem(atPath: Fixtures.committed(name), toPath: target.path)
+            }
+        }
+        // A JPEG that starts right and then is garbage: must not stop the directory from opening.
+        var corrupt: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45, 0x78, 0x69, 0x66]
+        corrupt += (0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }
+        try Data(corrupt).write(to: directory.appendingPathComponent("broken.jpg"))
+
+        let json = try runCapturing(binary, ["scan", "--json", directory.path])
+        guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let items = object["items"] as? [[String: Any]] else {
+            throw XCTSkip("livegrid scan --json gave no items; cannot know the expected kinds")
+        }
+        var kinds: [String: String] = [:]
+        var names: [String] = []
+        for item in items {
+            guard let name = item["name"] as? String, let kind = item["kind"] as? String else { continue }
+            kinds[name] = kind
+            names.append(name)
+        }
+        return BrowserFixture(directory: directory, home: home, binary: binary, kinds: kinds, names: names)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+    }
+
+    var liveNames: [String] { names.filter { kinds[$0] == "live" || kinds[$0] == "motion" } }
+
+    /// The shell command that runs the browser with a private config and cache.
+    /// With `after`, a shell runs the browser then `after`; the shell traps SIGINT (the trap resets in the
+    /// browser) so Ctrl-C ends only the browser and the test can look at the terminal it left.
+    func command(_ extra: String = "", after: String = "") -> String {
+        let environment = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' TERM=tmux-256color"
+        let run = "\(environment) '\(binary)' \(extra) '\(directory.path)'"
+        return after.isEmpty ? run : "sh -c \"trap : INT; \(run); \(after)\""
+    }
+
+    func writeConfig(_ text: String) throws {
+        let dir = home.appendingPathComponent("config/livegrid")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try text.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+    }
+
+    static func runCapturing(_ executable: String, _ arguments: [String]) throws -> String {
+        try ToolRunner.run(executable, arguments).output
+    }
+}
+
+/// Reads cells off a captured grid: each caption names its cell; the picture is the rows above it.
+struct ScreenGrid {
+    struct Cell {
+        var name: String
+        var captionRow: Int
+        var x: Int
+        var width: Int
+        var pictureTop: Int
+    }
+    let lines: [[Character]]
+    var cells: [Cell] = []
+
+    init(lines: [String], names: [String]) {
+        self.lines = lines.map(Array.init)
+        // Caption rows: lines where some item name starts one column after a cell's first column.
+        var found: [(row: Int, x: Int, name: String)] = []
+        for (row, line) in lines.enumerated() where row > 0 && row < lines.count - 1 {
+            for name in names {
+                guard let range = line.range(of: name) else { continue }
+                let x = line.distance(from: line.startIndex, to: range.lowerBound) - 1
+                if x >= 0 { found.append((row, x, name)) }
+            }
+        }
+        for entry in found {
+            let sameRow = found.filter { $0.row == entry.row && $0.x > entry.x }.map(\.x)
+            // The last cell of a row has no right neighbour (and tmux trims trailing blanks): it is as wide
+            // as its neighbours, or reaches the screen's right edge when alone.
+            let pitch = found.filter { $0.row == entry.row }.map(\.x).sorted()
+            let neighbourWidth = pitch.count > 1 ? pitch[1] - pitch[0] - 1 : nil
+            let screenWidth = self.lines.map(\.count).max() ?? 0
+            let width = sameRow.min().map { $0 - 1 - entry.x } ?? neighbourWidth ?? (screenWidth - entry.x)
+            let previousCaption = found.filter { $0.row < entry.row }.map(\.row).max() ?? 0
+            cells.append(Cell(name: entry.name, captionRow: entry.row, x: entry.x, width: max(1, width),
+                              pictureTop: previousCaption + (previousCaption == 0 ? 1 : 2)))
+        }
+    }
+
+    func cell(_ name: String) -> Cell? { cells.first { $0.name == name } }
+
+    /// Where `text` appears inside the picture area of `cell`: (row offset, column offset), if anywhere.
+    func find(_ text: String, in cell: Cell) -> (row: Int, column: Int)? {
+        let needle = Array(text)
+        for row in cell.pictureTop..<cell.captionRow where row < lines.count {
+            let line = lines[row]
+            guard line.count >= cell.x + needle.count else { continue }
+            let end = min(line.count, cell.x + cell.width)
+            guard end - needle.count >= cell.x else { continue }
+            for start in cell.x...(end - needle.count) where Array(line[start..<(start + needle.count)]) == needle {
+                return (row - cell.pictureTop, start - cell.x)
+            }
+        }
+        return nil
+    }
+}

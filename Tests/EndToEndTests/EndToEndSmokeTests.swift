@@ -1,7 +1,0 @@
-import XCTest
-
-final class EndToEndSmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}

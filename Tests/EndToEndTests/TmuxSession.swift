@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// A detached tmux session on a private server socket (so tests never touch the user's tmux), running one
+/// command at a fixed size; keys go in with send-keys, the screen comes back with capture-pane.
+final class TmuxSession {
+    let socket = "livegrid-e2e-\(UUID().uuidString.prefix(8))"
+    let name = "e2e"
+    private static let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Skips the calling test when tmux is absent.
+    static func requireTmux() throws {
+        guard tmuxPath != nil else { throw XCTSkip("tmux is not installed: skipping the end-to-end UI tests") }
+    }
+
+    init(command: String, columns: Int = 120, rows: Int = 40) throws {
+        try Self.requireTmux()
+        // The server this starts inherits the client's stdout: it must not be a pipe we read to the end.
+        try run(["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows), command], capture: false)
+        // Keep the pane after the command exits so its last screen can be read.
+        try run(["set-option", "-t", name, "remain-on-exit", "on"], capture: false)
+    }
+
+    deinit { _ = try? run(["kill-server"], capture: false) }
+
+    @discardableResult
+    func run(_ arguments: [String], capture: Bool = true) throws -> String {
+        try ToolRunner.run(Self.tmuxPath ?? "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments,
+                           capture: capture).output
+    }
+
+    func send(_ keys: String...) throws {
+        for key in keys {
+            try run(["send-keys", "-t", name, key], capture: false)
+            // Separate keys so Esc followed by a key is never read as Alt-key.
+            Thread.sleep(forTimeInterval: 0.08)
+        }
+    }
+
+    /// A left click at a zero-based cell, as the X10 mouse report tmux-256color's terminfo announces
+    /// (press then release).
+    func click(x: Int, y: Int) throws {
+        guard x < 223, y < 223, let column = Unicode.Scalar(33 + x), let row = Unicode.Scalar(33 + y) else { return }
+        let report = "\u{1B}[M \(column)\(row)\u{1B}[M#\(column)\(row)"
+        try run(["send-keys", "-t", name, "-l", report], capture: false)
+    }
+
+    /// The visible screen as lines of characters.
+    func screen() throws -> [String] {
+        var lines = try run(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n")
+        // capture-pane ends every line with a newline: drop the empty piece after the last one.
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        try run(["resize-window", "-t", name, "-x", String(columns), "-y", String(rows)], capture: false)
+    }
+
+    func display(_ format: String) throws -> String {
+        try run(["display-message", "-p", "-t", name, format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the screen until `condition` holds; fails with the last screen after `timeout` seconds.
+    @discardableResult
+    func waitFor(_ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
+                 _ condition: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [String] = []
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("timed out waiting for \(what); screen:\n" + last.joined(separator: "\n"), file: file, line: line)
+        return last
+    }
+}
