@@ -47,7 +47,7 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing"], swiftSettings: cModuleSettings),
+        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats"], swiftSettings: cModuleSettings),
         .target(name: "TerminalUI",
                 dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "Imaging", "CNCurses"],
                 swiftSettings: cModuleSettings),
@@ -74,7 +74,7 @@ let package = Package(
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library"], swiftSettings: cModuleSettings),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing"], swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid"], swiftSettings: cModuleSettings),
     ]
 )

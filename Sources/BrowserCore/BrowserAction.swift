@@ -43,6 +43,8 @@ public enum BrowserAction: Sendable {
     case scanFailed(String)
     /// A one-line note for the status bar from background work (a cache that cannot be written...).
     case showMessage(String)
+    /// Remote libraries: listing/download events and remote-only keys (`R`, `a`, Backspace).
+    case remote(RemoteAction)
 }
 
 /// Work the front end must do after a state change (the reducer stays pure).
@@ -52,4 +54,6 @@ public enum BrowserEffect: Sendable, Equatable {
     case startPlayback(itemID: String)
     case stopPlayback
     case quit
+    /// Network work for a remote library.
+    case remote(RemoteEffect)
 }

@@ -3,7 +3,7 @@ extension BrowserState {
     @discardableResult
     public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
-        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed: break
+        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed, .remote(.event): break
         default: message = nil
         }
         switch action {
@@ -22,6 +22,7 @@ extension BrowserState {
         case .zoomOut:
             setZoom(zoom - 1)
         case .openViewer:
+            if mode == .grid, let folder = openRemoteDirectoryIfSelected() { return folder }
             if mode == .grid, selectedItem != nil { mode = .viewer }
         case .toggleInfo:
             if mode == .help { mode = modeBeforeHelp }
@@ -59,6 +60,7 @@ extension BrowserState {
         case .click(let x, let y):
             guard mode == .grid else { break }
             if let index = layout.index(atX: x, y: y, scrollRow: scrollRow, itemCount: items.count) {
+                if index == selection, let folder = openRemoteDirectoryIfSelected() { return folder }
                 if index == selection { mode = .viewer } else { selectIndex(index) }
             }
         case .scroll(let rows):
@@ -68,6 +70,7 @@ extension BrowserState {
         case .playPressed:
             guard let item = selectedItem, item.kind.isLive || item.kind == .video, !isPlayPressed else { break }
             isPlayPressed = true
+            if let waiting = waitForRemotePlayback(item) { return waiting }
             return [.startPlayback(itemID: item.id)]
         case .playReleased:
             return stopPlaybackIfNeeded()
@@ -82,6 +85,8 @@ extension BrowserState {
         case .scanFailed(let error):
             isScanning = false
             message = "scan failed: \(error)"
+        case .remote(let remoteAction):
+            return reduceRemote(remoteAction)
         }
         return []
     }
@@ -102,6 +107,8 @@ extension BrowserState {
                 showsInfo = false
             } else if !filter.isEmpty {
                 setFilter("")
+            } else if let parent = openRemoteParent() {
+                return stopPlaybackIfNeeded() + parent
             }
         }
         return stopPlaybackIfNeeded()

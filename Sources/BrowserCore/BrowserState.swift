@@ -40,6 +40,8 @@ public struct BrowserState: Sendable {
     /// True between "play pressed" and "play released" on a live item (the playback seam).
     public var isPlayPressed = false
     public var wantsQuit = false
+    /// Set when the browser shows a remote directory (see `BrowserState+Remote`).
+    public var remote: RemoteBrowseState?
     /// One-line message for the status bar (errors, hints); cleared by the next key.
     public var message: String?
 

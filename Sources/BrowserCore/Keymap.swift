@@ -19,6 +19,9 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case quit
     case play
     case redraw
+    case retry
+    case activity
+    case parent
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -45,6 +48,9 @@ public struct Keymap: Sendable {
         (.quit, [.character("q")]),
         (.play, [.character(" ")]),
         (.redraw, [.character("\u{0C}")]),
+        (.retry, [.character("R")]),
+        (.activity, [.character("a")]),
+        (.parent, [.backspace]),
     ]
 
     public init() {
@@ -98,6 +104,9 @@ public struct Keymap: Sendable {
         case .quit: return state.mode == .grid && !state.showsInfo ? .quit : .back
         case .play: return .playPressed
         case .redraw: return .redraw
+        case .retry: return .remote(.retry)
+        case .activity: return .remote(.toggleActivityPanel)
+        case .parent: return state.mode == .grid ? .remote(.parent) : .back
         }
     }
 }

@@ -14,6 +14,8 @@ public struct BrowserOptions {
     /// Makes the picture provider once the terminal is set up (it depends on the colour depth); the
     /// closure's second argument collects warnings for the status bar (stderr is the screen).
     public var makeProvider: (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
+    /// An http(s)/dav(s) directory to browse instead of `path` (see docs/REMOTE-UI.md).
+    public var remoteURL: URL?
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -34,6 +36,8 @@ public final class BrowserApp {
     private let inbox = EventInbox()
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
+    /// Set when browsing a remote directory.
+    private var remote: RemoteSession?
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -47,8 +51,15 @@ public final class BrowserApp {
         idlok(session.window, true)
 
         let inbox = self.inbox
-        let provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
+        var provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
+        let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
+            let remote = RemoteSession(url: url, inbox: inbox)
+            self.remote = remote
+            state.beginRemote(libraryURL: remote.current.url)
+            return RemoteThumbnailProvider(inner: provider, session: remote)
+        }
+        if let remoteProvider { provider = remoteProvider }
         if let warning = options.config.warnings.first { state.message = warning }
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
@@ -57,12 +68,14 @@ public final class BrowserApp {
 
         var lastPlayKey = Date.distantPast
         while !state.wantsQuit {
+            remoteProvider?.update(from: state)
             render(state, renderer: renderer, provider: provider, session: session)
             // Block for input when nothing runs in the background; poll briefly while pictures or a scan
             // are on their way so they appear as soon as they are ready.
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
             var events: [TerminalEvent] = []
-            if let first = session.readEvent(timeoutMilliseconds: busy ? 30 : -1) {
+            let timeout: Int32 = busy ? 30 : (state.remoteNeedsPolling() ? 100 : -1)
+            if let first = session.readEvent(timeoutMilliseconds: timeout) {
                 events.append(first)
                 while let next = session.readEvent(timeoutMilliseconds: 0) { events.append(next) }
             }
@@ -117,7 +130,7 @@ public final class BrowserApp {
         case .startScan:
             startScan(&state)
         case .startPlayback(let itemID):
-            if let onPlayback, let item = state.items.first(where: { $0.id == itemID }) {
+            if let onPlayback, let item = state.playableItem(id: itemID) {
                 onPlayback(item)
             } else {
                 state.message = "playback is not available yet"
@@ -128,12 +141,18 @@ public final class BrowserApp {
             break
         case .redrawAll:
             clearok(curscr, true)
+        case .remote(let remoteEffect):
+            remote?.perform(remoteEffect)
         }
     }
 
     private func startScan(_ state: inout BrowserState) {
         guard !state.isScanning else { return }
         state.reduce(.scanStarted)
+        if let remote {
+            remote.load()
+            return
+        }
         let inbox = self.inbox
         let scan = options.scan
         let path = options.path, recursive = options.recursive

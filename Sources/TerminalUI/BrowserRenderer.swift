@@ -31,6 +31,9 @@ final class BrowserRenderer {
             drawInfo(item, in: CellRect(x: layout.content.width - width, y: layout.content.y, width: width,
                                         height: layout.content.height), painter: painter)
         }
+        if let remote = state.remote, remote.showsActivityPanel, state.mode != .help {
+            RemoteOverlayPainter.drawActivityPanel(state, remote: remote, painter: painter)
+        }
         if state.mode == .help { drawHelp(state, painter: painter) }
         drawStatus(state, provider: provider, painter: painter)
         wnoutrefresh(painter.window)
@@ -62,9 +65,12 @@ final class BrowserRenderer {
         } else {
             left = state.isScanning ? " scanning…" : " no photos here"
         }
-        if state.isPlayPressed { left += " · ▶ playing" }
+        if state.isPlayPressed, state.remote?.pendingPlayID == nil { left += " · ▶ playing" }
         let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
-        let right = "\(mode) · \(provider.modeDescription) · ? help "
+        var right = "\(mode) · \(provider.modeDescription) · ? help "
+        if let remote = state.remote {
+            (left, right) = RemoteOverlayPainter.status(state, remote: remote, left: left, right: right)
+        }
         drawBar(left: left, right: right, y: y, color: .status, painter: painter)
     }
 
@@ -83,7 +89,8 @@ final class BrowserRenderer {
         let layout = state.layout
         let visible = layout.visibleIndices(scrollRow: state.scrollRow, itemCount: state.items.count)
         if state.items.isEmpty {
-            let message = state.isScanning ? "Scanning \(state.rootPath)…" : "No photos or videos in \(state.rootPath)"
+            let message = state.remote.flatMap { RemoteOverlayPainter.emptyGridMessage($0, rootPath: state.rootPath) }
+                ?? (state.isScanning ? "Scanning \(state.rootPath)…" : "No photos or videos in \(state.rootPath)")
             painter.text(message, x: 2, y: layout.content.y + 1, width: layout.content.width - 4, color: .dimText)
             return
         }
@@ -101,6 +108,10 @@ final class BrowserRenderer {
             let caption = (selected ? "▸" : " ") + item.displayName
             painter.text(caption, x: cell.x, y: cell.y + pictureRect.height, width: cell.width,
                          attributes: selected ? lg_a_bold() : 0, color: selected ? .selection : nil)
+            if let remote = state.remote {
+                RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
+                                              badge: badge, painter: painter)
+            }
         }
         // The next page is prefetched at low priority so paging feels instant.
         if !layout.isList {
@@ -198,6 +209,7 @@ final class BrowserRenderer {
             ("Filter by name", .filter), ("Rescan", .rescan), ("Bigger", .zoomIn), ("Smaller", .zoomOut),
             ("Open viewer", .open), ("Info panel", .info), ("Play (hold)", .play), ("Back", .back),
             ("Redraw", .redraw), ("Help", .help), ("Quit", .quit),
+            ("Retry download", .retry), ("Transfers", .activity), ("Parent folder", .parent),
         ]
         let lines = rows.map { label, command -> String in
             let keys = keymap.keys(for: command).map(\.displayName).joined(separator: " ")

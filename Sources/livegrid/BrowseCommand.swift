@@ -9,7 +9,8 @@ struct BrowseCommand: ParsableCommand {
         abstract: "Open the full-screen browser on a directory (the default command)."
     )
 
-    @Argument(help: "The directory to browse.", completion: .directory)
+    @Argument(help: "The directory to browse, or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",
+              completion: .directory)
     var path: String = "."
 
     @Flag(name: .shortAndLong, help: "Descend into subdirectories.")
@@ -26,7 +27,8 @@ struct BrowseCommand: ParsableCommand {
 
     func validate() throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
+        guard RemoteBrowseArgument.url(path) != nil || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("'\(path)' is not a directory")
         }
         if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {
@@ -46,9 +48,10 @@ struct BrowseCommand: ParsableCommand {
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
-        let options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { depth, warn in
+        var options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { depth, warn in
             PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string, warn: warn)
         })
+        options.remoteURL = RemoteBrowseArgument.url(path)
         try BrowserApp(options: options).run()
     }
 }

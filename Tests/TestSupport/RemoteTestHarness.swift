@@ -1,16 +1,15 @@
 import Foundation
 import XCTest
-import TestSupport
 
 /// Real servers on 127.0.0.1 for the remote tests: nginx (autoindex HTML/JSON, limit_rate, dav-ext PROPFIND),
 /// Python's http.server, and a small Python fault server. Every server runs under `timeout`, so it stops by
 /// itself even when a test crashes.
-enum RemoteTestHarness {
-    static let nginxBinary = "/usr/sbin/nginx"
-    static let davModule = "/usr/lib/nginx/modules/ngx_http_dav_ext_module.so"
+public enum RemoteTestHarness {
+    public static let nginxBinary = "/usr/sbin/nginx"
+    public static let davModule = "/usr/lib/nginx/modules/ngx_http_dav_ext_module.so"
 
     /// A free TCP port on 127.0.0.1 (bind to 0, read it back, close).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw XCTSkip("no sockets") }
         defer { close(fd) }
@@ -26,7 +25,7 @@ enum RemoteTestHarness {
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 
-    static func isListening(_ port: Int) -> Bool {
+    public static func isListening(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -40,11 +39,11 @@ enum RemoteTestHarness {
     }
 
     /// A child server process, stopped by `stop()` (or by `timeout` after `lifetime` seconds).
-    final class Server {
-        let process = Process()
-        let port: Int
-        let directory: URL
-        init(port: Int, directory: URL, arguments: [String], workingDirectory: URL, lifetime: Int = 240) throws {
+    public final class Server {
+        public let process = Process()
+        public let port: Int
+        public let directory: URL
+        public init(port: Int, directory: URL, arguments: [String], workingDirectory: URL, lifetime: Int = 240) throws {
             self.port = port
             self.directory = directory
             process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
@@ -63,7 +62,7 @@ enum RemoteTestHarness {
             }
         }
         /// Kills the server (SIGKILL to timeout's child via the process group is not needed: timeout forwards TERM).
-        func stop() {
+        public func stop() {
             guard process.isRunning else { return }
             // nginx shuts down gracefully on TERM (waiting for open transfers): kill it outright, as a crash would.
             if let text = try? String(contentsOfFile: directory.path + "/nginx.pid", encoding: .utf8),
@@ -87,7 +86,7 @@ enum RemoteTestHarness {
     }
 
     /// A temporary tree with `photos/` holding copies of the committed fixtures.
-    static func makeRoot() throws -> URL {
+    public static func makeRoot() throws -> URL {
         let root = try Fixtures.makeTemporaryDirectory("livegrid-remote")
         let photos = root.appendingPathComponent("www/photos")
         try FileManager.default.createDirectory(at: photos.appendingPathComponent("sub"), withIntermediateDirectories: true)
@@ -101,7 +100,7 @@ enum RemoteTestHarness {
 
     /// nginx with `/photos/` (autoindex HTML), `/json/` (autoindex_format json), `/slow/` (limit_rate),
     /// `/dav/` (PROPFIND via dav-ext), `/missing` 404s, `/forbidden/` 403s and `/loop` redirecting to itself.
-    static func startNginx(root: URL, port: Int? = nil, rate: String = "300k") throws -> Server {
+    public static func startNginx(root: URL, port: Int? = nil, rate: String = "300k") throws -> Server {
         guard FileManager.default.isExecutableFile(atPath: nginxBinary) else {
             throw XCTSkip("nginx is not installed (apt-get install nginx libnginx-mod-http-dav-ext)")
         }
@@ -137,7 +136,7 @@ enum RemoteTestHarness {
                           arguments: [nginxBinary, "-p", dir, "-c", dir + "/nginx.conf"], workingDirectory: root)
     }
 
-    static func python() throws -> String {
+    public static func python() throws -> String {
         for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
@@ -145,7 +144,7 @@ enum RemoteTestHarness {
     }
 
     /// `python3 -m http.server` on `www/photos` (no Range support: it always answers 200 with the whole file).
-    static func startPythonHTTPServer(root: URL) throws -> Server {
+    public static func startPythonHTTPServer(root: URL) throws -> Server {
         let port = try freePort()
         return try Server(port: port, directory: root,
                           arguments: [try python(), "-m", "http.server", "--bind", "127.0.0.1", String(port)],
@@ -154,7 +153,7 @@ enum RemoteTestHarness {
 
     /// Faults on demand: /stall (headers then silence), /reset (RST mid-body), /short (Content-Length larger
     /// than the body), /trickle (slow but complete), /huge (announces 3 GiB), /hostile/ (a hostile listing).
-    static func startFaultServer(root: URL) throws -> Server {
+    public static func startFaultServer(root: URL) throws -> Server {
         let port = try freePort()
         let script = root.appendingPathComponent("faults.py")
         try faultScript.write(to: script, atomically: true, encoding: .utf8)
@@ -162,7 +161,7 @@ enum RemoteTestHarness {
                           workingDirectory: root)
     }
 
-    static let faultScript = #"""
+    public static let faultScript = #"""
     import socket, struct, sys, time, threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -209,12 +208,12 @@ enum RemoteTestHarness {
 }
 
 /// Base of the real-server tests: a fresh fixture tree per test, servers stopped and the tree removed after.
-class RemoteServerTestCase: XCTestCase {
-    var root: URL!
-    var servers: [RemoteTestHarness.Server] = []
+open class RemoteServerTestCase: XCTestCase {
+    public var root: URL!
+    public var servers: [RemoteTestHarness.Server] = []
 
-    override func setUpWithError() throws { root = try RemoteTestHarness.makeRoot() }
-    override func tearDown() {
+    override open func setUpWithError() throws { root = try RemoteTestHarness.makeRoot() }
+    override open func tearDown() {
         servers.forEach { $0.stop() }
         servers = []
         try? FileManager.default.removeItem(at: root)

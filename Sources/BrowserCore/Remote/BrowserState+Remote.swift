@@ -1,0 +1,158 @@
+import Foundation
+import Library
+import LibrarySources
+import LivePairing
+
+extension BrowserState {
+    /// Makes this a remote browser; the listing starts with the first `scanStarted` (the grid says
+    /// "scanning…" until the listing arrives).
+    /// `libraryURL` must be the `RemoteLibrary`'s own `url` (events are matched against it).
+    public mutating func beginRemote(libraryURL: URL) {
+        remote = RemoteBrowseState(url: libraryURL)
+        rootPath = Self.displayString(libraryURL)
+    }
+
+    /// The remote state of a grid item, if the browser shows a remote directory.
+    public func remoteItem(id: String) -> RemoteItem? { remote?.itemsByID[id] }
+
+    /// What the player should open for `id`: the downloaded copy of a remote item (nil while it is not
+    /// playable), or the local item itself.
+    public func playableItem(id: String) -> LibraryItem? {
+        if let remote {
+            guard let item = remote.itemsByID[id], item.isPlayable else { return nil }
+            return item.localItem
+        }
+        return items.first { $0.id == id }
+    }
+
+    /// True while something remote can change the screen without a key: a listing, transfers, or the
+    /// activity line waiting to go away.
+    public func remoteNeedsPolling(at now: Date = Date()) -> Bool {
+        guard let remote else { return false }
+        return isScanning || remote.activity.isVisible(at: now, linger: Self.activityLinger)
+    }
+
+    /// How long the activity line stays after the last transfer finished.
+    public static let activityLinger: TimeInterval = 3
+
+    /// A URL as shown on screen: never with its password.
+    public static func displayString(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        parts.user = nil
+        parts.password = nil
+        return parts.string ?? url.absoluteString
+    }
+
+    // MARK: reducer hooks
+
+    mutating func reduceRemote(_ action: RemoteAction) -> [BrowserEffect] {
+        guard remote != nil else { return [] }
+        switch action {
+        case .event(let directory, let event):
+            guard directory == remote?.url else { return [] }
+            return apply(event)
+        case .listingFailed(let directory, let reason):
+            guard directory == remote?.url else { return [] }
+            isScanning = false
+            remote?.isPairing = false
+            remote?.listingError = reason
+            message = "cannot list \(rootPath): \(reason)"
+        case .retry:
+            guard let item = selectedItem, let remoteItem = remote?.itemsByID[item.id] else { break }
+            if remoteItem.failure != nil {
+                message = "retrying \(item.displayName)…"
+                return [.remote(.retry(itemID: item.id))]
+            }
+            message = "\(item.displayName) has not failed: nothing to retry"
+        case .toggleActivityPanel:
+            remote?.showsActivityPanel.toggle()
+        case .parent:
+            return openRemoteParent() ?? []
+        }
+        return []
+    }
+
+    private mutating func apply(_ event: RemoteLibraryEvent) -> [BrowserEffect] {
+        switch event {
+        case .listed(let listed, let directories, let rejected):
+            remote?.isPairing = true
+            remote?.listingError = nil
+            remote?.directoriesByID = Dictionary(directories.map { (Self.folderID($0), $0) }, uniquingKeysWith: { a, _ in a })
+            showRemote(listed, directories: directories)
+            scanWarnings = rejected.map { "skipped \($0)" }
+        case .paired(let paired):
+            remote?.isPairing = false
+            isScanning = false
+            let directories = remote.map { Array($0.directoriesByID.values) } ?? []
+            showRemote(paired, directories: directories)
+        case .itemChanged(let item):
+            remote?.itemsByID[item.id] = item
+            if remote?.pendingPlayID == item.id, item.isPlayable {
+                remote?.pendingPlayID = nil
+                // Still held: play now. Released meanwhile: nothing (the user let go).
+                if isPlayPressed, selectedItem?.id == item.id { return [.startPlayback(itemID: item.id)] }
+            }
+        case .activity(let activity):
+            remote?.activity = activity
+        }
+        return []
+    }
+
+    private mutating func showRemote(_ remoteItems: [RemoteItem], directories: [RemoteEntry]) {
+        guard let depth = remote?.depth else { return }
+        remote?.itemsByID = Dictionary(remoteItems.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let sortedDirectories = directories.sorted { NaturalOrder.less($0.name, $1.name) }
+        setItems(RemoteBrowseState.folderItems(sortedDirectories, depth: depth) + remoteItems.map(\.item))
+        if let id = remote?.selectAfterListing, let index = items.firstIndex(where: { $0.id == id }) {
+            selectIndex(index)
+            remote?.selectAfterListing = nil
+        }
+    }
+
+    static func folderID(_ entry: RemoteEntry) -> String { entry.name.hasSuffix("/") ? entry.name : entry.name + "/" }
+
+    /// Enter on a folder entry opens it (nil: the selection is not a folder, open the viewer as usual).
+    mutating func openRemoteDirectoryIfSelected() -> [BrowserEffect]? {
+        guard let remote, let id = selectedItem?.id, remote.isDirectory(id) else { return nil }
+        if id == RemoteBrowseState.parentID { return openRemoteParent() ?? [] }
+        guard let entry = remote.directoriesByID[id] else { return [] }
+        self.remote?.parents.append(remote.url)
+        self.remote?.depth += 1
+        enterRemoteDirectory(RemoteEntryValidator.directoryURL(entry.url), selecting: nil)
+        return [.remote(.openDirectory(entry))]
+    }
+
+    /// Esc in the grid with nothing else to close, or Backspace: up one directory (nil at the root).
+    mutating func openRemoteParent() -> [BrowserEffect]? {
+        guard let remote, let parent = remote.parents.last else { return nil }
+        let leaving = remote.url.lastPathComponent + "/"
+        self.remote?.parents.removeLast()
+        self.remote?.depth -= 1
+        enterRemoteDirectory(parent, selecting: leaving)
+        return [.remote(.openParent)]
+    }
+
+    private mutating func enterRemoteDirectory(_ url: URL, selecting id: String?) {
+        remote?.url = url
+        remote?.itemsByID = [:]
+        remote?.directoriesByID = [:]
+        remote?.listingError = nil
+        remote?.pendingPlayID = nil
+        remote?.selectAfterListing = id
+        rootPath = Self.displayString(url)
+        isScanning = true
+        selection = 0
+        scrollRow = 0
+        mode = .grid
+        setFilter("")
+        setItems([])
+    }
+
+    /// Space on a remote item that cannot play yet: its files go to the front of the queue and the status bar
+    /// shows their progress; playback starts if it becomes playable while the key is held.
+    mutating func waitForRemotePlayback(_ item: LibraryItem) -> [BrowserEffect]? {
+        guard let remote, let remoteItem = remote.itemsByID[item.id], !remoteItem.isPlayable else { return nil }
+        self.remote?.pendingPlayID = item.id
+        return [.remote(.requestPlay(itemID: item.id))]
+    }
+}

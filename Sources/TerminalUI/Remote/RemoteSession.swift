@@ -1,0 +1,86 @@
+import BrowserCore
+import Foundation
+import Library
+import LibrarySources
+import LivePairing
+
+/// The browser's link to a `RemoteLibrary`: loads directories on a background task, forwards every library
+/// event to the UI loop through the `EventInbox` (tagged with its directory, so late events of a directory
+/// left since are dropped), and carries out `RemoteEffect`s. Nothing here blocks the UI thread: listing,
+/// probing and downloads run on URLSession's and Swift concurrency's threads.
+final class RemoteSession {
+    private let inbox: EventInbox
+    /// The directory shown, with the ones above it (root first) to go back up without listing again.
+    private var stack: [RemoteLibrary]
+    private var observerToken: Int?
+    private var loadTask: Task<Void, Never>?
+
+    init(url: URL, inbox: EventInbox) {
+        self.inbox = inbox
+        stack = [RemoteLibrary(url: url)]
+    }
+
+    deinit {
+        loadTask?.cancel()
+        current.downloads.cancelAll()
+    }
+
+    var current: RemoteLibrary { stack[stack.count - 1] }
+
+    /// Lists the current directory (again, for `r`); events arrive through the inbox.
+    func load() {
+        let library = current
+        if let observerToken { library.removeObserver(observerToken) }
+        let inbox = self.inbox, directory = library.url
+        observerToken = library.addObserver { event in
+            inbox.post(.remote(.event(directory: directory, event)))
+        }
+        loadTask?.cancel()
+        loadTask = Task.detached {
+            do {
+                try await library.load()
+            } catch {
+                inbox.post(.remote(.listingFailed(directory: directory, Self.describe(error))))
+            }
+        }
+    }
+
+    func perform(_ effect: RemoteEffect) {
+        switch effect {
+        case .openDirectory(let entry):
+            switchTo { $0.append(current.subdirectory(entry)) }
+        case .openParent:
+            guard stack.count > 1 else { return }
+            switchTo { $0.removeLast() }
+        case .retry(let id):
+            current.retry(id)
+        case .requestPlay(let id):
+            current.requestPlay(id)
+        }
+    }
+
+    private func switchTo(_ change: (inout [RemoteLibrary]) -> Void) {
+        if let observerToken { current.removeObserver(observerToken) }
+        observerToken = nil
+        // Downloads of the directory left behind that have not started are dropped; running ones finish
+        // (they are shared through the cache when the user comes back).
+        Self.cancelQueued(of: current)
+        change(&stack)
+        load()
+    }
+
+    /// Drops the library's downloads that are queued but not running (`cancel` leaves running ones' partial
+    /// files for a resume; queued ones simply leave the queue).
+    static func cancelQueued(of library: RemoteLibrary, keeping keep: Set<String> = []) {
+        for item in library.items where !keep.contains(item.id) {
+            for (url, state) in [(item.stillURL, item.stillState), (item.movieURL, item.movieState)] {
+                if let url, state == .queued { library.downloads.cancel(url) }
+            }
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let remote = error as? RemoteError { return remote.description }
+        return "\(error)"
+    }
+}
