@@ -28,7 +28,8 @@ struct BrowseCommand: ParsableCommand {
     func validate() throws {
         var isDirectory: ObjCBool = false
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
-        guard RemoteBrowseArgument.url(path) != nil || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard RemoteBrowseArgument.url(path) != nil
+                || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else {
             throw ValidationError("'\(path)' is not a directory")
         }
         if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {

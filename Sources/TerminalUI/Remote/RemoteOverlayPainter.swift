@@ -29,7 +29,7 @@ enum RemoteOverlayPainter {
             drawPendingBadge(live, in: area, painter: painter)
         }
         let state = TransferText.cellState(of: remoteItem)
-        let line = TransferText.cellLine(state, width: area.width)
+        let line = TransferText.cellLine(state, width: area.width - 2)
         guard !line.isEmpty else { return }
         // The line goes on the edge the badge does not use.
         let badgeOnTop = badge.corner == .topLeft || badge.corner == .topRight
@@ -79,7 +79,10 @@ enum RemoteOverlayPainter {
     static func status(_ state: BrowserState, remote: RemoteBrowseState, left: String, right: String,
                        now: Date = Date()) -> (left: String, right: String) {
         var left = left, right = right
-        if state.message == nil, let item = state.selectedItem, let remoteItem = remote.itemsByID[item.id] {
+        if state.message == nil, let item = state.selectedItem, remote.isDirectory(item.id) {
+            left = " \(state.selection + 1)/\(state.items.count) \(item.id) · folder · Enter opens"
+                + (remote.depth > 0 ? " · Backspace goes up" : "")
+        } else if state.message == nil, let item = state.selectedItem, let remoteItem = remote.itemsByID[item.id] {
             if let failure = remoteItem.failure {
                 left = " ✗ \(item.displayName): \(failure) · R retries"
             } else if remote.pendingPlayID == item.id {
@@ -90,7 +93,9 @@ enum RemoteOverlayPainter {
             }
         }
         if let summary = TransferText.summary(remote.activity, now: now) {
-            right = summary + " │ " + right
+            // The picture mode makes room for the summary while transfers run (the left side must stay readable).
+            let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
+            right = summary + " │ \(mode) · ? help "
         }
         return (left, right)
     }
@@ -104,7 +109,7 @@ enum RemoteOverlayPainter {
     static func drawActivityPanel(_ state: BrowserState, remote: RemoteBrowseState, painter: ScreenPainter) {
         let content = state.layout.content
         let transfers = TransferText.transfers(Array(remote.itemsByID.values))
-        let height = min(max(4, content.height / 2), transfers.count + 3)
+        let height = min(max(4, content.height / 2), max(3, transfers.count + 2))
         guard content.width >= 24, content.height >= 4 else { return }
         let rect = CellRect(x: content.x, y: content.y + content.height - height, width: content.width, height: height)
         painter.box(rect, color: .panel)

@@ -48,7 +48,8 @@ final class RemoteSession {
     func perform(_ effect: RemoteEffect) {
         switch effect {
         case .openDirectory(let entry):
-            switchTo { $0.append(current.subdirectory(entry)) }
+            let child = current.subdirectory(entry)
+            switchTo { $0.append(child) }
         case .openParent:
             guard stack.count > 1 else { return }
             switchTo { $0.removeLast() }
