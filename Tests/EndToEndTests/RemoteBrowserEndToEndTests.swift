@@ -1,0 +1,128 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `livegrid http://…/` in a real terminal (tmux) against real servers on 127.0.0.1: nginx with `limit_rate`
+/// so downloads take a few seconds, Python's fault server for a file that 404s, and a port nobody listens on.
+final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
+
+    private func open(_ url: String) throws -> TmuxSession {
+        try TmuxSession.requireTmux()
+        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let home = root.appendingPathComponent("home").path
+        // A private cache: every run downloads afresh.
+        let command = "env XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
+            + "TERM=tmux-256color '\(binary)' '\(url)'"
+        return try TmuxSession(command: command, columns: 120, rows: 40)
+    }
+
+    private static let names = ["motion-photo-v1.jpeg", "train.jpg"]
+
+    private func statusLine(_ screen: [String]) -> String {
+        screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+    }
+
+    /// The picture rows of a cell (between the header and the status bar).
+    private func cellText(_ screen: [String], _ name: String) -> String? {
+        let grid = ScreenGrid(lines: Array(screen.dropLast()), names: Self.names + ["sub"])
+        guard let cell = grid.cell(name) else { return nil }
+        return (cell.pictureTop..<cell.captionRow).compactMap { row -> String? in
+            guard row < grid.lines.count else { return nil }
+            let line = grid.lines[row]
+            guard cell.x < line.count else { return "" }
+            return String(line[cell.x..<min(line.count, cell.x + cell.width)])
+        }.joined(separator: "\n")
+    }
+
+    private func quitAndCheckExit(_ session: TmuxSession) throws {
+        try session.send("q")
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, try session.display("#{pane_dead}") != "1" { Thread.sleep(forTimeInterval: 0.1) }
+        XCTAssertEqual(try session.display("#{pane_dead}"), "1", "q quits even while the network is slow or broken")
+    }
+
+    func testThrottledServerShowsPlaceholdersProgressPlayableAndAnActivityLineThatGoesAway() throws {
+        let nginx = try RemoteTestHarness.startNginx(root: root, rate: "400k")
+        servers.append(nginx)
+        let session = try open("http://127.0.0.1:\(nginx.port)/slow/")
+
+        // Names first, on placeholders: nothing is downloaded yet (train.jpg alone takes ~4 s at 400 KB/s).
+        let first = try session.waitFor("the listed names") { screen in
+            Self.names.allSatisfy { name in screen.contains { $0.contains(name) } }
+        }
+        let firstTrain = cellText(first, "train.jpg") ?? ""
+        XCTAssertTrue(firstTrain.contains("┌") || firstTrain.contains("jpg") || firstTrain.contains("queued"),
+                      "train.jpg starts as a placeholder:\n" + first.joined(separator: "\n"))
+        XCTAssertTrue(first.contains { $0.contains("sub") }, "the subdirectory is a folder entry")
+
+        // A progress bar with a percentage inside the train.jpg cell, an outlined LIVE badge, the activity line.
+        let downloading = try session.waitFor("a progress bar in the train.jpg cell", timeout: 15) { screen in
+            guard let text = cellText(screen, "train.jpg") else { return false }
+            return text.range(of: #"[█░]+ \d+%"#, options: .regularExpression) != nil
+        }
+        XCTAssertTrue(cellText(downloading, "train.jpg")?.contains("◌ LIVE") == true,
+                      "the LIVE badge is outlined until the Live Photo is playable:\n" + downloading.joined(separator: "\n"))
+        try session.waitFor("the activity line", timeout: 5) { screen in
+            statusLine(screen).range(of: #"⇣ \d+ downloading"#, options: .regularExpression) != nil
+        }
+
+        // Space on the not-yet-playable Live Photo asks for it first and says how far it is.
+        try session.send("l", "l")
+        try session.waitFor("train.jpg selected") { statusLine($0).contains("train.jpg") }
+        try session.send(" ")
+        try session.waitFor("download-to-play progress", timeout: 3) { statusLine($0).contains("downloading to play") }
+
+        // Everything arrives: both cells done, the Live Photo playable with its normal badge in the same corner.
+        let done = try session.waitFor("train.jpg playable", timeout: 40) { screen in
+            cellText(screen, "train.jpg")?.contains("✓ playable") == true
+                && cellText(screen, "motion-photo-v1.jpeg")?.contains("✓ playable") == true
+        }
+        let doneTrain = cellText(done, "train.jpg") ?? ""
+        XCTAssertTrue(doneTrain.contains("◎ LIVE"), "the normal badge once playable:\n" + doneTrain)
+        XCTAssertFalse(doneTrain.contains("◌"), doneTrain)
+        let badgeRow = { (text: String) in text.components(separatedBy: "\n").firstIndex { $0.contains("LIVE") } }
+        XCTAssertEqual(badgeRow(doneTrain), badgeRow(cellText(downloading, "train.jpg") ?? ""), "the badge did not move")
+
+        // The activity line lingers briefly after the last transfer, then goes away.
+        try session.waitFor("the activity line to go away", timeout: 8) { !statusLine($0).contains("⇣") }
+        try quitAndCheckExit(session)
+    }
+
+    func testFolderEntryOpensAndBackspaceGoesUp() throws {
+        let nginx = try RemoteTestHarness.startNginx(root: root)
+        servers.append(nginx)
+        let session = try open("http://127.0.0.1:\(nginx.port)/photos/")
+        try session.waitFor("the folder entry selected") { statusLine($0).contains("sub/ · folder") }
+        try session.send("Enter")
+        try session.waitFor("the subdirectory") { screen in
+            screen.first?.contains("/photos/sub/") == true && screen.contains { $0.contains("inner.jpeg") }
+        }
+        try session.send("BSpace")
+        try session.waitFor("back in the parent, the folder selected again") { screen in
+            screen.first?.contains("/photos/sub/") == false && statusLine(screen).contains("sub/ · folder")
+                && screen.contains { $0.contains("train.jpg") }
+        }
+        try quitAndCheckExit(session)
+    }
+
+    func testFailedDownloadAndUnreachableServerAreShownAndQuitStillWorks() throws {
+        let faults = try RemoteTestHarness.startFaultServer(root: root)
+        servers.append(faults)
+        // /hostile/ lists ok.jpg, which then answers 404.
+        let failing = try open("http://127.0.0.1:\(faults.port)/hostile/")
+        try failing.waitFor("the failed state in the cell") { screen in screen.contains { $0.contains("✗ failed") } }
+        try failing.waitFor("the reason in the status bar") { screen in
+            statusLine(screen).contains("404") && statusLine(screen).contains("R retries")
+        }
+        try failing.send("R")
+        try failing.waitFor("the retry acknowledged or failed again") { screen in
+            statusLine(screen).contains("retrying") || statusLine(screen).contains("404")
+        }
+        try quitAndCheckExit(failing)
+
+        let port = try RemoteTestHarness.freePort()  // nobody listens there
+        let unreachable = try open("http://127.0.0.1:\(port)/photos/")
+        try unreachable.waitFor("the listing failure") { screen in screen.contains { $0.contains("Cannot list") } }
+        try quitAndCheckExit(unreachable)
+    }
+}
