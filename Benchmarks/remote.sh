@@ -3,6 +3,7 @@
 #  1. time to the listing with placeholders and to all items paired, for 500 items (hard links of the fixtures)
 #  2. download throughput of DownloadManager vs curl on the same 200 MB file
 #  3. peak RSS of a 200 MB download vs a 20 MB one (memory must not grow with file size)
+#  4. time to the first painted grid of `livegrid URL` for a 500-item listing (tmux capture-pane polling)
 # Needs nginx (apt-get install nginx). Builds the tests in debug unless CONFIG=release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,8 @@ for i in $(seq -w 1 167); do
   ln Tests/Fixtures/motion-photo-v1.jpeg "$work/www/many/PXL_$i.jpg"
 done
 ls "$work/www/many" | head -n 500 >/dev/null
+mkdir -p "$work/www/grid500"
+for i in $(seq -w 1 500); do ln Tests/Fixtures/train.jpg "$work/www/grid500/IMG_$i.jpg"; done
 head -c 200000000 /dev/urandom > "$work/www/big/large.bin"
 head -c 20000000 /dev/urandom > "$work/www/big/small.bin"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -36,6 +39,7 @@ for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; 
 echo "items listed: $(curl -s "http://127.0.0.1:$port/many/" | grep -c '<a href="[^.]')"
 
 swift build --build-tests -c "$CONFIG" >/dev/null
+swift build -c "$CONFIG" >/dev/null
 bin=".build/$CONFIG/livegridPackageTests.xctest"
 run() { "$bin" "$@" 2>&1 | grep -E '^BENCH|error' || true; }
 
@@ -51,3 +55,10 @@ for f in large small; do
   LIVEGRID_REMOTE_BENCH_FILE="http://127.0.0.1:$port/big/$f.bin" /usr/bin/time -v "$bin" \
     LibraryTests.RemoteBenchmarkTests/testLargeDownload 2>&1 | grep -E '^BENCH|Maximum resident' || true
 done
+
+echo "== first painted grid of a 500-item remote listing (livegrid in a 160x50 tmux pane)"
+if command -v tmux >/dev/null; then
+  python3 Benchmarks/remote-first-paint.py ".build/$CONFIG/livegrid" "http://127.0.0.1:$port/grid500/" 500 3
+else
+  echo "remote.sh: tmux missing, first-paint step skipped"
+fi
