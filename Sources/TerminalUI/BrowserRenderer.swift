@@ -173,6 +173,10 @@ final class BrowserRenderer {
         let pictureRect = CellRect(x: content.x, y: content.y, width: content.width - infoWidth,
                                    height: content.height - 1)
         drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
+        if let remote = state.remote {
+            RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
+                                          badge: badge, painter: painter)
+        }
         let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · i info · Esc back"
         painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {

@@ -36,7 +36,10 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
 
     func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
         guard let remoteItem = remoteItems[key.itemID] else { return }  // folder entries have no picture
-        if let local = Self.pictureItem(remoteItem) {
+        // Pictures wait for pairing: a placeholder's media info is only guessed from the name (no orientation),
+        // and a picture made from it would be cached (in memory and in the freedesktop cache) under the same
+        // local path as the right one. The download itself starts at once.
+        if !remoteItem.isPlaceholder, let local = Self.pictureItem(remoteItem) {
             inner.request(key, item: local, priority: priority)
         }
         guard remoteItem.failure == nil, remoteItem.localItem == nil else { return }
