@@ -44,6 +44,7 @@ final class BrowserRenderer {
     private func drawHeader(_ state: BrowserState, painter: ScreenPainter) {
         var right = "\(state.items.count) item\(state.items.count == 1 ? "" : "s") · \(state.liveCount) live"
         if state.items.count != state.allItems.count { right += " of \(state.allItems.count)" }
+        if let remote = state.remote { right = RemoteOverlayPainter.headerCounts(state, remote: remote) }
         if state.isScanning { right = "scanning… " + right }
         var left = " livegrid  \(state.rootPath)"
         if state.isEditingFilter || !state.filter.isEmpty {

@@ -89,7 +89,7 @@ enum RemoteOverlayPainter {
                 let progress = remoteItem.fraction.map { " " + TransferText.percent($0) } ?? ""
                 left += " · ▶ downloading to play\(progress)"
             } else if item.kind.isLive || item.kind == .video {
-                left += remoteItem.isPlayable ? " · playable" : " · not downloaded"
+                left += remoteItem.isPlayable ? " · playable" : " · not playable yet"
             }
         }
         if let summary = TransferText.summary(remote.activity, now: now) {
@@ -98,6 +98,18 @@ enum RemoteOverlayPainter {
             right = summary + " │ \(mode) · ? help "
         }
         return (left, right)
+    }
+
+    /// The header's counts with folders apart: "2 items · 1 folder · 1 live".
+    static func headerCounts(_ state: BrowserState, remote: RemoteBrowseState) -> String {
+        let folders = state.items.reduce(0) { $0 + (remote.isDirectory($1.id) ? 1 : 0) }
+        let items = state.items.count - folders
+        var text = "\(items) item\(items == 1 ? "" : "s")"
+        if folders > 0 { text += " · \(folders) folder\(folders == 1 ? "" : "s")" }
+        text += " · \(state.liveCount) live"
+        let allFolders = state.allItems.reduce(0) { $0 + (remote.isDirectory($1.id) ? 1 : 0) }
+        if state.items.count != state.allItems.count { text += " of \(state.allItems.count - allFolders)" }
+        return text
     }
 
     /// Shown in the empty grid when the directory could not be listed.
