@@ -100,6 +100,8 @@ final class TriageBrowserTests: XCTestCase {
                        [.triage(.transfer([items[0], items[1]], directory: "~/out", move: false))])
         press(.character("v"), in: &state)
         XCTAssertEqual(state.triage.prompt?.text, "~/out", "the last directory is the default")
+        press(.character("\u{15}"), in: &state)
+        XCTAssertEqual(state.triage.prompt?.text, "", "Ctrl-U clears the line")
         press(.escape, in: &state)
         XCTAssertNil(state.triage.prompt)
         XCTAssertEqual(TriagePrompt.expandingTilde("~/out", home: "/home/a"), "/home/a/out")

@@ -80,6 +80,8 @@ extension BrowserState {
             triage.prompt?.text.append(character)
         case .promptBackspace:
             if triage.prompt?.text.isEmpty == false { triage.prompt?.text.removeLast() }
+        case .promptClear:
+            triage.prompt?.text = ""
         case .promptCancel:
             triage.prompt = nil
         case .promptCommit:

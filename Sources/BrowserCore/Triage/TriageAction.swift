@@ -24,6 +24,8 @@ public enum TriageAction: Sendable {
     // The one-line prompt (directory entry, y/N questions, the filter menu).
     case promptInput(Character)
     case promptBackspace
+    /// Ctrl-U: clear the typed text (as in a shell).
+    case promptClear
     case promptCommit
     case promptCancel
     case answer(Bool)

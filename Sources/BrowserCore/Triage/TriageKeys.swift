@@ -28,6 +28,7 @@ public enum TriageKeys {
         case .enter: return .promptCommit
         case .escape: return .promptCancel
         case .backspace: return .promptBackspace
+        case .character("\u{15}"): return .promptClear
         case .character(let c) where !c.isControl: return .promptInput(c)
         default: return .ignored
         }
