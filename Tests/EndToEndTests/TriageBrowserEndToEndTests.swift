@@ -110,3 +110,34 @@ final class TriageBrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(try SidecarTriageStore.read(sidecar: sidecar), TriageState(rating: 3))
     }
 }
+
+/// The mark sits in the top corner the LIVE badge does not use, whichever corner the badge is configured to.
+final class TriageMarkCornerEndToEndTests: XCTestCase {
+    private func markColumn(badgeCorner: String) throws -> (mark: Int, badge: Int, width: Int) {
+        let fixture = try BrowserFixture.make()
+        defer { fixture.remove() }
+        try fixture.writeConfig("[badge]\ncorner = \"\(badgeCorner)\"\n")
+        let session = try TmuxSession(command: fixture.command())
+        let count = fixture.names.count
+        try session.waitFor("the grid") { $0.first?.contains("\(count) items") == true }
+        try session.send("M")
+        let screen = try session.waitFor("marks") { $0.last?.contains("\(count) marked") == true }
+        let grid = ScreenGrid(lines: screen, names: fixture.names)
+        let name = try XCTUnwrap(fixture.liveNames.first)
+        let cell = try XCTUnwrap(grid.cell(name))
+        let mark = try XCTUnwrap(grid.find("✓", in: cell), screen.joined(separator: "\n"))
+        let badge = try XCTUnwrap(grid.find("LIVE", in: cell), screen.joined(separator: "\n"))
+        XCTAssertEqual(mark.row, 0, "the mark is on the top row")
+        XCTAssertEqual(badge.row, 0)
+        return (mark.column, badge.column, cell.width)
+    }
+
+    func testMarkAvoidsTheBadgeCorner() throws {
+        let left = try markColumn(badgeCorner: "top-left")
+        XCTAssertGreaterThan(left.mark, left.width / 2, "badge top-left → mark top-right")
+        XCTAssertLessThan(left.badge, left.width / 2)
+        let right = try markColumn(badgeCorner: "top-right")
+        XCTAssertLessThan(right.mark, right.width / 2, "badge top-right → mark top-left")
+        XCTAssertGreaterThan(right.badge, right.width / 2)
+    }
+}
