@@ -73,7 +73,9 @@ final class BrowserRenderer {
         }
         if state.isPlayPressed { left += " · ▶ playing" }
         let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
-        let right = triagePainter.statusRight(state.triage) + "\(mode) · \(provider.modeDescription) · ? help "
+        // A prompt gets the whole line: its question must be readable.
+        let right = state.triage.prompt != nil ? " "
+            : triagePainter.statusRight(state.triage) + "\(mode) · \(provider.modeDescription) · ? help "
         drawBar(left: left, right: right, y: y, color: .status, painter: painter)
     }
 
