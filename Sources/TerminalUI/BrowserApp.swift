@@ -32,6 +32,7 @@ public struct BrowserOptions {
 public final class BrowserApp {
     private let options: BrowserOptions
     private let inbox = EventInbox()
+    private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
 
@@ -61,6 +62,7 @@ public final class BrowserApp {
             // Block for input when nothing runs in the background; poll briefly while pictures or a scan
             // are on their way so they appear as soon as they are ready.
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
+                || triageWorker.isBusy
             var events: [TerminalEvent] = []
             if let first = session.readEvent(timeoutMilliseconds: busy ? 30 : -1) {
                 events.append(first)
@@ -128,6 +130,8 @@ public final class BrowserApp {
             break
         case .redrawAll:
             clearok(curscr, true)
+        case .triage(let request):
+            triageWorker.perform(request)
         }
     }
 
