@@ -92,4 +92,17 @@ final class ImagePlacementLedgerTests: XCTestCase {
         XCTAssertEqual(plan.erase.map(\.key), ["b"])
         XCTAssertEqual(plan.draw, [])
     }
+
+    func testTextRewrittenOnAPictureRowRedrawsIt_sixelOnly() {
+        var sixel = ImagePlacementLedger<String>(erasure: .repaintCells)
+        var kitty = ImagePlacementLedger<String>(erasure: .deleteByID)
+        let wanted = [place("a", 0, 1), place("b", 12, 1), place("c", 0, 8)]
+        _ = sixel.plan(wanted: wanted, overlays: [], screen: screen)
+        _ = kitty.plan(wanted: wanted, overlays: [], screen: screen)
+        XCTAssertEqual(sixel.occupiedRows, Set(1...5).union(8...12))
+        let plan = sixel.plan(wanted: wanted, overlays: [], screen: screen, rewrittenRows: [3])
+        XCTAssertEqual(plan.draw.map(\.key), ["a", "b"])
+        XCTAssertEqual(plan.erase, [])
+        XCTAssertTrue(kitty.plan(wanted: wanted, overlays: [], screen: screen, rewrittenRows: [3]).isEmpty)
+    }
 }

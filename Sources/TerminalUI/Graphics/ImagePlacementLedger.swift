@@ -53,8 +53,10 @@ public struct ImagePlacementLedger<Key: Hashable & Sendable>: Sendable {
 
     /// Compares what the renderer wants this frame with what is on screen and records the result as placed.
     /// Unchanged pictures are left alone: an idle frame writes nothing.
-    public mutating func plan(wanted: [ImagePlacement<Key>], overlays: [CellRect], screen: TerminalSize)
-        -> ImagePlacementPlan<Key>
+    /// - Parameter rewrittenRows: rows curses writes text to in this update (sixel/iTerm2: its line-erase
+    ///   shortcuts wipe pixels beside the changed cells, so pictures on those rows are drawn again).
+    public mutating func plan(wanted: [ImagePlacement<Key>], overlays: [CellRect], screen: TerminalSize,
+                              rewrittenRows: Set<Int> = []) -> ImagePlacementPlan<Key>
     {
         var visible: [ImagePlacement<Key>] = []
         for placement in wanted where Self.fits(placement.rect, screen: screen, overlays: overlays) {
@@ -70,10 +72,16 @@ public struct ImagePlacementLedger<Key: Hashable & Sendable>: Sendable {
             // Repainting a row wipes every picture on it, including ones that did not move.
             kept.removeAll { !rows.isDisjoint(with: $0.rect.rowRange) }
         }
+        if erasure == .repaintCells, !rewrittenRows.isEmpty {
+            kept.removeAll { !rewrittenRows.isDisjoint(with: $0.rect.rowRange) }
+        }
         plan.draw = visible.filter { !kept.contains($0) }
         placed = visible
         return plan
     }
+
+    /// Rows holding a placed picture (the only rows whose curses changes matter to the writer).
+    public var occupiedRows: Set<Int> { Set(placed.flatMap { $0.rect.rowRange }) }
 
     /// The screen was cleared (resize, Ctrl-L): nothing is placed any more, everything is drawn again.
     public mutating func screenCleared() {

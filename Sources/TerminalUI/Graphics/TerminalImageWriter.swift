@@ -35,7 +35,9 @@ final class TerminalImageWriter {
     func prepare(_ pictures: [PixelPicture], overlays: [CellRect], window: UnsafeMutablePointer<WINDOW>,
                  screen: TerminalSize) {
         let wanted = pictures.map { ImagePlacement(key: $0.key, rect: $0.rect) }
-        let plan = ledger.plan(wanted: wanted, overlays: overlays, screen: screen)
+        let rewritten = ledger.erasure == .repaintCells
+            ? CursesRowChanges.rows(ledger.occupiedRows, window: window, columns: screen.columns) : []
+        let plan = ledger.plan(wanted: wanted, overlays: overlays, screen: screen, rewrittenRows: rewritten)
         for row in plan.repaintRows {
             wredrawln(window, Int32(row), 1)
         }
