@@ -35,6 +35,8 @@ public final class BrowserApp {
     private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
+    /// Places pixel-protocol pictures after curses' update (nil in symbol mode).
+    private var imageWriter: TerminalImageWriter?
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -45,10 +47,13 @@ public final class BrowserApp {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalUIError.notATerminal }
         let session = try CursesSession(mouse: options.config.mouse)
         defer { CursesSession.restore() }
-        idlok(session.window, true)
 
         let inbox = self.inbox
         let provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
+        imageWriter = provider.pixelOutput.map { TerminalImageWriter(mode: $0.mode, wrapForTmux: $0.wrapForTmux) }
+        defer { imageWriter?.removeAll() }
+        // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
+        idlok(session.window, imageWriter == nil)
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         if let warning = options.config.warnings.first { state.message = warning }
         let renderer = BrowserRenderer(
@@ -74,7 +79,7 @@ public final class BrowserApp {
                     if case .playPressed = action { lastPlayKey = Date() }
                     actions.append(action)
                 }
-                if case .resize = event { clearok(session.window, true) }
+                if case .resize = event { clearok(session.window, true); imageWriter?.screenCleared() }
             }
             // Terminals send no key-up: a held Space auto-repeats, so playback stops once the repeats stop.
             if state.isPlayPressed, Date().timeIntervalSince(lastPlayKey) > 0.6 { actions.append(.playReleased) }
@@ -93,7 +98,10 @@ public final class BrowserApp {
             // Colour pairs were reused mid-frame: repaint once more so no cell keeps a stale pair.
             renderer.draw(state, provider: provider, painter: painter)
         }
+        imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
+                             screen: session.size)
         doupdate()
+        imageWriter?.write()
         let wanted = renderer.wantedPictures
         provider.cancelAll(except: Set(wanted.map(\.key)))
         for request in wanted.sorted(by: { $0.priority > $1.priority }) {
@@ -130,6 +138,7 @@ public final class BrowserApp {
             break
         case .redrawAll:
             clearok(curscr, true)
+            imageWriter?.screenCleared()
         case .triage(let request):
             triageWorker.perform(request)
         }

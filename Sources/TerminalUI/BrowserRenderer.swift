@@ -11,6 +11,10 @@ final class BrowserRenderer {
     let keymap: Keymap
     /// Keys of the pictures the last frame wanted, most wanted first.
     private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
+    /// Pixel-protocol pictures of the last frame (placed by `TerminalImageWriter` after curses' update) and the
+    /// panels drawn over the grid (pictures under them are not shown).
+    private(set) var pixelPictures: [PixelPicture] = []
+    private(set) var overlays: [CellRect] = []
 
     var triagePainter: TriagePainter { TriagePainter(badge: badge) }
 
@@ -21,6 +25,8 @@ final class BrowserRenderer {
 
     func draw(_ state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
         wantedPictures.removeAll(keepingCapacity: true)
+        pixelPictures.removeAll(keepingCapacity: true)
+        overlays.removeAll(keepingCapacity: true)
         werase(painter.window)
         drawHeader(state, painter: painter)
         if let dialog = state.triage.exportDialog {
@@ -141,7 +147,11 @@ final class BrowserRenderer {
                              provider: ThumbnailProvider, painter: ScreenPainter) -> CellRect {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
-        if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
+        if let picture = provider.picture(for: key), picture.mode.isPixelProtocol, picture.rows > 0 {
+            let placement = ScreenPainter.placement(of: picture, in: rect)
+            pixelPictures.append(PixelPicture(key: key, rect: placement, image: picture))
+            return placement
+        } else if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
             painter.picture(badge.badged(picture, kind: item.kind), in: rect)
             return ScreenPainter.placement(of: picture, in: rect)
         } else {
@@ -196,6 +206,7 @@ final class BrowserRenderer {
 
     private func drawInfo(_ item: LibraryItem, in rect: CellRect, extra: [(label: String, value: String)] = [],
                           painter: ScreenPainter) {
+        overlays.append(rect)
         painter.box(rect, color: .panel)
         painter.text(" Info ", x: rect.x + 2, y: rect.y, width: 6, attributes: lg_a_bold(), color: .panel)
         let labelWidth = 11
@@ -226,6 +237,7 @@ final class BrowserRenderer {
         guard width > 10, height > 3 else { return }
         let rect = CellRect(x: (painter.size.columns - width) / 2, y: (painter.size.rows - height) / 2,
                             width: width, height: height)
+        overlays.append(rect)
         painter.box(rect, color: .panel)
         painter.text(" Help — livegrid ", x: rect.x + 2, y: rect.y, width: 17, attributes: lg_a_bold(), color: .panel)
         for (offset, line) in lines.prefix(height - 4).enumerated() {
