@@ -45,6 +45,8 @@ public enum BrowserAction: Sendable {
     case showMessage(String)
     /// Remote libraries: listing/download events and remote-only keys (`R`, `a`, Backspace).
     case remote(RemoteAction)
+    /// Marks, ratings, trash, copy/move, export, rotate (BrowserCore/Triage).
+    case triage(TriageAction)
 }
 
 /// Work the front end must do after a state change (the reducer stays pure).
@@ -56,4 +58,6 @@ public enum BrowserEffect: Sendable, Equatable {
     case quit
     /// Network work for a remote library.
     case remote(RemoteEffect)
+    /// File work for triage, run off the draw loop; results come back as `.triage(.result(...))`.
+    case triage(TriageRequest)
 }

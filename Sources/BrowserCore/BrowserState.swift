@@ -1,3 +1,4 @@
+import Library
 import LivePairing
 
 /// What fills the screen.
@@ -42,6 +43,8 @@ public struct BrowserState: Sendable {
     public var wantsQuit = false
     /// Set when the browser shows a remote directory (see `BrowserState+Remote`).
     public var remote: RemoteBrowseState?
+    /// Marks, ratings and flags, the triage filter, prompts and the export dialog.
+    public var triage = TriageSession()
     /// One-line message for the status bar (errors, hints); cleared by the next key.
     public var message: String?
 
@@ -73,6 +76,11 @@ public struct BrowserState: Sendable {
         applyFilter(keeping: selectedID)
     }
 
+    /// Applies the name and triage filters again (ratings or the triage filter changed).
+    mutating func refilter() {
+        applyFilter(keeping: selectedItem?.id)
+    }
+
     private mutating func applyFilter(keeping selectedID: String?) {
         if filter.isEmpty {
             items = allItems
@@ -82,6 +90,7 @@ public struct BrowserState: Sendable {
                 item.files.contains { $0.fileName.lowercased().contains(needle) }
             }
         }
+        if triage.filter != .everything { items = triage.filter.apply(to: items, states: triage.states) }
         if let selectedID, let index = items.firstIndex(where: { $0.id == selectedID }) {
             selection = index
         }

@@ -22,6 +22,11 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case retry
     case activity
     case parent
+    // Triage (BrowserCore/Triage/TriageKeys.swift).
+    case mark, markAll = "mark-all", markNone = "mark-none", markInvert = "mark-invert"
+    case rate0 = "rate-0", rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
+    case pick, reject, trash, undo, copy, move, export
+    case rotateLeft = "rotate-left", rotateRight = "rotate-right", triageFilter = "triage-filter"
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -51,7 +56,7 @@ public struct Keymap: Sendable {
         (.retry, [.character("R")]),
         (.activity, [.character("a")]),
         (.parent, [.backspace]),
-    ]
+    ] + TriageKeys.defaultBindings
 
     public init() {
         var bindings: [KeyInput: KeyCommand] = [:]
@@ -83,6 +88,7 @@ public struct Keymap: Sendable {
             default: break
             }
         }
+        if let triageAction = TriageKeys.modalAction(for: key, in: state) { return triageAction }
         guard let command = bindings[key] else { return nil }
         switch command {
         case .moveUp: return .move(.up)
@@ -107,6 +113,9 @@ public struct Keymap: Sendable {
         case .retry: return .remote(.retry)
         case .activity: return .remote(.toggleActivityPanel)
         case .parent: return state.mode == .grid ? .remote(.parent) : .back
+        case .mark, .markAll, .markNone, .markInvert, .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .pick, .reject,
+             .trash, .undo, .copy, .move, .export, .rotateLeft, .rotateRight, .triageFilter:
+            return TriageKeys.action(for: command).map { .triage($0) }
         }
     }
 }
@@ -137,6 +146,7 @@ extension KeyInput {
         case .escape: return "Esc"
         case .backspace: return "Backspace"
         case .tab: return "Tab"
+        case .delete: return "Delete"
         case .function(let number): return "F\(number)"
         }
     }

@@ -34,10 +34,13 @@ public struct BrowserOptions {
 public final class BrowserApp {
     private let options: BrowserOptions
     private let inbox = EventInbox()
+    private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
     private var remote: RemoteSession?
+    /// Places pixel-protocol pictures after curses' update (nil in symbol mode).
+    private var imageWriter: TerminalImageWriter?
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -48,10 +51,13 @@ public final class BrowserApp {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalUIError.notATerminal }
         let session = try CursesSession(mouse: options.config.mouse)
         defer { CursesSession.restore() }
-        idlok(session.window, true)
 
         let inbox = self.inbox
         var provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
+        imageWriter = provider.pixelOutput.map { TerminalImageWriter(mode: $0.mode, wrapForTmux: $0.wrapForTmux) }
+        defer { imageWriter?.removeAll() }
+        // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
+        idlok(session.window, imageWriter == nil)
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, inbox: inbox)
@@ -73,6 +79,7 @@ public final class BrowserApp {
             // Block for input when nothing runs in the background; poll briefly while pictures or a scan
             // are on their way so they appear as soon as they are ready.
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
+                || triageWorker.isBusy
             var events: [TerminalEvent] = []
             let timeout: Int32 = busy ? 30 : (state.remoteNeedsPolling() ? 100 : -1)
             if let first = session.readEvent(timeoutMilliseconds: timeout) {
@@ -85,7 +92,7 @@ public final class BrowserApp {
                     if case .playPressed = action { lastPlayKey = Date() }
                     actions.append(action)
                 }
-                if case .resize = event { clearok(session.window, true) }
+                if case .resize = event { clearok(session.window, true); imageWriter?.screenCleared() }
             }
             // Terminals send no key-up: a held Space auto-repeats, so playback stops once the repeats stop.
             if state.isPlayPressed, Date().timeIntervalSince(lastPlayKey) > 0.6 { actions.append(.playReleased) }
@@ -104,7 +111,10 @@ public final class BrowserApp {
             // Colour pairs were reused mid-frame: repaint once more so no cell keeps a stale pair.
             renderer.draw(state, provider: provider, painter: painter)
         }
+        imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
+                             screen: session.size)
         doupdate()
+        imageWriter?.write()
         let wanted = renderer.wantedPictures
         provider.cancelAll(except: Set(wanted.map(\.key)))
         for request in wanted.sorted(by: { $0.priority > $1.priority }) {
@@ -141,8 +151,17 @@ public final class BrowserApp {
             break
         case .redrawAll:
             clearok(curscr, true)
+            imageWriter?.screenCleared()
         case .remote(let remoteEffect):
             remote?.perform(remoteEffect)
+        case .triage(let request):
+            // Remote items are names on a server, not files here: file operations would act on the working
+            // directory. Only in-memory triage (marks, filters) works on a remote directory for now.
+            if remote != nil {
+                inbox.post(.triage(.result(RemoteSession.refusal(of: request))))
+                break
+            }
+            triageWorker.perform(request)
         }
     }
 

@@ -22,7 +22,10 @@ enum RemoteOverlayPainter {
         // Where the badge sits: the picture's own corner when there is one, else the cell's.
         var area = rect
         if let picture = provider.picture(for: ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)),
-           picture.mode == .symbols, picture.rows > 0 {
+           picture.rows > 0 {
+            // Pixel pictures are placed after curses and would cover (and be re-placed for) any text drawn here:
+            // their state stays in the status bar and the transfer panel.
+            guard picture.mode == .symbols else { return }
             area = ScreenPainter.placement(of: picture, in: rect)
         }
         if !remoteItem.isPlayable, let live = badge.badge(for: item.kind) {
@@ -77,7 +80,7 @@ enum RemoteOverlayPainter {
     /// The status bar with the remote additions: the selected item's failure (and `R`), the download
     /// progress of a held play, and the activity summary before the mode on the right.
     static func status(_ state: BrowserState, remote: RemoteBrowseState, left: String, right: String,
-                       now: Date = Date()) -> (left: String, right: String) {
+                       pictureMode: String, now: Date = Date()) -> (left: String, right: String) {
         var left = left, right = right
         if state.message == nil, let item = state.selectedItem, remote.isDirectory(item.id) {
             left = " \(state.selection + 1)/\(state.items.count) \(item.id) · folder · Enter opens"
@@ -94,8 +97,7 @@ enum RemoteOverlayPainter {
         }
         if let summary = TransferText.summary(remote.activity, now: now) {
             // The picture mode makes room for the summary while transfers run (the left side must stay readable).
-            let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
-            right = summary + " │ \(mode) · ? help "
+            right = summary + " │ " + right.replacingOccurrences(of: " · " + pictureMode, with: "")
         }
         return (left, right)
     }

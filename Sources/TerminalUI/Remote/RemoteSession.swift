@@ -80,6 +80,18 @@ final class RemoteSession {
         }
     }
 
+    /// The answer to a triage file operation on a remote directory: remote items are names on a server, not
+    /// files here, so trash/copy/rotate/ratings would act on the working directory. Only in-memory triage
+    /// (marks, filters) works remotely for now; the refusal goes back as an ordinary result.
+    static func refusal(of request: TriageRequest) -> TriageResult {
+        let message = "not available for a remote directory"
+        switch request {
+        case .loadStates: return .statesLoaded([:])
+        case .writeState(let state, let item): return .stateNotSaved(itemID: item.id, state: state, error: message)
+        default: return .finished(message: message, filesChanged: false)
+        }
+    }
+
     static func describe(_ error: Error) -> String {
         if let remote = error as? RemoteError { return remote.description }
         return "\(error)"

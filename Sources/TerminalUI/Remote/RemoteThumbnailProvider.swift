@@ -74,6 +74,7 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
     func hasFailed(_ key: ThumbnailKey) -> Bool { inner.hasFailed(key) }
     func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
     var hasPendingWork: Bool { inner.hasPendingWork }
+    var pixelOutput: PixelOutput? { inner.pixelOutput }
 
     /// What the picture is made from: the local still as soon as it is downloaded (a Live Photo's thumbnail
     /// does not wait for its movie), or a video's local movie.
