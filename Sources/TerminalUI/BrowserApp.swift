@@ -34,6 +34,8 @@ public final class BrowserApp {
     private let inbox = EventInbox()
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
+    /// Press-and-hold playback (set while `run` runs).
+    private var playback: BrowserPlayback?
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -45,6 +47,10 @@ public final class BrowserApp {
         let session = try CursesSession(mouse: options.config.mouse)
         defer { CursesSession.restore() }
         idlok(session.window, true)
+        let playback = BrowserPlayback(session: session, mouse: options.config.mouse,
+                                       hints: options.config.playbackHints, post: { [inbox] in inbox.post($0) })
+        defer { playback.shutdown() }
+        self.playback = playback
 
         let inbox = self.inbox
         let provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
@@ -53,33 +59,37 @@ public final class BrowserApp {
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
             keymap: options.config.keymap)
+        renderer.livePicture = { playback.picture(for: $0, in: $1) }
+        renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
+        renderer.playbackNote = { playback.statusNote }
         startScan(&state)
 
-        var lastPlayKey = Date.distantPast
         while !state.wantsQuit {
             render(state, renderer: renderer, provider: provider, session: session)
+            playback.didDraw()
             // Block for input when nothing runs in the background; poll briefly while pictures or a scan
-            // are on their way so they appear as soon as they are ready.
+            // are on their way so they appear as soon as they are ready (and often while a movie plays).
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
-            var events: [TerminalEvent] = []
-            if let first = session.readEvent(timeoutMilliseconds: busy ? 30 : -1) {
-                events.append(first)
-                while let next = session.readEvent(timeoutMilliseconds: 0) { events.append(next) }
-            }
+                || playback.isBusy
+            let timeout: Int32 = busy ? playback.pollMilliseconds(otherwise: 30) : -1
+            let events = playback.readEvents(session: session, timeoutMilliseconds: timeout)
             var actions = inbox.drain()
             for event in events {
-                if let action = action(for: event, state: state, keymap: options.config.keymap) {
-                    if case .playPressed = action { lastPlayKey = Date() }
+                if let handled = playback.actions(for: event, state: state, keymap: options.config.keymap) {
+                    actions += handled
+                } else if let action = action(for: event, state: state, keymap: options.config.keymap) {
                     actions.append(action)
                 }
                 if case .resize = event { clearok(session.window, true) }
             }
-            // Terminals send no key-up: a held Space auto-repeats, so playback stops once the repeats stop.
-            if state.isPlayPressed, Date().timeIntervalSince(lastPlayKey) > 0.6 { actions.append(.playReleased) }
+            // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
+            actions += playback.tick(state: state)
             for action in actions {
                 for effect in state.reduce(action) { perform(effect, state: &state) }
             }
+            playback.update(state: state)
             _ = provider.takeReadyKeys()
+            _ = playback.controller.takeNewFrame()
         }
     }
 
@@ -102,10 +112,12 @@ public final class BrowserApp {
     private func action(for event: TerminalEvent, state: BrowserState, keymap: Keymap) -> BrowserAction? {
         switch event {
         case .key(let key): return keymap.action(for: key, in: state)
+        case .keyEvent(let key, let type): return type == .release ? nil : keymap.action(for: key, in: state)
         case .resize(let size): return .resize(size)
         case .mouse(let x, let y, let kind):
             switch kind {
-            case .click: return .click(x: x, y: y)
+            case .click, .press: return .click(x: x, y: y)
+            case .release: return nil
             case .wheelUp: return .scroll(rows: -1)
             case .wheelDown: return .scroll(rows: 1)
             }
@@ -117,13 +129,13 @@ public final class BrowserApp {
         case .startScan:
             startScan(&state)
         case .startPlayback(let itemID):
-            if let onPlayback, let item = state.items.first(where: { $0.id == itemID }) {
-                onPlayback(item)
-            } else {
-                state.message = "playback is not available yet"
+            if let item = state.items.first(where: { $0.id == itemID }) {
+                onPlayback?(item)
+                playback?.startHold(item, state: &state)
             }
         case .stopPlayback:
             onPlayback?(nil)
+            playback?.stopHold()
         case .quit:
             break
         case .redrawAll:

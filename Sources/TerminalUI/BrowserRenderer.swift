@@ -11,6 +11,11 @@ final class BrowserRenderer {
     let keymap: Keymap
     /// Keys of the pictures the last frame wanted, most wanted first.
     private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
+    /// Playback hooks: the movie frame to draw instead of the key photo, why an item shows LIVE OFF, and
+    /// the status-bar note while a hold plays.
+    var livePicture: ((LibraryItem, CellRect) -> RenderedImage?)?
+    var liveOffReason: ((LibraryItem) -> String?)?
+    var playbackNote: (() -> String?)?
 
     init(badge: BadgePainter, keymap: Keymap) {
         self.badge = badge
@@ -62,7 +67,7 @@ final class BrowserRenderer {
         } else {
             left = state.isScanning ? " scanning…" : " no photos here"
         }
-        if state.isPlayPressed { left += " · ▶ playing" }
+        if let note = playbackNote?() { left += " · " + note }
         let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
         let right = "\(mode) · \(provider.modeDescription) · ? help "
         drawBar(left: left, right: right, y: y, color: .status, painter: painter)
@@ -127,11 +132,14 @@ final class BrowserRenderer {
                              provider: ThumbnailProvider, painter: ScreenPainter) {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
-        if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
-            painter.picture(badge.badged(picture, kind: item.kind), in: rect)
+        let liveOff = liveOffReason?(item) != nil
+        if let frame = livePicture?(item, rect), frame.rows > 0 {
+            painter.picture(badge.badged(frame, item: item, liveOff: liveOff), in: rect)
+        } else if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
+            painter.picture(badge.badged(picture, item: item, liveOff: liveOff), in: rect)
         } else {
             drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), painter: painter)
-            badge.drawOnPlaceholder(kind: item.kind, in: rect, painter: painter)
+            badge.drawOnPlaceholder(item: item, liveOff: liveOff, in: rect, painter: painter)
         }
     }
 
@@ -159,8 +167,7 @@ final class BrowserRenderer {
         let content = state.layout.content
         guard let item = state.selectedItem, content.height >= 2 else { return }
         let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
-        let pictureRect = CellRect(x: content.x, y: content.y, width: content.width - infoWidth,
-                                   height: content.height - 1)
+        guard let pictureRect = BrowserPlayback.viewerPictureRect(state) else { return }
         drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
         let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · i info · Esc back"
         painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
