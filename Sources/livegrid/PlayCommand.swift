@@ -79,6 +79,7 @@ struct PlayCommand: ParsableCommand {
             while end == nil { end = player.waitUntilEnded(timeout: 3600) }
             let cpu = CPUUsage.now().seconds - usage.seconds
             if case .failed = end { failed = end }
+            if end == .finished, player.stats.framesShown == 0 { failed = .failed(.unsupported("stream: no frame could be decoded")) }
             if stats {
                 let report = run.report(stats: player.stats, info: player.info, cpuSeconds: cpu, round: round,
                                         of: `repeat`, target: target, mode: renderer.mode)

@@ -27,7 +27,11 @@ final class BrowserPlayback {
         self.post = post
         hintsEnabled = hints
         controller = PlaybackController(depth: session.colors.depth.renderDepth, trace: trace,
-                                        notify: { post(.showMessage($0)) })
+                                        notify: { message in
+                                            // The hold is over for the state too, so its release cannot clear the message.
+                                            post(.playReleased)
+                                            post(.showMessage(message))
+                                        })
         let kitty = KittyKeyboard.detect(window: session.window)
         if kitty {
             KittyKeyboard.push()
@@ -144,7 +148,7 @@ final class BrowserPlayback {
                 return action
             case .playPressed:
                 if let item = selected, let reason = controller.liveOffReason(for: item) {
-                    return .showMessage("LIVE OFF: \(item.displayName) shows as a still: \(reason)")
+                    return .showMessage("LIVE OFF: \(reason)")
                 }
                 return action
             case .playReleased:
@@ -170,7 +174,7 @@ final class BrowserPlayback {
             return
         }
         if let failure = controller.start(item, purpose: .hold, columns: rect.width, rows: rect.height) {
-            state.message = "LIVE OFF: \(item.displayName): \(failure)"
+            state.message = "LIVE OFF: \(failure)"
         }
     }
 

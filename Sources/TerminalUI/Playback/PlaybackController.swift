@@ -177,7 +177,7 @@ final class PlaybackController: @unchecked Sendable {
             return true
         }
         trace?.log("playback-end \(end) \(stats)")
-        if let failure, wasCurrent { notify("LIVE OFF: \(item.displayName): \(failure)") }
+        if let failure, wasCurrent { notify("LIVE OFF: \(failure)") }
     }
 
     private func remember(_ failure: PlaybackFailure, _ itemID: String) -> PlaybackFailure {
