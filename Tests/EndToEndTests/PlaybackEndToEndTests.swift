@@ -89,6 +89,29 @@ final class PlaybackEndToEndTests: XCTestCase {
         XCTAssertTrue(try session.screen().first?.contains("1 item") == true)
     }
 
+    func testHintOfMovementPlaysOnceAfterTheItemStaysSelected() throws {
+        let session = try TmuxSession(command: fixture.command(), columns: 120, rows: 40)
+        let count = fixture.names.count
+        try session.waitFor("the grid") { $0.contains { $0.contains(" 1/\(count) ") } }
+        for _ in 0..<count {
+            if try session.screen().last?.contains("train.jpg") == true { break }
+            try session.send("l")
+        }
+        // Over the next 4 s the cell shows the key photo, moves once (about a second), and rests again.
+        var snapshots: [[String]] = []
+        let deadline = Date().addingTimeInterval(4)
+        while Date() < deadline {
+            snapshots.append(try trainCell(session))
+            Thread.sleep(forTimeInterval: 0.08)
+        }
+        let settled = try trainCell(session)
+        XCTAssertFalse(settled.joined().contains("jpg"), "the thumbnail is in")
+        let moving = snapshots.filter { $0 != settled && !$0.joined().contains("jpg") }
+        XCTAssertFalse(moving.isEmpty, "the hint never moved the cell")
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(try trainCell(session), settled, "the hint plays once, then rests on the key photo")
+    }
+
     // MARK: - helpers
 
     /// Opens the browser without hints, selects train.jpg and waits until its cell is stable (thumbnail in).
