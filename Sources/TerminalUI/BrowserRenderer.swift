@@ -120,7 +120,7 @@ final class BrowserRenderer {
 
     private func drawListRow(_ item: LibraryItem, in rect: CellRect, selected: Bool, painter: ScreenPainter) {
         // The same marks as on pictures, in a fixed column so they line up.
-        let mark = badge.label(for: item.kind, fitting: 8) ?? ""
+        let mark = badge.label(for: item, liveOff: liveOffReason?(item) != nil, fitting: 8) ?? ""
         painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 8) + item.displayName,
                      x: rect.x, y: rect.y, width: rect.width, attributes: selected ? lg_a_bold() : 0,
                      color: selected ? .selection : nil)

@@ -89,6 +89,20 @@ final class PlaybackEndToEndTests: XCTestCase {
         XCTAssertTrue(try session.screen().first?.contains("1 item") == true)
     }
 
+    func testStillWhoseMovieIsMissingWearsLiveOffFromTheStart() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-e2e-orphan")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"), toPath: library.appendingPathComponent("train.jpg").path)
+        let orphan = BrowserFixture(directory: library, home: directory.appendingPathComponent("home"),
+                                    binary: fixture.binary, kinds: ["train.jpg": "still"], names: ["train.jpg"])
+        let (session, cell) = try openOnTrain(orphan)
+        XCTAssertTrue(cell.joined().contains("LIVE OFF"), "LIVE OFF before any hold:\n" + cell.joined(separator: "\n"))
+        try session.send("Space")
+        try session.waitFor("the reason in the status bar", timeout: 3) { ($0.last ?? "").contains("LIVE OFF: its movie is missing") }
+    }
+
     func testHintOfMovementPlaysOnceAfterTheItemStaysSelected() throws {
         let session = try TmuxSession(command: fixture.command(), columns: 120, rows: 40)
         let count = fixture.names.count

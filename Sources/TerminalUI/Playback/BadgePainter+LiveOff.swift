@@ -14,11 +14,15 @@ extension BadgePainter {
         return picture.compositing(badge)
     }
 
+    /// The badge as text no wider than `width` columns (the list layout).
+    func label(for item: LibraryItem, liveOff: Bool, fitting width: Int) -> String? {
+        badge(for: item, liveOff: liveOff).map { String(String.UnicodeScalarView($0.text(fitting: width))) }
+    }
+
     /// The badge on a placeholder, in the same corner.
     func drawOnPlaceholder(item: LibraryItem, liveOff: Bool, in rect: CellRect, painter: ScreenPainter) {
         guard liveOff else { return drawOnPlaceholder(kind: item.kind, in: rect, painter: painter) }
-        guard rect.height >= 1, let badge = badge(for: item, liveOff: true) else { return }
-        let text = String(String.UnicodeScalarView(badge.text(fitting: rect.width)))
+        guard rect.height >= 1, let text = label(for: item, liveOff: true, fitting: rect.width) else { return }
         let width = DisplayWidth.of(text)
         let x = (corner == .topLeft || corner == .bottomLeft) ? rect.x : rect.x + rect.width - width
         let y = (corner == .topLeft || corner == .topRight) ? rect.y : rect.y + rect.height - 1

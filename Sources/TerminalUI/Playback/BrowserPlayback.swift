@@ -210,7 +210,7 @@ final class BrowserPlayback {
 
     /// For the status bar while a hold plays: which input tells when it ends.
     var statusNote: String? {
-        guard controller.current?.purpose == .hold || hold.activeSource != nil else { return nil }
+        guard controller.current?.purpose == .hold else { return nil }
         return "◎ hold: \((hold.activeSource ?? hold.keySource).rawValue)"
     }
 
