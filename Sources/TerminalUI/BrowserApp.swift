@@ -3,6 +3,7 @@ import CNCurses
 import Foundation
 import Library
 import LivePairing
+import VideoPlayback
 
 /// What the browser needs from outside: where to look, the settings, how to scan, how to make pictures.
 public struct BrowserOptions {
@@ -64,9 +65,15 @@ public final class BrowserApp {
         renderer.playbackNote = { playback.statusNote }
         startScan(&state)
 
+        // Redraw only when something changed: while a movie plays the loop wakes every few milliseconds.
+        var dirty = true
+        var lastRender = 0.0
         while !state.wantsQuit {
-            render(state, renderer: renderer, provider: provider, session: session)
-            playback.didDraw()
+            if dirty || MonotonicClock.now() - lastRender > 0.1 {
+                render(state, renderer: renderer, provider: provider, session: session)
+                playback.didDraw()
+                lastRender = MonotonicClock.now()
+            }
             // Block for input when nothing runs in the background; poll briefly while pictures or a scan
             // are on their way so they appear as soon as they are ready (and often while a movie plays).
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
@@ -88,8 +95,9 @@ public final class BrowserApp {
                 for effect in state.reduce(action) { perform(effect, state: &state) }
             }
             playback.update(state: state)
-            _ = provider.takeReadyKeys()
-            _ = playback.controller.takeNewFrame()
+            let readyPictures = provider.takeReadyKeys()
+            let newFrame = playback.controller.takeNewFrame()
+            dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame
         }
     }
 

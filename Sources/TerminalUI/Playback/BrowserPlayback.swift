@@ -191,6 +191,10 @@ final class BrowserPlayback {
             controller.stop()
         }
         if !state.isPlayPressed, controller.current?.purpose == .hold { controller.stop() }
+        // A resize or zoom moved the picture: its frames no longer fit, back to the key photo.
+        if let area = controller.area, let rect = Self.pictureRect(state), (area.columns, area.rows) != (rect.width, rect.height) {
+            controller.stop()
+        }
         guard let item = selected, item.kind.isLive else {
             hintCandidate = nil
             return

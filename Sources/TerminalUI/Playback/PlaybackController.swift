@@ -54,6 +54,9 @@ final class PlaybackController: @unchecked Sendable {
 
     var isActive: Bool { lock.withLock { playing != nil } }
 
+    /// The picture area (in cells) the current playback renders for.
+    var area: (columns: Int, rows: Int)? { lock.withLock { playing.map { ($0.columns, $0.rows) } } }
+
     /// Why the item cannot play: the scan's reason (its movie is missing) or a remembered failure.
     func liveOffReason(for item: LibraryItem) -> String? {
         if let reason = item.liveOffReason { return reason }
