@@ -8,10 +8,12 @@ BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev
                   libswscale-dev libavutil-dev libheif-dev libturbojpeg0-dev
 TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time
 BENCH_PACKAGES := chafa timg hyperfine
+# Real terminal emulators under a virtual X server for scripts/screenshots.sh (foot is Wayland-only).
+SCREENSHOT_PACKAGES := xvfb xterm x11-apps x11-utils imagemagick xdotool kitty libgl1-mesa-dri
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps build release run test bench fuzz demo-library clean
+.PHONY: all deps test-deps bench-deps screenshots-deps screenshots build release run test bench fuzz demo-library clean
 
 all: build
 
@@ -34,6 +36,13 @@ test-deps: deps
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_PACKAGES))
+
+screenshots-deps: deps
+	$(call apt_install,$(SCREENSHOT_PACKAGES))
+
+# PNGs of the browser in xterm (sixel and symbols) and kitty into screenshots/.
+screenshots: screenshots-deps build
+	scripts/screenshots.sh screenshots
 
 build: deps
 	$(SWIFT) build

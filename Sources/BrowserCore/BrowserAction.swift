@@ -43,6 +43,8 @@ public enum BrowserAction: Sendable {
     case scanFailed(String)
     /// A one-line note for the status bar from background work (a cache that cannot be written...).
     case showMessage(String)
+    /// Marks, ratings, trash, copy/move, export, rotate (BrowserCore/Triage).
+    case triage(TriageAction)
 }
 
 /// Work the front end must do after a state change (the reducer stays pure).
@@ -52,4 +54,6 @@ public enum BrowserEffect: Sendable, Equatable {
     case startPlayback(itemID: String)
     case stopPlayback
     case quit
+    /// File work for triage, run off the draw loop; results come back as `.triage(.result(...))`.
+    case triage(TriageRequest)
 }

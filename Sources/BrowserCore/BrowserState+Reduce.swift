@@ -3,7 +3,7 @@ extension BrowserState {
     @discardableResult
     public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
-        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed: break
+        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed, .triage(.result): break
         default: message = nil
         }
         switch action {
@@ -66,6 +66,7 @@ extension BrowserState {
         case .select(let index):
             selectIndex(index)
         case .playPressed:
+            if let effects = triagePlayPressed() { return effects }
             guard let item = selectedItem, item.kind.isLive || item.kind == .video, !isPlayPressed else { break }
             isPlayPressed = true
             return [.startPlayback(itemID: item.id)]
@@ -77,8 +78,11 @@ extension BrowserState {
             isScanning = false
             scanWarnings = scan.warnings
             setItems(scan.items)
+            return triageAfterScan()
         case .showMessage(let text):
             message = text
+        case .triage(let triageAction):
+            return reduceTriage(triageAction)
         case .scanFailed(let error):
             isScanning = false
             message = "scan failed: \(error)"

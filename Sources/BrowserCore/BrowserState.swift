@@ -1,3 +1,4 @@
+import Library
 import LivePairing
 
 /// What fills the screen.
@@ -40,6 +41,8 @@ public struct BrowserState: Sendable {
     /// True between "play pressed" and "play released" on a live item (the playback seam).
     public var isPlayPressed = false
     public var wantsQuit = false
+    /// Marks, ratings and flags, the triage filter, prompts and the export dialog.
+    public var triage = TriageSession()
     /// One-line message for the status bar (errors, hints); cleared by the next key.
     public var message: String?
 
@@ -71,6 +74,11 @@ public struct BrowserState: Sendable {
         applyFilter(keeping: selectedID)
     }
 
+    /// Applies the name and triage filters again (ratings or the triage filter changed).
+    mutating func refilter() {
+        applyFilter(keeping: selectedItem?.id)
+    }
+
     private mutating func applyFilter(keeping selectedID: String?) {
         if filter.isEmpty {
             items = allItems
@@ -80,6 +88,7 @@ public struct BrowserState: Sendable {
                 item.files.contains { $0.fileName.lowercased().contains(needle) }
             }
         }
+        if triage.filter != .everything { items = triage.filter.apply(to: items, states: triage.states) }
         if let selectedID, let index = items.firstIndex(where: { $0.id == selectedID }) {
             selection = index
         }

@@ -3,7 +3,7 @@ public enum KeyInput: Sendable, Hashable {
     case character(Character)
     case up, down, left, right
     case pageUp, pageDown, home, end
-    case enter, escape, backspace, tab
+    case enter, escape, backspace, tab, delete
     case function(Int)
 
     /// Parses a key name as written in the config file: a single character, a name (`Up`, `PageDown`,
@@ -23,6 +23,7 @@ public enum KeyInput: Sendable, Hashable {
         case "esc", "escape": self = .escape
         case "backspace": self = .backspace
         case "tab": self = .tab
+        case "delete", "del": self = .delete
         case "space": self = .character(" ")
         default:
             if name.count == 1, let character = name.first {

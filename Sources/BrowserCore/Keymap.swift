@@ -19,6 +19,11 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case quit
     case play
     case redraw
+    // Triage (BrowserCore/Triage/TriageKeys.swift).
+    case mark, markAll = "mark-all", markNone = "mark-none", markInvert = "mark-invert"
+    case rate0 = "rate-0", rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
+    case pick, reject, trash, undo, copy, move, export
+    case rotateLeft = "rotate-left", rotateRight = "rotate-right", triageFilter = "triage-filter"
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -45,7 +50,7 @@ public struct Keymap: Sendable {
         (.quit, [.character("q")]),
         (.play, [.character(" ")]),
         (.redraw, [.character("\u{0C}")]),
-    ]
+    ] + TriageKeys.defaultBindings
 
     public init() {
         var bindings: [KeyInput: KeyCommand] = [:]
@@ -77,6 +82,7 @@ public struct Keymap: Sendable {
             default: break
             }
         }
+        if let triageAction = TriageKeys.modalAction(for: key, in: state) { return triageAction }
         guard let command = bindings[key] else { return nil }
         switch command {
         case .moveUp: return .move(.up)
@@ -98,6 +104,9 @@ public struct Keymap: Sendable {
         case .quit: return state.mode == .grid && !state.showsInfo ? .quit : .back
         case .play: return .playPressed
         case .redraw: return .redraw
+        case .mark, .markAll, .markNone, .markInvert, .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .pick, .reject,
+             .trash, .undo, .copy, .move, .export, .rotateLeft, .rotateRight, .triageFilter:
+            return TriageKeys.action(for: command).map { .triage($0) }
         }
     }
 }
@@ -128,6 +137,7 @@ extension KeyInput {
         case .escape: return "Esc"
         case .backspace: return "Backspace"
         case .tab: return "Tab"
+        case .delete: return "Delete"
         case .function(let number): return "F\(number)"
         }
     }

@@ -33,8 +33,11 @@ public struct BrowserOptions {
 public final class BrowserApp {
     private let options: BrowserOptions
     private let inbox = EventInbox()
+    private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
+    /// Places pixel-protocol pictures after curses' update (nil in symbol mode).
+    private var imageWriter: TerminalImageWriter?
     /// Press-and-hold playback (set while `run` runs).
     private var playback: BrowserPlayback?
 
@@ -47,14 +50,18 @@ public final class BrowserApp {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalUIError.notATerminal }
         let session = try CursesSession(mouse: options.config.mouse)
         defer { CursesSession.restore() }
-        idlok(session.window, true)
+
+        let inbox = self.inbox
+        let provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
+        imageWriter = provider.pixelOutput.map { TerminalImageWriter(mode: $0.mode, wrapForTmux: $0.wrapForTmux) }
+        defer { imageWriter?.removeAll() }
+        // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
+        idlok(session.window, imageWriter == nil)
+        // After the provider's terminal probe: the kitty keyboard query reads its own replies.
         let playback = BrowserPlayback(session: session, mouse: options.config.mouse,
                                        hints: options.config.playbackHints, post: { [inbox] in inbox.post($0) })
         defer { playback.shutdown() }
         self.playback = playback
-
-        let inbox = self.inbox
-        let provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         if let warning = options.config.warnings.first { state.message = warning }
         let renderer = BrowserRenderer(
@@ -77,7 +84,7 @@ public final class BrowserApp {
             // Block for input when nothing runs in the background; poll briefly while pictures or a scan
             // are on their way so they appear as soon as they are ready (and often while a movie plays).
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
-                || playback.isBusy
+                || triageWorker.isBusy || playback.isBusy
             let timeout: Int32 = busy ? playback.pollMilliseconds(otherwise: 30) : -1
             let events = playback.readEvents(session: session, timeoutMilliseconds: timeout)
             var actions = inbox.drain()
@@ -87,7 +94,7 @@ public final class BrowserApp {
                 } else if let action = action(for: event, state: state, keymap: options.config.keymap) {
                     actions.append(action)
                 }
-                if case .resize = event { clearok(session.window, true) }
+                if case .resize = event { clearok(session.window, true); imageWriter?.screenCleared() }
             }
             // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
             actions += playback.tick(state: state)
@@ -109,7 +116,10 @@ public final class BrowserApp {
             // Colour pairs were reused mid-frame: repaint once more so no cell keeps a stale pair.
             renderer.draw(state, provider: provider, painter: painter)
         }
+        imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
+                             screen: session.size)
         doupdate()
+        imageWriter?.write()
         let wanted = renderer.wantedPictures
         provider.cancelAll(except: Set(wanted.map(\.key)))
         for request in wanted.sorted(by: { $0.priority > $1.priority }) {
@@ -148,6 +158,9 @@ public final class BrowserApp {
             break
         case .redrawAll:
             clearok(curscr, true)
+            imageWriter?.screenCleared()
+        case .triage(let request):
+            triageWorker.perform(request)
         }
     }
 

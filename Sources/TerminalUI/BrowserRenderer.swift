@@ -16,6 +16,12 @@ final class BrowserRenderer {
     var livePicture: ((LibraryItem, CellRect) -> RenderedImage?)?
     var liveOffReason: ((LibraryItem) -> String?)?
     var playbackNote: (() -> String?)?
+    /// Pixel-protocol pictures of the last frame (placed by `TerminalImageWriter` after curses' update) and the
+    /// panels drawn over the grid (pictures under them are not shown).
+    private(set) var pixelPictures: [PixelPicture] = []
+    private(set) var overlays: [CellRect] = []
+
+    var triagePainter: TriagePainter { TriagePainter(badge: badge) }
 
     init(badge: BadgePainter, keymap: Keymap) {
         self.badge = badge
@@ -24,17 +30,24 @@ final class BrowserRenderer {
 
     func draw(_ state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
         wantedPictures.removeAll(keepingCapacity: true)
+        pixelPictures.removeAll(keepingCapacity: true)
+        overlays.removeAll(keepingCapacity: true)
         werase(painter.window)
         drawHeader(state, painter: painter)
+        if let dialog = state.triage.exportDialog {
+            triagePainter.drawExportDialog(dialog, in: state.layout.content, painter: painter)
+        } else {
         switch state.mode == .help ? state.modeBeforeHelp : state.mode {
         case .viewer: drawViewer(state, provider: provider, painter: painter)
         default: drawGrid(state, provider: provider, painter: painter)
         }
-        if state.showsInfo, state.mode == .grid, let item = state.selectedItem {
+        }
+        if state.showsInfo, state.mode == .grid, state.triage.exportDialog == nil, let item = state.selectedItem {
             let layout = state.layout
             let width = min(48, max(20, layout.content.width / 2))
             drawInfo(item, in: CellRect(x: layout.content.width - width, y: layout.content.y, width: width,
-                                        height: layout.content.height), painter: painter)
+                                        height: layout.content.height), extra: state.triage.infoLines(for: item),
+                     painter: painter)
         }
         if state.mode == .help { drawHelp(state, painter: painter) }
         drawStatus(state, provider: provider, painter: painter)
@@ -58,7 +71,9 @@ final class BrowserRenderer {
         let y = painter.size.rows - 1
         guard y > 0 else { return }
         var left: String
-        if let message = state.message {
+        if let triageText = triagePainter.statusText(state.triage) {
+            left = triageText
+        } else if let message = state.message {
             left = " " + message
         } else if let item = state.selectedItem {
             left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
@@ -69,7 +84,9 @@ final class BrowserRenderer {
         }
         if let note = playbackNote?() { left += " · " + note }
         let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
-        let right = "\(mode) · \(provider.modeDescription) · ? help "
+        // A prompt gets the whole line: its question must be readable.
+        let right = state.triage.prompt != nil ? " "
+            : triagePainter.statusRight(state.triage) + "\(mode) · \(provider.modeDescription) · ? help "
         drawBar(left: left, right: right, y: y, color: .status, painter: painter)
     }
 
@@ -101,11 +118,12 @@ final class BrowserRenderer {
                 continue
             }
             guard let pictureRect = layout.pictureRect(index: index, scrollRow: state.scrollRow) else { continue }
-            drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible, provider: provider,
-                        painter: painter)
-            let caption = (selected ? "▸" : " ") + item.displayName
-            painter.text(caption, x: cell.x, y: cell.y + pictureRect.height, width: cell.width,
-                         attributes: selected ? lg_a_bold() : 0, color: selected ? .selection : nil)
+            let placed = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
+                                     provider: provider, painter: painter)
+            let marked = state.triage.marks.contains(item.id)
+            if marked { triagePainter.drawMark(in: placed, painter: painter) }
+            triagePainter.drawCaption(item, selected: selected, marked: marked, session: state.triage, x: cell.x,
+                                      y: cell.y + pictureRect.height, width: cell.width, painter: painter)
         }
         // The next page is prefetched at low priority so paging feels instant.
         if !layout.isList {
@@ -128,18 +146,28 @@ final class BrowserRenderer {
 
     /// The item's picture (with its badge) when the provider has it, else a placeholder with the badge in
     /// the same corner; queues the request either way.
+    /// Returns where the picture went (its badge's and mark's corners), or `rect` for a placeholder.
+    @discardableResult
     private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: PicturePriority,
-                             provider: ThumbnailProvider, painter: ScreenPainter) {
+                             provider: ThumbnailProvider, painter: ScreenPainter) -> CellRect {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
         let liveOff = liveOffReason?(item) != nil
         if let frame = livePicture?(item, rect), frame.rows > 0 {
+            // A playing movie: symbol frames over the cell (its pixel picture, if any, is left out this frame).
             painter.picture(badge.badged(frame, item: item, liveOff: liveOff), in: rect)
+            return ScreenPainter.placement(of: frame, in: rect)
+        } else if let picture = provider.picture(for: key), picture.mode.isPixelProtocol, picture.rows > 0 {
+            let placement = ScreenPainter.placement(of: picture, in: rect)
+            pixelPictures.append(PixelPicture(key: key, rect: placement, image: picture))
+            return placement
         } else if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
             painter.picture(badge.badged(picture, item: item, liveOff: liveOff), in: rect)
+            return ScreenPainter.placement(of: picture, in: rect)
         } else {
             drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), painter: painter)
             badge.drawOnPlaceholder(item: item, liveOff: liveOff, in: rect, painter: painter)
+            return rect
         }
     }
 
@@ -173,7 +201,8 @@ final class BrowserRenderer {
         painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {
             drawInfo(item, in: CellRect(x: content.x + content.width - infoWidth, y: content.y, width: infoWidth,
-                                        height: content.height), painter: painter)
+                                        height: content.height), extra: state.triage.infoLines(for: item),
+                     painter: painter)
         }
         // Neighbours are prefetched at the viewer size: stepping through feels immediate.
         for neighbour in [state.selection + 1, state.selection - 1] where state.items.indices.contains(neighbour) {
@@ -184,12 +213,14 @@ final class BrowserRenderer {
 
     // MARK: panels
 
-    private func drawInfo(_ item: LibraryItem, in rect: CellRect, painter: ScreenPainter) {
+    private func drawInfo(_ item: LibraryItem, in rect: CellRect, extra: [(label: String, value: String)] = [],
+                          painter: ScreenPainter) {
+        overlays.append(rect)
         painter.box(rect, color: .panel)
         painter.text(" Info ", x: rect.x + 2, y: rect.y, width: 6, attributes: lg_a_bold(), color: .panel)
         let labelWidth = 11
         var y = rect.y + 1
-        for line in ItemDescription.infoLines(for: item) {
+        for line in ItemDescription.infoLines(for: item) + extra {
             guard y < rect.y + rect.height - 1 else { break }
             let color: UIColor = line.label == "Warning" ? .warning : .panel
             painter.text(line.label, x: rect.x + 2, y: y, width: labelWidth, attributes: lg_a_bold(), color: color)
@@ -205,7 +236,7 @@ final class BrowserRenderer {
             ("Filter by name", .filter), ("Rescan", .rescan), ("Bigger", .zoomIn), ("Smaller", .zoomOut),
             ("Open viewer", .open), ("Info panel", .info), ("Play (hold)", .play), ("Back", .back),
             ("Redraw", .redraw), ("Help", .help), ("Quit", .quit),
-        ]
+        ] + TriageKeys.helpRows
         let lines = rows.map { label, command -> String in
             let keys = keymap.keys(for: command).map(\.displayName).joined(separator: " ")
             return DisplayWidth.pad(label, width: 16) + keys
@@ -215,6 +246,7 @@ final class BrowserRenderer {
         guard width > 10, height > 3 else { return }
         let rect = CellRect(x: (painter.size.columns - width) / 2, y: (painter.size.rows - height) / 2,
                             width: width, height: height)
+        overlays.append(rect)
         painter.box(rect, color: .panel)
         painter.text(" Help — livegrid ", x: rect.x + 2, y: rect.y, width: 17, attributes: lg_a_bold(), color: .panel)
         for (offset, line) in lines.prefix(height - 4).enumerated() {

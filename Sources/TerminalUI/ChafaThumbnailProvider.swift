@@ -24,12 +24,27 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     private var failed: Set<ThumbnailKey> = []
     private var inFlight: [ThumbnailKey: PicturePriority] = [:]
     private var ready: [ThumbnailKey] = []
-    /// Rendered pictures kept for redraws (a few screens' worth; cells are small).
-    private let renderedLimit = 2_000
+    /// Item kinds of requests in flight (pixel modes draw the badge when the picture is rendered).
+    private var kinds: [ThumbnailKey: ItemKind] = [:]
+    /// Rendered pictures kept for redraws (a few screens' worth; cells are small, pixel pictures are not).
+    private let renderedLimit: Int
 
-    public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String,
-                warn: @escaping @Sendable (String) -> Void) {
-        renderer = ChafaRenderer(mode: .symbols, colorDepth: depth)
+    /// Pixel modes: the badge is drawn into the pixels (symbol mode composites it into cells when drawing).
+    private let pixelBadge: BadgePainter?
+    public let pixelOutput: PixelOutput?
+
+    public convenience init(depth: TerminalGraphics.ColorDepth, reason: String, version: String,
+                            warn: @escaping @Sendable (String) -> Void) {
+        self.init(depth: depth, reason: reason, version: version, warn: warn, mode: .symbols)
+    }
+
+    init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, warn: @escaping @Sendable (String) -> Void,
+         mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, badge: BadgePainter? = nil,
+         wrapForTmux: Bool = false) {
+        renderer = ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cellPixelSize)
+        pixelBadge = mode.isPixelProtocol ? badge : nil
+        pixelOutput = mode.isPixelProtocol ? PixelOutput(mode: mode, wrapForTmux: wrapForTmux) : nil
+        renderedLimit = mode.isPixelProtocol ? 300 : 2_000
         scheduler = ThumbnailScheduler(workers: max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)))
         diskCache = ThumbnailCache(version: version, warn: warn)
         modeDescription = reason
@@ -67,7 +82,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             }
             return
         }
-        lock.withLock { inFlight[key] = priority }
+        lock.withLock { inFlight[key] = priority; kinds[key] = item.kind }
         let frames = self.frames, diskCache = self.diskCache
         let box = CellGeometry.pixelBox(columns: key.width, rows: key.height, cell: renderer.cellPixelSize)
         let size = ThumbnailSize.covering(max(box.width, box.height))
@@ -80,16 +95,21 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
 
     public func cancelAll(except keep: Set<ThumbnailKey>) {
         scheduler.cancelAll(except: Set(keep.map(Self.schedulerKey)))
-        lock.withLock { inFlight = inFlight.filter { keep.contains($0.key) } }
+        lock.withLock {
+            inFlight = inFlight.filter { keep.contains($0.key) }
+            kinds = kinds.filter { keep.contains($0.key) }
+        }
     }
 
     /// Runs on a worker: renders the decoded frame at the key's cell size and publishes it.
     private func finish(_ key: ThumbnailKey, _ result: Result<PixelFrame, ImagingError>) {
         var image: RenderedImage?
         if case .success(let frame) = result {
-            image = renderLock.withLock { try? renderer.render(frame, maxColumns: key.width, maxRows: key.height) }
+            let prepared = renderer.mode.isPixelProtocol ? pixelReady(frame, key: key) : frame
+            image = renderLock.withLock { try? renderer.render(prepared, maxColumns: key.width, maxRows: key.height) }
         }
         lock.withLock {
+            kinds[key] = nil
             guard inFlight.removeValue(forKey: key) != nil else { return }
             if let image {
                 rendered[key] = image
@@ -103,6 +123,18 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             }
             ready.append(key)
         }
+    }
+
+    /// Pixel modes: the frame resampled to exactly the pixels of the cells it will cover, with the badge drawn
+    /// into its corner at that size (so the badge keeps its size whatever the photo's resolution).
+    private func pixelReady(_ frame: PixelFrame, key: ThumbnailKey) -> PixelFrame {
+        let kind = lock.withLock { kinds[key] }
+        let cells = CellGeometry.fit(pictureWidth: frame.width, pictureHeight: frame.height, maxColumns: key.width,
+                                     maxRows: key.height, cell: renderer.cellPixelSize)
+        let box = CellGeometry.pixelBox(columns: cells.columns, rows: cells.rows, cell: renderer.cellPixelSize)
+        var sized = frame.width == box.width && frame.height == box.height ? frame : frame.resized(to: box)
+        if let kind, let badge = pixelBadge?.badge(for: kind) { sized = sized.drawingBadge(badge) }
+        return sized
     }
 
     private static func decode(_ item: LibraryItem, size: ThumbnailSize, frames: ThumbnailMemoryCache<String>,

@@ -101,6 +101,7 @@ final class CursesSession {
         case KEY_END: return .key(.end)
         case KEY_ENTER: return .key(.enter)
         case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_DC: return .key(.delete)
         case lg_key_resize(): return .resize(size)
         case lg_key_mouse():
             var event = MEVENT()

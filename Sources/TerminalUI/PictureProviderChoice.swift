@@ -7,6 +7,7 @@ import TerminalGraphics
 public enum PictureProviderChoice {
     public static func make(setting: GraphicsModeSetting, depth: CursesColorDepth, version: String,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
+                            badgeCorner: BadgeCornerSetting = .topLeft, badgeStyle: BadgeStyleSetting = .solid,
                             warn: @escaping @Sendable (String) -> Void) -> ThumbnailProvider {
         if setting == .none {
             return PlaceholderThumbnailProvider(reason: "no pictures (graphics.mode = none)")
@@ -14,18 +15,24 @@ public enum PictureProviderChoice {
         guard let renderDepth = depth.renderDepth else {
             return PlaceholderThumbnailProvider(reason: "no pictures (the terminal has no colours)")
         }
-        let capabilities = TerminalCapabilities.detect(environment: environment)
+        // Pixel protocols (sixel/kitty/iTerm2) when detected or asked for; the probe runs once, here.
+        let decision = GraphicsModeDecision.decide(setting: setting, environment: environment) { TerminalProbe.query() }
+        let capabilities = decision.capabilities
+        if capabilities.graphicsMode.isPixelProtocol {
+            return ChafaThumbnailProvider(depth: .truecolor, reason: decision.pixelDescription, version: version,
+                                          warn: warn, mode: capabilities.graphicsMode,
+                                          cellPixelSize: capabilities.cellPixelSize,
+                                          badge: BadgePainter(corner: badgeCorner, style: badgeStyle),
+                                          wrapForTmux: capabilities.insideTmux)
+        }
         var reason = "symbols, \(depth.name)"
         switch setting {
-        case .auto where capabilities.graphicsMode != .symbols:
-            // Pixel protocols need a writer that places images after curses' update; until then symbols.
-            reason += " (\(capabilities.graphicsMode.rawValue) detected; the grid draws symbols for now)"
         case .auto:
             reason += capabilities.insideTmux ? " (inside tmux)" : ""
         case .symbols:
             reason += " (config)"
         default:
-            reason += " (\(setting.rawValue) asked; the grid draws symbols for now)"
+            break
         }
         return ChafaThumbnailProvider(depth: renderDepth, reason: reason, version: version, warn: warn)
     }

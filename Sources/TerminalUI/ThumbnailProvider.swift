@@ -39,6 +39,12 @@ public protocol ThumbnailProvider: AnyObject {
     func takeReadyKeys() -> [ThumbnailKey]
     /// True while requests are queued or running (the loop then polls input with a short timeout).
     var hasPendingWork: Bool { get }
+    /// Set when pictures are pixel-protocol bytes (sixel/kitty/iTerm2) the tty writer places after curses.
+    var pixelOutput: PixelOutput? { get }
+}
+
+extension ThumbnailProvider {
+    public var pixelOutput: PixelOutput? { nil }
 }
 
 /// The provider used when pictures are off (`graphics.mode = "none"`) or no renderer is available:

@@ -51,7 +51,8 @@ struct BrowseCommand: ParsableCommand {
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
         let options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { depth, warn in
-            PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string, warn: warn)
+            PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string,
+                                       badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         try BrowserApp(options: options).run()
     }

@@ -14,12 +14,25 @@ struct ExportCommand: ParsableCommand {
         content identifiers intact and their names kept paired; with --as still the still alone. Live Photos \
         whose movie is missing or unplayable are exported as stills. Nothing at the destination is ever \
         overwritten: `IMG_1.JPG` + `IMG_1.MOV` become `IMG_1 (2).JPG` + `IMG_1 (2).MOV`. Each file is written \
-        to a temporary name and renamed when complete. XMP sidecars travel with their photos.
+        to a temporary name and renamed when complete. XMP sidecars travel with their photos. With --rotate \
+        the exported copies (never the originals) are turned losslessly: a JPEG's Exif orientation and the \
+        movie's display matrix together.
         """
     )
 
     enum Choice: String, ExpressibleByArgument, CaseIterable {
         case live, still
+    }
+
+    enum Rotation: String, ExpressibleByArgument, CaseIterable {
+        case left, right, flip
+        var adjustment: Adjustment {
+            switch self {
+            case .left: return .rotateCounterclockwise
+            case .right: return .rotateClockwise
+            case .flip: return .flipHorizontal
+            }
+        }
     }
 
     @Argument(help: "Paths of stills or movies to export.", completion: .file())
@@ -30,6 +43,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(name: .customLong("as"), help: "Export Live Photos as live (still + movie) or still.")
     var choice: Choice?
+
+    @Option(name: .long, help: "Turn the exported copies losslessly: left, right or flip (mirror).")
+    var rotate: Rotation?
 
     func run() throws {
         let resolved: [LibraryItem]
@@ -54,7 +70,31 @@ struct ExportCommand: ParsableCommand {
         }
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         print(report.summary)
-        if report.failedCount > 0 { throw ExitCode(1) }
+        var failed = report.failedCount > 0
+        if let rotate {
+            for result in report.results where result.failure == nil {
+                if let problem = rotateCopy(result.written, by: rotate.adjustment) {
+                    FileHandle.standardError.write(Data("livegrid: cannot rotate \(result.displayName): \(problem)\n".utf8))
+                    failed = true
+                }
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Turns a freshly exported copy in place (still and movie together); nil when done, else why not.
+    private func rotateCopy(_ written: [String], by adjustment: Adjustment) -> String? {
+        guard let first = written.first else { return "nothing was written" }
+        do {
+            guard let item = try ItemResolver.resolve([first]).first else { return "not found after export" }
+            switch try AdjustmentApplier(writer: MediaWritingOrientationWriter())
+                .apply(adjustment, to: item, target: .inPlace(confirmed: true)) {
+            case .applied: return nil
+            case .offerConvertToStill(let reason): return "\(reason) (export it --as still to rotate the picture)"
+            }
+        } catch {
+            return "\(error)"
+        }
     }
 
     private func fail(_ message: String) -> Never {

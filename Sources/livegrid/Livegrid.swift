@@ -9,8 +9,10 @@ struct Livegrid: ParsableCommand {
         commandName: "livegrid",
         abstract: "A full-screen terminal browser for photo libraries that understands Live Photos.",
         discussion: """
-        Run `livegrid [PATH]` to browse a directory of photos (the current directory by default).
-        Live Photos (a still and its movie sharing one content identifier) and Motion Photos (a movie
+        Run `livegrid [PATH]` to browse a directory of photos (the current directory by default), \
+        or `livegrid https://host/photos/` for a library served over HTTP or WebDAV.
+
+        Live Photos (a still and its movie sharing one content identifier) and Motion Photos (a movie \
         embedded in the still) wear a LIVE badge; press and hold Space on one to play it.
         """,
         version: LivegridVersion.string,

@@ -108,17 +108,17 @@ final class ExportTests: XCTestCase {
         }
     }
 
-    func testMotionPhotoAsStillIsRefusedUntilTheWriterLands() throws {
+    func testMotionPhotoAsStillDropsTheEmbeddedMovie() throws {
         let path = source + "/motion.jpeg"
         try TriageFixtures.copy("motion-photo-v1.jpeg", to: path)
         let motion = LibraryItem(kind: .motion, still: TriageFixtures.file(path, .jpeg), pairing: .embedded)
         let report = try ExportRunner().run(ExportPlan(items: [motion], destination: destination, choiceForAll: .stillPhoto))
-        XCTAssertEqual(report.failedCount, 1)
-        XCTAssertTrue(report.results.first?.failure?.contains("not yet supported") == true, report.summary)
-        XCTAssertEqual(TriageFixtures.names(destination), [], "the embedded movie is never copied along")
+        XCTAssertEqual(report.failedCount, 0, report.summary)
+        XCTAssertNil(try MediaProbe.probe(path: destination + "/motion.jpeg").embeddedMovie,
+                     "the embedded movie is never copied along")
         // As a Motion Photo it is the file as is.
         XCTAssertEqual(try ExportRunner().run(ExportPlan(items: [motion], destination: destination)).failedCount, 0)
-        XCTAssertEqual(TriageFixtures.bytes(destination + "/motion.jpeg"), TriageFixtures.bytes(path))
+        XCTAssertEqual(TriageFixtures.bytes(destination + "/motion (2).jpeg"), TriageFixtures.bytes(path))
     }
 }
 

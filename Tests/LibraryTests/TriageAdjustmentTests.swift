@@ -62,7 +62,7 @@ final class TriageAdjustmentTests: XCTestCase {
         XCTAssertEqual(TriageFixtures.names(root), ["IMG_3.JPG", "IMG_3.MOV"], "no temporary or backup file left")
     }
 
-    func testMotionPhotosAreOfferedAStillUntilTheWriterLands() throws {
+    func testMotionPhotosAreOfferedAStillSinceTheEmbeddedMovieCannotTurn() throws {
         let path = root + "/m.jpeg"
         try TriageFixtures.copy("motion-photo-v1.jpeg", to: path)
         let motion = LibraryItem(kind: .motion, still: TriageFixtures.file(path, .jpeg), pairing: .embedded)

@@ -10,8 +10,7 @@ public enum ExportChoice: String, Sendable, Codable, CaseIterable {
 }
 
 public enum ExportError: Error, CustomStringConvertible, Equatable {
-    /// A Motion Photo exported as a still needs the embedded movie and the motion XMP flags removed: the
-    /// writers module does that; copying the file would carry the movie along.
+    /// No longer used by the exporter (a Motion Photo as a still is written by `MediaWriting`); kept for callers.
     case notYetSupported(String)
     case nothingToExport(String)
 
@@ -55,6 +54,12 @@ public struct ExportPlan: Sendable {
         for i in entries.indices where entries[i].item.id == id { entries[i].choice = choice }
     }
 
+    /// True when the entry's first file is not copied but rewritten: a Motion Photo exported as a still loses
+    /// its embedded movie and its Motion Photo XMP flags (`MediaWriting.stillWithoutMotion`).
+    public static func writesStillWithoutMotion(_ entry: Entry) -> Bool {
+        entry.item.kind == .motion && entry.choice == .stillPhoto
+    }
+
     /// The files an entry writes: their sources (in order: still, movie, sidecars). Throws for what cannot be
     /// exported faithfully yet.
     public static func sources(for entry: Entry) throws -> [String] {
@@ -62,14 +67,10 @@ public struct ExportPlan: Sendable {
         switch (item.kind, entry.choice) {
         case (.live, .livePhoto), (.motion, .livePhoto), (.still, _), (.video, _):
             return ItemFileOperations.paths(of: item)
-        case (.live, .stillPhoto):
+        case (.live, .stillPhoto), (.motion, .stillPhoto):
+            // A Motion Photo's still is rewritten without its embedded movie (`writesStillWithoutMotion`).
             guard let still = item.still else { throw ExportError.nothingToExport(item.displayName) }
             return [still.path] + SidecarLocator.existingSidecars(for: still.path).prefix(1)
-        case (.motion, .stillPhoto):
-            // TODO(writers): MediaWriting's still-without-movie writer; until merged, refuse rather than
-            // copying the embedded movie along.
-            throw ExportError.notYetSupported(
-                "\(item.displayName): exporting a Motion Photo as a still (without its embedded movie)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LibrarySources
 import LivePairing
+import MediaFormats
 
 /// Where an export is, for a progress bar.
 public struct ExportProgress: Sendable {
@@ -77,13 +78,19 @@ public struct ExportRunner: Sendable {
             var finishedFiles: UInt64 = 0
             var lastSource = ""
             do {
-                let placements = try transfer.transfer(files, to: plan.destination, mode: .copy) { source, bytes in
+                let observe: (String, UInt64) throws -> Void = { source, bytes in
                     if source != lastSource { finishedFiles = done - before; lastSource = source }
                     done = before + finishedFiles + bytes
                     try progress?(ExportProgress(itemIndex: index, itemCount: plan.entries.count,
                                                  currentFile: source, bytesDone: done, bytesTotal: total))
                 }
-                result.written = placements.map(\.destination)
+                if ExportPlan.writesStillWithoutMotion(entry) {
+                    result.written = try writeStillWithoutMotion(files, to: plan.destination, transfer: transfer,
+                                                                 observe: observe)
+                } else {
+                    result.written = try transfer.transfer(files, to: plan.destination, mode: .copy,
+                                                           observe: observe).map(\.destination)
+                }
                 done = before + files.reduce(0) { $0 + fileSize($1) }
             } catch {
                 done = before + files.reduce(0) { $0 + fileSize($1) }
@@ -92,6 +99,27 @@ public struct ExportRunner: Sendable {
             }
         }
         return ExportReport(destination: plan.destination, results: results)
+    }
+
+    /// `files[0]` (a Motion Photo) written without its movie, the rest (sidecars) copied, as one group.
+    private func writeStillWithoutMotion(_ files: [String], to directory: String, transfer: FileGroupTransfer,
+                                         observe: (String, UInt64) throws -> Void) throws -> [String] {
+        guard let still = files.first else { return [] }
+        let source = try FileByteSource(path: still)
+        let assembly = try MediaWriting.stillWithoutMotion(source)
+        return try transfer.writeGroup(files.map { ($0 as NSString).lastPathComponent }, in: directory) { i, destination in
+            try observe(files[i], 0)
+            if i == 0 {
+                do {
+                    try AtomicFileWriter.write(assembly, from: source, to: destination, replace: false)
+                } catch AtomicFileWriter.WriteError.exists(let path) {
+                    throw FileOperationError.wouldOverwrite(path)
+                }
+            } else {
+                try copier.copy(files[i], to: destination)
+            }
+            try observe(files[i], fileSize(files[i]))
+        }
     }
 
     private func fileSize(_ path: String) -> UInt64 {

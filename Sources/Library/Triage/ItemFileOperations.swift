@@ -20,6 +20,7 @@ public enum ItemFileOperations {
     /// What `trash` did; hand it back to `restore` for undo.
     public struct TrashUndo: Sendable, Hashable, Codable {
         public var records: [FreedesktopTrash.Record]
+        public init(records: [FreedesktopTrash.Record] = []) { self.records = records }
         public var isEmpty: Bool { records.isEmpty }
     }
 

@@ -1,0 +1,47 @@
+import Library
+import LivePairing
+
+/// The export dialog: the items to export, each with its choice (Live Photo or still), and a cursor.
+/// Live-off items stay stills: their movie cannot go along.
+public struct ExportDialog: Sendable {
+    public private(set) var plan: ExportPlan
+    public private(set) var cursor = 0
+
+    public init(items: [LibraryItem]) {
+        plan = ExportPlan(items: items, destination: "")
+    }
+
+    public var entries: [ExportPlan.Entry] { plan.entries }
+    public var currentItem: LibraryItem? {
+        plan.entries.indices.contains(cursor) ? plan.entries[cursor].item : nil
+    }
+
+    public mutating func moveCursor(by delta: Int) {
+        cursor = min(max(0, cursor + delta), max(0, plan.entries.count - 1))
+    }
+
+    /// Sets the choice of the item under the cursor (or every item); a choice an item cannot take is ignored.
+    public mutating func setChoice(_ choice: ExportChoice, forAll: Bool) {
+        if forAll {
+            plan.setChoiceForAll(choice)
+        } else if let item = currentItem, Self.canChoose(choice, for: item) {
+            plan.setChoice(choice, forItem: item.id)
+        }
+    }
+
+    public mutating func toggleCurrent() {
+        guard plan.entries.indices.contains(cursor) else { return }
+        setChoice(plan.entries[cursor].choice == .livePhoto ? .stillPhoto : .livePhoto, forAll: false)
+    }
+
+    /// Only Live and Motion Photos with their motion on can leave as live; everything can leave as a still.
+    public static func canChoose(_ choice: ExportChoice, for item: LibraryItem) -> Bool {
+        choice == .stillPhoto || (item.kind.isLive && item.liveOffReason == nil)
+    }
+
+    /// How the dialog names a choice for an item.
+    public static func choiceName(_ choice: ExportChoice, for item: LibraryItem) -> String {
+        guard item.kind.isLive else { return ItemDescription.kindName(item.kind) + " (as is)" }
+        return choice == .livePhoto ? "Live Photo" : "Still photo"
+    }
+}

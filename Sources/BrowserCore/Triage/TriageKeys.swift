@@ -1,0 +1,110 @@
+import Library
+
+/// Keys while a triage prompt or the export dialog is open: they take every key, so typing a directory
+/// never moves the grid.
+public enum TriageKeys {
+    /// The action for `key` when triage is modal; nil when it is not (the normal keymap applies).
+    public static func modalAction(for key: KeyInput, in state: BrowserState) -> BrowserAction? {
+        if let prompt = state.triage.prompt {
+            return .triage(promptAction(for: key, prompt: prompt))
+        }
+        if state.triage.exportDialog != nil {
+            return dialogAction(for: key)
+        }
+        if state.triage.isExporting, key == .escape { return .triage(.cancelExport) }
+        return nil
+    }
+
+    private static func promptAction(for key: KeyInput, prompt: TriagePrompt) -> TriageAction {
+        if prompt.isYesNo {
+            if case .character(let c) = key, c == "y" || c == "Y" { return .answer(true) }
+            return .answer(false)
+        }
+        if case .filterMenu = prompt.purpose {
+            if case .character(let c) = key { return .filterChoice(c) }
+            return .promptCancel
+        }
+        switch key {
+        case .enter: return .promptCommit
+        case .escape: return .promptCancel
+        case .backspace: return .promptBackspace
+        case .character("\u{15}"): return .promptClear
+        case .character(let c) where !c.isControl: return .promptInput(c)
+        default: return .ignored
+        }
+    }
+
+    private static func dialogAction(for key: KeyInput) -> BrowserAction {
+        switch key {
+        case .up, .character("k"): return .triage(.dialogMove(-1))
+        case .down, .character("j"): return .triage(.dialogMove(1))
+        case .pageUp: return .triage(.dialogMove(-10))
+        case .pageDown: return .triage(.dialogMove(10))
+        case .character("l"): return .triage(.dialogSetChoice(.livePhoto, forAll: false))
+        case .character("s"): return .triage(.dialogSetChoice(.stillPhoto, forAll: false))
+        case .character("L"): return .triage(.dialogSetChoice(.livePhoto, forAll: true))
+        case .character("S"): return .triage(.dialogSetChoice(.stillPhoto, forAll: true))
+        case .tab: return .triage(.dialogToggleChoice)
+        // Holding the play key previews the item under the cursor (the playback seam).
+        case .character(" "): return .playPressed
+        case .enter: return .triage(.dialogCommit)
+        case .escape, .character("q"): return .triage(.dialogCancel)
+        default: return .triage(.ignored)
+        }
+    }
+
+    /// The triage action of a keymap command, or nil for commands that are not triage's.
+    static func action(for command: KeyCommand) -> TriageAction? {
+        switch command {
+        case .mark: return .toggleMark
+        case .markAll: return .markAll
+        case .markNone: return .markNone
+        case .markInvert: return .invertMarks
+        case .rate0: return .rate(0)
+        case .rate1: return .rate(1)
+        case .rate2: return .rate(2)
+        case .rate3: return .rate(3)
+        case .rate4: return .rate(4)
+        case .rate5: return .rate(5)
+        case .pick: return .pick
+        case .reject: return .reject
+        case .trash: return .trash
+        case .undo: return .undo
+        case .copy: return .copy
+        case .move: return .move
+        case .export: return .export
+        case .rotateLeft: return .rotate(.rotateCounterclockwise)
+        case .rotateRight: return .rotate(.rotateClockwise)
+        case .triageFilter: return .filterMenu
+        default: return nil
+        }
+    }
+
+    /// Default keys of the triage commands (merged into the keymap's defaults).
+    static let defaultBindings: [(KeyCommand, [KeyInput])] = [
+        (.mark, [.character("m")]),
+        (.markAll, [.character("M")]),
+        (.markNone, [.character("U")]),
+        (.markInvert, [.character("I")]),
+        (.rate0, [.character("0")]), (.rate1, [.character("1")]), (.rate2, [.character("2")]),
+        (.rate3, [.character("3")]), (.rate4, [.character("4")]), (.rate5, [.character("5")]),
+        (.pick, [.character("p")]),
+        (.reject, [.character("x")]),
+        (.trash, [.character("d"), .delete]),
+        (.undo, [.character("u")]),
+        (.copy, [.character("c")]),
+        (.move, [.character("v")]),
+        (.export, [.character("e")]),
+        (.rotateLeft, [.character("[")]),
+        (.rotateRight, [.character("]")]),
+        (.triageFilter, [.character("f")]),
+    ]
+
+    /// Help screen rows for the triage commands.
+    public static let helpRows: [(String, KeyCommand)] = [
+        ("Mark / next", .mark), ("Mark all", .markAll), ("Mark none", .markNone), ("Invert marks", .markInvert),
+        ("Rating 0-5", .rate3), ("Pick", .pick), ("Reject", .reject), ("Trash", .trash), ("Undo trash", .undo),
+        ("Copy to…", .copy), ("Move to…", .move), ("Export…", .export), ("Rotate left", .rotateLeft),
+        ("Rotate right", .rotateRight), ("Filter menu", .triageFilter),
+    ]
+}

@@ -1,0 +1,79 @@
+import Library
+import LivePairing
+
+/// The browser's triage state: marks, ratings and flags (from the sidecars), the triage filter, and the
+/// prompt or export dialog that is open.
+public struct TriageSession: Sendable {
+    public var marks = MarkSet()
+    /// Item id → rating and flag; missing = unrated (or not loaded yet).
+    public var states: [String: TriageState] = [:]
+    public var filter = TriageFilter.everything
+    public var prompt: TriagePrompt?
+    public var exportDialog: ExportDialog?
+    /// The last trash, for `u`.
+    public var lastUndo: ItemFileOperations.TrashUndo?
+    /// The directory last typed in a copy/move/export prompt (the next prompt's default).
+    public var lastDirectory = ""
+    /// Progress of background work for the status bar (an export), nil when idle.
+    public var activity: String?
+    public var isExporting = false
+
+    public init() {}
+
+    public func state(of id: String) -> TriageState { states[id] ?? .unrated }
+
+    /// True while a prompt or the export dialog takes every key.
+    public var isModal: Bool { prompt != nil || exportDialog != nil }
+
+    /// Stars and flag as shown in a caption: "★★★", "⚑ ★★", "✗" ; empty when unrated.
+    public func captionMarks(for id: String) -> String {
+        let state = state(of: id)
+        var parts: [String] = []
+        switch state.flag {
+        case .pick: parts.append("⚑")
+        case .reject: parts.append("✗")
+        case .none: break
+        }
+        if state.rating > 0 { parts.append(String(repeating: "★", count: state.rating)) }
+        return parts.joined(separator: " ")
+    }
+
+    /// Lines for the info panel.
+    public func infoLines(for item: LibraryItem) -> [(label: String, value: String)] {
+        let state = state(of: item.id)
+        let stars = String(repeating: "★", count: state.rating) + String(repeating: "☆", count: 5 - state.rating)
+        var lines: [(String, String)] = [("Rating", state.rating == 0 ? "unrated" : "\(stars) (\(state.rating))")]
+        if state.flag != .none { lines.append(("Flag", state.flag == .pick ? "⚑ pick" : "✗ reject")) }
+        if marks.contains(item.id) { lines.append(("Marked", "yes")) }
+        return lines
+    }
+
+    /// The triage filter in words for the status bar; nil when everything shows.
+    public var filterDescription: String? {
+        var parts: [String] = []
+        if let minimum = filter.minimumRating { parts.append("★≥\(minimum)") }
+        if filter.flag == .pick { parts.append("picks") }
+        if filter.flag == .reject { parts.append("rejects") }
+        switch filter.kind {
+        case .all: break
+        case .liveOnly: parts.append("live only")
+        case .stillsOnly: parts.append("stills only")
+        case .videosOnly: parts.append("videos only")
+        }
+        return parts.isEmpty ? nil : "filter: " + parts.joined(separator: ", ")
+    }
+
+    /// The filter the menu key `key` picks, or nil for a key the menu does not know.
+    public static func filter(forMenuKey key: Character) -> TriageFilter? {
+        switch key {
+        case "1", "2", "3", "4", "5": return TriageFilter(minimumRating: Int(String(key)))
+        case "p": return TriageFilter(flag: .pick)
+        case "x": return TriageFilter(flag: .reject)
+        case "l": return TriageFilter(kind: .liveOnly)
+        case "s": return TriageFilter(kind: .stillsOnly)
+        case "v": return TriageFilter(kind: .videosOnly)
+        case "a", "0": return .everything
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import BrowserCore
+
+/// One picture on screen: which picture (its key) and the cells it covers.
+public struct ImagePlacement<Key: Hashable & Sendable>: Hashable, Sendable {
+    public var key: Key
+    public var rect: CellRect
+    public init(key: Key, rect: CellRect) {
+        self.key = key
+        self.rect = rect
+    }
+}
+
+/// What to do this frame so the pixels on screen match what the renderer wants.
+public struct ImagePlacementPlan<Key: Hashable & Sendable>: Equatable, Sendable {
+    /// Pictures to take off the screen (kitty: delete by id; sixel/iTerm2: their rows are repainted by curses).
+    public var erase: [ImagePlacement<Key>] = []
+    /// Pictures to write after curses' update, in this order.
+    public var draw: [ImagePlacement<Key>] = []
+    /// Screen rows curses must repaint completely before its update (sixel/iTerm2 only): repainting writes
+    /// text cells over the old pixels, which is the only way to erase them.
+    public var repaintRows: [Int] = []
+    public var isEmpty: Bool { erase.isEmpty && draw.isEmpty && repaintRows.isEmpty }
+}
+
+/// How a protocol's pictures leave the screen.
+public enum ImageErasure: Sendable {
+    /// Images live on their own layer and are deleted by id (kitty).
+    case deleteByID
+    /// Images are pixels in the cells: text written over them erases them (sixel, iTerm2).
+    case repaintCells
+}
+
+/// The tty writer's memory of what it placed where (ARCHITECTURE.md example 8), kept apart from any terminal
+/// so every rule is unit-tested: a picture is erased when it scrolls away, when text (info panel, help) is
+/// drawn over it, or after the screen was cleared; a picture is only drawn where it fits entirely, above
+/// the last row (a sixel touching it scrolls the screen) and inside the right edge (nothing may wrap).
+public struct ImagePlacementLedger<Key: Hashable & Sendable>: Sendable {
+    public let erasure: ImageErasure
+    /// What is on the screen now, as far as this writer knows.
+    public private(set) var placed: [ImagePlacement<Key>] = []
+
+    public init(erasure: ImageErasure) {
+        self.erasure = erasure
+    }
+
+    /// Whether `rect` may hold a picture on a screen of `size` with `overlays` drawn over it.
+    public static func fits(_ rect: CellRect, screen: TerminalSize, overlays: [CellRect]) -> Bool {
+        rect.width > 0 && rect.height > 0 && rect.x >= 0 && rect.y >= 0
+            && rect.x + rect.width <= screen.columns
+            && rect.y + rect.height <= screen.rows - 1
+            && !overlays.contains { $0.intersects(rect) }
+    }
+
+    /// Compares what the renderer wants this frame with what is on screen and records the result as placed.
+    /// Unchanged pictures are left alone: an idle frame writes nothing.
+    /// - Parameter rewrittenRows: rows curses writes text to in this update (sixel/iTerm2: its line-erase
+    ///   shortcuts wipe pixels beside the changed cells, so pictures on those rows are drawn again).
+    public mutating func plan(wanted: [ImagePlacement<Key>], overlays: [CellRect], screen: TerminalSize,
+                              rewrittenRows: Set<Int> = []) -> ImagePlacementPlan<Key>
+    {
+        var visible: [ImagePlacement<Key>] = []
+        for placement in wanted where Self.fits(placement.rect, screen: screen, overlays: overlays) {
+            // Two pictures never share cells: the first wanted (the renderer lists on-screen order) wins.
+            if !visible.contains(where: { $0.rect.intersects(placement.rect) }) { visible.append(placement) }
+        }
+        var plan = ImagePlacementPlan<Key>()
+        plan.erase = placed.filter { !visible.contains($0) }
+        var kept = placed.filter { visible.contains($0) }
+        if erasure == .repaintCells, !plan.erase.isEmpty {
+            let rows = Set(plan.erase.flatMap { $0.rect.rowRange }).filter { $0 >= 0 && $0 < screen.rows }
+            plan.repaintRows = rows.sorted()
+            // Repainting a row wipes every picture on it, including ones that did not move.
+            kept.removeAll { !rows.isDisjoint(with: $0.rect.rowRange) }
+        }
+        if erasure == .repaintCells, !rewrittenRows.isEmpty {
+            kept.removeAll { !rewrittenRows.isDisjoint(with: $0.rect.rowRange) }
+        }
+        plan.draw = visible.filter { !kept.contains($0) }
+        placed = visible
+        return plan
+    }
+
+    /// Rows holding a placed picture (the only rows whose curses changes matter to the writer).
+    public var occupiedRows: Set<Int> { Set(placed.flatMap { $0.rect.rowRange }) }
+
+    /// The screen was cleared (resize, Ctrl-L): nothing is placed any more, everything is drawn again.
+    public mutating func screenCleared() {
+        placed.removeAll()
+    }
+}
+
+extension CellRect {
+    func intersects(_ other: CellRect) -> Bool {
+        x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
+    }
+
+    var rowRange: Range<Int> { y..<(y + height) }
+}

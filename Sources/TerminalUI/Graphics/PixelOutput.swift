@@ -1,0 +1,12 @@
+import TerminalGraphics
+
+/// How a provider's pixel pictures reach the terminal: the protocol, and whether they must be wrapped for
+/// tmux passthrough (only when a pixel mode was forced inside tmux).
+public struct PixelOutput: Sendable, Hashable {
+    public var mode: GraphicsMode
+    public var wrapForTmux: Bool
+    public init(mode: GraphicsMode, wrapForTmux: Bool) {
+        self.mode = mode
+        self.wrapForTmux = wrapForTmux
+    }
+}

@@ -1,0 +1,50 @@
+import TerminalGraphics
+
+/// The bytes the tty writer sends around protocol images. Pure, so the exact sequences are unit-tested.
+public enum PixelSequences {
+    static let saveCursor: [UInt8] = [0x1B, UInt8(ascii: "7")]
+    static let restoreCursor: [UInt8] = [0x1B, UInt8(ascii: "8")]
+
+    /// `CSI row ; column H` for a zero-based cell.
+    public static func moveCursor(row: Int, column: Int) -> [UInt8] {
+        Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
+    }
+
+    /// Save the cursor, move to the cell, write the payload, restore: curses' idea of the cursor is unchanged.
+    public static func positioned(_ payload: [UInt8], row: Int, column: Int) -> [UInt8] {
+        saveCursor + moveCursor(row: row, column: column) + payload + restoreCursor
+    }
+
+    /// chafa's kitty output (`ESC _G a=T,f=32,s=..,v=..,c=..,r=..,m=1 ESC \` then chunks) with an image id and
+    /// placement id added to its first command, replies suppressed (`q=2`: a reply would arrive as typed
+    /// keys) and the cursor left where it is (`C=1`: a picture on the bottom rows never scrolls the screen).
+    public static func kittyTransmit(_ chafaBytes: [UInt8], id: UInt32) -> [UInt8] {
+        let prefix: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]
+        guard chafaBytes.count > prefix.count, Array(chafaBytes.prefix(prefix.count)) == prefix else { return chafaBytes }
+        return prefix + Array("i=\(id),p=1,q=2,C=1,".utf8) + chafaBytes.dropFirst(prefix.count)
+    }
+
+    /// Shows an image already transmitted at the cursor; the same image and placement id replace the old
+    /// placement, so a picture that moved is never shown twice.
+    public static func kittyPlace(id: UInt32) -> [UInt8] {
+        Array("\u{1B}_Ga=p,i=\(id),p=1,q=2,C=1\u{1B}\\".utf8)
+    }
+
+    /// Deletes the placements of one image and keeps its data for a later `kittyPlace`.
+    public static func kittyDelete(id: UInt32) -> [UInt8] {
+        Array("\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\".utf8)
+    }
+
+    /// Deletes an image and frees its data in the terminal.
+    public static func kittyFree(id: UInt32) -> [UInt8] {
+        Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)
+    }
+
+    /// Deletes every placement on the screen (after a clear, or on exit).
+    public static let kittyDeleteAll: [UInt8] = Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8)
+
+    /// Wraps a protocol sequence for tmux passthrough (`allow-passthrough on`, tmux ≥ 3.3).
+    public static func tmuxPassthrough(_ bytes: [UInt8]) -> [UInt8] {
+        RenderedImage(columns: 0, rows: 0, mode: .sixels, colorDepth: .truecolor, bytes: bytes).bytesWrappedForTmux
+    }
+}

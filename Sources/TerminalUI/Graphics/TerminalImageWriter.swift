@@ -1,0 +1,134 @@
+import BrowserCore
+import CNCurses
+import Foundation
+import TerminalGraphics
+
+/// A protocol picture the renderer wants on screen this frame.
+struct PixelPicture {
+    var key: ThumbnailKey
+    /// The cells it covers (already centred in its cell).
+    var rect: CellRect
+    var image: RenderedImage
+}
+
+/// The one writer of protocol images (ARCHITECTURE.md example 8). Each frame: `prepare` before curses'
+/// `doupdate` (asks curses to repaint rows whose sixels must go), then `write` after it (kitty deletes, then
+/// every new picture with save-cursor / move / write / restore), so text and images never interleave.
+final class TerminalImageWriter {
+    let mode: GraphicsMode
+    private let wrapForTmux: Bool
+    private let fd: Int32
+    private var ledger: ImagePlacementLedger<ThumbnailKey>
+    private var pending: (plan: ImagePlacementPlan<ThumbnailKey>, images: [ThumbnailKey: RenderedImage])?
+    /// kitty: one image id per picture, transmitted once and placed again by id when it moves.
+    private var kittyIDs = KittyImageIDs()
+    private var needsDeleteAll = false
+
+    init(mode: GraphicsMode, wrapForTmux: Bool, fd: Int32 = STDOUT_FILENO) {
+        self.mode = mode
+        self.wrapForTmux = wrapForTmux
+        self.fd = fd
+        ledger = ImagePlacementLedger(erasure: mode == .kitty ? .deleteByID : .repaintCells)
+    }
+
+    /// Before `doupdate`: decides what to erase and draw; rows whose pixels must go are marked for repaint.
+    func prepare(_ pictures: [PixelPicture], overlays: [CellRect], window: UnsafeMutablePointer<WINDOW>,
+                 screen: TerminalSize) {
+        let wanted = pictures.map { ImagePlacement(key: $0.key, rect: $0.rect) }
+        let rewritten = ledger.erasure == .repaintCells
+            ? CursesRowChanges.rows(ledger.occupiedRows, window: window, columns: screen.columns) : []
+        let plan = ledger.plan(wanted: wanted, overlays: overlays, screen: screen, rewrittenRows: rewritten)
+        for row in plan.repaintRows {
+            wredrawln(window, Int32(row), 1)
+        }
+        if !plan.repaintRows.isEmpty { wnoutrefresh(window) }
+        var images: [ThumbnailKey: RenderedImage] = [:]
+        for picture in pictures where plan.draw.contains(where: { $0.key == picture.key }) {
+            images[picture.key] = picture.image
+        }
+        pending = (plan, images)
+    }
+
+    /// After `doupdate`: writes the erasures and pictures prepared for this frame.
+    func write() {
+        guard let (plan, images) = pending else { return }
+        pending = nil
+        var out: [UInt8] = []
+        if mode == .kitty {
+            if needsDeleteAll { out += wrap(PixelSequences.kittyDeleteAll) }
+            let redrawn = Set(plan.draw.map(\.key))
+            // A picture that only moved is replaced by placing it again under the same ids.
+            for placement in plan.erase where !redrawn.contains(placement.key) {
+                if let id = kittyIDs.existing(placement.key) { out += wrap(PixelSequences.kittyDelete(id: id)) }
+            }
+        }
+        needsDeleteAll = false
+        for placement in plan.draw {
+            guard let image = images[placement.key] else { continue }
+            out += PixelSequences.positioned(payload(for: placement.key, image: image), row: placement.rect.y,
+                                             column: placement.rect.x)
+        }
+        guard !out.isEmpty else { return }
+        out.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { break }
+            }
+        }
+    }
+
+    /// The screen was cleared (resize, Ctrl-L): every picture is drawn again.
+    func screenCleared() {
+        ledger.screenCleared()
+        if mode == .kitty { needsDeleteAll = true }
+    }
+
+    /// On exit: kitty images live on their own layer and would outlive the text.
+    func removeAll() {
+        guard mode == .kitty else { return }
+        let bytes = wrap(PixelSequences.kittyDeleteAll)
+        _ = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
+    }
+
+    private func payload(for key: ThumbnailKey, image: RenderedImage) -> [UInt8] {
+        guard mode == .kitty else { return wrap(image.bytes) }
+        let (id, isNew, evicted) = kittyIDs.id(for: key)
+        var out: [UInt8] = []
+        if let evicted { out += wrap(PixelSequences.kittyFree(id: evicted)) }
+        out += wrap(isNew ? PixelSequences.kittyTransmit(image.bytes, id: id) : PixelSequences.kittyPlace(id: id))
+        return out
+    }
+
+    private func wrap(_ bytes: [UInt8]) -> [UInt8] {
+        wrapForTmux ? PixelSequences.tmuxPassthrough(bytes) : bytes
+    }
+}
+
+/// Image ids for kitty: stable per picture, reused while the terminal keeps the data, the oldest freed when
+/// too many were sent (the terminal's own quota would otherwise evict them silently).
+struct KittyImageIDs {
+    private var ids: [ThumbnailKey: UInt32] = [:]
+    private var order: [ThumbnailKey] = []
+    private var next: UInt32 = 1
+    let limit: Int
+
+    init(limit: Int = 256) { self.limit = limit }
+
+    func existing(_ key: ThumbnailKey) -> UInt32? { ids[key] }
+
+    /// The id for `key`; `isNew` when it must be transmitted; `evicted` an id whose data to free first.
+    mutating func id(for key: ThumbnailKey) -> (id: UInt32, isNew: Bool, evicted: UInt32?) {
+        if let id = ids[key] { return (id, false, nil) }
+        var evicted: UInt32?
+        if order.count >= limit {
+            let oldest = order.removeFirst()
+            evicted = ids.removeValue(forKey: oldest)
+        }
+        let id = next
+        next = next == UInt32.max ? 1 : next + 1
+        ids[key] = id
+        order.append(key)
+        return (id, true, evicted)
+    }
+}

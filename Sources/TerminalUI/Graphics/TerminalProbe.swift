@@ -1,0 +1,54 @@
+import Foundation
+import TerminalGraphics
+
+/// Asks the terminal once, at start-up, what it can do (ARCHITECTURE.md example 6): sends the kitty graphics
+/// query, `CSI 16 t`, `CSI 14 t`, then DA1, and reads until the DA1 reply (every terminal answers it, and
+/// in order, so nothing arrives after it) or the deadline. The parsing and the decision are pure
+/// (`TerminalReplies.parse`, `TerminalCapabilities.detect`); this is the only part that touches the tty.
+enum TerminalProbe {
+    static func query(timeoutMilliseconds: Int = 200, input: Int32 = STDIN_FILENO,
+                      output: Int32 = STDOUT_FILENO) -> TerminalReplies {
+        guard isatty(input) == 1, isatty(output) == 1 else { return .none }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return .none }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return .none }
+        defer { tcsetattr(input, TCSANOW, &saved) }
+
+        let probe = Array(TerminalReplies.probeSequence.utf8)
+        let sent = probe.withUnsafeBytes { write(output, $0.baseAddress!, $0.count) }
+        guard sent == probe.count else { return .none }
+
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while received.count < 16_384 {
+            let left = Int32(deadline.timeIntervalSinceNow * 1000)
+            guard left > 0 else { break }
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, left) > 0 else { break }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            guard count > 0 else { break }
+            received += buffer.prefix(count)
+            if TerminalReplies.parse(received).primaryDeviceAttributes != nil { break }
+        }
+        var replies = TerminalReplies.parse(received)
+        if replies.cellPixelSize == nil { replies.cellPixelSize = cellSizeFromWindowSize(output) }
+        return replies
+    }
+
+    /// The cell size from the kernel's window size when the terminal fills in its pixel fields (many do).
+    static func cellSizeFromWindowSize(_ fd: Int32) -> PixelSizeInCells? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+              size.ws_xpixel > 0, size.ws_ypixel > 0 else { return nil }
+        let cell = PixelSizeInCells(width: Int(size.ws_xpixel) / Int(size.ws_col),
+                                    height: Int(size.ws_ypixel) / Int(size.ws_row))
+        return cell.width > 0 && cell.height > 0 ? cell : nil
+    }
+}

@@ -1,0 +1,151 @@
+import BrowserCore
+import Foundation
+import Library
+import LibrarySources
+import LivePairing
+import MediaFormats
+
+/// Runs the triage file work (sidecars, trash, copy/move, rotate, export) on one background queue, in the
+/// order asked, and posts the results to the app's inbox. The draw loop never waits on a file.
+final class TriageWorker: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "livegrid.triage")
+    private let lock = NSLock()
+    private var pending = 0
+    private var cancelRequested = false
+    private let post: @Sendable (BrowserAction) -> Void
+
+    init(post: @escaping @Sendable (BrowserAction) -> Void) {
+        self.post = post
+    }
+
+    /// True while work is queued or running (the loop polls instead of blocking on input then).
+    var isBusy: Bool { lock.withLock { pending > 0 } }
+
+    func perform(_ request: TriageRequest) {
+        if case .cancelExport = request {
+            lock.withLock { cancelRequested = true }
+            return
+        }
+        lock.withLock {
+            pending += 1
+            if case .export = request { cancelRequested = false }
+        }
+        queue.async { [self] in
+            // Post before leaving `pending`: the loop must never see "idle" with a result not yet posted.
+            if let result = run(request) { post(.triage(.result(result))) }
+            lock.withLock { pending -= 1 }
+        }
+    }
+
+    private var isCancelled: Bool { lock.withLock { cancelRequested } }
+
+    private func run(_ request: TriageRequest) -> TriageResult? {
+        switch request {
+        case .loadStates(let items):
+            var states: [String: TriageState] = [:]
+            for item in items {
+                if let state = try? SidecarTriageStore.read(for: item), state != .unrated { states[item.id] = state }
+            }
+            return .statesLoaded(states)
+        case .writeState(let state, let item):
+            do {
+                try SidecarTriageStore.write(state, for: item)
+                return nil
+            } catch {
+                return .stateNotSaved(itemID: item.id, state: (try? SidecarTriageStore.read(for: item)) ?? .unrated,
+                                      error: "\(error)")
+            }
+        case .trash(let items):
+            let (undo, outcomes) = ItemFileOperations.trash(items)
+            let files = undo.records.reduce(0) { $0 + $1.entries.count }
+            var text = "Trashed \(undo.records.count) item\(undo.records.count == 1 ? "" : "s") (\(files) files)"
+            if !undo.isEmpty { text += " — u to undo" }
+            return .trashed(undo, message: text + Self.failures(outcomes.compactMap(\.error)))
+        case .restore(let undo):
+            let outcomes = ItemFileOperations.restore(undo)
+            let restored = outcomes.filter { $0.error == nil }.count
+            return .finished(message: "Restored \(restored) of \(outcomes.count) item(s)"
+                             + Self.failures(outcomes.compactMap(\.error)), filesChanged: true)
+        case .transfer(let items, let directory, let move):
+            let destination = TriagePrompt.expandingTilde(directory)
+            let outcomes = ItemFileOperations.transfer(items, to: destination, mode: move ? .move : .copy)
+            let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
+                .map { ($0.destination as NSString).lastPathComponent }
+            let done = outcomes.filter { $0.error == nil }.count
+            var text = "\(move ? "Moved" : "Copied") \(done) of \(items.count) item(s) to \(destination)"
+            if !names.isEmpty { text += ": " + names.joined(separator: ", ") }
+            return .finished(message: text + Self.failures(outcomes.compactMap(\.error)), filesChanged: move)
+        case .rotate(let item, let adjustment):
+            do {
+                switch try AdjustmentApplier(writer: MediaWritingOrientationWriter())
+                    .apply(adjustment, to: item, target: .inPlace(confirmed: true)) {
+                case .applied(let paths):
+                    let names = paths.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
+                    return .finished(message: "Rotated \(names)", filesChanged: true)
+                case .offerConvertToStill(let reason):
+                    return .offerConvertToStill(item, adjustment, reason: reason)
+                }
+            } catch {
+                return .finished(message: "cannot rotate \(item.displayName): \(error)", filesChanged: false)
+            }
+        case .rotatedStillCopy(let item, let adjustment):
+            return rotatedStillCopy(item, adjustment)
+        case .export(let items, let choices, let destination):
+            return export(items, choices: choices, destination: TriagePrompt.expandingTilde(destination))
+        case .cancelExport:
+            return nil
+        }
+    }
+
+    /// The still exported beside the original (no movie, a new name), then turned in place: the original
+    /// Live or Motion Photo is left as it was.
+    private func rotatedStillCopy(_ item: LibraryItem, _ adjustment: Adjustment) -> TriageResult {
+        guard let still = item.still else {
+            return .finished(message: "\(item.displayName) has no still", filesChanged: false)
+        }
+        let directory = (still.path as NSString).deletingLastPathComponent
+        do {
+            var plan = ExportPlan(items: [item], destination: directory.isEmpty ? "." : directory)
+            plan.setChoiceForAll(.stillPhoto)
+            let report = try ExportRunner().run(plan)
+            guard let copy = report.results.first?.written.first, report.failedCount == 0 else {
+                return .finished(message: "cannot make a still copy: \(report.results.first?.failure ?? "?")",
+                                 filesChanged: false)
+            }
+            let file = MediaFile(path: copy, size: 0, modificationTime: 0, info: MediaInfo(format: .jpeg))
+            _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
+                .apply(adjustment, to: LibraryItem(kind: .still, still: file), target: .inPlace(confirmed: true))
+            return .finished(message: "Wrote a rotated still \((copy as NSString).lastPathComponent); "
+                             + "\(item.displayName) is unchanged", filesChanged: true)
+        } catch {
+            return .finished(message: "cannot make a rotated still: \(error)", filesChanged: true)
+        }
+    }
+
+    private func export(_ items: [LibraryItem], choices: [ExportChoice], destination: String) -> TriageResult {
+        var plan = ExportPlan(items: items, destination: destination)
+        for (item, choice) in zip(items, choices) { plan.setChoice(choice, forItem: item.id) }
+        var lastPost = Date.distantPast
+        do {
+            let report = try ExportRunner().run(plan) { [self] progress in
+                if isCancelled { throw FileOperationError.cancelled }
+                // A few updates a second are enough for a status bar.
+                guard Date().timeIntervalSince(lastPost) > 0.1 else { return }
+                lastPost = Date()
+                let name = (progress.currentFile as NSString).lastPathComponent
+                post(.triage(.result(.progress(
+                    "exporting \(progress.itemIndex + 1)/\(progress.itemCount) \(Int(progress.fraction * 100))% \(name) · Esc cancels"))))
+            }
+            let lines = report.summary.split(separator: "\n").map(String.init)
+            let failures = lines.filter { $0.hasPrefix("failed") }
+            return .finished(message: ([lines.last ?? ""] + failures).joined(separator: " · "), filesChanged: false)
+        } catch {
+            return .finished(message: "export failed: \(error)", filesChanged: false)
+        }
+    }
+
+    private static func failures(_ errors: [any Error]) -> String {
+        guard let first = errors.first else { return "" }
+        return " · \(errors.count) failed: \(first)"
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// With sixels forced, records every byte the browser writes (tmux `pipe-pane -O`) and checks the tty
+/// writer's contract: each sixel image is written as save-cursor, cursor move, DCS, restore, and none
+/// reaches the last row (a sixel there scrolls the whole screen).
+final class PixelGraphicsEndToEndTests: XCTestCase {
+    func testForcedSixelsArePositionedAndStayOffTheLastRow() throws {
+        let fixture = try BrowserFixture.make()
+        defer { fixture.remove() }
+        let recording = fixture.directory.deletingLastPathComponent().appendingPathComponent("tty.bin")
+        let rows = 30
+        // Outside tmux as far as livegrid knows (no TMUX, an xterm TERM): raw sixels, not passthrough.
+        let browser = fixture.command("--graphics sixel").replacingOccurrences(of: "TERM=tmux-256color",
+                                                                               with: "TERM=xterm-256color")
+        let session = try TmuxSession(command: "sh -c \"sleep 1; exec env -u TMUX \(browser)\"", columns: 100, rows: rows)
+        try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
+        let count = fixture.names.count
+        let grid = try session.waitFor("the grid") { screen in
+            screen.first?.contains("\(count) items") == true && screen.contains { $0.contains("sixels") }
+        }
+        var bytes = try waitForSixel(in: recording, atLeast: 1)
+        try session.send("l", "Enter")   // the first item is the corrupt file: open a real picture
+        Thread.sleep(forTimeInterval: 0.3)
+        bytes = try waitForSixel(in: recording, atLeast: Self.sixels(in: bytes).count + 1)
+        try session.send("Escape", "q")
+        Thread.sleep(forTimeInterval: 0.5)
+        bytes = (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? bytes
+
+        let cellHeight = Self.cellHeight(statusBar: grid.last { $0.contains("px cells") } ?? "") ?? 20
+        let images = Self.sixels(in: bytes)
+        XCTAssertGreaterThanOrEqual(images.count, 2, "a grid picture and the viewer picture")
+        for image in images {
+            XCTAssertNotNil(image.row, "a sixel written without a cursor move before it")
+            guard let row = image.row, let height = image.pixelHeight else { continue }
+            let lastRow = row - 1 + (height + cellHeight - 1) / cellHeight - 1   // zero-based
+            XCTAssertGreaterThanOrEqual(row, 2, "below the header")
+            XCTAssertLessThan(lastRow, rows - 1, "image at row \(row), \(height) px tall, reaches the last row")
+        }
+    }
+
+    private func waitForSixel(in file: URL, atLeast count: Int) throws -> [UInt8] {
+        let deadline = Date().addingTimeInterval(20)
+        var bytes: [UInt8] = []
+        while Date() < deadline {
+            bytes = (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? []
+            if Self.sixels(in: bytes).count >= count { return bytes }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let tail = String(decoding: bytes.suffix(400), as: UTF8.self).replacingOccurrences(of: "\u{1B}", with: "^[")
+        XCTFail("no sixel image was written within 20 s (\(bytes.count) bytes recorded, ending: \(tail))")
+        return bytes
+    }
+
+    struct Sixel {
+        /// One-based row of the cursor move just before it, if there was one.
+        var row: Int?
+        var pixelHeight: Int?
+    }
+
+    /// Every sixel DCS (`ESC P params q`) with the `ESC 7 ESC [ row ; col H` in front of it and its raster
+    /// attributes (`" 1;1;width;height`).
+    static func sixels(in bytes: [UInt8]) -> [Sixel] {
+        let text = String(decoding: bytes, as: Unicode.ASCII.self)
+        let pattern = try! NSRegularExpression(pattern: "(\u{1B}7\u{1B}\\[(\\d+);(\\d+)H)?\u{1B}P[0-9;]*q(\"\\d+;\\d+;(\\d+);(\\d+))?")
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            func group(_ i: Int) -> Int? {
+                Range(match.range(at: i), in: text).flatMap { Int(text[$0]) }
+            }
+            return Sixel(row: group(2), pixelHeight: group(6))
+        }
+    }
+
+    static func cellHeight(statusBar: String) -> Int? {
+        guard let range = statusBar.range(of: #"\d+x(\d+) px cells"#, options: .regularExpression) else { return nil }
+        let match = statusBar[range]
+        return match.split(separator: "x").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+    }
+}

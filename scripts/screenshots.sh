@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Screenshots of livegrid in real terminal emulators under a virtual X server (Xvfb): xterm as a VT340
+# (sixel graphics) in pixel mode and in symbols mode, and kitty (kitty graphics) when it starts.
+# Keys are typed with xdotool; each screen is grabbed with ImageMagick's `import`.
+#
+#   scripts/screenshots.sh [OUT_DIR] [LIVEGRID_BINARY]      (needs: make screenshots-deps)
+#
+# The info-panel shot selects keyPhoto.jpg, a photo without GPS tags (the panel never shows GPS anyway).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/screenshots}"
+bin="${2:-}"
+if [ -z "$bin" ]; then
+  for candidate in "$root/.build/release/livegrid" "$root/.build/debug/livegrid"; do
+    [ -x "$candidate" ] && { bin="$candidate"; break; }
+  done
+fi
+[ -x "$bin" ] || { echo "screenshots: build livegrid first (swift build)" >&2; exit 1; }
+for tool in Xvfb xterm xdotool import convert; do
+  command -v "$tool" >/dev/null || { echo "screenshots: $tool is missing (make screenshots-deps)" >&2; exit 1; }
+done
+mkdir -p "$out"
+work="$(mktemp -d)"
+library="$work/library"
+"$root/scripts/make-demo-library.sh" "$library" >/dev/null
+
+# A free display number: no socket and no lock file.
+display=""
+for n in $(seq 90 130); do
+  if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then display=":$n"; break; fi
+done
+[ -n "$display" ] || { echo "screenshots: no free X display" >&2; exit 1; }
+Xvfb "$display" -screen 0 1600x1000x24 +extension GLX -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+terminal_pid=""
+cleanup() {
+  [ -n "$terminal_pid" ] && kill "$terminal_pid" 2>/dev/null || true
+  kill "$xvfb_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export DISPLAY="$display"
+for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+
+# Waits for the terminal's window, focuses it (no window manager: the pointer decides focus).
+window=""
+wait_window() {
+  local class="$1"
+  window=""
+  for _ in $(seq 100); do
+    window="$(xdotool search --onlyvisible --class "$class" 2>/dev/null | head -1 || true)"
+    [ -n "$window" ] && break
+    sleep 0.1
+  done
+  [ -n "$window" ] || { echo "screenshots: no $class window" >&2; return 1; }
+  xdotool mousemove --window "$window" 20 20
+}
+
+keys() { xdotool key --delay 120 "$@"; }
+
+# Grabs the terminal's window; downscales when the PNG would pass ~500 KB.
+shot() {
+  local name="$1"
+  sleep "${2:-2}"
+  import -window "$window" "$out/$name.png"
+  if [ "$(stat -c %s "$out/$name.png")" -gt 500000 ]; then
+    convert "$out/$name.png" -resize 75% -define png:compression-level=9 "$out/$name.png"
+  fi
+  echo "screenshots: $out/$name.png ($(stat -c %s "$out/$name.png") bytes)"
+}
+
+# One session: grid, grid + info, viewer, viewer + info, and the grid after closing the viewer.
+session() {
+  local prefix="$1"
+  shot "$prefix-grid" 7
+  keys l l l                     # keyPhoto.jpg (no GPS), a Live Photo
+  keys i
+  shot "$prefix-grid-info"
+  keys i Return
+  shot "$prefix-viewer" 3
+  keys i
+  shot "$prefix-viewer-info"
+  keys i Escape
+  shot "$prefix-grid-after-viewer"
+  keys question
+  shot "$prefix-help" 1
+  keys Escape q
+  sleep 1
+}
+
+xterm_run() {
+  # -ti vt340 makes xterm report sixel graphics (DA1 attribute 4); 256 colour registers for photos.
+  xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' \
+        -xrm 'XTerm*allowWindowOps: true' -fa Monospace -fs 10 -geometry 120x40+0+0 \
+        -e env "$@" &
+  terminal_pid=$!
+  wait_window xterm
+}
+
+stop_terminal() {
+  [ -n "$terminal_pid" ] || return 0
+  kill "$terminal_pid" 2>/dev/null || true
+  for _ in $(seq 30); do kill -0 "$terminal_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$terminal_pid" 2>/dev/null || true
+  terminal_pid=""
+}
+
+xterm -v | grep -q . || true
+xterm_run TERM=xterm-256color "$bin" --graphics auto "$library"
+session xterm-sixel
+stop_terminal
+
+xterm_run TERM=xterm-256color COLORTERM=truecolor "$bin" --graphics symbols "$library"
+session xterm-symbols
+stop_terminal
+
+# kitty needs OpenGL 3.3: Mesa's software rasteriser (llvmpipe) under Xvfb's GLX.
+if command -v kitty >/dev/null; then
+  LIBGL_ALWAYS_SOFTWARE=1 kitty --config NONE -o font_size=10 -o initial_window_width=120c \
+    -o initial_window_height=40c -o remember_window_size=no \
+    env TERM=xterm-kitty "$bin" "$library" >"$work/kitty.log" 2>&1 &
+  terminal_pid=$!
+  if wait_window kitty 2>/dev/null && kill -0 "$terminal_pid" 2>/dev/null; then
+    # Software OpenGL is slow: longer waits, and no info shots (the first item's photo has GPS tags).
+    shot kitty-grid 12
+    keys Return
+    shot kitty-viewer 8
+    keys Escape
+    shot kitty-grid-after-viewer 3
+    keys q
+  else
+    echo "screenshots: kitty did not start under Xvfb: $(tail -3 "$work/kitty.log" | tr '\n' ' ')" >&2
+  fi
+  stop_terminal
+fi
