@@ -21,14 +21,7 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "A movie, a Motion Photo, or a Live Photo still (its movie beside it is played).", completion: .file())
     var file: String
 
-    @Option(help: "Area in cells, WxH (default: the terminal size, or 80x24 when not a terminal).")
-    var size: String?
-
-    @Option(help: "symbols, sixels, kitty or iterm (default: detected).")
-    var format: String?
-
-    @Option(help: "full, 256, 16 or 8 (default: detected).")
-    var colors: String?
+    @OptionGroup var output: TerminalAreaOptions
 
     @Flag(help: "Print playback statistics on stderr.")
     var stats = false
@@ -37,24 +30,11 @@ struct PlayCommand: ParsableCommand {
     var `repeat`: Int = 1
 
     func validate() throws {
-        if let format, GraphicsMode(userName: format) == nil {
-            throw ValidationError("--format must be symbols, sixels, kitty or iterm (got \(format))")
-        }
-        if let colors, ColorDepth(userName: colors) == nil {
-            throw ValidationError("--colors must be full, 256, 16 or 8 (got \(colors))")
-        }
-        if let size, ShowCommand.parseCells(size) == nil { throw ValidationError("--size must be WxH in cells (got \(size))") }
         guard (1...1000).contains(`repeat`) else { throw ValidationError("--repeat must be 1 to 1000") }
     }
 
     func run() throws {
-        let window = TerminalWindow.current()
-        let area = size.flatMap(ShowCommand.parseCells)
-            ?? (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
-        var capabilities = TerminalCapabilities.detect(environment: ProcessInfo.processInfo.environment,
-                                                       forcedMode: format.flatMap(GraphicsMode.init(userName:)),
-                                                       forcedColors: colors.flatMap(ColorDepth.init(userName:)))
-        if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
+        let (area, capabilities) = output.resolve()
         let located: (source: any ByteSource, description: String)
         do {
             located = try PlayableMovie.locate(file: file)
