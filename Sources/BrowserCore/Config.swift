@@ -27,6 +27,8 @@ public struct BrowserConfig: Sendable {
     public var badgeStyle: BadgeStyleSetting = .solid
     public var zoom = GridLayout.defaultZoom
     public var mouse = true
+    /// `[playback] hints`: play a second of a live item's movie once it stays selected (`--no-motion` = false).
+    public var playbackHints = true
     public var keymap = Keymap()
     /// Non-fatal problems (unknown keys), shown in the status bar at start.
     public var warnings: [String] = []
@@ -85,6 +87,11 @@ public struct BrowserConfig: Sendable {
                 throw TOMLError(line: entry.line, message: "mouse.enabled must be true or false")
             }
             mouse = enabled
+        case ("playback", "hints"):
+            guard case .boolean(let enabled) = entry.value else {
+                throw TOMLError(line: entry.line, message: "playback.hints must be true or false")
+            }
+            playbackHints = enabled
         case ("keys", let name):
             guard let command = KeyCommand(rawValue: name) else {
                 warnings.append("config line \(entry.line): unknown key command '\(name)' ignored")

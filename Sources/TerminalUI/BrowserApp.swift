@@ -3,6 +3,7 @@ import CNCurses
 import Foundation
 import Library
 import LivePairing
+import VideoPlayback
 
 /// What the browser needs from outside: where to look, the settings, how to scan, how to make pictures.
 public struct BrowserOptions {
@@ -41,6 +42,8 @@ public final class BrowserApp {
     private var remote: RemoteSession?
     /// Places pixel-protocol pictures after curses' update (nil in symbol mode).
     private var imageWriter: TerminalImageWriter?
+    /// Press-and-hold playback (set while `run` runs).
+    private var playback: BrowserPlayback?
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -58,6 +61,11 @@ public final class BrowserApp {
         defer { imageWriter?.removeAll() }
         // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
         idlok(session.window, imageWriter == nil)
+        // After the provider's terminal probe: the kitty keyboard query reads its own replies.
+        let playback = BrowserPlayback(session: session, mouse: options.config.mouse,
+                                       hints: options.config.playbackHints, post: { [inbox] in inbox.post($0) })
+        defer { playback.shutdown() }
+        self.playback = playback
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, inbox: inbox)
@@ -70,36 +78,46 @@ public final class BrowserApp {
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
             keymap: options.config.keymap)
+        renderer.livePicture = { playback.picture(for: $0, in: $1) }
+        renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
+        renderer.playbackNote = { playback.statusNote }
         startScan(&state)
 
-        var lastPlayKey = Date.distantPast
+        // Redraw only when something changed: while a movie plays the loop wakes every few milliseconds.
+        var dirty = true
+        var lastRender = 0.0
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
-            render(state, renderer: renderer, provider: provider, session: session)
-            // Block for input when nothing runs in the background; poll briefly while pictures or a scan
-            // are on their way so they appear as soon as they are ready.
-            let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
-                || triageWorker.isBusy
-            var events: [TerminalEvent] = []
-            let timeout: Int32 = busy ? 30 : (state.remoteNeedsPolling() ? 100 : -1)
-            if let first = session.readEvent(timeoutMilliseconds: timeout) {
-                events.append(first)
-                while let next = session.readEvent(timeoutMilliseconds: 0) { events.append(next) }
+            if dirty || MonotonicClock.now() - lastRender > 0.1 {
+                render(state, renderer: renderer, provider: provider, session: session)
+                playback.didDraw()
+                lastRender = MonotonicClock.now()
             }
+            // Block for input when nothing runs in the background; poll briefly while pictures or a scan
+            // are on their way so they appear as soon as they are ready (and often while a movie plays).
+            let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
+                || triageWorker.isBusy || playback.isBusy
+            let timeout: Int32 = busy ? playback.pollMilliseconds(otherwise: 30)
+                : (state.remoteNeedsPolling() ? 100 : -1)
+            let events = playback.readEvents(session: session, timeoutMilliseconds: timeout)
             var actions = inbox.drain()
             for event in events {
-                if let action = action(for: event, state: state, keymap: options.config.keymap) {
-                    if case .playPressed = action { lastPlayKey = Date() }
+                if let handled = playback.actions(for: event, state: state, keymap: options.config.keymap) {
+                    actions += handled
+                } else if let action = action(for: event, state: state, keymap: options.config.keymap) {
                     actions.append(action)
                 }
                 if case .resize = event { clearok(session.window, true); imageWriter?.screenCleared() }
             }
-            // Terminals send no key-up: a held Space auto-repeats, so playback stops once the repeats stop.
-            if state.isPlayPressed, Date().timeIntervalSince(lastPlayKey) > 0.6 { actions.append(.playReleased) }
+            // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
+            actions += playback.tick(state: state)
             for action in actions {
                 for effect in state.reduce(action) { perform(effect, state: &state) }
             }
-            _ = provider.takeReadyKeys()
+            playback.update(state: state)
+            let readyPictures = provider.takeReadyKeys()
+            let newFrame = playback.controller.takeNewFrame()
+            dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame
         }
     }
 
@@ -125,10 +143,12 @@ public final class BrowserApp {
     private func action(for event: TerminalEvent, state: BrowserState, keymap: Keymap) -> BrowserAction? {
         switch event {
         case .key(let key): return keymap.action(for: key, in: state)
+        case .keyEvent(let key, let type): return type == .release ? nil : keymap.action(for: key, in: state)
         case .resize(let size): return .resize(size)
         case .mouse(let x, let y, let kind):
             switch kind {
-            case .click: return .click(x: x, y: y)
+            case .click, .press: return .click(x: x, y: y)
+            case .release: return nil
             case .wheelUp: return .scroll(rows: -1)
             case .wheelDown: return .scroll(rows: 1)
             }
@@ -140,13 +160,14 @@ public final class BrowserApp {
         case .startScan:
             startScan(&state)
         case .startPlayback(let itemID):
-            if let onPlayback, let item = state.playableItem(id: itemID) {
-                onPlayback(item)
-            } else {
-                state.message = "playback is not available yet"
+            // Remote items play their downloaded copy (nil until playable); local items play as they are.
+            if let item = state.playableItem(id: itemID) {
+                onPlayback?(item)
+                playback?.startHold(item, shownID: itemID, state: &state)
             }
         case .stopPlayback:
             onPlayback?(nil)
+            playback?.stopHold()
         case .quit:
             break
         case .redrawAll:

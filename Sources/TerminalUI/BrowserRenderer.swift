@@ -11,6 +11,11 @@ final class BrowserRenderer {
     let keymap: Keymap
     /// Keys of the pictures the last frame wanted, most wanted first.
     private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
+    /// Playback hooks: the movie frame to draw instead of the key photo, why an item shows LIVE OFF, and
+    /// the status-bar note while a hold plays.
+    var livePicture: ((LibraryItem, CellRect) -> RenderedImage?)?
+    var liveOffReason: ((LibraryItem) -> String?)?
+    var playbackNote: (() -> String?)?
     /// Pixel-protocol pictures of the last frame (placed by `TerminalImageWriter` after curses' update) and the
     /// panels drawn over the grid (pictures under them are not shown).
     private(set) var pixelPictures: [PixelPicture] = []
@@ -81,7 +86,7 @@ final class BrowserRenderer {
         } else {
             left = state.isScanning ? " scanning…" : " no photos here"
         }
-        if state.isPlayPressed, state.remote?.pendingPlayID == nil { left += " · ▶ playing" }
+        if state.remote?.pendingPlayID == nil, let note = playbackNote?() { left += " · " + note }
         let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
         // A prompt gets the whole line: its question must be readable.
         var right = state.triage.prompt != nil ? " "
@@ -146,7 +151,7 @@ final class BrowserRenderer {
 
     private func drawListRow(_ item: LibraryItem, in rect: CellRect, selected: Bool, painter: ScreenPainter) {
         // The same marks as on pictures, in a fixed column so they line up.
-        let mark = badge.label(for: item.kind, fitting: 8) ?? ""
+        let mark = badge.label(for: item, liveOff: liveOffReason?(item) != nil, fitting: 8) ?? ""
         painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 8) + item.displayName,
                      x: rect.x, y: rect.y, width: rect.width, attributes: selected ? lg_a_bold() : 0,
                      color: selected ? .selection : nil)
@@ -160,16 +165,21 @@ final class BrowserRenderer {
                              provider: ThumbnailProvider, painter: ScreenPainter) -> CellRect {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
-        if let picture = provider.picture(for: key), picture.mode.isPixelProtocol, picture.rows > 0 {
+        let liveOff = liveOffReason?(item) != nil
+        if let frame = livePicture?(item, rect), frame.rows > 0 {
+            // A playing movie: symbol frames over the cell (its pixel picture, if any, is left out this frame).
+            painter.picture(badge.badged(frame, item: item, liveOff: liveOff), in: rect)
+            return ScreenPainter.placement(of: frame, in: rect)
+        } else if let picture = provider.picture(for: key), picture.mode.isPixelProtocol, picture.rows > 0 {
             let placement = ScreenPainter.placement(of: picture, in: rect)
             pixelPictures.append(PixelPicture(key: key, rect: placement, image: picture))
             return placement
         } else if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
-            painter.picture(badge.badged(picture, kind: item.kind), in: rect)
+            painter.picture(badge.badged(picture, item: item, liveOff: liveOff), in: rect)
             return ScreenPainter.placement(of: picture, in: rect)
         } else {
             drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), painter: painter)
-            badge.drawOnPlaceholder(kind: item.kind, in: rect, painter: painter)
+            badge.drawOnPlaceholder(item: item, liveOff: liveOff, in: rect, painter: painter)
             return rect
         }
     }
@@ -198,8 +208,7 @@ final class BrowserRenderer {
         let content = state.layout.content
         guard let item = state.selectedItem, content.height >= 2 else { return }
         let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
-        let pictureRect = CellRect(x: content.x, y: content.y, width: content.width - infoWidth,
-                                   height: content.height - 1)
+        guard let pictureRect = BrowserPlayback.viewerPictureRect(state) else { return }
         drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
         if let remote = state.remote {
             RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,

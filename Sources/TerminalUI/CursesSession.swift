@@ -5,12 +5,17 @@ import BrowserCore
 /// An input event read from curses.
 enum TerminalEvent {
     case key(KeyInput)
+    /// A key with its event type (press / repeat / release), from the kitty keyboard protocol.
+    case keyEvent(KeyInput, KeyEventType)
     case resize(TerminalSize)
     case mouse(x: Int, y: Int, kind: MouseKind)
 }
 
 enum MouseKind {
     case click
+    /// Button 1 down and up, reported separately so a held button can play (a quick pair is a click).
+    case press
+    case release
     case wheelUp
     case wheelDown
 }
@@ -43,7 +48,7 @@ final class CursesSession {
         }
         colors = CursesColors(depth: depth)
         if mouse {
-            let mask = lg_button1_clicked() | lg_button1_pressed() | lg_button1_double_clicked()
+            let mask = lg_button1_clicked() | lg_button1_pressed() | lg_button1_released() | lg_button1_double_clicked()
                 | lg_button4_pressed() | lg_button5_pressed()
             mousemask(mask, nil)
             mouseinterval(0)
@@ -55,6 +60,7 @@ final class CursesSession {
     /// Leaves curses (alternate screen off, cursor on, modes reset). Safe to call more than once.
     static func restore() {
         if isendwin() == false {
+            KittyKeyboard.pop()
             curs_set(1)
             endwin()
         }
@@ -103,7 +109,9 @@ final class CursesSession {
             let state = event.bstate
             if state & lg_button4_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .wheelUp) }
             if state & lg_button5_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .wheelDown) }
-            if state & (lg_button1_clicked() | lg_button1_pressed() | lg_button1_double_clicked()) != 0 {
+            if state & lg_button1_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .press) }
+            if state & lg_button1_released() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .release) }
+            if state & (lg_button1_clicked() | lg_button1_double_clicked()) != 0 {
                 return .mouse(x: Int(event.x), y: Int(event.y), kind: .click)
             }
             return nil
@@ -133,6 +141,7 @@ final class CursesSession {
     private static func installSignalHandlers() {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in
+                if KittyKeyboard.isPushed { KittyKeyboard.popForSignal() }
                 endwin()
                 signal(received, SIG_DFL)
                 raise(received)
@@ -140,6 +149,7 @@ final class CursesSession {
         }
         for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP] {
             signal(signalNumber) { received in
+                if KittyKeyboard.isPushed { KittyKeyboard.popForSignal() }
                 endwin()
                 signal(received, SIG_DFL)
                 raise(received)

@@ -25,6 +25,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Ignore the mouse (keeps the terminal's own selection working).")
     var noMouse = false
 
+    @Flag(help: "No hint of movement: live items only move while held.")
+    var noMotion = false
+
     func validate() throws {
         var isDirectory: ObjCBool = false
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
@@ -46,6 +49,7 @@ struct BrowseCommand: ParsableCommand {
             throw ValidationError("config: \(error)")
         }
         if noMouse { settings.mouse = false }
+        if noMotion { settings.playbackHints = false }
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode

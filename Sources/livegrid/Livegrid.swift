@@ -18,7 +18,7 @@ struct Livegrid: ParsableCommand {
         version: LivegridVersion.string,
         subcommands: [
             BrowseCommand.self, ScanCommand.self, ShowCommand.self, ThumbnailCommand.self, ExportCommand.self,
-            MakeLiveCommand.self, ConvertCommand.self, ExtractCommand.self, VersionCommand.self,
+            MakeLiveCommand.self, ConvertCommand.self, ExtractCommand.self, PlayCommand.self, VersionCommand.self,
         ],
         defaultSubcommand: BrowseCommand.self
     )

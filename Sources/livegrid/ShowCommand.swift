@@ -18,42 +18,13 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "Pictures (or movies) to show.", completion: .file())
     var files: [String]
 
-    @Option(help: "Area in cells, WxH (default: the terminal size, or 80x24 when not a terminal).")
-    var size: String?
-
-    @Option(help: "symbols, sixels, kitty or iterm (default: detected).")
-    var format: String?
-
-    @Option(help: "full, 256, 16 or 8 (default: detected).")
-    var colors: String?
+    @OptionGroup var output: TerminalAreaOptions
 
     @Flag(help: "Print which graphics mode and colours were chosen, and why, on stderr.")
     var why = false
 
     func run() throws {
-        var forcedMode: GraphicsMode?
-        if let format {
-            guard let mode = GraphicsMode(userName: format) else {
-                throw ValidationError("--format must be symbols, sixels, kitty or iterm (got \(format))")
-            }
-            forcedMode = mode
-        }
-        var forcedColors: ColorDepth?
-        if let colors {
-            guard let depth = ColorDepth(userName: colors) else {
-                throw ValidationError("--colors must be full, 256, 16 or 8 (got \(colors))")
-            }
-            forcedColors = depth
-        }
-        let window = TerminalWindow.current()
-        var area = (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
-        if let size {
-            guard let parsed = Self.parseCells(size) else { throw ValidationError("--size must be WxH in cells (got \(size))") }
-            area = parsed
-        }
-        var capabilities = TerminalCapabilities.detect(environment: ProcessInfo.processInfo.environment,
-                                                       forcedMode: forcedMode, forcedColors: forcedColors)
-        if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
+        let (area, capabilities) = output.resolve()
         if why { FileHandle.standardError.write(Data("livegrid: \(capabilities.why)\n".utf8)) }
 
         // Decode and render on every core (one renderer per worker: chafa objects are not shared across

@@ -90,7 +90,7 @@ enum RemoteOverlayPainter {
                 left = " ✗ \(item.displayName): \(failure) · R retries"
             } else if remote.pendingPlayID == item.id {
                 let progress = remoteItem.fraction.map { " " + TransferText.percent($0) } ?? ""
-                left += " · ▶ downloading to play\(progress)"
+                left += " · ◎ downloading to play\(progress)"
             } else if item.kind.isLive || item.kind == .video {
                 left += remoteItem.isPlayable ? " · playable" : " · not playable yet"
             }

@@ -1,0 +1,200 @@
+import BrowserCore
+import CNCurses
+import Foundation
+
+/// The kitty keyboard protocol (https://sw.kovidgoyal.net/kitty/keyboard-protocol/): with it the terminal
+/// reports key releases, so "hold Space" ends the moment Space comes up instead of after auto-repeat stops.
+///
+/// Detected at start-up by asking `CSI ? u` (flags) followed by DA1 `CSI c`, which every terminal answers:
+/// a flags reply before the DA1 reply means the protocol is there. When it is, flags 11 are pushed
+/// (disambiguate 1 | event types 2 | all keys as escapes 8: text keys like Space only report releases with
+/// 8) and popped on every way out: normal exit, Ctrl-Z (pushed again on resume), fatal signals.
+/// The flags live per screen (main / alternate), so push happens after curses entered the alternate screen.
+enum KittyKeyboard {
+    static let pushFlags = "\u{1B}[>11u"
+    static let popFlags = "\u{1B}[<u"
+    static let query = "\u{1B}[?u\u{1B}[c"
+
+    /// True while flags are pushed; read by signal handlers (a plain word, written by the UI thread only).
+    nonisolated(unsafe) static var isPushed = false
+    /// Set by SIGCONT: the loop pushes again after the terminal is back.
+    nonisolated(unsafe) static var needsRepush = false
+    nonisolated(unsafe) private static var previousStopHandler: (@convention(c) (Int32) -> Void)?
+
+    /// Asks the terminal; reads replies until the DA1 answer or `timeout` seconds. Keys typed meanwhile
+    /// are dropped (the window is 150 ms at start-up). Curses must be set up (keypad is switched off and
+    /// back on around the read).
+    static func detect(window: UnsafeMutablePointer<WINDOW>, timeout: Double = 0.15) -> Bool {
+        if let setting = ProcessInfo.processInfo.environment["LIVEGRID_KITTY_KEYS"], setting == "0" { return false }
+        refresh()
+        writeRaw(query)
+        keypad(window, false)
+        defer { keypad(window, true) }
+        var decoder = InputDecoder()
+        var supported = false
+        let deadline = Date().addingTimeInterval(timeout)
+        reading: while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { break }
+            wtimeout(window, Int32(max(1, left * 1000)))
+            let byte = wgetch(window)
+            if byte == ERR { break }
+            guard (0...255).contains(byte) else { continue }
+            for event in decoder.feed([UInt8(byte)]) {
+                switch event {
+                case .keyboardProtocolFlags: supported = true
+                case .primaryDeviceAttributes: break reading
+                default: continue
+                }
+            }
+        }
+        return supported
+    }
+
+    /// Pushes flags 11 and hooks Ctrl-Z / resume so the flags follow the process.
+    static func push() {
+        writeRaw(pushFlags)
+        isPushed = true
+        installSuspendHooks()
+    }
+
+    /// Pops the flags if pushed. Async-signal-safe (one write(2)).
+    static func pop() {
+        guard isPushed else { return }
+        isPushed = false
+        popForSignal()
+    }
+
+    /// For signal handlers: writes the pop sequence without touching anything else.
+    static func popForSignal() {
+        let bytes: StaticString = "\u{1B}[<u"
+        _ = write(STDOUT_FILENO, bytes.utf8Start, bytes.utf8CodeUnitCount)
+    }
+
+    /// Called each loop turn: after a resume the flags are pushed again (the screen was left and entered).
+    static func repushIfNeeded() {
+        guard needsRepush else { return }
+        needsRepush = false
+        writeRaw(pushFlags)
+        isPushed = true
+    }
+
+    private static func installSuspendHooks() {
+        // ncurses installed its SIGTSTP handler (leave curses, stop, repaint on resume) in initscr: pop first,
+        // then hand over to it; SIGCONT asks the loop to push again.
+        var old = sigaction()
+        sigaction(SIGTSTP, nil, &old)
+        previousStopHandler = old.__sigaction_handler.sa_handler
+        signal(SIGTSTP) { received in
+            if KittyKeyboard.isPushed {
+                KittyKeyboard.isPushed = false
+                KittyKeyboard.popForSignal()
+                KittyKeyboard.needsRepush = true
+            }
+            if let previous = KittyKeyboard.previousStopHandler,
+               unsafeBitCast(previous, to: Int.self) > 1 {   // not SIG_DFL (0) / SIG_IGN (1)
+                previous(received)
+            } else {
+                signal(SIGTSTP, SIG_DFL)
+                raise(SIGTSTP)
+            }
+        }
+    }
+
+    static func writeRaw(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            _ = write(STDOUT_FILENO, base, raw.count)
+        }
+    }
+}
+
+/// Reads raw bytes through curses (keypad off, so curses does not try to parse CSI-u) and decodes them with
+/// BrowserCore's `InputDecoder`: the input path while the kitty keyboard protocol is on. SGR mouse reports
+/// (1006) are switched on by hand, since curses no longer decodes the mouse in this mode.
+struct RawInputReader {
+    private var decoder = InputDecoder()
+    private let window: UnsafeMutablePointer<WINDOW>
+
+    init(window: UnsafeMutablePointer<WINDOW>, mouse: Bool) {
+        self.window = window
+        keypad(window, false)
+        if mouse { KittyKeyboard.writeRaw("\u{1B}[?1000h\u{1B}[?1006h") }
+    }
+
+    static func restoreMouse() { KittyKeyboard.writeRaw("\u{1B}[?1006l\u{1B}[?1000l") }
+
+    enum Input {
+        case event(InputEvent)
+        case resize
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1 forever) for input, then takes everything already there.
+    mutating func read(timeoutMilliseconds: Int32) -> [Input] {
+        var bytes: [UInt8] = []
+        var resized = false
+        wtimeout(window, timeoutMilliseconds)
+        var next = wgetch(window)
+        while next != ERR {
+            if next == lg_key_resize() { resized = true } else if (0...255).contains(next) { bytes.append(UInt8(next)) }
+            wtimeout(window, 0)
+            next = wgetch(window)
+        }
+        var events = decoder.feed(bytes)
+        if decoder.hasPending {
+            // The rest of an escape sequence may be a moment behind; a lone ESC is the Esc key after 25 ms.
+            wtimeout(window, 25)
+            var more: [UInt8] = []
+            var byte = wgetch(window)
+            while byte != ERR {
+                if (0...255).contains(byte) { more.append(UInt8(byte)) }
+                wtimeout(window, 0)
+                byte = wgetch(window)
+            }
+            events += more.isEmpty ? decoder.flushPending() : decoder.feed(more)
+        }
+        return events.map(Input.event) + (resized ? [.resize] : [])
+    }
+}
+
+extension KeyEvent {
+    /// The legacy key this kitty key event stands for (what the keymap knows), or nil. Without the
+    /// "alternate keys" flag a shifted key arrives as its base key plus Shift: letters are upper-cased and
+    /// the US layout's shifted symbols assumed.
+    var keyInput: KeyInput? {
+        switch key {
+        case .up: return .up
+        case .down: return .down
+        case .left: return .left
+        case .right: return .right
+        case .pageUp: return .pageUp
+        case .pageDown: return .pageDown
+        case .home: return .home
+        case .end: return .end
+        case .enter: return .enter
+        case .escape: return .escape
+        case .tab: return .tab
+        case .backspace: return .backspace
+        case .function(let n): return .function(n)
+        case .insert, .delete: return nil
+        case .character(let scalar):
+            if modifiers.contains(.ctrl), (0x61...0x7A).contains(scalar.value), let control = Unicode.Scalar(scalar.value & 0x1F) {
+                return .character(Character(control))
+            }
+            if modifiers.contains(.shift) {
+                if (0x61...0x7A).contains(scalar.value), let upper = Unicode.Scalar(scalar.value - 0x20) {
+                    return .character(Character(upper))
+                }
+                if let shifted = Self.usShifted[Character(scalar)] { return .character(shifted) }
+            }
+            return .character(Character(scalar))
+        }
+    }
+
+    private static let usShifted: [Character: Character] = [
+        "1": "!", "2": "@", "3": "#", "4": "$", "5": "%", "6": "^", "7": "&", "8": "*", "9": "(", "0": ")",
+        "-": "_", "=": "+", "[": "{", "]": "}", "\\": "|", ";": ":", "'": "\"", ",": "<", ".": ">", "/": "?",
+        "`": "~",
+    ]
+}

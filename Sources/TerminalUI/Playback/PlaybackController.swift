@@ -1,0 +1,200 @@
+import Foundation
+import Imaging
+import LivePairing
+import MediaFormats
+import TerminalGraphics
+import VideoPlayback
+
+/// Plays the movie of one item inside its picture rect, for the browser: a `MoviePlayer` decodes and
+/// times frames on its threads, each frame is rendered to symbol cells on the presenter thread, and only
+/// the newest one is kept for the event loop to draw. The UI thread never waits: `start` and `stop` return
+/// at once, and the loop asks `picture(for:columns:rows:)` while drawing.
+///
+/// Failures (no movie, a codec libav cannot decode, a corrupt stream, no frame at all) are remembered per
+/// item: the item then shows as a traditional still with the LIVE OFF badge and the reason in the status bar.
+final class PlaybackController: @unchecked Sendable {
+    enum Purpose: Sendable, Equatable {
+        /// Press and hold: the whole movie from the start while held.
+        case hold
+        /// The "hint of movement": about a second around the still-image time, once.
+        case hint
+    }
+
+    /// Smallest picture area worth playing in (fewer cells show nothing recognisable).
+    static let minimumColumns = 6
+    static let minimumRows = 3
+
+    private let renderer: ChafaRenderer?
+    private let renderLock = NSLock()
+    private let lock = NSLock()
+    private let trace: PlaybackTrace?
+    /// Called (on any thread) with a status message for the bar.
+    private let notify: @Sendable (String) -> Void
+
+    private var player: MoviePlayer?
+    private var generation = 0
+    private var playing: (itemID: String, purpose: Purpose, columns: Int, rows: Int)?
+    private var latest: RenderedImage?
+    private var hasNewFrame = false
+    private var firstFrameTraced = true
+    private var failures: [String: PlaybackFailure] = [:]
+
+    init(depth: TerminalGraphics.ColorDepth?, trace: PlaybackTrace?, notify: @escaping @Sendable (String) -> Void) {
+        renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0) }
+        self.trace = trace
+        self.notify = notify
+    }
+
+    deinit { player?.stop() }
+
+    /// The item being played and why, or nil.
+    var current: (itemID: String, purpose: Purpose)? {
+        lock.withLock { playing.map { ($0.itemID, $0.purpose) } }
+    }
+
+    var isActive: Bool { lock.withLock { playing != nil } }
+
+    /// The picture area (in cells) the current playback renders for.
+    var area: (columns: Int, rows: Int)? { lock.withLock { playing.map { ($0.columns, $0.rows) } } }
+
+    /// Why the item cannot play: the scan's reason (its movie is missing) or a remembered failure.
+    func liveOffReason(for item: LibraryItem) -> String? {
+        if let reason = item.liveOffReason { return reason }
+        return lock.withLock { failures[item.id]?.description }
+    }
+
+    /// Starts playing `item` in a picture area of `columns` x `rows` cells, stopping whatever played.
+    /// Returns the failure when it cannot even start (the caller shows it); later failures come through
+    /// `notify` and `liveOffReason`.
+    /// `key` is the id of the item as the grid shows it (a remote item plays its downloaded copy, whose
+    /// paths, and so id, differ); frames and failures are kept under it.
+    @discardableResult
+    func start(_ item: LibraryItem, as key: String? = nil, purpose: Purpose, columns: Int, rows: Int) -> PlaybackFailure? {
+        stop()
+        let key = key ?? item.id
+        if let known = lock.withLock({ failures[key] }) { return known }
+        guard let renderer else { return .cannotDecode("the terminal has no colours") }
+        guard columns >= Self.minimumColumns, rows >= Self.minimumRows else { return .tooSmall }
+        let source: any ByteSource
+        do {
+            guard let found = try PlayableMovie.source(for: item) else { return remember(.noMovie(item.displayName), key) }
+            source = found
+        } catch {
+            return remember(.cannotOpen("\(error)"), key)
+        }
+        let target = PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: .symbols, cell: nil)
+        let token: Int = lock.withLock {
+            generation += 1
+            playing = (key, purpose, columns, rows)
+            latest = nil
+            hasNewFrame = false
+            firstFrameTraced = false
+            return generation
+        }
+        let sink: MoviePlayer.FrameSink = { [weak self] frame in self?.present(frame, token: token, renderer: renderer) }
+        let onEnd: MoviePlayer.EndHandler = { [weak self] end, stats in self?.ended(end, stats: stats, token: token, key: key) }
+        let newPlayer: MoviePlayer
+        switch purpose {
+        case .hold:
+            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), sink: sink, onEnd: onEnd)
+            newPlayer.start()
+        case .hint:
+            newPlayer = HintPlayer.play(source: source, stillTime: Self.stillTime(of: item) ?? 0,
+                                        movieDuration: item.movie?.info.duration, targetSize: target,
+                                        sink: sink, onEnd: onEnd)
+        }
+        lock.withLock {
+            if generation == token { player = newPlayer } else { newPlayer.stop() }
+        }
+        trace?.log("playback-start \(purpose == .hold ? "hold" : "hint") \(item.displayName)")
+        return nil
+    }
+
+    /// Stops at once: the key photo shows again on the next draw.
+    func stop() {
+        let old: MoviePlayer? = lock.withLock {
+            generation += 1
+            let old = player
+            player = nil
+            if playing != nil { hasNewFrame = true }
+            playing = nil
+            latest = nil
+            return old
+        }
+        old?.stop()
+    }
+
+    /// The frame to draw for `itemID` in a picture area of `columns` x `rows`, if it is playing there.
+    func picture(for itemID: String, columns: Int, rows: Int) -> RenderedImage? {
+        lock.withLock {
+            guard let playing, playing.itemID == itemID, playing.columns == columns, playing.rows == rows else { return nil }
+            return latest
+        }
+    }
+
+    /// True once per new frame (or stop): the loop then redraws.
+    func takeNewFrame() -> Bool {
+        lock.withLock {
+            defer { hasNewFrame = false }
+            return hasNewFrame
+        }
+    }
+
+    /// Called by the loop after `doupdate` drew a frame: traces the first one of a playback.
+    func didDraw() {
+        let first: Bool = lock.withLock {
+            guard latest != nil, !firstFrameTraced else { return false }
+            firstFrameTraced = true
+            return true
+        }
+        if first { trace?.log("first-frame-drawn") }
+    }
+
+    // MARK: - player threads
+
+    private func present(_ frame: DecodedFrame, token: Int, renderer: ChafaRenderer) {
+        guard let size: (Int, Int) = lock.withLock({ generation == token ? playing.map { ($0.columns, $0.rows) } : nil })
+        else { return }
+        let image = renderLock.withLock { try? renderer.render(frame.pixels, maxColumns: size.0, maxRows: size.1) }
+        guard let image else { return }
+        lock.withLock {
+            guard generation == token else { return }
+            latest = image
+            hasNewFrame = true
+        }
+    }
+
+    private func ended(_ end: PlaybackEnd, stats: PlaybackStats, token: Int, key: String) {
+        var failure: PlaybackFailure?
+        switch end {
+        case .failed(let error): failure = .cannotDecode("\(error)")
+        case .finished where stats.framesShown == 0: failure = .noFrames
+        default: break
+        }
+        let wasCurrent: Bool = lock.withLock {
+            if let failure { failures[key] = failure }
+            guard generation == token else { return false }
+            // Played to the end (or failed): rest on the key photo, no loop.
+            generation += 1
+            player = nil
+            playing = nil
+            latest = nil
+            hasNewFrame = true
+            return true
+        }
+        trace?.log("playback-end \(end) \(stats)")
+        if let failure, wasCurrent { notify("LIVE OFF: \(failure)") }
+    }
+
+    private func remember(_ failure: PlaybackFailure, _ itemID: String) -> PlaybackFailure {
+        lock.withLock { failures[itemID] = failure }
+        return failure
+    }
+
+    /// The still's moment in the movie: the movie's still-image-time, or a Motion Photo's presentation time.
+    static func stillTime(of item: LibraryItem) -> Double? {
+        if let time = item.movie?.info.stillImageTime { return time }
+        if let us = item.still?.info.embeddedMovie?.presentationTimestampUs, us >= 0 { return Double(us) / 1_000_000 }
+        return nil
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import MediaFormats
+import TerminalGraphics
+import TerminalUI
+import VideoPlayback
+
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play the movie of a Live Photo, Motion Photo or video in the terminal (the playback benchmark).",
+        discussion: """
+        Frames are drawn in place (cursor home, then overwrite; nothing is cleared between frames) at the movie's
+        own timing: frames that would be late are dropped, never delayed. With --stats, a summary goes to stderr:
+        frames shown and dropped, source and achieved frame rate, bytes written and CPU time per frame, and the
+        latency to the first frame.
+        """
+    )
+
+    @Argument(help: "A movie, a Motion Photo, or a Live Photo still (its movie beside it is played).", completion: .file())
+    var file: String
+
+    @OptionGroup var output: TerminalAreaOptions
+
+    @Flag(help: "Print playback statistics on stderr.")
+    var stats = false
+
+    @Option(help: "Play this many times.")
+    var `repeat`: Int = 1
+
+    func validate() throws {
+        guard (1...1000).contains(`repeat`) else { throw ValidationError("--repeat must be 1 to 1000") }
+    }
+
+    func run() throws {
+        let (area, capabilities) = output.resolve()
+        let located: (source: any ByteSource, description: String)
+        do {
+            located = try PlayableMovie.locate(file: file)
+        } catch {
+            throw ValidationError("\(file): \(error)")
+        }
+        let renderer = ChafaRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
+                                     cellPixelSize: capabilities.cellPixelSize)
+        let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: renderer.mode,
+                                               cell: capabilities.cellPixelSize)
+        TerminalOutput.installRestoreOnInterrupt()
+        TerminalOutput.write(Array("\u{1B}[?25l\u{1B}[H".utf8))
+        defer { TerminalOutput.write(Array("\u{1B}[0m\u{1B}[?25h\n".utf8)) }
+        var failed: PlaybackEnd?
+        for round in 1...`repeat` {
+            let run = PlayRun(renderer: renderer, area: area, insideTmux: capabilities.insideTmux)
+            let usage = CPUUsage.now()
+            let player = MoviePlayer(source: located.source, options: PlaybackOptions(targetSize: target),
+                                     sink: { frame in run.show(frame) })
+            player.start()
+            var end = player.waitUntilEnded(timeout: 3600)
+            while end == nil { end = player.waitUntilEnded(timeout: 3600) }
+            let cpu = CPUUsage.now().seconds - usage.seconds
+            if case .failed = end { failed = end }
+            if end == .finished, player.stats.framesShown == 0 { failed = .failed(.unsupported("stream: no frame could be decoded")) }
+            if stats {
+                let report = run.report(stats: player.stats, info: player.info, cpuSeconds: cpu, round: round,
+                                        of: `repeat`, target: target, mode: renderer.mode)
+                FileHandle.standardError.write(Data((report + "\n").utf8))
+            }
+        }
+        if case .failed(let error)? = failed {
+            FileHandle.standardError.write(Data("livegrid: \(file): \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// One playback's output side: renders each frame and writes it in place, counting bytes and render time.
+private final class PlayRun: @unchecked Sendable {
+    private let renderer: ChafaRenderer
+    private let area: (columns: Int, rows: Int)
+    private let insideTmux: Bool
+    private let lock = NSLock()
+    private var bytesWritten = 0
+    private var frames = 0
+    private var renderSeconds = 0.0
+
+    init(renderer: ChafaRenderer, area: (columns: Int, rows: Int), insideTmux: Bool) {
+        self.renderer = renderer
+        self.area = area
+        self.insideTmux = insideTmux
+    }
+
+    /// Called on the player's presenter thread.
+    func show(_ frame: DecodedFrame) {
+        let began = MonotonicClock.now()
+        guard let image = try? renderer.render(frame.pixels, maxColumns: area.columns, maxRows: area.rows) else { return }
+        let bytes = PlaybackGeometry.inPlaceBytes(image, insideTmux: insideTmux)
+        let rendered = MonotonicClock.now() - began
+        TerminalOutput.write(bytes)
+        lock.withLock {
+            bytesWritten += bytes.count
+            frames += 1
+            renderSeconds += rendered
+        }
+    }
+
+    func report(stats: PlaybackStats, info: MovieStreamInfo?, cpuSeconds: Double, round: Int, of rounds: Int,
+                target: PixelSize, mode: GraphicsMode) -> String {
+        let (written, shown, render) = lock.withLock { (bytesWritten, frames, renderSeconds) }
+        func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+        let perFrame = shown > 0 ? written / shown : 0
+        let achieved = stats.wallTime > 0 ? Double(stats.framesShown) / stats.wallTime : 0
+        let total = stats.framesShown + stats.framesDropped
+        let droppedPercent = total > 0 ? 100 * Double(stats.framesDropped) / Double(total) : 0
+        var lines = [
+            "play\(rounds > 1 ? " \(round)/\(rounds)" : ""): \(info.map { "\($0.codecName) \($0.codedSize)" } ?? "?") -> \(area.columns)x\(area.rows) cells \(mode.rawValue) (decoded at \(target))",
+            "  frames shown \(stats.framesShown), dropped \(stats.framesDropped) (\(f(droppedPercent, 2)) %)",
+            "  source fps \(info?.averageFrameRate.map { f($0, 2) } ?? "?"), achieved fps \(f(achieved, 2))",
+            "  bytes per frame \(perFrame) (total \(written))",
+            "  cpu per frame \(f(shown > 0 ? cpuSeconds * 1000 / Double(shown) : 0, 2)) ms (getrusage, all threads); render \(f(shown > 0 ? render * 1000 / Double(shown) : 0, 2)) ms",
+            "  first frame after \(stats.firstFrameLatency.map { f($0 * 1000) + " ms" } ?? "-")",
+        ]
+        lines.append("  decode avg \(f(stats.averageDecodeTime * 1000, 2)) ms, max \(f(stats.maximumDecodeTime * 1000, 2)) ms; wall \(f(stats.wallTime, 3)) s")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Process CPU time (user + system, all threads) from getrusage.
+private struct CPUUsage {
+    var seconds: Double
+    static func now() -> CPUUsage {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
+        return CPUUsage(seconds: s(usage.ru_utime) + s(usage.ru_stime))
+    }
+}
+
+/// Raw writes to stdout (unbuffered, whole buffer), and the terminal put back on Ctrl-C.
+private enum TerminalOutput {
+    static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let n = Glibc.write(STDOUT_FILENO, base + offset, raw.count - offset)
+                if n <= 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+
+    static func installRestoreOnInterrupt() {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber) { received in
+                let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\n"
+                _ = Glibc.write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}

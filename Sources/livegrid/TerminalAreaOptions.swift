@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import TerminalGraphics
+
+/// `--size`, `--format` and `--colors` for the commands that draw into the terminal (`show`, `play`), and
+/// what they resolve to: the area in cells and the capabilities (detected, or forced by the options).
+struct TerminalAreaOptions: ParsableArguments {
+    @Option(help: "Area in cells, WxH (default: the terminal size, or 80x24 when not a terminal).")
+    var size: String?
+
+    @Option(help: "symbols, sixels, kitty or iterm (default: detected).")
+    var format: String?
+
+    @Option(help: "full, 256, 16 or 8 (default: detected).")
+    var colors: String?
+
+    func validate() throws {
+        if let format, GraphicsMode(userName: format) == nil {
+            throw ValidationError("--format must be symbols, sixels, kitty or iterm (got \(format))")
+        }
+        if let colors, ColorDepth(userName: colors) == nil {
+            throw ValidationError("--colors must be full, 256, 16 or 8 (got \(colors))")
+        }
+        if let size, ShowCommand.parseCells(size) == nil {
+            throw ValidationError("--size must be WxH in cells (got \(size))")
+        }
+    }
+
+    /// The area (one row short of the terminal, so output never scrolls it) and the capabilities.
+    func resolve() -> (area: (columns: Int, rows: Int), capabilities: TerminalCapabilities) {
+        let window = TerminalWindow.current()
+        let area = size.flatMap(ShowCommand.parseCells)
+            ?? (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
+        var capabilities = TerminalCapabilities.detect(environment: ProcessInfo.processInfo.environment,
+                                                       forcedMode: format.flatMap(GraphicsMode.init(userName:)),
+                                                       forcedColors: colors.flatMap(ColorDepth.init(userName:)))
+        if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
+        return (area, capabilities)
+    }
+}
