@@ -36,7 +36,7 @@ tmuxq() { tmux -L "$socket" -f /dev/null "$@"; }
 run_until_complete() {
     start=$(now_ms)
     tmuxq new-session -d -s bench -x 120 -y 40 \
-        "env XDG_CACHE_HOME='$work/cache' XDG_CONFIG_HOME='$work/config' TERM=tmux-256color '$binary' '$work/library'"
+        "env LIVEGRID_TRACE='$work/trace-$1.log' XDG_CACHE_HOME='$work/cache' XDG_CONFIG_HOME='$work/config' TERM=tmux-256color '$binary' '$work/library'"
     while :; do
         screen=$(tmuxq capture-pane -p -t bench 2>/dev/null || true)
         if printf '%s' "$screen" | head -1 | grep -q "$count items" && ! printf '%s' "$screen" | grep -q '┌'; then
@@ -48,9 +48,9 @@ run_until_complete() {
     echo $(( $(now_ms) - start ))
 }
 
-cold=$(run_until_complete)
+cold=$(run_until_complete cold)
 tmuxq send-keys -t bench q; sleep 0.3; tmuxq kill-server 2>/dev/null || true
-warm=$(run_until_complete)
+warm=$(run_until_complete warm)
 
 # Bytes for a full repaint and a one-row scroll, from the warm session.
 tmuxq pipe-pane -o -t bench "cat > '$work/redraw.bytes'"
@@ -67,10 +67,17 @@ status=$(tmuxq capture-pane -p -t bench | tail -1 | sed 's/  */ /g')
 tmuxq send-keys -t bench q
 
 redraw=$(wc -c < "$work/redraw.bytes")
+# Inside the program (LIVEGRID_TRACE): from the UI's start to the scan's end and to the first complete grid.
+inside() { awk '$2=="ui-start"{s=$1} $2=="scan-finished"{f=$1} $2=="grid-complete"{g=$1}
+               END { if (s && g) printf "scan %.0f ms, complete grid %.0f ms", (f-s)*1000, (g-s)*1000; else printf "n/a" }' "$1"; }
+startup=$( { /usr/bin/env time -f "%e" "$binary" version >/dev/null; } 2>&1 | awk '{printf "%.0f", $1*1000}')
 scroll=$(wc -c < "$work/scroll.bytes")
 echo "livegrid first paint, $count photos (hard links to train.jpg), 120x40 tmux pane"
 echo "  first complete grid, cold cache: ${cold} ms"
 echo "  first complete grid, warm cache: ${warm} ms"
+echo "    (wall clock from launching tmux, polled every 20 ms; inside the program from its UI start:"
+echo "     cold: $(inside "$work/trace-cold.log"); warm: $(inside "$work/trace-warm.log");"
+echo "     process start-up (livegrid version): ${startup} ms)"
 echo "  full repaint (Ctrl-L): ${redraw} bytes"
 echo "  one-row scroll (j past the last row): ${scroll} bytes"
 echo "  (status after the scroll:${status})"

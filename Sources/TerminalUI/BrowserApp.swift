@@ -51,7 +51,13 @@ public final class BrowserApp {
 
     /// Runs until the user quits; the terminal is restored however this returns.
     public func run() throws {
+        let startupTrace = PlaybackTrace()
+        startupTrace?.log("ui-start")
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalUIError.notATerminal }
+        // A local scan needs nothing from the terminal: start it first so it overlaps curses' set-up and the
+        // terminal probes (first paint waits for it).
+        let scanStartedEarly = options.remoteURL == nil
+        if scanStartedEarly { launchLocalScan() }
         let session = try CursesSession(mouse: options.config.mouse)
         defer { CursesSession.restore() }
 
@@ -81,10 +87,11 @@ public final class BrowserApp {
         renderer.livePicture = { playback.picture(for: $0, in: $1) }
         renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
         renderer.playbackNote = { playback.statusNote }
-        startScan(&state)
+        if scanStartedEarly { state.reduce(.scanStarted) } else { startScan(&state) }
 
         // Redraw only when something changed: while a movie plays the loop wakes every few milliseconds.
         var dirty = true
+        var gridCompleteTraced = false
         var lastRender = 0.0
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
@@ -116,6 +123,12 @@ public final class BrowserApp {
             }
             playback.update(state: state)
             let readyPictures = provider.takeReadyKeys()
+            let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
+            if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
+               onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
+                gridCompleteTraced = true
+                startupTrace.log("grid-complete")
+            }
             let newFrame = playback.controller.takeNewFrame()
             dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame
         }
@@ -193,12 +206,18 @@ public final class BrowserApp {
             remote.load()
             return
         }
+        launchLocalScan()
+    }
+
+    private func launchLocalScan() {
         let inbox = self.inbox
         let scan = options.scan
         let path = options.path, recursive = options.recursive
         Thread.detachNewThread {
             do {
-                inbox.post(.scanFinished(try scan(path, recursive)))
+                let result = try scan(path, recursive)
+                PlaybackTrace()?.log("scan-finished")
+                inbox.post(.scanFinished(result))
             } catch {
                 inbox.post(.scanFailed("\(error)"))
             }

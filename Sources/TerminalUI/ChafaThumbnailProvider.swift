@@ -11,9 +11,9 @@ import TerminalGraphics
 public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendable {
     public let modeDescription: String
     private let scheduler: ThumbnailScheduler
-    private let renderer: ChafaRenderer
-    /// chafa canvases are made per picture but share the renderer's symbol map: one render at a time.
-    private let renderLock = NSLock()
+    /// One renderer per worker, so pictures render in parallel.
+    private let renderers: ChafaRendererPool
+    private var renderer: ChafaRenderer { renderers.prototype }
     private let diskCache: ThumbnailCache
     /// Decoded pixels by item and freedesktop size: a resize or zoom re-renders without decoding again.
     private let frames = ThumbnailMemoryCache<String>(capacityBytes: 256 << 20)
@@ -41,11 +41,14 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, warn: @escaping @Sendable (String) -> Void,
          mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, badge: BadgePainter? = nil,
          wrapForTmux: Bool = false) {
-        renderer = ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cellPixelSize)
+        let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        renderers = ChafaRendererPool(count: workers) {
+            ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cellPixelSize)
+        }
         pixelBadge = mode.isPixelProtocol ? badge : nil
         pixelOutput = mode.isPixelProtocol ? PixelOutput(mode: mode, wrapForTmux: wrapForTmux) : nil
         renderedLimit = mode.isPixelProtocol ? 300 : 2_000
-        scheduler = ThumbnailScheduler(workers: max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)))
+        scheduler = ThumbnailScheduler(workers: workers)
         diskCache = ThumbnailCache(version: version, warn: warn)
         modeDescription = reason
     }
@@ -106,7 +109,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         var image: RenderedImage?
         if case .success(let frame) = result {
             let prepared = renderer.mode.isPixelProtocol ? pixelReady(frame, key: key) : frame
-            image = renderLock.withLock { try? renderer.render(prepared, maxColumns: key.width, maxRows: key.height) }
+            image = renderers.withRenderer { try? $0.render(prepared, maxColumns: key.width, maxRows: key.height) }
         }
         lock.withLock {
             kinds[key] = nil

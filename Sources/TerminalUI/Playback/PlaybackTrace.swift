@@ -1,20 +1,19 @@
 import Foundation
 import VideoPlayback
 
-/// `LIVEGRID_TRACE=file`: appends "<monotonic seconds> <event>" lines (key events, playback start, first frame
-/// drawn), so press-to-first-frame latency can be measured from outside. Off (nil) without the variable.
+/// `LIVEGRID_TRACE=file`: appends "<monotonic seconds> <event>" lines (start-up, scan finished, first complete
+/// grid, key events, playback start, first frame drawn), so first paint and press-to-first-frame latency can be
+/// measured from outside. Off (nil) without the variable.
 final class PlaybackTrace: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()
 
     init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["LIVEGRID_TRACE"], !path.isEmpty else { return nil }
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
-        handle.seekToEndOfFile()
-        self.handle = handle
+        // O_APPEND: several tracers (start-up, playback) write to one file without overwriting each other.
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        self.handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
     func log(_ event: String) {
