@@ -9,10 +9,15 @@ public final class ChafaRenderer: CellImageRenderer {
     public let colorDepth: ColorDepth
     /// The terminal's cell size in pixels when known: pixel protocols then get exact geometry.
     public let cellPixelSize: PixelSizeInCells?
+    /// chafa's speed/quality trade-off (0...1, chafa's default 0.5); nil leaves chafa's default. Playback
+    /// lowers it: a movie frame is seen for 33 ms, a thumbnail for minutes.
+    public let workFactor: Float?
     private let symbolMap: OpaquePointer
     private let termInfo: OpaquePointer?
 
-    public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil) {
+    public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil,
+                workFactor: Float? = nil) {
+        self.workFactor = workFactor.map { min(1, max(0, $0)) }
         self.mode = mode
         self.colorDepth = colorDepth
         self.cellPixelSize = cellPixelSize
@@ -43,6 +48,7 @@ public final class ChafaRenderer: CellImageRenderer {
         chafa_canvas_config_set_canvas_mode(config, canvasMode)
         chafa_canvas_config_set_pixel_mode(config, pixelMode)
         chafa_canvas_config_set_symbol_map(config, symbolMap)
+        if let workFactor { chafa_canvas_config_set_work_factor(config, workFactor) }
         if colorDepth != .truecolor && mode == .symbols {
             chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_ORDERED)
         }

@@ -42,7 +42,8 @@ struct PlayCommand: ParsableCommand {
             throw ValidationError("\(file): \(error)")
         }
         let renderer = ChafaRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
-                                     cellPixelSize: capabilities.cellPixelSize)
+                                     cellPixelSize: capabilities.cellPixelSize,
+                                     workFactor: PlaybackGeometry.chafaWorkFactor)
         let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: renderer.mode,
                                                cell: capabilities.cellPixelSize)
         TerminalOutput.installRestoreOnInterrupt()

@@ -40,7 +40,7 @@ final class PlaybackController: @unchecked Sendable {
     private var failures: [String: PlaybackFailure] = [:]
 
     init(depth: TerminalGraphics.ColorDepth?, trace: PlaybackTrace?, notify: @escaping @Sendable (String) -> Void) {
-        renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0) }
+        renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0, workFactor: PlaybackGeometry.chafaWorkFactor) }
         self.trace = trace
         self.notify = notify
     }
