@@ -21,7 +21,9 @@ let package = Package(
     ],
     targets: [
         // MARK: C shims (system libraries through pkg-config)
-        .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: ncursesw.pc only adds -D_DEFAULT_SOURCE/-D_XOPEN_SOURCE, which SwiftPM refuses (a warning on
+        // every build); the shim defines what the wide-character API needs and the headers are in /usr/include.
+        .systemLibrary(name: "CNCurses"),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),

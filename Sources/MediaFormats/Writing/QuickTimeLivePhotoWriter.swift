@@ -1,7 +1,7 @@
 /// Turns any QuickTime/MP4 movie into a Live Photo movie by stream copy (no sample is re-encoded):
 /// `ftyp qt`, moov first, `moov/meta` (mdta) holding `com.apple.quicktime.content.identifier`, and a
 /// timed-metadata track whose single `mebx` sample (`com.apple.quicktime.still-image-time`, int8 0xFF)
-/// marks the still's moment, laid out as the iPhone camera does (see README-structure.md).
+/// marks the still's moment, laid out as the iPhone camera does (see docs/LIVE-PHOTO-STRUCTURE.md).
 enum QuickTimeLivePhotoWriter {
     static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
     static let stillImageTimeKey = "com.apple.quicktime.still-image-time"
