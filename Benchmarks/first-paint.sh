@@ -13,9 +13,9 @@
 # Needs tmux; times are wall clock from launching the command, polled every 20 ms.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-binary=${1:-$here/.build/debug/livegrid}
+binary=${1:-$here/.build/release/livegrid}
 count=${2:-1000}
-[ -x "$binary" ] || { echo "build first: swift build (no $binary)" >&2; exit 1; }
+[ -x "$binary" ] || { echo "build first: swift build -c release (no $binary)" >&2; exit 1; }
 command -v tmux >/dev/null || { echo "tmux is not installed" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/livegrid-bench.XXXXXX)
