@@ -38,8 +38,10 @@ timeout -s KILL 900 nginx -p "$work" -c "$work/nginx.conf" &
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 echo "items listed: $(curl -s "http://127.0.0.1:$port/many/" | grep -c '<a href="[^.]')"
 
-swift build --build-tests -c "$CONFIG" >/dev/null
-swift build -c "$CONFIG" >/dev/null
+# The test bundle uses @testable imports: a release build of it needs -enable-testing.
+testing=(); [ "$CONFIG" = release ] && testing=(-Xswiftc -enable-testing)
+swift build --build-tests -c "$CONFIG" "${testing[@]}" >/dev/null
+swift build -c "$CONFIG" "${testing[@]}" >/dev/null
 bin=".build/$CONFIG/livegridPackageTests.xctest"
 run() { "$bin" "$@" 2>&1 | grep -E '^BENCH|error' || true; }
 
