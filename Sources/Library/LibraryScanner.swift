@@ -58,6 +58,21 @@ public enum LibraryScanner {
                            bytesRead: counter.bytes, reads: counter.reads)
     }
 
+    /// The first `count` still pictures of `directory` (not descending) in the scan's display order, from the
+    /// directory listing alone: the browser's first screen is known before any file is probed, so its
+    /// cached thumbnails can load while the scan runs. Best effort: a lone movie or an unreadable file
+    /// shifts the real order a little; an unreadable directory gives no paths.
+    public static func firstStills(directory: String, count: Int) -> [String] {
+        var warnings: [String] = []
+        guard count > 0, let paths = try? listMediaFiles(root: directory, recursive: false, warnings: &warnings) else {
+            return []
+        }
+        let stills = paths.filter { !movieExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+        return Array(stills.sorted(by: NaturalOrder.less).prefix(count))
+    }
+
+    static let movieExtensions: Set<String> = ["mov", "mp4", "m4v", "qt"]
+
     /// Media files below `root`, as paths starting with `root`. Hidden entries and thumbnail caches are skipped;
     /// symlinked directories are not followed (loops).
     static func listMediaFiles(root: String, recursive: Bool, warnings: inout [String]) throws -> [String] {

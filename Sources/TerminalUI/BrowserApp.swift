@@ -87,7 +87,12 @@ public final class BrowserApp {
         renderer.livePicture = { playback.picture(for: $0, in: $1) }
         renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
         renderer.playbackNote = { playback.statusNote }
-        if scanStartedEarly { state.reduce(.scanStarted) } else { startScan(&state) }
+        if scanStartedEarly {
+            state.reduce(.scanStarted)
+            prewarmFirstScreen(provider, layout: state.layout)
+        } else {
+            startScan(&state)
+        }
 
         // Redraw only when something changed: while a movie plays the loop wakes every few milliseconds.
         var dirty = true
@@ -104,7 +109,9 @@ public final class BrowserApp {
             // are on their way so they appear as soon as they are ready (and often while a movie plays).
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
                 || triageWorker.isBusy || playback.isBusy
-            let timeout: Int32 = busy ? playback.pollMilliseconds(otherwise: 30)
+            // A local scan or picture finishing is not an input event: poll often enough that it shows at once.
+            let loading = remote == nil && (state.isScanning || provider.hasPendingWork)
+            let timeout: Int32 = busy ? playback.pollMilliseconds(otherwise: loading ? 4 : 30)
                 : (state.remoteNeedsPolling() ? 100 : -1)
             let events = playback.readEvents(session: session, timeoutMilliseconds: timeout)
             var actions = inbox.drain()
@@ -207,6 +214,15 @@ public final class BrowserApp {
             return
         }
         launchLocalScan()
+    }
+
+    /// The first screen of a local, non-recursive scan is the directory's first stills by name: their cached
+    /// thumbnails load while the scan still probes and pairs (a warm first paint then waits only for the scan).
+    private func prewarmFirstScreen(_ provider: ThumbnailProvider, layout: GridLayout) {
+        guard !options.recursive, !layout.isList else { return }
+        let path = options.path, count = layout.itemsPerPage
+        provider.prewarm(stills: { LibraryScanner.firstStills(directory: path, count: count) },
+                         width: layout.cellWidth, height: layout.pictureHeight)
     }
 
     private func launchLocalScan() {

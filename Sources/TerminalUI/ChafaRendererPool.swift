@@ -8,6 +8,8 @@ import TerminalGraphics
 final class ChafaRendererPool: @unchecked Sendable {
     /// The first renderer: for the settings all of them share (mode, cell pixel size).
     let prototype: ChafaRenderer
+    /// How many pictures can render at once.
+    let count: Int
     private var idle: [ChafaRenderer]
     private let lock = NSLock()
     private let available: DispatchSemaphore
@@ -15,6 +17,7 @@ final class ChafaRendererPool: @unchecked Sendable {
     init(count: Int, make: () -> ChafaRenderer) {
         let renderers = (0..<max(1, count)).map { _ in make() }
         prototype = renderers[0]
+        self.count = renderers.count
         idle = renderers
         available = DispatchSemaphore(value: renderers.count)
     }

@@ -26,6 +26,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     private var ready: [ThumbnailKey] = []
     /// Item kinds of requests in flight (pixel modes draw the badge when the picture is rendered).
     private var kinds: [ThumbnailKey: ItemKind] = [:]
+    /// First-screen pictures being made from the disk cache while the scan runs (see `prewarm`); a request
+    /// for one of them waits for it instead of decoding the same file twice.
+    private var prewarming: Set<ThumbnailKey> = []
+    private var prewarmQueue: [ThumbnailKey] = []
     /// Rendered pictures kept for redraws (a few screens' worth; cells are small, pixel pictures are not).
     private let renderedLimit: Int
 
@@ -55,7 +59,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
 
     deinit { scheduler.shutdown() }
 
-    public var hasPendingWork: Bool { lock.withLock { !inFlight.isEmpty || !ready.isEmpty } }
+    public var hasPendingWork: Bool { lock.withLock { !inFlight.isEmpty || !ready.isEmpty || !prewarming.isEmpty } }
 
     public func picture(for key: ThumbnailKey) -> RenderedImage? {
         lock.withLock { rendered[key] }
@@ -74,7 +78,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
 
     public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
         let state: (known: Bool, previous: PicturePriority?) = lock.withLock {
-            (rendered[key] != nil || failed.contains(key), inFlight[key])
+            (rendered[key] != nil || failed.contains(key) || prewarming.contains(key), inFlight[key])
         }
         if state.known { return }
         let schedulerKey = Self.schedulerKey(key)
@@ -87,8 +91,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         }
         lock.withLock { inFlight[key] = priority; kinds[key] = item.kind }
         let frames = self.frames, diskCache = self.diskCache
-        let box = CellGeometry.pixelBox(columns: key.width, rows: key.height, cell: renderer.cellPixelSize)
-        let size = ThumbnailSize.covering(max(box.width, box.height))
+        let size = thumbnailSize(for: key)
         scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
             Self.decode(item, size: size, frames: frames, diskCache: diskCache)
         }, completion: { [weak self] _, result in
@@ -115,15 +118,63 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             kinds[key] = nil
             guard inFlight.removeValue(forKey: key) != nil else { return }
             if let image {
-                rendered[key] = image
-                renderedOrder.append(key)
-                if renderedOrder.count > renderedLimit {
-                    for old in renderedOrder.prefix(renderedLimit / 4) { rendered[old] = nil }
-                    renderedOrder.removeFirst(renderedLimit / 4)
-                }
+                keepRendered(image, for: key)
             } else {
                 failed.insert(key)
             }
+            ready.append(key)
+        }
+    }
+
+    /// Call with `lock` held.
+    private func keepRendered(_ image: RenderedImage, for key: ThumbnailKey) {
+        rendered[key] = image
+        renderedOrder.append(key)
+        if renderedOrder.count > renderedLimit {
+            for old in renderedOrder.prefix(renderedLimit / 4) { rendered[old] = nil }
+            renderedOrder.removeFirst(renderedLimit / 4)
+        }
+    }
+
+    /// The freedesktop size whose pixels cover the key's cells.
+    private func thumbnailSize(for key: ThumbnailKey) -> ThumbnailSize {
+        let box = CellGeometry.pixelBox(columns: key.width, rows: key.height, cell: renderer.cellPixelSize)
+        return ThumbnailSize.covering(max(box.width, box.height))
+    }
+
+    /// Makes the first screen's pictures while the library scan still runs (first paint waits for the scan
+    /// otherwise): the freedesktop cache is keyed by path and mtime only, so a still's cached thumbnail
+    /// needs no probe. Cache hits only (a miss is left to the normal request after the scan, which knows
+    /// the item); symbol mode only (pixel pictures need the item's kind for their badge). `stills` runs on a
+    /// background thread and gives item ids (still paths) in display order.
+    public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {
+        guard !renderer.mode.isPixelProtocol, width > 0, height > 0 else { return }
+        let workers = renderers.count
+        Thread.detachNewThread { [weak self] in
+            let keys = stills().map { ThumbnailKey(itemID: $0, width: width, height: height) }
+            guard let self, !keys.isEmpty else { return }
+            self.lock.withLock {
+                self.prewarming.formUnion(keys)
+                self.prewarmQueue = keys.reversed()
+            }
+            DispatchQueue.concurrentPerform(iterations: min(workers, keys.count)) { _ in
+                while let key = self.lock.withLock({ self.prewarmQueue.popLast() }) { self.prewarmOne(key) }
+            }
+        }
+    }
+
+    private func prewarmOne(_ key: ThumbnailKey) {
+        let size = thumbnailSize(for: key)
+        let cacheKey = "\(key.itemID)@\(size.rawValue)"
+        var image: RenderedImage?
+        if let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID, size: size) {
+            frames.insert(frame, for: cacheKey)
+            image = renderers.withRenderer { try? $0.render(frame, maxColumns: key.width, maxRows: key.height) }
+        }
+        lock.withLock {
+            prewarming.remove(key)
+            if let image, rendered[key] == nil { keepRendered(image, for: key) }
+            // Either way the loop redraws: a miss is then requested the normal way.
             ready.append(key)
         }
     }

@@ -41,10 +41,14 @@ public protocol ThumbnailProvider: AnyObject {
     var hasPendingWork: Bool { get }
     /// Set when pictures are pixel-protocol bytes (sixel/kitty/iTerm2) the tty writer places after curses.
     var pixelOutput: PixelOutput? { get }
+    /// Starts making pictures of `width`x`height` cells for the item ids `stills` returns (evaluated in the
+    /// background) before they are requested: the first screen while the scan runs. Best effort.
+    func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int)
 }
 
 extension ThumbnailProvider {
     public var pixelOutput: PixelOutput? { nil }
+    public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
 }
 
 /// The provider used when pictures are off (`graphics.mode = "none"`) or no renderer is available:

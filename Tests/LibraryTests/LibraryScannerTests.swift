@@ -110,6 +110,20 @@ final class LibraryScannerTests: XCTestCase {
         }
     }
 
+    func testFirstStillsAreTheScansFirstStillItemsFromTheListingAlone() throws {
+        for name in ["IMG_10.JPG", "IMG_2.jpg", "IMG_1.jpeg", "z.heic"] { try write([0xFF, 0xD8, 0xFF], as: name) }
+        try place(Fixtures.committed("train.mov"), as: "IMG_0.mov")  // a movie (a video item) is not a still
+        try write(Array("text".utf8), as: "IMG_3.txt")  // not media
+        try write([0xFF, 0xD8, 0xFF], as: ".hidden.jpg")
+        let first = LibraryScanner.firstStills(directory: dir.path, count: 3)
+        XCTAssertEqual(first.map { ($0 as NSString).lastPathComponent }, ["IMG_1.jpeg", "IMG_2.jpg", "IMG_10.JPG"])
+        let scan = try LibraryScanner.scan(directory: dir.path)
+        let scannedStills = scan.items.compactMap(\.still?.path)
+        XCTAssertEqual(Array(scannedStills.prefix(3)), first, "the same paths, in the scan's order")
+        XCTAssertEqual(LibraryScanner.firstStills(directory: dir.path + "/missing", count: 3), [])
+        XCTAssertEqual(LibraryScanner.firstStills(directory: dir.path, count: 0), [])
+    }
+
     func testMissingDirectoryIsAnError() {
         XCTAssertThrowsError(try LibraryScanner.scan(directory: dir.appendingPathComponent("nope").path))
     }
