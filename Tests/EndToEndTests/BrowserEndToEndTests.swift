@@ -66,6 +66,21 @@ final class BrowserEndToEndTests: XCTestCase {
         if !corners.isEmpty { XCTAssertEqual(corners, ["top-left"], "the default corner") }
     }
 
+    /// A second start finds the thumbnails in the freedesktop cache and draws the first screen from them while
+    /// the scan still runs: the finished grid must be the very same screen as the first start's.
+    func testWarmStartDrawsTheSameGridAsTheColdStart() throws {
+        var cold = try open()
+        Thread.sleep(forTimeInterval: 1.5)
+        let coldScreen = try cold.screen()
+        try cold.send("q")
+        Thread.sleep(forTimeInterval: 0.3)
+        cold = try open()
+        Thread.sleep(forTimeInterval: 1.5)
+        let warmScreen = try cold.screen()
+        XCTAssertEqual(warmScreen, coldScreen, "cold:\n" + coldScreen.joined(separator: "\n")
+                       + "\nwarm:\n" + warmScreen.joined(separator: "\n"))
+    }
+
     func testConfiguredBadgeCorner() throws {
         try fixture.writeConfig("[badge]\ncorner = \"bottom-right\"\n")
         let session = try open()
