@@ -175,13 +175,15 @@ public enum LivePairer {
     }
 
     /// "a.jpg, b.jpg and 3 more": a folder of copies sharing one identifier must not make megabytes of warnings.
+    /// `except`, when given, is a member of `files`. Stops after `limit` names: a group of thousands costs the
+    /// same as a group of four.
     private static func namesOfOthers(_ files: [MediaFile], except: MediaFile?, limit: Int = 3) -> String {
         var names: [String] = []
-        var others = 0
         for file in files where file.path != except?.path {
-            others += 1
-            if names.count < limit { names.append(file.fileName) }
+            names.append(file.fileName)
+            if names.count == limit { break }
         }
+        let others = files.count - (except == nil ? 0 : 1)
         let more = others - names.count
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
