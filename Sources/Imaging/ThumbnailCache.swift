@@ -161,9 +161,9 @@ public final class ThumbnailCache: @unchecked Sendable {
         let directory = (target as NSString).deletingLastPathComponent
         if let problem = makeDirectories(directory) { return fallBackToMemory(problem) }
         do {
-            try AtomicFileWriter.replace(bytes, to: target, mode: 0o600)
+            try AtomicFileWriter.write(bytes, to: target, permissions: 0o600)
         } catch {
-            return fallBackToMemory(error.description)
+            return fallBackToMemory("\(error)")
         }
         return true
     }
@@ -175,7 +175,7 @@ public final class ThumbnailCache: @unchecked Sendable {
         let parent = (directory as NSString).deletingLastPathComponent
         if parent != directory, parent.count > 1, let problem = makeDirectories(parent) { return problem }
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            return "cannot create \(directory): \(AtomicFileWriter.errnoText())"
+            return "cannot create \(directory): \(String(cString: strerror(errno)))"
         }
         return nil
     }

@@ -35,6 +35,8 @@ public struct BrowserOptions {
 public final class BrowserApp {
     private let options: BrowserOptions
     private let inbox = EventInbox()
+    /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
+    private let trace = EventTrace()
     private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
@@ -51,7 +53,7 @@ public final class BrowserApp {
 
     /// Runs until the user quits; the terminal is restored however this returns.
     public func run() throws {
-        let startupTrace = PlaybackTrace()
+        let startupTrace = trace
         startupTrace?.log("ui-start")
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalUIError.notATerminal }
         // A local scan needs nothing from the terminal: start it first so it overlaps curses' set-up and the
@@ -229,10 +231,11 @@ public final class BrowserApp {
         let inbox = self.inbox
         let scan = options.scan
         let path = options.path, recursive = options.recursive
+        let trace = self.trace
         Thread.detachNewThread {
             do {
                 let result = try scan(path, recursive)
-                PlaybackTrace()?.log("scan-finished")
+                trace?.log("scan-finished")
                 inbox.post(.scanFinished(result))
             } catch {
                 inbox.post(.scanFailed("\(error)"))

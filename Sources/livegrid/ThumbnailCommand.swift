@@ -53,7 +53,7 @@ struct ThumbnailCommand: ParsableCommand {
                     ? output + "/" + ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
                     : output
                 let png = try PNGCodec.encode(frame, text: [("Software", "livegrid \(LivegridVersion.string)")])
-                try AtomicFileWriter.replace(png, to: target)
+                try AtomicFileWriter.write(png, to: target)
             } catch {
                 failures += 1
                 FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))

@@ -1,3 +1,4 @@
+import MediaFormats
 import LibrarySources
 import TestSupport
 import XCTest

@@ -1,3 +1,4 @@
+import MediaFormats
 import Foundation
 import LibrarySources
 import LivePairing

@@ -1,3 +1,4 @@
+import MediaFormats
 import Foundation
 
 /// Layout of the download cache: `<root>/<sha256 of URL>/{file.<ext>, file.<ext>.part, meta.json}`.

@@ -15,14 +15,14 @@ final class BrowserPlayback {
     let controller: PlaybackController
     private var hold: PlayHoldInput
     private var raw: RawInputReader?
-    private let trace: PlaybackTrace?
+    private let trace: EventTrace?
     private let hintsEnabled: Bool
     private let post: @Sendable (BrowserAction) -> Void
     /// The selection the hint timer runs for, since when, and whether its hint already played.
     private var hintCandidate: (itemID: String, since: Double, done: Bool)?
 
     init(session: CursesSession, mouse: Bool, hints: Bool, post: @escaping @Sendable (BrowserAction) -> Void) {
-        let trace = PlaybackTrace()
+        let trace = EventTrace()
         self.trace = trace
         self.post = post
         hintsEnabled = hints

@@ -27,7 +27,7 @@ final class PlaybackController: @unchecked Sendable {
     private let renderer: ChafaRenderer?
     private let renderLock = NSLock()
     private let lock = NSLock()
-    private let trace: PlaybackTrace?
+    private let trace: EventTrace?
     /// Called (on any thread) with a status message for the bar.
     private let notify: @Sendable (String) -> Void
 
@@ -39,7 +39,7 @@ final class PlaybackController: @unchecked Sendable {
     private var firstFrameTraced = true
     private var failures: [String: PlaybackFailure] = [:]
 
-    init(depth: TerminalGraphics.ColorDepth?, trace: PlaybackTrace?, notify: @escaping @Sendable (String) -> Void) {
+    init(depth: TerminalGraphics.ColorDepth?, trace: EventTrace?, notify: @escaping @Sendable (String) -> Void) {
         renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0, workFactor: PlaybackGeometry.chafaWorkFactor) }
         self.trace = trace
         self.notify = notify

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes a file the safe way: into a temporary file in the destination's directory, flushed to disk, then
 /// renamed over the final name. A crash or an error mid-write never leaves a half file under the final name,
@@ -30,8 +34,9 @@ public final class AtomicFileWriter {
     /// Opens a temporary file beside `destination` with `permissions`.
     public init(destination: String, permissions: mode_t = 0o644) throws {
         self.destination = destination
-        let dir = (destination as NSString).deletingLastPathComponent
-        let base = (destination as NSString).lastPathComponent
+        let slash = destination.lastIndex(of: "/")
+        let dir = slash.map { $0 == destination.startIndex ? "/" : String(destination[..<$0]) } ?? ""
+        let base = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
         var lastError: Int32 = 0
         for _ in 0..<16 {
             let candidate = (dir.isEmpty ? "." : dir) + "/.\(base).livegrid-\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -55,14 +60,10 @@ public final class AtomicFileWriter {
         try bytes.withUnsafeBytes { try write(raw: $0) }
     }
 
-    public func write(_ data: Data) throws {
-        try data.withUnsafeBytes { try write(raw: $0) }
-    }
-
     public func write(raw buffer: UnsafeRawBufferPointer) throws {
         var done = 0
         while done < buffer.count {
-            let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
+            let n = unistdWrite(fd, buffer.baseAddress! + done, buffer.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw WriteError.write(destination, errno)
@@ -111,7 +112,6 @@ public final class AtomicFileWriter {
     }
 }
 
-import MediaFormats
 
 extension AtomicFileWriter {
     /// Streams a writer's `ByteAssembly` (new bytes + ranges of `source`) into `destination` atomically.
@@ -121,4 +121,13 @@ extension AtomicFileWriter {
         try assembly.stream(from: source) { try writer.write($0) }
         try writer.commit(replace: replace)
     }
+}
+
+/// `write(2)`, named apart from the writer's own `write` methods.
+private func unistdWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, buffer, count)
+    #else
+    return Darwin.write(fd, buffer, count)
+    #endif
 }
