@@ -18,30 +18,24 @@ struct JPEGSegmentList {
     static let exifSignature: [UInt8] = Array("Exif".utf8) + [0, 0]
     static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
+    /// Located by the parser's `JPEGSegmentWalker` (fill bytes, standalone markers, limits): the writer only
+    /// keeps the ranges. Bytes the walker skips stay where they are, copied as part of the source ranges.
     init(_ source: any ByteSource, limits: ParseLimits = .default) throws(MediaError) {
         guard try source.read(at: 0, count: 2) == [0xFF, 0xD8] else { throw MediaError.unsupported("not a JPEG file (no SOI marker)") }
-        var offset: UInt64 = 2
-        while true {
-            guard segments.count < limits.maxEntries else { throw MediaError.limitExceeded("more than \(limits.maxEntries) JPEG segments") }
-            var reader = try source.reader(at: offset, count: 4)
-            guard try reader.readU8() == 0xFF else { throw MediaError.invalid("JPEG: no marker at offset \(offset)") }
-            var marker = try reader.readU8()
-            // Fill bytes (0xFF repeated) may precede a marker.
-            while marker == 0xFF { offset += 1; reader = try source.reader(at: offset, count: 4); _ = try reader.readU8(); marker = try reader.readU8() }
-            if marker == 0xDA { scanStart = offset; return }
-            if marker == 0xD9 { throw MediaError.invalid("JPEG ends (EOI) before any image scan") }
-            if (0xD0...0xD7).contains(marker) || marker == 0x01 {
-                offset += 2
-                continue
-            }
-            let length = UInt64(try reader.readU16())
-            guard length >= 2, offset + 2 + length <= source.size else {
-                throw MediaError.truncated(at: offset, needed: Int(clamping: (offset + 2 + length) &- source.size))
-            }
-            segments.append(Segment(marker: marker, range: ByteRange(offset: offset, length: 2 + length),
-                                    payload: ByteRange(offset: offset + 4, length: length - 2)))
-            offset += 2 + length
+        let window = try SourceWindow(source: source, initialBytes: limits.headerProbeBytes)
+        var walker = JPEGSegmentWalker(window: window, limits: limits)
+        var found: [Segment] = []
+        try walker.walk { segment, _ throws(MediaError) in
+            found.append(Segment(marker: segment.marker,
+                                 range: ByteRange(offset: segment.markerOffset, length: segment.payload.end - segment.markerOffset),
+                                 payload: segment.payload))
         }
+        guard let scanStart = walker.startOfScan else {
+            let why = walker.problems.first.map { ": \($0.message)" } ?? ""
+            throw MediaError.invalid("JPEG without image data (no SOS marker)\(why)")
+        }
+        self.segments = found
+        self.scanStart = scanStart
     }
 
     /// The first APPn segment whose payload starts with `signature`, with its payload bytes.
