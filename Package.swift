@@ -25,9 +25,11 @@ let package = Package(
         // every build); the shim defines what the wide-character API needs and the headers are in /usr/include.
         .systemLibrary(name: "CNCurses"),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libav* and libheif: headers only (no pkgConfig, whose -l flags would load them at start-up);
+        // CCodecLoader defines the functions livegrid calls and binds them with dlopen on first use.
+        .systemLibrary(name: "CFFmpeg"),
+        .systemLibrary(name: "CHeif"),
+        .target(name: "CCodecLoader"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CPNG"],
+        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG"],
                 swiftSettings: cModuleSettings),
         .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging", "CFFmpeg"],
                 swiftSettings: cModuleSettings),

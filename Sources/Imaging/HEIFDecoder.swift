@@ -9,6 +9,7 @@ enum HEIFDecoder {
     static func decode(source: any ByteSource, info: MediaInfo, box: PixelSize, options: DecodeOptions)
         throws(ImagingError) -> DecodedImage
     {
+        if let problem = CodecLibraries.heifProblem { throw ImagingError.cannotDecode("libheif is unavailable: \(problem)") }
         let bytes = try JPEGDecoder.readAll(source)
         // withUnsafeBytes is `rethrows`, which erases typed errors: carry them out in a Result.
         let result = bytes.withUnsafeBytes { raw in

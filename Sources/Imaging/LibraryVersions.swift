@@ -12,13 +12,16 @@ public enum ImagingLibraryVersions {
             tjDestroy(h)
             return "linked"
         }()
-        return [
+        // Asking the loaded libraries (opened here on demand) reports what actually runs, not the headers.
+        let libav: [(String, String)] = CodecLibraries.libavProblem.map { problem in
+            [("libav", "unavailable (\(problem))")]
+        } ?? [
             ("libavformat", av(avformat_version())),
             ("libavcodec", av(avcodec_version())),
             ("libswscale", av(swscale_version())),
             ("libavutil", av(avutil_version())),
-            ("libheif", String(cString: heif_get_version())),
-            ("libturbojpeg", tj),
         ]
+        let heif = CodecLibraries.heifProblem.map { "unavailable (\($0))" } ?? String(cString: heif_get_version())
+        return libav + [("libheif", heif), ("libturbojpeg", tj)]
     }
 }

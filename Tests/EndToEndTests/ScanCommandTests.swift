@@ -67,4 +67,22 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(version.status, 0)
         XCTAssertFalse(version.out.isEmpty)
     }
+
+    /// libav*/libheif (and libjxl, libde265, ... behind them) are opened on first decode, not at start-up:
+    /// that is ~36 ms of every run, paid only by runs that decode HEIC or movies.
+    func testCodecLibrariesAreNotLoadedAtStartButOpenOnUse() throws {
+        guard let binary = Fixtures.livegridBinary else {
+            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd") else { throw XCTSkip("ldd is not installed") }
+        let linked = try ToolRunner.run("/usr/bin/ldd", [binary]).output
+        XCTAssertTrue(linked.contains("libturbojpeg"), linked)
+        for library in ["libavcodec", "libavformat", "libheif", "libde265", "libjxl"] {
+            XCTAssertFalse(linked.contains(library), "\(library) is loaded at start-up:\n\(linked)")
+        }
+        let version = try run(["version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.out.contains("libavcodec 5") || version.out.contains("libavcodec 6"), version.out)
+        XCTAssertTrue(version.out.contains("libheif 1."), version.out)
+    }
 }

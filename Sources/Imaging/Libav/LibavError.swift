@@ -60,7 +60,11 @@ enum LibavSetup {
         }
     }()
 
-    static func ensure() { _ = once }
+    /// Opens the libraries on first use (throws when they are missing) and sets libav's log level once.
+    static func ensure() throws(LibavError) {
+        if let problem = CodecLibraries.libavProblem { throw LibavError.unsupported("libav is unavailable: \(problem)") }
+        _ = once
+    }
 }
 
 /// libav error codes defined by macros Swift cannot import (FFERRTAG), computed the same way:

@@ -10,7 +10,7 @@ final class LibavInput {
     /// Opens and probes `source`. `formatName` forces a demuxer (e.g. "mov"); nil lets libavformat probe
     /// the content, which also covers the image demuxers (png_pipe, webp_pipe, gif, tiff_pipe, bmp_pipe).
     init(source: any ByteSource, formatName: String? = nil) throws(LibavError) {
-        LibavSetup.ensure()
+        try LibavSetup.ensure()
         guard source.size > 0 else { throw LibavError.unsupported("empty data") }
         io = try ByteSourceIOContext(source: source)
         guard let allocated = avformat_alloc_context() else { throw LibavError.outOfMemory("AVFormatContext") }

@@ -1,0 +1,230 @@
+// Definitions of the libav*/libheif functions livegrid calls, each forwarding to the real function found
+// with dlsym in the library opened on first use (the "implib" technique). The Swift code keeps calling
+// avcodec_send_packet() and friends as declared in the system headers; only the binding is deferred.
+// Adding a call to a new libav/libheif function means adding one line below (the link fails otherwise).
+#define _GNU_SOURCE
+#include "CCodecLoader.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavutil/avutil.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+#include <libheif/heif.h>
+
+#define LG_STR2(x) #x
+#define LG_STR(x) LG_STR2(x)
+
+enum lg_library { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT, LG_HEIF, LG_LIBRARY_COUNT };
+
+// Sonames from the headers we compiled against, so a major-version mismatch cannot be loaded by accident.
+static const char *const lg_sonames[LG_LIBRARY_COUNT] = {
+    "libavutil.so." LG_STR(LIBAVUTIL_VERSION_MAJOR),
+    "libswscale.so." LG_STR(LIBSWSCALE_VERSION_MAJOR),
+    "libavcodec.so." LG_STR(LIBAVCODEC_VERSION_MAJOR),
+    "libavformat.so." LG_STR(LIBAVFORMAT_VERSION_MAJOR),
+    "libheif.so.1",
+};
+
+static void *lg_handles[LG_LIBRARY_COUNT];
+static char lg_errors[LG_LIBRARY_COUNT][256];
+static pthread_mutex_t lg_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *lg_open(enum lg_library library) {
+    void *handle = __atomic_load_n(&lg_handles[library], __ATOMIC_ACQUIRE);
+    if (handle) return handle;
+    pthread_mutex_lock(&lg_lock);
+    handle = lg_handles[library];
+    if (!handle) {
+        handle = dlopen(lg_sonames[library], RTLD_NOW | RTLD_LOCAL);
+        if (handle) {
+            __atomic_store_n(&lg_handles[library], handle, __ATOMIC_RELEASE);
+        } else {
+            const char *reason = dlerror();
+            snprintf(lg_errors[library], sizeof lg_errors[library], "cannot load %s: %s", lg_sonames[library],
+                     reason ? reason : "unknown error");
+        }
+    }
+    pthread_mutex_unlock(&lg_lock);
+    return handle;
+}
+
+static int lg_load(const enum lg_library *libraries, size_t count, char *message, size_t capacity) {
+    for (size_t i = 0; i < count; i++) {
+        if (!lg_open(libraries[i])) {
+            if (message && capacity > 0) {
+                pthread_mutex_lock(&lg_lock);
+                snprintf(message, capacity, "%s", lg_errors[libraries[i]]);
+                pthread_mutex_unlock(&lg_lock);
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int lg_codecs_load_libav(char *message, size_t capacity) {
+    static const enum lg_library libav[] = { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT };
+    return lg_load(libav, sizeof libav / sizeof libav[0], message, capacity);
+}
+
+int lg_codecs_load_heif(char *message, size_t capacity) {
+    static const enum lg_library heif[] = { LG_HEIF };
+    return lg_load(heif, 1, message, capacity);
+}
+
+// Reached only when a caller skipped lg_codecs_load_*: there is no error value to return from an
+// arbitrary libav function, so say clearly what is missing and stop.
+static void *lg_symbol(enum lg_library library, const char *name) {
+    void *handle = lg_open(library);
+    void *symbol = handle ? dlsym(handle, name) : NULL;
+    if (!symbol) {
+        fprintf(stderr, "livegrid: %s (needed for %s); install the package that provides it\n",
+                handle ? "symbol missing" : lg_errors[library], name);
+        abort();
+    }
+    return symbol;
+}
+
+#define LG_FORWARD(library, ret, name, params, args)                                   \
+    ret name params {                                                                   \
+        typedef ret (*lg_fn) params;                                                    \
+        static lg_fn cached;                                                            \
+        lg_fn fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                          \
+        if (!fn) {                                                                      \
+            fn = (lg_fn)lg_symbol(library, #name);                                      \
+            __atomic_store_n(&cached, fn, __ATOMIC_RELEASE);                            \
+        }                                                                               \
+        return fn args;                                                                 \
+    }
+
+#define LG_FORWARD_VOID(library, name, params, args)                                   \
+    void name params {                                                                  \
+        typedef void (*lg_fn) params;                                                   \
+        static lg_fn cached;                                                            \
+        lg_fn fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                          \
+        if (!fn) {                                                                      \
+            fn = (lg_fn)lg_symbol(library, #name);                                      \
+            __atomic_store_n(&cached, fn, __ATOMIC_RELEASE);                            \
+        }                                                                               \
+        fn args;                                                                        \
+    }
+
+// MARK: libavutil
+LG_FORWARD(LG_AVUTIL, double, av_display_rotation_get, (const int32_t matrix[9]), (matrix))
+LG_FORWARD_VOID(LG_AVUTIL, av_display_rotation_set, (int32_t matrix[9], double angle), (matrix, angle))
+LG_FORWARD(LG_AVUTIL, AVFrame *, av_frame_alloc, (void), ())
+LG_FORWARD_VOID(LG_AVUTIL, av_frame_free, (AVFrame **frame), (frame))
+LG_FORWARD(LG_AVUTIL, int, av_frame_ref, (AVFrame *dst, const AVFrame *src), (dst, src))
+LG_FORWARD_VOID(LG_AVUTIL, av_frame_unref, (AVFrame *frame), (frame))
+LG_FORWARD_VOID(LG_AVUTIL, av_free, (void *ptr), (ptr))
+LG_FORWARD_VOID(LG_AVUTIL, av_freep, (void *ptr), (ptr))
+LG_FORWARD(LG_AVUTIL, void *, av_malloc, (size_t size), (size))
+LG_FORWARD(LG_AVUTIL, const char *, av_get_pix_fmt_name, (enum AVPixelFormat pix_fmt), (pix_fmt))
+LG_FORWARD_VOID(LG_AVUTIL, av_log_set_level, (int level), (level))
+LG_FORWARD(LG_AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
+
+// MARK: libswscale
+LG_FORWARD_VOID(LG_SWSCALE, sws_freeContext, (struct SwsContext *context), (context))
+LG_FORWARD(LG_SWSCALE, struct SwsContext *, sws_getCachedContext,
+           (struct SwsContext *context, int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH,
+            enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter, SwsFilter *dstFilter, const double *param),
+           (context, srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param))
+LG_FORWARD(LG_SWSCALE, const int *, sws_getCoefficients, (int colorspace), (colorspace))
+LG_FORWARD(LG_SWSCALE, int, sws_isSupportedInput, (enum AVPixelFormat pix_fmt), (pix_fmt))
+LG_FORWARD(LG_SWSCALE, int, sws_scale,
+           (struct SwsContext *c, const uint8_t *const srcSlice[], const int srcStride[], int srcSliceY,
+            int srcSliceH, uint8_t *const dst[], const int dstStride[]),
+           (c, srcSlice, srcStride, srcSliceY, srcSliceH, dst, dstStride))
+LG_FORWARD(LG_SWSCALE, int, sws_setColorspaceDetails,
+           (struct SwsContext *c, const int inv_table[4], int srcRange, const int table[4], int dstRange,
+            int brightness, int contrast, int saturation),
+           (c, inv_table, srcRange, table, dstRange, brightness, contrast, saturation))
+
+// MARK: libavcodec
+LG_FORWARD(LG_AVCODEC, AVPacket *, av_packet_alloc, (void), ())
+LG_FORWARD_VOID(LG_AVCODEC, av_packet_free, (AVPacket **pkt), (pkt))
+LG_FORWARD_VOID(LG_AVCODEC, av_packet_unref, (AVPacket *pkt), (pkt))
+LG_FORWARD(LG_AVCODEC, AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec))
+LG_FORWARD(LG_AVCODEC, const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id))
+LG_FORWARD_VOID(LG_AVCODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx))
+LG_FORWARD_VOID(LG_AVCODEC, avcodec_free_context, (AVCodecContext **avctx), (avctx))
+LG_FORWARD(LG_AVCODEC, const char *, avcodec_get_name, (enum AVCodecID id), (id))
+LG_FORWARD(LG_AVCODEC, int, avcodec_open2, (AVCodecContext *avctx, const AVCodec *codec, AVDictionary **options),
+           (avctx, codec, options))
+LG_FORWARD(LG_AVCODEC, int, avcodec_parameters_to_context, (AVCodecContext *codec, const AVCodecParameters *par),
+           (codec, par))
+LG_FORWARD(LG_AVCODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame))
+LG_FORWARD(LG_AVCODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt))
+LG_FORWARD(LG_AVCODEC, unsigned, avcodec_version, (void), ())
+
+// MARK: libavformat
+LG_FORWARD(LG_AVFORMAT, int, av_find_best_stream,
+           (AVFormatContext *ic, enum AVMediaType type, int wanted_stream_nb, int related_stream,
+            const AVCodec **decoder_ret, int flags),
+           (ic, type, wanted_stream_nb, related_stream, decoder_ret, flags))
+LG_FORWARD(LG_AVFORMAT, const AVInputFormat *, av_find_input_format, (const char *short_name), (short_name))
+LG_FORWARD(LG_AVFORMAT, int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
+LG_FORWARD(LG_AVFORMAT, int, av_seek_frame, (AVFormatContext *s, int stream_index, int64_t timestamp, int flags),
+           (s, stream_index, timestamp, flags))
+LG_FORWARD(LG_AVFORMAT, uint8_t *, av_stream_get_side_data,
+           (const AVStream *stream, enum AVPacketSideDataType type, size_t *size), (stream, type, size))
+LG_FORWARD(LG_AVFORMAT, AVFormatContext *, avformat_alloc_context, (void), ())
+LG_FORWARD_VOID(LG_AVFORMAT, avformat_close_input, (AVFormatContext **s), (s))
+LG_FORWARD(LG_AVFORMAT, int, avformat_find_stream_info, (AVFormatContext *ic, AVDictionary **options), (ic, options))
+LG_FORWARD(LG_AVFORMAT, int, avformat_open_input,
+           (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options),
+           (ps, url, fmt, options))
+LG_FORWARD(LG_AVFORMAT, unsigned, avformat_version, (void), ())
+LG_FORWARD(LG_AVFORMAT, AVIOContext *, avio_alloc_context,
+           (unsigned char *buffer, int buffer_size, int write_flag, void *opaque,
+            int (*read_packet)(void *opaque, uint8_t *buf, int buf_size),
+            int (*write_packet)(void *opaque, uint8_t *buf, int buf_size),
+            int64_t (*seek)(void *opaque, int64_t offset, int whence)),
+           (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))
+LG_FORWARD_VOID(LG_AVFORMAT, avio_context_free, (AVIOContext **s), (s))
+
+// MARK: libheif
+LG_FORWARD(LG_HEIF, struct heif_context *, heif_context_alloc, (void), ())
+LG_FORWARD_VOID(LG_HEIF, heif_context_free, (struct heif_context *context), (context))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_get_primary_image_handle,
+           (struct heif_context *ctx, struct heif_image_handle **handle), (ctx, handle))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_read_from_memory_without_copy,
+           (struct heif_context *ctx, const void *mem, size_t size, const struct heif_reading_options *options),
+           (ctx, mem, size, options))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_decode_image,
+           (const struct heif_image_handle *in_handle, struct heif_image **out_img, enum heif_colorspace colorspace,
+            enum heif_chroma chroma, const struct heif_decoding_options *options),
+           (in_handle, out_img, colorspace, chroma, options))
+LG_FORWARD(LG_HEIF, const char *, heif_get_version, (void), ())
+LG_FORWARD(LG_HEIF, int, heif_image_get_height, (const struct heif_image *image, enum heif_channel channel),
+           (image, channel))
+LG_FORWARD(LG_HEIF, int, heif_image_get_width, (const struct heif_image *image, enum heif_channel channel),
+           (image, channel))
+LG_FORWARD(LG_HEIF, const uint8_t *, heif_image_get_plane_readonly,
+           (const struct heif_image *image, enum heif_channel channel, int *out_stride), (image, channel, out_stride))
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_height, (const struct heif_image_handle *handle), (handle))
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_width, (const struct heif_image_handle *handle), (handle))
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_list_of_thumbnail_IDs,
+           (const struct heif_image_handle *handle, heif_item_id *ids, int count), (handle, ids, count))
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_number_of_thumbnails, (const struct heif_image_handle *handle),
+           (handle))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_image_handle_get_thumbnail,
+           (const struct heif_image_handle *main_image_handle, heif_item_id thumbnail_id,
+            struct heif_image_handle **out_thumbnail_handle),
+           (main_image_handle, thumbnail_id, out_thumbnail_handle))
+LG_FORWARD_VOID(LG_HEIF, heif_image_handle_release, (const struct heif_image_handle *handle), (handle))
+LG_FORWARD_VOID(LG_HEIF, heif_image_release, (const struct heif_image *image), (image))
+
+// MARK: versions (for `livegrid version`)
+LG_FORWARD(LG_AVUTIL, unsigned, avutil_version, (void), ())
+LG_FORWARD(LG_SWSCALE, unsigned, swscale_version, (void), ())
