@@ -125,6 +125,8 @@ public final class BrowserApp {
                 }
                 if case .resize = event { clearok(session.window, true); imageWriter?.screenCleared() }
             }
+            let resumed = CursesSession.takeResumed()
+            if resumed { clearok(curscr, true); imageWriter?.screenCleared() }
             // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
             actions += playback.tick(state: state)
             for action in actions {
@@ -139,7 +141,7 @@ public final class BrowserApp {
                 startupTrace.log("grid-complete")
             }
             let newFrame = playback.controller.takeNewFrame()
-            dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame
+            dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame || resumed
         }
     }
 

@@ -32,6 +32,7 @@ final class CursesSession {
         guard let screen = initscr() else { throw TerminalUIError.cannotInitialise }
         window = screen
         Self.installSignalHandlers()
+        Self.hookResume()
         cbreak()
         noecho()
         nonl()
@@ -138,6 +139,45 @@ final class CursesSession {
     /// Ctrl-C, SIGTERM, SIGHUP and crash signals restore the terminal before the process ends, so the user
     /// never lands in a shell without echo inside the alternate screen. (Ctrl-Z is handled by ncurses
     /// itself: it leaves curses on stop and repaints on resume.)
+    /// Set when the process continues after Ctrl-Z (the user typed `fg`). ncurses repaints the text itself,
+    /// but pictures sent with a pixel protocol are gone from the terminal: the loop takes this flag and sends
+    /// them again.
+    nonisolated(unsafe) static var resumedFromStop = false
+    nonisolated(unsafe) private static var cursesStopHandler: (@convention(c) (Int32) -> Void)?
+
+    /// True once after each resume.
+    static func takeResumed() -> Bool {
+        guard resumedFromStop else { return false }
+        resumedFromStop = false
+        return true
+    }
+
+    /// Installs `handler` without SA_RESTART and returns the handler it replaces: a read(2) or poll(2)
+    /// the signal interrupted then returns, so the event loop wakes up and sees what the handler set.
+    @discardableResult
+    static func installWithoutRestart(_ signalNumber: Int32, _ handler: @convention(c) (Int32) -> Void)
+        -> (@convention(c) (Int32) -> Void)?
+    {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        var previous = sigaction()
+        sigaction(signalNumber, &action, &previous)
+        return previous.__sigaction_handler.sa_handler
+    }
+
+    /// Wraps ncurses's Ctrl-Z handler (installed by initscr: leave curses, stop, repaint on resume). When it
+    /// returns the process has been continued.
+    private static func hookResume() {
+        cursesStopHandler = installWithoutRestart(SIGTSTP) { received in
+            if let previous = CursesSession.cursesStopHandler, unsafeBitCast(previous, to: Int.self) > 1 {
+                previous(received)   // returns after SIGCONT
+            }
+            CursesSession.resumedFromStop = true
+        }
+    }
+
     private static func installSignalHandlers() {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in

@@ -39,6 +39,44 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
         }
     }
 
+    /// Ctrl-Z leaves the alternate screen (the pictures with it); after `fg` ncurses repaints the text and
+    /// the browser must send its sixels again rather than wait for the next change.
+    func testSixelsAreSentAgainAfterCtrlZAndFg() throws {
+        let fixture = try BrowserFixture.make()
+        defer { fixture.remove() }
+        let recording = fixture.directory.deletingLastPathComponent().appendingPathComponent("tty.bin")
+        let browser = fixture.command("--graphics sixel").replacingOccurrences(of: "TERM=tmux-256color",
+                                                                               with: "TERM=xterm-256color")
+        let session = try TmuxSession(command: "env -u TMUX PS1='$ ' bash --norc --noprofile -i", columns: 100, rows: 30)
+        try session.send(browser, "Enter")
+        let count = fixture.names.count
+        try session.waitFor("the grid") { screen in
+            screen.first?.contains("\(count) items") == true && screen.contains { $0.contains("sixels") }
+        }
+        try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
+        try session.send("C-l")   // a full repaint while recording: every visible picture once
+        _ = try waitForSixel(in: recording, atLeast: 1)
+        let before = try settledSixelCount(in: recording)
+        try session.send("C-z")
+        try session.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        try session.send("fg", "Enter")
+        let after = Self.sixels(in: try waitForSixel(in: recording, atLeast: before + 1)).count
+        XCTAssertGreaterThan(after, before, "no picture was sent again after fg")
+        try session.send("q")
+    }
+
+    /// The number of sixels recorded once no new one has arrived for half a second.
+    private func settledSixelCount(in file: URL) throws -> Int {
+        var last = -1
+        for _ in 0..<40 {
+            let count = Self.sixels(in: (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? []).count
+            if count == last { return count }
+            last = count
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        return last
+    }
+
     private func waitForSixel(in file: URL, atLeast count: Int) throws -> [UInt8] {
         let deadline = Date().addingTimeInterval(20)
         var bytes: [UInt8] = []

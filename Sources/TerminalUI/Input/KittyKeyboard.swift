@@ -82,10 +82,7 @@ enum KittyKeyboard {
     private static func installSuspendHooks() {
         // ncurses installed its SIGTSTP handler (leave curses, stop, repaint on resume) in initscr: pop first,
         // then hand over to it; SIGCONT asks the loop to push again.
-        var old = sigaction()
-        sigaction(SIGTSTP, nil, &old)
-        previousStopHandler = old.__sigaction_handler.sa_handler
-        signal(SIGTSTP) { received in
+        previousStopHandler = CursesSession.installWithoutRestart(SIGTSTP) { received in
             if KittyKeyboard.isPushed {
                 KittyKeyboard.isPushed = false
                 KittyKeyboard.popForSignal()
