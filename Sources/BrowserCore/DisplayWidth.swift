@@ -48,4 +48,33 @@ public enum DisplayWidth {
         let fitted = fit(text, width: width)
         return fitted + String(repeating: " ", count: max(0, width - of(fitted)))
     }
+
+    /// `text` broken into lines of at most `width` columns, at most `maxLines` of them (the last one ends in
+    /// "…" when more was left). Breaks after a space, "/", "-", "_" or "," when one falls in the second half
+    /// of the line, so paths and identifiers split where a reader expects; otherwise mid-word. Control
+    /// characters become "?" as in `fit`.
+    public static func wrap(_ text: String, width: Int, maxLines: Int = .max) -> [String] {
+        guard width > 0, maxLines > 0 else { return [] }
+        var remaining = Array(fit(text, width: Int.max).unicodeScalars)
+        var lines: [String] = []
+        while !remaining.isEmpty {
+            if lines.count == maxLines - 1 {
+                lines.append(fit(String(String.UnicodeScalarView(remaining)), width: width))
+                break
+            }
+            var used = 0, end = 0, lastBreak: Int? = nil
+            while end < remaining.count, used + of(remaining[end]) <= width {
+                used += of(remaining[end])
+                if " /-_,".unicodeScalars.contains(remaining[end]) { lastBreak = end + 1 }
+                end += 1
+            }
+            if end < remaining.count, let lastBreak, lastBreak * 2 >= end { end = lastBreak }
+            end = max(end, 1)   // a scalar wider than the line still moves on
+            let line = String(String.UnicodeScalarView(remaining[..<end]))
+            lines.append(line.hasSuffix(" ") ? String(line.dropLast()) : line)
+            remaining.removeFirst(end)
+            while remaining.first == " " { remaining.removeFirst() }
+        }
+        return lines
+    }
 }

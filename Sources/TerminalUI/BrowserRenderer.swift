@@ -237,12 +237,19 @@ final class BrowserRenderer {
         painter.text(" Info ", x: rect.x + 2, y: rect.y, width: 6, attributes: lg_a_bold(), color: .panel)
         let labelWidth = 11
         var y = rect.y + 1
+        let valueWidth = rect.width - 4 - labelWidth
+        let lastRow = rect.y + rect.height - 1
+        // Long values (paths, identifiers, warnings) wrap onto further rows instead of being cut; a value
+        // takes at most 4 rows so one long warning cannot push everything else out of the panel.
         for line in ItemDescription.infoLines(for: item) + extra {
-            guard y < rect.y + rect.height - 1 else { break }
+            guard y < lastRow else { break }
             let color: UIColor = line.label == "Warning" ? .warning : .panel
             painter.text(line.label, x: rect.x + 2, y: y, width: labelWidth, attributes: lg_a_bold(), color: color)
-            painter.text(line.value, x: rect.x + 2 + labelWidth, y: y, width: rect.width - 4 - labelWidth, color: color)
-            y += 1
+            let rows = DisplayWidth.wrap(line.value, width: valueWidth, maxLines: min(4, lastRow - y))
+            for row in rows.isEmpty ? [""] : rows {
+                painter.text(row, x: rect.x + 2 + labelWidth, y: y, width: valueWidth, color: color)
+                y += 1
+            }
         }
     }
 
