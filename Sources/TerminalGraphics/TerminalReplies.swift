@@ -9,6 +9,9 @@ public struct TerminalReplies: Sendable, Hashable {
     public var cellPixelSize: PixelSizeInCells?
     /// `CSI 4 ; height ; width t`: the text area in pixels.
     public var windowPixelSize: PixelSizeInCells?
+    /// `CSI ? flags u`: the kitty keyboard protocol's current flags (nil: the terminal does not speak it).
+    /// Asked in the same probe so the browser pays one round trip at start-up, not two (it matters over SSH).
+    public var keyboardProtocolFlags: Int?
 
     public init(primaryDeviceAttributes: [Int]? = nil, kittyGraphicsOK: Bool = false,
                 cellPixelSize: PixelSizeInCells? = nil, windowPixelSize: PixelSizeInCells? = nil)
@@ -24,9 +27,9 @@ public struct TerminalReplies: Sendable, Hashable {
 
     public var supportsSixel: Bool { primaryDeviceAttributes?.contains(4) ?? false }
 
-    /// The probe sequence to send: kitty graphics query, cell size, window size, then DA1 (every terminal
-    /// answers DA1, so its reply ends the wait).
-    public static let probeSequence = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[14t\u{1B}[c"
+    /// The probe sequence to send: kitty graphics query, cell size, window size, kitty keyboard flags, then
+    /// DA1 (every terminal answers DA1, so its reply ends the wait).
+    public static let probeSequence = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[14t\u{1B}[?u\u{1B}[c"
 
     /// Parses whatever arrived; unknown bytes are ignored.
     public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
@@ -44,6 +47,8 @@ public struct TerminalReplies: Sendable, Hashable {
                 let final = bytes[j]
                 if final == UInt8(ascii: "c"), params.hasPrefix("?") {
                     replies.primaryDeviceAttributes = params.dropFirst().split(separator: ";").compactMap(number)
+                } else if final == UInt8(ascii: "u"), params.hasPrefix("?") {
+                    replies.keyboardProtocolFlags = number(params.dropFirst()) ?? 0
                 } else if final == UInt8(ascii: "t") {
                     let fields = params.split(separator: ";").compactMap(number)
                     if fields.count == 3, fields[1] > 0, fields[2] > 0 {

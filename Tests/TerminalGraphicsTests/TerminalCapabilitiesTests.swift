@@ -35,6 +35,16 @@ final class TerminalCapabilitiesTests: XCTestCase {
         XCTAssertTrue(caps.why.contains("kitty graphics query"), caps.why)
     }
 
+    /// One probe answers both questions: the kitty keyboard flags reply comes in the same round trip.
+    func testKeyboardProtocolFlagsComeWithTheGraphicsProbe() {
+        XCTAssertTrue(TerminalReplies.probeSequence.hasSuffix("\(esc)[?u\(esc)[c"), "DA1 stays last")
+        let kitty = replies("\(esc)_Gi=31;OK\(esc)\\\(esc)[6;18;9t\(esc)[?0u\(esc)[?62;c")
+        XCTAssertEqual(kitty.keyboardProtocolFlags, 0)
+        XCTAssertEqual(kitty.cellPixelSize, PixelSizeInCells(width: 9, height: 18))
+        XCTAssertEqual(replies("\(esc)[?31u\(esc)[?62;4c").keyboardProtocolFlags, 31)
+        XCTAssertNil(replies("\(esc)[?62;4c").keyboardProtocolFlags, "xterm: no keyboard protocol")
+    }
+
     func testKittyOverSSHTrustsTheReplyNotTheEnvironment() {
         let caps = TerminalCapabilities.detect(environment: ["TERM": "xterm-256color"],
                                                replies: replies("\(esc)_Gi=31;OK\(esc)\\\(esc)[?62;c"))

@@ -6,6 +6,10 @@ import TerminalGraphics
 /// in order, so nothing arrives after it) or the deadline. The parsing and the decision are pure
 /// (`TerminalReplies.parse`, `TerminalCapabilities.detect`); this is the only part that touches the tty.
 enum TerminalProbe {
+    /// The replies of the probe this process already made (nil: none made): the kitty keyboard check reads
+    /// its answer from here instead of asking again.
+    nonisolated(unsafe) private(set) static var lastReplies: TerminalReplies?
+
     static func query(timeoutMilliseconds: Int = 200, input: Int32 = STDIN_FILENO,
                       output: Int32 = STDOUT_FILENO) -> TerminalReplies {
         guard isatty(input) == 1, isatty(output) == 1 else { return .none }
@@ -39,6 +43,8 @@ enum TerminalProbe {
         }
         var replies = TerminalReplies.parse(received)
         if replies.cellPixelSize == nil { replies.cellPixelSize = cellSizeFromWindowSize(output) }
+        // Only a probe the terminal answered (DA1 arrived) can stand in for a later keyboard query.
+        if replies.primaryDeviceAttributes != nil { lastReplies = replies }
         return replies
     }
 

@@ -26,6 +26,8 @@ enum KittyKeyboard {
     /// back on around the read).
     static func detect(window: UnsafeMutablePointer<WINDOW>, timeout: Double = 0.15) -> Bool {
         if let setting = ProcessInfo.processInfo.environment["LIVEGRID_KITTY_KEYS"], setting == "0" { return false }
+        // The graphics probe at start-up asked `CSI ? u` too: no second round trip to the terminal.
+        if let probed = TerminalProbe.lastReplies { return probed.keyboardProtocolFlags != nil }
         refresh()
         writeRaw(query)
         keypad(window, false)
