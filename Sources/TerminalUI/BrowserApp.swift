@@ -71,7 +71,9 @@ public final class BrowserApp {
         idlok(session.window, imageWriter == nil)
         // After the provider's terminal probe: the kitty keyboard query reads its own replies.
         let playback = BrowserPlayback(session: session, mouse: options.config.mouse,
-                                       hints: options.config.playbackHints, post: { [inbox] in inbox.post($0) })
+                                       hints: options.config.playbackHints, pixels: provider.pixelOutput,
+                                       badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
+                                       post: { [inbox] in inbox.post($0) })
         defer { playback.shutdown() }
         self.playback = playback
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)

@@ -13,7 +13,7 @@ final class BrowserRenderer {
     private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
     /// Playback hooks: the movie frame to draw instead of the key photo, why an item shows LIVE OFF, and
     /// the status-bar note while a hold plays.
-    var livePicture: ((LibraryItem, CellRect) -> RenderedImage?)?
+    var livePicture: ((LibraryItem, CellRect) -> (image: RenderedImage, serial: Int)?)?
     var liveOffReason: ((LibraryItem) -> String?)?
     var playbackNote: (() -> String?)?
     /// Pixel-protocol pictures of the last frame (placed by `TerminalImageWriter` after curses' update) and the
@@ -166,10 +166,18 @@ final class BrowserRenderer {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
         let liveOff = liveOffReason?(item) != nil
-        if let frame = livePicture?(item, rect), frame.rows > 0 {
-            // A playing movie: symbol frames over the cell (its pixel picture, if any, is left out this frame).
-            painter.picture(badge.badged(frame, item: item, liveOff: liveOff), in: rect)
-            return ScreenPainter.placement(of: frame, in: rect)
+        if let (frame, serial) = livePicture?(item, rect), frame.rows > 0 {
+            let placement = ScreenPainter.placement(of: frame, in: rect)
+            if frame.mode.isPixelProtocol {
+                // A playing movie in a pixel mode: each frame is its own picture (badge drawn in), replacing
+                // the key photo in place.
+                let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, movieFrame: serial)
+                pixelPictures.append(PixelPicture(key: frameKey, rect: placement, image: frame))
+            } else {
+                // Symbol frames over the cell (its pixel picture, if any, is left out this frame).
+                painter.picture(badge.badged(frame, item: item, liveOff: liveOff), in: rect)
+            }
+            return placement
         } else if let picture = provider.picture(for: key), picture.mode.isPixelProtocol, picture.rows > 0 {
             let placement = ScreenPainter.placement(of: picture, in: rect)
             pixelPictures.append(PixelPicture(key: key, rect: placement, image: picture))

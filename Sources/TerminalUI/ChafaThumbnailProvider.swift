@@ -50,7 +50,8 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cellPixelSize)
         }
         pixelBadge = mode.isPixelProtocol ? badge : nil
-        pixelOutput = mode.isPixelProtocol ? PixelOutput(mode: mode, wrapForTmux: wrapForTmux) : nil
+        pixelOutput = mode.isPixelProtocol
+            ? PixelOutput(mode: mode, wrapForTmux: wrapForTmux, cellPixelSize: cellPixelSize) : nil
         renderedLimit = mode.isPixelProtocol ? 300 : 2_000
         scheduler = ThumbnailScheduler(workers: workers)
         diskCache = ThumbnailCache(version: version, warn: warn)

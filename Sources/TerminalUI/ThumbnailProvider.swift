@@ -6,10 +6,13 @@ public struct ThumbnailKey: Sendable, Hashable {
     public var itemID: String
     public var width: Int
     public var height: Int
-    public init(itemID: String, width: Int, height: Int) {
+    /// Set on a playing movie's frames (pixel modes): each frame is its own picture for the tty writer.
+    public var movieFrame: Int?
+    public init(itemID: String, width: Int, height: Int, movieFrame: Int? = nil) {
         self.itemID = itemID
         self.width = width
         self.height = height
+        self.movieFrame = movieFrame
     }
 }
 

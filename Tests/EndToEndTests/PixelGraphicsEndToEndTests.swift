@@ -65,6 +65,40 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
         try session.send("q")
     }
 
+    /// With sixels, holding Space plays the movie as sixel frames in the cell (not symbols over it): many
+    /// pictures are written at the cell's position while it plays, and the key photo comes back after.
+    func testHoldingSpacePlaysTheMovieAsSixelFrames() throws {
+        let fixture = try BrowserFixture.make()
+        defer { fixture.remove() }
+        guard fixture.kinds["train.jpg"] == "live" else { throw XCTSkip("train.jpg is not paired as live here") }
+        let recording = fixture.directory.deletingLastPathComponent().appendingPathComponent("tty.bin")
+        let browser = fixture.command("--graphics sixel --no-motion")
+            .replacingOccurrences(of: "TERM=tmux-256color", with: "TERM=xterm-256color")
+        let session = try TmuxSession(command: "sh -c \"sleep 1; exec env -u TMUX \(browser)\"", columns: 100, rows: 30)
+        let count = fixture.names.count
+        try session.waitFor("the grid") { screen in
+            screen.first?.contains("\(count) items") == true && screen.contains { $0.contains("sixels") }
+        }
+        for _ in 0..<count where try session.screen().last?.contains("train.jpg") != true { try session.send("l") }
+        try session.waitFor("train.jpg selected") { $0.last?.contains("train.jpg") == true }
+        Thread.sleep(forTimeInterval: 1)   // its thumbnail is on screen
+        try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
+        Thread.sleep(forTimeInterval: 0.2)
+        var status = ""
+        let holdEnds = Date().addingTimeInterval(1.5)
+        while Date() < holdEnds {
+            try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
+            if status.isEmpty, let line = try session.screen().last, line.contains("hold:") { status = line }
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        Thread.sleep(forTimeInterval: 1.5)   // released: the key photo again
+        let frames = Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? [])
+        XCTAssertTrue(status.contains("hold:"), "status while playing: \(status)")
+        XCTAssertGreaterThanOrEqual(frames.count, 10, "movie frames written as sixels while Space was held")
+        XCTAssertEqual(Set(frames.compactMap(\.row)).count, 1, "every frame at the cell's row: \(frames.map(\.row))")
+        try session.send("q")
+    }
+
     /// The number of sixels recorded once no new one has arrived for half a second.
     private func settledSixelCount(in file: URL) throws -> Int {
         var last = -1

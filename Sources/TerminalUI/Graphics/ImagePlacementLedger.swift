@@ -67,7 +67,12 @@ public struct ImagePlacementLedger<Key: Hashable & Sendable>: Sendable {
         plan.erase = placed.filter { !visible.contains($0) }
         var kept = placed.filter { visible.contains($0) }
         if erasure == .repaintCells, !plan.erase.isEmpty {
-            let rows = Set(plan.erase.flatMap { $0.rect.rowRange }).filter { $0 >= 0 && $0 < screen.rows }
+            // A picture replaced by another over exactly the same cells (a movie's next frame, the key photo
+            // after the movie) is simply overdrawn: the new pixels cover the old ones, and repainting the
+            // cells first would flash them blank.
+            let drawnRects = Set(visible.filter { !placed.contains($0) }.map(\.rect))
+            let uncovered = plan.erase.filter { !drawnRects.contains($0.rect) }
+            let rows = Set(uncovered.flatMap { $0.rect.rowRange }).filter { $0 >= 0 && $0 < screen.rows }
             plan.repaintRows = rows.sorted()
             // Repainting a row wipes every picture on it, including ones that did not move.
             kept.removeAll { !rows.isDisjoint(with: $0.rect.rowRange) }

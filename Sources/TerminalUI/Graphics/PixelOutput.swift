@@ -5,8 +5,11 @@ import TerminalGraphics
 public struct PixelOutput: Sendable, Hashable {
     public var mode: GraphicsMode
     public var wrapForTmux: Bool
-    public init(mode: GraphicsMode, wrapForTmux: Bool) {
+    /// Pixels per cell, known or assumed (movie frames are sized like the thumbnails).
+    public var cellPixelSize: PixelSizeInCells?
+    public init(mode: GraphicsMode, wrapForTmux: Bool, cellPixelSize: PixelSizeInCells? = nil) {
         self.mode = mode
         self.wrapForTmux = wrapForTmux
+        self.cellPixelSize = cellPixelSize
     }
 }

@@ -23,6 +23,9 @@ final class TerminalImageWriter {
     /// kitty: one image id per picture, transmitted once and placed again by id when it moves.
     private var kittyIDs = KittyImageIDs()
     private var needsDeleteAll = false
+    /// kitty: a playing movie's frames all go to this one image id, each replacing the last (frames are
+    /// never placed twice, and must not push the thumbnails' ids out of `kittyIDs`).
+    static let movieImageID: UInt32 = 0xFFFF_FF00
 
     init(mode: GraphicsMode, wrapForTmux: Bool, fd: Int32 = STDOUT_FILENO) {
         self.mode = mode
@@ -57,9 +60,15 @@ final class TerminalImageWriter {
         if mode == .kitty {
             if needsDeleteAll { out += wrap(PixelSequences.kittyDeleteAll) }
             let redrawn = Set(plan.draw.map(\.key))
+            let movieDrawn = plan.draw.contains { $0.key.movieFrame != nil }
             // A picture that only moved is replaced by placing it again under the same ids.
             for placement in plan.erase where !redrawn.contains(placement.key) {
-                if let id = kittyIDs.existing(placement.key) { out += wrap(PixelSequences.kittyDelete(id: id)) }
+                if placement.key.movieFrame != nil {
+                    // The next frame replaces the image; only when the movie stops does it go.
+                    if !movieDrawn { out += wrap(PixelSequences.kittyFree(id: Self.movieImageID)) }
+                } else if let id = kittyIDs.existing(placement.key) {
+                    out += wrap(PixelSequences.kittyDelete(id: id))
+                }
             }
         }
         needsDeleteAll = false
@@ -93,6 +102,7 @@ final class TerminalImageWriter {
 
     private func payload(for key: ThumbnailKey, image: RenderedImage) -> [UInt8] {
         guard mode == .kitty else { return wrap(image.bytes) }
+        if key.movieFrame != nil { return wrap(PixelSequences.kittyTransmit(image.bytes, id: Self.movieImageID)) }
         let (id, isNew, evicted) = kittyIDs.id(for: key)
         var out: [UInt8] = []
         if let evicted { out += wrap(PixelSequences.kittyFree(id: evicted)) }

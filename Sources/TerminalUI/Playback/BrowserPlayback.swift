@@ -21,12 +21,14 @@ final class BrowserPlayback {
     /// The selection the hint timer runs for, since when, and whether its hint already played.
     private var hintCandidate: (itemID: String, since: Double, done: Bool)?
 
-    init(session: CursesSession, mouse: Bool, hints: Bool, post: @escaping @Sendable (BrowserAction) -> Void) {
+    /// `pixels`/`badge`: the grid's pixel protocol and badge, so movie frames are drawn like its pictures.
+    init(session: CursesSession, mouse: Bool, hints: Bool, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
+         post: @escaping @Sendable (BrowserAction) -> Void) {
         let trace = EventTrace()
         self.trace = trace
         self.post = post
         hintsEnabled = hints
-        controller = PlaybackController(depth: session.colors.depth.renderDepth, trace: trace,
+        controller = PlaybackController(depth: session.colors.depth.renderDepth, pixels: pixels, badge: badge, trace: trace,
                                         notify: { message in
                                             // The hold is over for the state too, so its release cannot clear the message.
                                             post(.playReleased)
@@ -211,9 +213,9 @@ final class BrowserPlayback {
         controller.start(playable, as: item.id, purpose: .hint, columns: rect.width, rows: rect.height)
     }
 
-    /// For the renderer: the frame to draw instead of the key photo.
-    func picture(for item: LibraryItem, in rect: CellRect) -> RenderedImage? {
-        controller.picture(for: item.id, columns: rect.width, rows: rect.height)
+    /// For the renderer: the frame to draw instead of the key photo, and its number.
+    func picture(for item: LibraryItem, in rect: CellRect) -> (image: RenderedImage, serial: Int)? {
+        controller.frame(for: item.id, columns: rect.width, rows: rect.height)
     }
 
     /// For the status bar while a hold plays: which input tells when it ends.

@@ -6,7 +6,8 @@ import TerminalGraphics
 import VideoPlayback
 
 /// Plays the movie of one item inside its picture rect, for the browser: a `MoviePlayer` decodes and
-/// times frames on its threads, each frame is rendered to symbol cells on the presenter thread, and only
+/// times frames on its threads, each frame is rendered on the presenter thread (to symbol cells, or with the
+/// pixel protocol the grid's pictures use, sized to the same cells and wearing the same badge), and only
 /// the newest one is kept for the event loop to draw. The UI thread never waits: `start` and `stop` return
 /// at once, and the loop asks `picture(for:columns:rows:)` while drawing.
 ///
@@ -35,12 +36,27 @@ final class PlaybackController: @unchecked Sendable {
     private var generation = 0
     private var playing: (itemID: String, purpose: Purpose, columns: Int, rows: Int)?
     private var latest: RenderedImage?
+    /// Counts presented frames: in pixel modes each frame is a new picture for the tty writer.
+    private var frameSerial = 0
+    /// Pixel modes: the badge drawn into every frame (symbol mode composites it into cells when drawing).
+    private var frameBadge: LiveBadge?
+    private let pixels: PixelOutput?
+    private let badgePainter: BadgePainter?
     private var hasNewFrame = false
     private var firstFrameTraced = true
     private var failures: [String: PlaybackFailure] = [:]
 
-    init(depth: TerminalGraphics.ColorDepth?, trace: EventTrace?, notify: @escaping @Sendable (String) -> Void) {
-        renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0, workFactor: PlaybackGeometry.chafaWorkFactor) }
+    /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
+    init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
+         trace: EventTrace?, notify: @escaping @Sendable (String) -> Void) {
+        if let pixels, pixels.mode.isPixelProtocol {
+            renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
+            self.pixels = pixels
+        } else {
+            renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0, workFactor: PlaybackGeometry.chafaWorkFactor) }
+            self.pixels = nil
+        }
+        badgePainter = badge
         self.trace = trace
         self.notify = notify
     }
@@ -82,10 +98,11 @@ final class PlaybackController: @unchecked Sendable {
         } catch {
             return remember(.cannotOpen("\(error)"), key)
         }
-        let target = PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: .symbols, cell: nil)
+        let target = PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: renderer.mode, cell: pixels?.cellPixelSize)
         let token: Int = lock.withLock {
             generation += 1
             playing = (key, purpose, columns, rows)
+            frameBadge = pixels == nil ? nil : badgePainter?.badge(for: item.kind)
             latest = nil
             hasNewFrame = false
             firstFrameTraced = false
@@ -126,9 +143,15 @@ final class PlaybackController: @unchecked Sendable {
 
     /// The frame to draw for `itemID` in a picture area of `columns` x `rows`, if it is playing there.
     func picture(for itemID: String, columns: Int, rows: Int) -> RenderedImage? {
+        frame(for: itemID, columns: columns, rows: rows)?.image
+    }
+
+    /// The same with the frame's number (pixel modes key each frame by it).
+    func frame(for itemID: String, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
         lock.withLock {
-            guard let playing, playing.itemID == itemID, playing.columns == columns, playing.rows == rows else { return nil }
-            return latest
+            guard let playing, playing.itemID == itemID, playing.columns == columns, playing.rows == rows,
+                  let latest else { return nil }
+            return (latest, frameSerial)
         }
     }
 
@@ -153,13 +176,25 @@ final class PlaybackController: @unchecked Sendable {
     // MARK: - player threads
 
     private func present(_ frame: DecodedFrame, token: Int, renderer: ChafaRenderer) {
-        guard let size: (Int, Int) = lock.withLock({ generation == token ? playing.map { ($0.columns, $0.rows) } : nil })
-        else { return }
-        let image = renderLock.withLock { try? renderer.render(frame.pixels, maxColumns: size.0, maxRows: size.1) }
+        guard let (size, badge): ((Int, Int), LiveBadge?) = lock.withLock({
+            generation == token ? playing.map { (($0.columns, $0.rows), frameBadge) } : nil
+        }) else { return }
+        var pixels = frame.pixels
+        if renderer.mode.isPixelProtocol {
+            // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
+            // photo in place, and the badge at the same size in the same corner.
+            let cells = CellGeometry.fit(pictureWidth: pixels.width, pictureHeight: pixels.height, maxColumns: size.0,
+                                         maxRows: size.1, cell: renderer.cellPixelSize)
+            let box = CellGeometry.pixelBox(columns: cells.columns, rows: cells.rows, cell: renderer.cellPixelSize)
+            if pixels.width != box.width || pixels.height != box.height { pixels = pixels.resized(to: box) }
+            if let badge { pixels = pixels.drawingBadge(badge) }
+        }
+        let image = renderLock.withLock { [pixels] in try? renderer.render(pixels, maxColumns: size.0, maxRows: size.1) }
         guard let image else { return }
         lock.withLock {
             guard generation == token else { return }
             latest = image
+            frameSerial += 1
             hasNewFrame = true
         }
     }
