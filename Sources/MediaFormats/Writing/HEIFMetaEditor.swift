@@ -150,7 +150,8 @@ extension HEIFMetaEditor {
                     if box.range.offset == metaBox.range.offset { assembly.append(finalMeta) } else { assembly.append(range: box.range) }
                 }
                 if !newMdatData.isEmpty {
-                    assembly.append(BigEndian.u32(UInt32(8 + newMdatData.count)) + Array("mdat".utf8) + newMdatData)
+                    guard let size = UInt32(exactly: 8 + newMdatData.count) else { throw MediaError.limitExceeded("new item data of \(newMdatData.count) bytes") }
+                    assembly.append(BigEndian.u32(size) + Array("mdat".utf8) + newMdatData)
                 }
                 return assembly
             }
@@ -185,13 +186,17 @@ extension HEIFMetaEditor {
             guard !overflow, start <= source.size else { throw MediaError.invalid("item \(entry.itemID): extent \(index) starts past the end of the file") }
             // Length 0 means "to the end of the file": made explicit, since a new mdat will follow.
             if extent.length == 0 { entry.extents[index].length = source.size - start }
+            guard ByteRange(offset: start, length: entry.extents[index].length).fits(in: source.size) else {
+                throw MediaError.invalid("item \(entry.itemID): extent \(index) runs past the end of the file")
+            }
             starts.append(start)
             moved.append(try layout.newOffset(of: ByteRange(offset: start, length: entry.extents[index].length), item: entry.itemID))
         }
         let deltas = Set(zip(starts, moved).map { Int64(bitPattern: $1 &- $0) })
         guard let delta = deltas.first, delta != 0 || deltas.count > 1 else { return }
-        if deltas.count == 1, entry.baseOffset > 0, Int64(entry.baseOffset) + delta >= 0 {
-            entry.baseOffset = UInt64(Int64(entry.baseOffset) + delta)
+        // Every value here is at most the file size (checked above), so the signed arithmetic cannot overflow.
+        if deltas.count == 1, entry.baseOffset > 0, let base = Int64(exactly: entry.baseOffset), base + delta >= 0 {
+            entry.baseOffset = UInt64(base + delta)
         } else {
             entry.baseOffset = 0
             for index in entry.extents.indices { entry.extents[index].offset = moved[index] }
