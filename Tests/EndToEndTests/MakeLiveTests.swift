@@ -217,5 +217,30 @@ final class MakeLiveTests: XCTestCase {
         }
         XCTAssertEqual(try pixels(photo), try pixels(again.path + ".HEIC"))
         XCTAssertNil(try MediaProbe.probe(path: again.path + ".HEIC").embeddedMovie)
+
+        // extract: the movie byte for byte, the still without mpvd.
+        let extracted = dir.appendingPathComponent("extracted")
+        try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
+        let extract = try livegrid(["extract", motion, "-o", extracted.path])
+        XCTAssertEqual(extract.status, 0, extract.err)
+        let parts = extracted.appendingPathComponent("iphone-se-still-live-motion").path
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: parts + ".mp4")), try Data(contentsOf: URL(fileURLWithPath: liveMovie)))
+        XCTAssertNil(try MediaProbe.probe(path: parts + ".heic").embeddedMovie)
+        XCTAssertEqual(try pixels(parts + ".heic"), try pixels(photo))
+    }
+
+    func testBrokenHEICsLeaveNoFiles() throws {
+        let photo = try copy("motion-photo.heic")
+        let video = try copy("train.mov")
+        let truncated = dir.appendingPathComponent("truncated.heic").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: photo)).prefix(2_000_000)).write(to: URL(fileURLWithPath: truncated))
+        let before = try files()
+        for arguments in [["make-live", truncated, video], ["convert", truncated, "--to", "live"], ["convert", truncated, video, "--to", "motion"],
+                          ["convert", photo, truncated, "--to", "motion"]] {
+            let result = try livegrid(arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.err.hasPrefix("livegrid: "), "\(arguments): \(result.err)")
+            XCTAssertEqual(try files(), before, "no file left behind by \(arguments)")
+        }
     }
 }
