@@ -68,8 +68,14 @@ final class HEICExifWriterTests: XCTestCase {
         let source = try FileByteSource(path: path)
         XCTAssertNil(try HEIFMetaEditor(source).exifItemID)
         let output = try checkAdded(source, name: "motion-photo.heic", original: path)
-        // The mpvd movie is still there and found.
-        XCTAssertEqual(MediaProbe.probe(output).embeddedMovie?.kind, .heifMpvd)
+        // The mpvd movie is still there, last, where the XMP's Container:Directory (counted from the end) says.
+        let embedded = try XCTUnwrap(MediaProbe.probe(output).embeddedMovie)
+        XCTAssertEqual(embedded.kind, .heifMpvd)
+        XCTAssertEqual(try TopLevelBox.list(output, limits: .default).map(\.type), ["ftyp", "meta", "mdat", "mdat", "mpvd"])
+        let meta = try HEIFMetaEditorTests.parsedMeta(output)
+        let xmpItem = try XCTUnwrap(meta.items.first { $0.type == "mime" })
+        let xmp = XMPReader.parse(try meta.data(of: xmpItem.id, from: output, limits: .default).bytes)
+        XCTAssertEqual(MotionPhotoLocator.googleMotionPhoto(xmp, fileSize: output.size)?.range, embedded.range)
     }
 
     func testGeneratedHEICWithoutExifGetsAnExifItem() throws {

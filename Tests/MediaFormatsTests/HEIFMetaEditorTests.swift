@@ -121,6 +121,14 @@ final class HEIFMetaEditorTests: XCTestCase {
         XCTAssertEqual(boxes, ["ftyp", "meta", "mdat", "mdat"])
     }
 
+    func testNewDataGoesBeforeATrailingMotionPhotoBox() throws {
+        let mpvd = ISOBoxBuilder.box("mpvd", JPEGBuilder.fakeMP4)
+        let input = SyntheticHEIF.file(items: [SyntheticHEIF.image], trailingBoxes: [mpvd])
+        let (output, _) = try added(to: input)
+        XCTAssertEqual(try TopLevelBox.list(output, limits: .default).map(\.type), ["ftyp", "meta", "mdat", "mdat", "mpvd"])
+        XCTAssertEqual(Array(output.bytes.suffix(mpvd.count)), mpvd)
+    }
+
     func testIrefIsCreatedWhenAbsentAndExtendedWhenPresent() throws {
         let without = SyntheticHEIF.file(items: [SyntheticHEIF.image])
         XCTAssertNil(try Self.parsedMeta(MemoryByteSource(without)).references.first)

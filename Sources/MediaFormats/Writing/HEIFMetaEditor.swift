@@ -1,7 +1,8 @@
 /// Edits the items of a HEIF file (HEIC): gives items new data, adds metadata items (`Exif`, XMP `mime`),
 /// and drops top-level boxes (a Motion Photo's `mpvd`), then writes the file as a `ByteAssembly`.
 ///
-/// New and changed item data goes into one new `mdat` at the end of the file. `meta` is rebuilt from its
+/// New and changed item data goes into one new `mdat` at the end of the file (before a Motion Photo's final
+/// `mpvd` box, which must stay last). `meta` is rebuilt from its
 /// children: only `iinf` (new `infe`), `iref` (new `cdsc`) and `iloc` are re-encoded; every other child
 /// keeps its bytes. When meta changes size (or a box is dropped), the boxes after it move, so every iloc
 /// extent that is a file offset (construction method 0) is translated to its box's new position, widening
@@ -112,13 +113,21 @@ struct HEIFMetaEditor {
 // MARK: writing
 
 extension HEIFMetaEditor {
-    /// The edited file: the kept top-level boxes (meta rebuilt), then a new `mdat` with the new item data.
+    /// The edited file: the kept top-level boxes (meta rebuilt), with a new `mdat` holding the new item data
+    /// after the last box that is not an `mpvd`: a Motion Photo's movie stays last, where its XMP
+    /// (Container:Directory, counted from the end of the file) says it is.
     func assembly() throws(MediaError) -> ByteAssembly {
         let kept = topLevel.filter { !droppedTypes.contains($0.type) }
-        if !newData.isEmpty, let last = kept.last, try source.readExactly(at: last.range.offset, count: 4) == [0, 0, 0, 0] {
+        let insertion = kept.lastIndex { $0.type != "mpvd" }.map { $0 + 1 } ?? kept.count
+        if !newData.isEmpty, insertion > 0, try source.readExactly(at: kept[insertion - 1].range.offset, count: 4) == [0, 0, 0, 0] {
             throw MediaError.unsupported("the HEIF file's last box extends to the end of the file (size 0); appending is not supported")
         }
         let newMdatData = newData.flatMap(\.bytes)
+        var newMdat: [UInt8] = []
+        if !newMdatData.isEmpty {
+            guard let size = UInt32(exactly: 8 + newMdatData.count) else { throw MediaError.limitExceeded("new item data of \(newMdatData.count) bytes") }
+            newMdat = BigEndian.u32(size) + Array("mdat".utf8) + newMdatData
+        }
         var tree = metaTree
         try tree.modify("iinf") { $0.payload = itemInfo.encodedPayload() }
         if let itemReferences {
@@ -135,7 +144,8 @@ extension HEIFMetaEditor {
         for _ in 0..<6 {
             try tree.modify("iloc") { $0.payload = table.encodedPayload() }
             let metaBytes = tree.serialized()
-            let layout = try Layout(kept: kept, meta: metaBox, newMetaLength: UInt64(metaBytes.count), fileSize: source.size)
+            let layout = Layout(kept: kept, meta: metaBox, newMetaLength: UInt64(metaBytes.count),
+                                insertion: insertion, insertedLength: UInt64(newMdat.count))
             var next = try relocated(table, layout: layout)
             try next.widenToFit()
             if next.encodedPayload().count == table.encodedPayload().count {
@@ -146,13 +156,11 @@ extension HEIFMetaEditor {
                     throw MediaError.unsupported("this HEIF file has a moov (image sequence) whose chunk offsets would move")
                 }
                 var assembly = ByteAssembly()
-                for box in kept {
+                for (index, box) in kept.enumerated() {
+                    if index == insertion { assembly.append(newMdat) }
                     if box.range.offset == metaBox.range.offset { assembly.append(finalMeta) } else { assembly.append(range: box.range) }
                 }
-                if !newMdatData.isEmpty {
-                    guard let size = UInt32(exactly: 8 + newMdatData.count) else { throw MediaError.limitExceeded("new item data of \(newMdatData.count) bytes") }
-                    assembly.append(BigEndian.u32(size) + Array("mdat".utf8) + newMdatData)
-                }
+                if insertion == kept.count { assembly.append(newMdat) }
                 return assembly
             }
             table = next
@@ -212,10 +220,16 @@ extension HEIFMetaEditor {
         var appendedDataOffset: UInt64
         var movesAnything: Bool { boxes.contains { $0.old.offset != $0.new } }
 
-        init(kept: [TopLevelBox], meta: TopLevelBox, newMetaLength: UInt64, fileSize: UInt64) throws(MediaError) {
+        /// `insertedLength` bytes (the new mdat) go before `kept[insertion]` (or at the end).
+        init(kept: [TopLevelBox], meta: TopLevelBox, newMetaLength: UInt64, insertion: Int, insertedLength: UInt64) {
             metaRange = meta.range
             var offset: UInt64 = 0
-            for box in kept {
+            appendedDataOffset = 0
+            for (index, box) in kept.enumerated() {
+                if index == insertion {
+                    appendedDataOffset = offset + 8
+                    offset += insertedLength
+                }
                 if box.range.offset == meta.range.offset {
                     offset += newMetaLength
                 } else {
@@ -223,7 +237,7 @@ extension HEIFMetaEditor {
                     offset += box.range.length
                 }
             }
-            appendedDataOffset = offset + 8
+            if insertion >= kept.count { appendedDataOffset = offset + 8 }
         }
 
         func newOffset(of range: ByteRange, item: UInt32) throws(MediaError) -> UInt64 {
