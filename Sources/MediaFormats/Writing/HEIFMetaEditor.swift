@@ -106,8 +106,6 @@ struct HEIFMetaEditor {
         guard type != "meta", type != "ftyp" else { throw MediaError.invalid("the \(type) box cannot be dropped") }
         droppedTypes.insert(type)
     }
-
-    func hasTopLevelBox(_ type: String) -> Bool { topLevel.contains { $0.type == type } }
 }
 
 // MARK: writing
@@ -148,8 +146,11 @@ extension HEIFMetaEditor {
                                 insertion: insertion, insertedLength: UInt64(newMdat.count))
             var next = try relocated(table, layout: layout)
             try next.widenToFit()
-            if next.encodedPayload().count == table.encodedPayload().count {
-                try tree.modify("iloc") { $0.payload = next.encodedPayload() }
+            let settled = next.encodedPayload().count == table.encodedPayload().count
+            table = next
+            if settled {
+                // Same iloc size, so the same meta size and layout: the offsets just computed hold.
+                try tree.modify("iloc") { $0.payload = table.encodedPayload() }
                 let finalMeta = tree.serialized()
                 guard finalMeta.count == metaBytes.count else { continue }
                 if layout.movesAnything, kept.contains(where: { $0.type == "moov" }) {
@@ -163,7 +164,6 @@ extension HEIFMetaEditor {
                 if insertion == kept.count { assembly.append(newMdat) }
                 return assembly
             }
-            table = next
         }
         throw MediaError.invalid("the iloc layout did not settle")
     }
