@@ -13,12 +13,13 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert a Motion Photo into a Live Photo, or a Live Photo into a Motion Photo (new files).",
         discussion: """
-        --to live: ITEM is a Google/Samsung Motion Photo JPEG. The still (without the movie and the Motion \
-        Photo XMP) gets a content identifier, and the embedded movie becomes a QuickTime Live Photo movie \
-        (stream copy) whose still-image time comes from MotionPhotoPresentationTimestampUs.
+        --to live: ITEM is a Google/Samsung Motion Photo (JPEG, or HEIC with an mpvd box). The still (without \
+        the movie and the Motion Photo XMP) gets a content identifier, and the embedded movie becomes a \
+        QuickTime Live Photo movie (stream copy) whose still-image time comes from \
+        MotionPhotoPresentationTimestampUs.
         --to motion: ITEM is the still of a Live Photo (its movie is found beside it by content identifier, \
-        or given as MOVIE). The result is one JPEG with the movie appended and Google Motion Photo XMP \
-        (Camera:MotionPhoto, Container:Directory). HEIC stills are not supported yet.
+        or given as MOVIE). The result is one file with Google Motion Photo XMP (Camera:MotionPhoto, \
+        Container:Directory): a JPEG with the movie appended, or a HEIC with the movie in a final mpvd box.
         """
     )
 
@@ -48,8 +49,8 @@ struct ConvertCommand: ParsableCommand {
         guard movie == nil else { throw LiveWriting.Failure("--to live takes one Motion Photo, not a movie") }
         let source = try FileByteSource(path: item)
         let info = MediaProbe.probe(source)
-        guard info.format == .jpeg else {
-            throw LiveWriting.Failure("\(item): only JPEG Motion Photos can be converted (this is \(info.format.rawValue))")
+        guard info.format == .jpeg || info.format == .heif else {
+            throw LiveWriting.Failure("\(item): only JPEG and HEIC Motion Photos can be converted (this is \(info.format.rawValue))")
         }
         guard let embedded = info.embeddedMovie else {
             let why = info.problems.first { $0.severity == .error }.map { " (\($0.message))" } ?? ""
@@ -68,7 +69,7 @@ struct ConvertCommand: ParsableCommand {
             try MediaWriting.makeLivePhotoMovie(movieSource, identifier: id, stillTime: usable)
         }
         let paths = try LiveWriting.writePair(directory: outputDirectory ?? LiveWriting.directory(of: item),
-                                              base: LiveWriting.baseName(item) + "-live", extensions: ["JPG", "MOV"],
+                                              base: LiveWriting.baseName(item) + "-live", extensions: [info.format == .heif ? "HEIC" : "JPG", "MOV"],
                                               files: [(still, stillSource), (live, movieSource)])
         print("Live Photo \(id)")
         paths.forEach { print("  \($0)") }
@@ -77,8 +78,8 @@ struct ConvertCommand: ParsableCommand {
     func liveToMotion() throws {
         let stillSource = try FileByteSource(path: item)
         let stillInfo = MediaProbe.probe(stillSource)
-        guard stillInfo.format == .jpeg else {
-            throw LiveWriting.Failure("\(item): Motion Photos can only be made from JPEG stills (this is \(stillInfo.format.rawValue))")
+        guard stillInfo.format == .jpeg || stillInfo.format == .heif else {
+            throw LiveWriting.Failure("\(item): Motion Photos can only be made from JPEG or HEIC stills (this is \(stillInfo.format.rawValue))")
         }
         let moviePath = try movie ?? LiveWriting.pairedMovie(of: item)
         let movieSource = try FileByteSource(path: moviePath)
@@ -90,7 +91,7 @@ struct ConvertCommand: ParsableCommand {
             try MediaWriting.motionPhoto(still: still, movie: movieSource, presentationTimestampUs: timestamp)
         }
         let paths = try LiveWriting.writePair(directory: outputDirectory ?? LiveWriting.directory(of: item),
-                                              base: LiveWriting.baseName(item) + "-motion", extensions: ["jpg"],
+                                              base: LiveWriting.baseName(item) + "-motion", extensions: [stillInfo.format == .heif ? "heic" : "jpg"],
                                               files: [(motion, movieSource)])
         print("Motion Photo (movie \(movieSource.size) bytes, still at \(timestamp) µs)")
         paths.forEach { print("  \($0)") }
@@ -102,8 +103,10 @@ extension LiveWriting {
     /// there is), or a clear error.
     static func pairedMovie(of still: String) throws -> String {
         let scan = try LibraryScanner.scan(directory: directory(of: still))
-        let target = (still as NSString).standardizingPath
-        guard let item = scan.items.first(where: { $0.still.map { ($0.path as NSString).standardizingPath == target } ?? false }) else {
+        // Absolute, standardised paths: "x.HEIC" and the scanner's "./x.HEIC" are the same file.
+        func canonical(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+        let target = canonical(still)
+        guard let item = scan.items.first(where: { $0.still.map { canonical($0.path) == target } ?? false }) else {
             throw Failure("\(still): not found by the scanner")
         }
         guard let movie = item.movie, item.kind == .live else {

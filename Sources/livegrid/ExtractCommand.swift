@@ -25,13 +25,13 @@ struct ExtractCommand: ParsableCommand {
             let info = MediaProbe.probe(source)
             let base = LiveWriting.baseName(item)
             if let embedded = info.embeddedMovie {
-                guard info.format == .jpeg else {
-                    throw LiveWriting.Failure("\(item): extracting from a \(info.format.rawValue) Motion Photo is not supported yet (JPEG only)")
+                guard info.format == .jpeg || info.format == .heif else {
+                    throw LiveWriting.Failure("\(item): extracting from a \(info.format.rawValue) Motion Photo is not supported yet (JPEG and HEIC only)")
                 }
                 let still = try LiveWriting.labelled(item) { try MediaWriting.stillWithoutMotion(source) }
                 var movie = ByteAssembly()
                 movie.append(range: embedded.range)
-                let paths = try LiveWriting.writePair(directory: outputDirectory, base: base, extensions: ["jpg", "mp4"],
+                let paths = try LiveWriting.writePair(directory: outputDirectory, base: base, extensions: [info.format == .heif ? "heic" : "jpg", "mp4"],
                                                       files: [(still, source), (movie, source)])
                 paths.forEach { print($0) }
                 return

@@ -18,7 +18,7 @@ struct MakeLiveCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The still (JPEG, or HEIC with an Exif item).", completion: .file())
+    @Argument(help: "The still (JPEG or HEIC).", completion: .file())
     var photo: String
 
     @Argument(help: "The movie (QuickTime .mov or MP4 with a video track).", completion: .file())

@@ -173,4 +173,74 @@ final class MakeLiveTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("train.jpg")), try Data(contentsOf: URL(fileURLWithPath: still)))
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("train.mov")), try Data(contentsOf: URL(fileURLWithPath: movie)))
     }
+
+    func testHEICWithoutExifBecomesLive() throws {
+        // The Google sample HEIC has no Exif item: make-live adds one holding the MakerNote.
+        let photo = try copy("motion-photo.heic")
+        let video = try copy("train.mov")
+        let result = try livegrid(["make-live", photo, video, "--identifier", "0BADF00D-1111-4222-8333-444455556666"])
+        XCTAssertEqual(result.status, 0, result.err)
+        let still = dir.appendingPathComponent("motion-photo-live.HEIC").path
+        let info = try MediaProbe.probe(path: still)
+        XCTAssertEqual(info.contentIdentifier, "0BADF00D-1111-4222-8333-444455556666")
+        XCTAssertTrue(try tool("exiftool", ["-s", "-ContentIdentifier", "-MediaGroupUUID", still]).contains("0BADF00D"))
+        XCTAssertTrue(try tool("heif-info", [still]).contains("3024x4032"))
+    }
+
+    func testHEICLiveToMotionToLive() throws {
+        let photo = try copy("iphone-se-still.heic")
+        let video = try copy("train.mov")
+        XCTAssertEqual(try livegrid(["make-live", photo, video]).status, 0)
+        try FileManager.default.removeItem(atPath: video)
+        let live = try liveItem(named: "iphone-se-still-live")
+        let liveMovie = try XCTUnwrap(live.movie?.path)
+
+        let toMotion = try livegrid(["convert", try XCTUnwrap(live.still?.path), "--to", "motion"])
+        XCTAssertEqual(toMotion.status, 0, toMotion.err)
+        let motion = dir.appendingPathComponent("iphone-se-still-live-motion.heic").path
+        let scan = try livegrid(["scan", "--json", dir.path])
+        XCTAssertEqual(scan.status, 0, scan.err)
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: motion)[.size] as? UInt64)
+        let movieSize = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: liveMovie)[.size] as? UInt64)
+        let compact = scan.out.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "")
+        XCTAssertTrue(compact.contains("\"kind\":\"heifMpvd\",\"length\":\(movieSize),\"offset\":\(size - movieSize)"), scan.out)
+
+        let back = dir.appendingPathComponent("back")
+        try FileManager.default.createDirectory(at: back, withIntermediateDirectories: true)
+        let toLive = try livegrid(["convert", motion, "--to", "live", "-o", back.path])
+        XCTAssertEqual(toLive.status, 0, toLive.err)
+        let again = back.appendingPathComponent("iphone-se-still-live-motion-live")
+        XCTAssertEqual(try packetHash(liveMovie, "v"), try packetHash(again.path + ".MOV", "v"))
+        let pixels = { (path: String) throws -> String in
+            _ = try self.tool("heif-convert", [path, path + ".jpg"])
+            return try self.tool("ffmpeg", ["-v", "error", "-i", path + ".jpg", "-f", "md5", "-"])
+        }
+        XCTAssertEqual(try pixels(photo), try pixels(again.path + ".HEIC"))
+        XCTAssertNil(try MediaProbe.probe(path: again.path + ".HEIC").embeddedMovie)
+
+        // extract: the movie byte for byte, the still without mpvd.
+        let extracted = dir.appendingPathComponent("extracted")
+        try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
+        let extract = try livegrid(["extract", motion, "-o", extracted.path])
+        XCTAssertEqual(extract.status, 0, extract.err)
+        let parts = extracted.appendingPathComponent("iphone-se-still-live-motion").path
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: parts + ".mp4")), try Data(contentsOf: URL(fileURLWithPath: liveMovie)))
+        XCTAssertNil(try MediaProbe.probe(path: parts + ".heic").embeddedMovie)
+        XCTAssertEqual(try pixels(parts + ".heic"), try pixels(photo))
+    }
+
+    func testBrokenHEICsLeaveNoFiles() throws {
+        let photo = try copy("motion-photo.heic")
+        let video = try copy("train.mov")
+        let truncated = dir.appendingPathComponent("truncated.heic").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: photo)).prefix(2_000_000)).write(to: URL(fileURLWithPath: truncated))
+        let before = try files()
+        for arguments in [["make-live", truncated, video], ["convert", truncated, "--to", "live"], ["convert", truncated, video, "--to", "motion"],
+                          ["convert", photo, truncated, "--to", "motion"]] {
+            let result = try livegrid(arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.err.hasPrefix("livegrid: "), "\(arguments): \(result.err)")
+            XCTAssertEqual(try files(), before, "no file left behind by \(arguments)")
+        }
+    }
 }

@@ -137,6 +137,28 @@ final class ImageDecoderTests: XCTestCase {
         _ = try assertDecodes("motion-photo.heic", fullSize: PixelSize(width: 3024, height: 4032))
     }
 
+    /// HEICs rewritten by the writers (meta grown by a new Exif item; a Motion Photo with an mpvd box and
+    /// a new XMP item) decode to the very same pixels through libheif.
+    func testHEICsRewrittenByTheWritersDecodeTheSame() throws {
+        let heic = try FileByteSource(path: try Fixtures.shared("motion-photo.heic"))
+        let withExif = try MediaWriting.setContentIdentifier(still: heic, identifier: "0BADF00D-1111-4222-8333-444455556666").materialize(from: heic)
+        let still = try FileByteSource(path: try Fixtures.shared("iphone-se-still.heic"))
+        let movie = try FileByteSource(path: try Fixtures.shared("train.mov"))
+        let motion = try MediaWriting.motionPhoto(still: try still.readExactly(at: 0, count: Int(still.size)), movie: movie,
+                                                  presentationTimestampUs: 0).materialize(from: movie)
+        // motion-photo.heic has no thumbnail item (128 decodes the primary); iphone-se-still.heic's covers 128.
+        for (original, edited, boxes) in [(heic as any ByteSource, withExif, [128]), (still, motion, [128, 640])] {
+            let output = MemoryByteSource(edited)
+            for box in boxes {
+                let before = try ImageDecoder.decode(source: original, info: MediaProbe.probe(original), fitting: PixelSize(square: box))
+                let after = try ImageDecoder.decode(source: output, info: MediaProbe.probe(output), fitting: PixelSize(square: box))
+                XCTAssertEqual(after.path, before.path)
+                XCTAssertEqual(after.fullSize, before.fullSize)
+                XCTAssertEqual(after.frame.rgba, before.frame.rgba, "box \(box)")
+            }
+        }
+    }
+
     func testCommittedFixtureDecodesWithoutSharedDirectory() throws {
         let d = try ImageDecoder.decode(path: Fixtures.committed("train.jpg"), fitting: PixelSize(square: 64))
         XCTAssertEqual(d.frame.size, PixelSize(width: 64, height: 48))

@@ -92,4 +92,29 @@ final class WriterRobustnessTests: XCTestCase {
             exercise({ try MediaWriting.motionPhoto(still: bytes, movie: movieSource, presentationTimestampUs: 0) }, movieSource)
         }
     }
+
+    func testDamagedHEICsGiveErrorsOrReadableOutput() {
+        let exif = SyntheticHEIF.Item(id: 2, type: "Exif", extents: 2, bytes: HEICExifWriterTests.exifItem)
+        let packet = Array(JPEGBuilder.motionPhotoXMP(length: JPEGBuilder.fakeMP4.count).utf8)
+        let xmp = SyntheticHEIF.Item(id: 4, type: "mime", contentType: "application/rdf+xml", bytes: packet)
+        let mpvd = ISOBoxBuilder.box("mpvd", JPEGBuilder.fakeMP4)
+        let heic = SyntheticHEIF.file(items: [SyntheticHEIF.image, exif, SyntheticHEIF.idatItem, xmp], withIref: true, trailingBoxes: [mpvd])
+        let movieSource = MemoryByteSource(JPEGBuilder.fakeMP4)
+        let intact = MemoryByteSource(heic)
+        XCTAssertEqual(MediaProbe.probe(intact).embeddedMovie?.kind, .heifMpvd)
+        XCTAssertNoThrow(try MediaWriting.setContentIdentifier(still: intact, identifier: identifier))
+        XCTAssertNoThrow(try MediaWriting.stillWithoutMotion(intact))
+        XCTAssertNoThrow(try MediaWriting.motionPhoto(still: heic, movie: movieSource, presentationTimestampUs: 0))
+        for bytes in damaged(heic, seed: 0x4E1C, count: 400) {
+            let source = MemoryByteSource(bytes)
+            for write in [{ try MediaWriting.setContentIdentifier(still: source, identifier: self.identifier) }, { try MediaWriting.stillWithoutMotion(source) }] {
+                guard let assembly = try? write() else { continue }
+                XCTAssertNoThrow(try assembly.materialize(from: source))
+                if let output = try? assembly.materialize(from: source) { _ = MediaProbe.probe(MemoryByteSource(output)) }
+            }
+            if let assembly = try? MediaWriting.motionPhoto(still: bytes, movie: movieSource, presentationTimestampUs: 0) {
+                XCTAssertNoThrow(try assembly.materialize(from: movieSource))
+            }
+        }
+    }
 }

@@ -12,7 +12,8 @@ public enum MediaWriting {
         try QuickTimeLivePhotoWriter.makeLive(movie: movie, identifier: identifier, stillTime: stillTime, limits: limits)
     }
 
-    /// The still with Apple MakerNote 0x0011 = `identifier`: JPEG, or HEIC with an Exif item (one extent).
+    /// The still with Apple MakerNote 0x0011 = `identifier`: JPEG, or HEIC (its Exif item edited, or a new
+    /// one added).
     public static func setContentIdentifier(still: any ByteSource, identifier: String,
                                             limits: ParseLimits = .default) throws(MediaError) -> ByteAssembly {
         let format = MediaProbe.sniff(try still.read(at: 0, count: 16))
@@ -37,16 +38,24 @@ public enum MediaWriting {
 
     // MARK: Motion Photos
 
-    /// A Motion Photo's still alone: no appended movie or Samsung trailer, no Motion Photo XMP flags.
+    /// A Motion Photo's still alone: no appended movie, Samsung trailer or HEIC `mpvd` box, no Motion Photo
+    /// XMP flags. JPEG or HEIC.
     public static func stillWithoutMotion(_ motionPhoto: any ByteSource, limits: ParseLimits = .default) throws(MediaError) -> ByteAssembly {
-        try MotionPhotoWriter.stillWithoutMotion(motionPhoto, limits: limits)
+        if MediaProbe.sniff(try motionPhoto.read(at: 0, count: 16)) == .heif {
+            return try HEICMotionPhotoWriter.stillWithoutMotion(motionPhoto, limits: limits)
+        }
+        return try MotionPhotoWriter.stillWithoutMotion(motionPhoto, limits: limits)
     }
 
-    /// A Google Motion Photo (JPEG `still` in memory + Motion Photo XMP + `movie` appended). The assembly's
-    /// source ranges refer to `movie`.
+    /// A Google Motion Photo: a JPEG `still` (in memory) + Motion Photo XMP + `movie` appended, or a HEIC
+    /// `still` + Motion Photo XMP item + `movie` in a final `mpvd` box. The assembly's source ranges refer
+    /// to `movie`.
     public static func motionPhoto(still: [UInt8], movie: any ByteSource, presentationTimestampUs: Int64,
                                    limits: ParseLimits = .default) throws(MediaError) -> ByteAssembly {
-        try MotionPhotoWriter.motionPhoto(still: still, movie: movie, presentationTimestampUs: presentationTimestampUs, limits: limits)
+        if MediaProbe.sniff(Array(still.prefix(16))) == .heif {
+            return try HEICMotionPhotoWriter.motionPhoto(still: still, movie: movie, presentationTimestampUs: presentationTimestampUs, limits: limits)
+        }
+        return try MotionPhotoWriter.motionPhoto(still: still, movie: movie, presentationTimestampUs: presentationTimestampUs, limits: limits)
     }
 
     // MARK: lossless rotation (for the triage work)

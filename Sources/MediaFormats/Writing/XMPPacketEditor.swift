@@ -22,8 +22,10 @@ enum XMPPacketEditor {
 
     /// A packet that declares a Google Motion Photo whose movie (`movieMime`, `movieLength` bytes) follows the
     /// primary image. Existing Motion Photo properties are removed first; a new packet is made when `packet`
-    /// is nil or has no `</rdf:RDF>`.
-    static func addingMotionPhoto(_ packet: [UInt8]?, movieMime: String, movieLength: UInt64, presentationTimestampUs: Int64) -> [UInt8] {
+    /// is nil or has no `</rdf:RDF>`. `primaryPadding` is what lies between the primary image and the movie
+    /// (a HEIC's `mpvd` box header).
+    static func addingMotionPhoto(_ packet: [UInt8]?, movieMime: String, movieLength: UInt64, presentationTimestampUs: Int64,
+                                  primaryMime: String = "image/jpeg", primaryPadding: UInt64 = 0) -> [UInt8] {
         let description = """
         <rdf:Description rdf:about="" xmlns:Camera="http://ns.google.com/photos/1.0/camera/" \
         xmlns:Container="http://ns.google.com/photos/1.0/container/" \
@@ -32,7 +34,7 @@ enum XMPPacketEditor {
          <Container:Directory>
           <rdf:Seq>
            <rdf:li rdf:parseType="Resource">
-            <Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary" Item:Length="0" Item:Padding="0"/>
+            <Container:Item Item:Mime="\(primaryMime)" Item:Semantic="Primary" Item:Length="0" Item:Padding="\(primaryPadding)"/>
            </rdf:li>
            <rdf:li rdf:parseType="Resource">
             <Container:Item Item:Mime="\(movieMime)" Item:Semantic="MotionPhoto" Item:Length="\(movieLength)" Item:Padding="0"/>
