@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing"], swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library"],
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
                     swiftSettings: cModuleSettings),
     ]
 )

@@ -12,6 +12,9 @@ struct ShowCommand: ParsableCommand {
         The graphics mode is detected from the environment (TERM, COLORTERM, TMUX, TERM_PROGRAM, ...); force one
         with --format or LIVEGRID_GRAPHICS=symbols|sixels|kitty|iterm. Live Photo and Motion Photo stills wear
         "◎ LIVE"; movies show their poster frame with "▣ VIDEO".
+        A fresh thumbnail already in the freedesktop.org cache ($XDG_CACHE_HOME/thumbnails, written by the
+        browser, `livegrid thumbnail --cache` or a file manager) is used when it is big enough; show never
+        writes to the cache. --no-cache decodes every file.
         """
     )
 
@@ -23,6 +26,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Print which graphics mode and colours were chosen, and why, on stderr.")
     var why = false
 
+    @Flag(help: "Decode every file, ignoring thumbnails in the freedesktop cache.")
+    var noCache = false
+
     func run() throws {
         let (area, capabilities) = output.resolve()
         if why { FileHandle.standardError.write(Data("livegrid: \(capabilities.why)\n".utf8)) }
@@ -33,10 +39,13 @@ struct ShowCommand: ParsableCommand {
         let workers = max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount))
         let files = self.files
         let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
+        let cache = noCache ? nil : ThumbnailCache(version: LivegridVersion.string)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let renderer = ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
             for index in stride(from: worker, to: files.count, by: workers) {
-                results[index] = Result { try Self.render(file: files[index], area: area, renderer: renderer, cell: cell) }
+                results[index] = Result {
+                    try Self.render(file: files[index], area: area, renderer: renderer, cell: cell, cache: cache)
+                }
             }
         }
         let output = FileHandle.standardOutput
@@ -57,7 +66,7 @@ struct ShowCommand: ParsableCommand {
 
     /// Decodes at the pixel size the cell area covers, badges, renders.
     static func render(file: String, area: (columns: Int, rows: Int), renderer: ChafaRenderer,
-                       cell: PixelSizeInCells?) throws -> RenderedImage
+                       cell: PixelSizeInCells?, cache: ThumbnailCache? = nil) throws -> RenderedImage
     {
         let info = try MediaProbe.probe(path: file)
         let box: PixelSize
@@ -84,13 +93,30 @@ struct ShowCommand: ParsableCommand {
             frame = poster.pixels
             badge = LiveBadge(info.contentIdentifier != nil ? .live : .video)
         } else {
-            frame = try ImageDecoder.decode(path: file, info: info, fitting: box, options: options).frame
+            frame = try cachedThumbnail(of: file, shown: info.displaySize.map { PixelSize(width: $0.width, height: $0.height) },
+                                        box: box, cache: cache)
+                ?? ImageDecoder.decode(path: file, info: info, fitting: box, options: options).frame
             badge = (info.contentIdentifier != nil || info.embeddedMovie != nil) ? LiveBadge(.live) : nil
         }
         if let badge, renderer.mode.isPixelProtocol { frame = frame.drawingBadge(badge) }
         var rendered = try renderer.render(frame, maxColumns: area.columns, maxRows: area.rows)
         if let badge, renderer.mode == .symbols { rendered = rendered.compositing(badge) }
         return rendered
+    }
+
+    /// A fresh freedesktop thumbnail (already upright) of the smallest cached size that covers `box`, shrunk
+    /// to fit it; nil when there is none, or when it is more than 10 % smaller than what decoding would give
+    /// (the picture's upright size `shown` fitted into `box`).
+    static func cachedThumbnail(of file: String, shown: PixelSize?, box: PixelSize, cache: ThumbnailCache?) -> PixelFrame? {
+        guard let cache, let shown else { return nil }
+        let wanted = shown.fittedDown(in: box)
+        for size in ThumbnailSize.allCases where size.pixels >= max(wanted.width, wanted.height) {
+            guard let thumbnail = cache.cached(forFile: file, size: size) else { continue }
+            guard thumbnail.width * 10 >= wanted.width * 9, thumbnail.height * 10 >= wanted.height * 9 else { continue }
+            let fitted = PixelSize(width: thumbnail.width, height: thumbnail.height).fittedDown(in: box)
+            return thumbnail.width > fitted.width ? thumbnail.resized(to: fitted) : thumbnail
+        }
+        return nil
     }
 
     static func terminalBytes(_ rendered: RenderedImage, insideTmux: Bool) -> Data {
