@@ -98,9 +98,39 @@ public enum RemoteTestHarness {
         return root
     }
 
+    /// A self-signed certificate (and its key) for 127.0.0.1 and localhost, made by `openssl req -x509`: the
+    /// certificate is its own CA, so a client trusts it by using it as its CA bundle.
+    public struct Certificate: Sendable {
+        public let certificatePath: String
+        public let keyPath: String
+    }
+
+    public static func makeSelfSignedCertificate(in directory: URL) throws -> Certificate {
+        guard let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else { throw XCTSkip("openssl is not installed: no HTTPS test") }
+        let cert = directory.appendingPathComponent("tls-cert.pem").path
+        let key = directory.appendingPathComponent("tls-key.pem").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                             "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: cert) else {
+            throw XCTSkip("openssl could not make a self-signed certificate")
+        }
+        return Certificate(certificatePath: cert, keyPath: key)
+    }
+
     /// nginx with `/photos/` (autoindex HTML), `/json/` (autoindex_format json), `/slow/` (limit_rate),
     /// `/dav/` (PROPFIND via dav-ext), `/missing` 404s, `/forbidden/` 403s and `/loop` redirecting to itself.
-    public static func startNginx(root: URL, port: Int? = nil, rate: String = "300k") throws -> Server {
+    /// With `certificate` it speaks HTTPS only.
+    public static func startNginx(root: URL, port: Int? = nil, rate: String = "300k",
+                                  certificate: Certificate? = nil) throws -> Server {
         guard FileManager.default.isExecutableFile(atPath: nginxBinary) else {
             throw XCTSkip("nginx is not installed (apt-get install nginx libnginx-mod-http-dav-ext)")
         }
@@ -120,7 +150,8 @@ public enum RemoteTestHarness {
               uwsgi_temp_path \(dir)/uw; scgi_temp_path \(dir)/sc;
               types { image/jpeg jpg jpeg; video/quicktime mov; }
               server {
-                listen 127.0.0.1:\(port);
+                listen 127.0.0.1:\(port)\(certificate == nil ? "" : " ssl");
+                \(certificate.map { "ssl_certificate \($0.certificatePath); ssl_certificate_key \($0.keyPath);" } ?? "")
                 root \(www);
                 location /photos/ { autoindex on; }
                 location /json/ { alias \(www)/photos/; autoindex on; autoindex_format json; }

@@ -67,12 +67,9 @@ final class CurlTransfer {
         let method = (request.httpMethod ?? "GET").uppercased()
         if let body = request.httpBody {
             check(ccurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), CURLOPT_POSTFIELDSIZE_LARGE)
-            let code = body.withUnsafeBytes { raw -> CURLcode in
-                // COPYPOSTFIELDS copies POSTFIELDSIZE bytes; an empty body still needs a valid pointer.
-                var empty: UInt8 = 0
-                let base = raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) } ?? UnsafeMutableRawPointer(&empty)
-                return ccurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, base)
-            }
+            // COPYPOSTFIELDS copies POSTFIELDSIZE bytes; an empty body is an empty string.
+            let code = body.isEmpty ? ccurl_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+                : body.withUnsafeBytes { ccurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
             check(code, CURLOPT_COPYPOSTFIELDS)
             if method != "POST" { string(CURLOPT_CUSTOMREQUEST, method) }
         } else if method == "HEAD" {

@@ -113,6 +113,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         start(request, bufferSize: Self.downloadBufferSize, handler: handler)
     }
 
+    @discardableResult
     func start(_ request: URLRequest, bufferSize: Int, handler: RemoteTransferHandler) -> Task {
         let transfer = CurlTransfer(request: request, handler: handler, configuration: configuration,
                                     bufferSize: bufferSize)
