@@ -107,6 +107,23 @@ final class RemoteHTTPClientTests: RemoteServerTestCase {
     }
 }
 
+extension RemoteHTTPClientTests {
+    func testEndlessHeadersAreRefused() async throws {
+        let faults = try RemoteTestHarness.startFaultServer(root: root)
+        servers.append(faults)
+        do {
+            _ = try await client().fetch(URL(string: "http://127.0.0.1:\(faults.port)/headers")!)
+            XCTFail("a megabyte of headers was accepted")
+        } catch let error as RemoteError {
+            // Ours (256 KiB) or libcurl's own limit, whichever comes first: never a crash or a memory balloon.
+            switch error {
+            case .invalidResponse, .transport, .connectionLost: break
+            default: XCTFail("unexpected \(error)")
+            }
+        }
+    }
+}
+
 private final class CallLog: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [String] = []

@@ -183,7 +183,8 @@ public enum RemoteTestHarness {
     }
 
     /// Faults on demand: /stall (headers then silence), /reset (RST mid-body), /short (Content-Length larger
-    /// than the body), /trickle (slow but complete), /huge (announces 3 GiB), /hostile/ (a hostile listing).
+    /// than the body), /trickle (slow but complete), /huge (announces 3 GiB), /headers (1 MB of header lines),
+    /// /hostile/ (a hostile listing).
     public static func startFaultServer(root: URL) throws -> Server {
         let port = try freePort()
         let script = root.appendingPathComponent("faults.py")
@@ -223,6 +224,11 @@ public enum RemoteTestHarness {
                 self.head(3 << 30)
                 for i in range(100):
                     self.wfile.write(b"h" * 65536)
+            elif p == "/headers":
+                self.send_response(200)
+                for i in range(20000):
+                    self.send_header("X-Filler-%d" % i, "f" * 40)
+                self.end_headers()
             elif p == "/hostile/":
                 body = ('<html><body><pre><a href="../">../</a>\n<a href="ok.jpg">ok.jpg</a>\n'
                         '<a href="../../../etc/passwd">x</a>\n<a href="http://evil.example/a.jpg">a.jpg</a>\n'

@@ -21,6 +21,8 @@ final class CurlTransfer {
     // Worker thread only.
     var lastActivity: UInt64 = DispatchTime.now().uptimeNanoseconds
     private var headerLines: [(name: String, value: String)] = []
+    private var headerBytes = 0
+    static let maxHeaderBytes = 256 << 10
     private(set) var responseDelivered = false
     private(set) var completed = false
 
@@ -36,7 +38,7 @@ final class CurlTransfer {
          bufferSize: Int) {
         self.handler = handler
         self.maxRedirects = max(0, configuration.maxRedirects)
-        self.idleNanoseconds = UInt64(max(0.05, configuration.idleTimeout) * 1e9)
+        self.idleNanoseconds = UInt64(Self.clamped(configuration.idleTimeout) * 1e9)
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer = buffer
@@ -95,8 +97,8 @@ final class CurlTransfer {
         long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         long(CURLOPT_NOSIGNAL, 1)
         long(CURLOPT_BUFFERSIZE, bufferSize)
-        long(CURLOPT_CONNECTTIMEOUT_MS, Int(min(max(0.05, configuration.idleTimeout), 86_400) * 1000))
-        long(CURLOPT_TIMEOUT_MS, Int(min(max(0.05, configuration.resourceTimeout), 30 * 86_400) * 1000))
+        long(CURLOPT_CONNECTTIMEOUT_MS, Int(Self.clamped(configuration.idleTimeout) * 1000))
+        long(CURLOPT_TIMEOUT_MS, Int(Self.clamped(configuration.resourceTimeout) * 1000))
         long(CURLOPT_TCP_NODELAY, 1)
         if let ca = configuration.caBundlePath { string(CURLOPT_CAINFO, ca) }
         if let errorBuffer {
@@ -109,6 +111,11 @@ final class CurlTransfer {
         check(ccurl_setopt_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback), CURLOPT_HEADERFUNCTION)
         check(ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context), CURLOPT_HEADERDATA)
         if let failed { throw RemoteError.transport("libcurl refused option \(failed.rawValue)") }
+    }
+
+    /// A timeout between 50 ms and 30 days (a NaN or infinite setting must not trap in an integer conversion).
+    static func clamped(_ seconds: TimeInterval) -> TimeInterval {
+        seconds.isNaN ? 20 : min(max(0.05, seconds), 30 * 86_400)
     }
 
     // MARK: stopping (any thread)
@@ -124,9 +131,16 @@ final class CurlTransfer {
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = DispatchTime.now().uptimeNanoseconds
         if stopReason != nil { return 0 }
+        // A server streaming headers forever must not fill memory.
+        headerBytes += bytes.count
+        if headerBytes > Self.maxHeaderBytes {
+            stop(.invalidResponse("more than \(Self.maxHeaderBytes) bytes of headers"))
+            return 0
+        }
         let line = String(decoding: bytes, as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             headerLines.removeAll(keepingCapacity: true)
+            headerBytes = 0
         } else if line.first == " " || line.first == "\t", let last = headerLines.popLast() {
             // Obsolete line folding: the line continues the previous value.
             headerLines.append((last.name, last.value + " " + line.trimmingCharacters(in: .whitespacesAndNewlines)))
