@@ -6,8 +6,10 @@ import FoundationNetworking
 /// Downloads remote files into the cache in the background: a few at a time, most wanted first, resumable,
 /// validated, streamed to disk chunk by chunk (memory does not grow with file size).
 ///
-/// Thread-safe: call from anywhere. Observers are called on the HTTP client's delegate queue, never under
-/// the manager's lock, with states in the order they happened for each URL.
+/// Thread-safe: call from anywhere. Observers are called on the HTTP client's worker thread (`.notRequested`
+/// for an evicted file on the eviction queue, `.queued` on the requester's thread), never under the manager's
+/// lock, with states in the order they happened for each URL. Keep them short: the worker thread also reads
+/// every other transfer's socket.
 public final class DownloadManager: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var cacheRoot: String = DownloadCache.defaultRoot()
