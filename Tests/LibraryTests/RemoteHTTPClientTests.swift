@@ -124,6 +124,28 @@ extension RemoteHTTPClientTests {
     }
 }
 
+extension RemoteHTTPClientTests {
+    func testCredentialsFollowARedirectOnlyToTheSameHostAndPort() async throws {
+        let faults = try RemoteTestHarness.startFaultServer(root: root)
+        servers.append(faults)
+        let nginx = try RemoteTestHarness.startNginx(root: root, extraLocations: """
+            location = /same { return 302 /echo-here; }
+            location = /echo-here { default_type text/plain; return 200 "$http_authorization"; }
+            location = /elsewhere { return 302 http://127.0.0.1:\(faults.port)/echo-auth; }
+            """)
+        servers.append(nginx)
+        let client = client()
+        let basic = "Basic " + Data("al@ice:pw".utf8).base64EncodedString()
+        let direct = try await client.fetch(URL(string: "http://al%40ice:pw@127.0.0.1:\(faults.port)/echo-auth")!)
+        XCTAssertEqual(String(decoding: direct.body, as: UTF8.self), basic, "the fault server sees credentials sent to it")
+        let same = try await client.fetch(URL(string: "http://al%40ice:pw@127.0.0.1:\(nginx.port)/same")!)
+        XCTAssertEqual(String(decoding: same.body, as: UTF8.self), basic, "a redirect on the same host keeps them")
+        let other = try await client.fetch(URL(string: "http://al%40ice:pw@127.0.0.1:\(nginx.port)/elsewhere")!)
+        XCTAssertTrue(other.url.absoluteString.hasSuffix("/echo-auth"), other.url.absoluteString)
+        XCTAssertEqual(String(decoding: other.body, as: UTF8.self), "", "another port never gets them")
+    }
+}
+
 private final class CallLog: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [String] = []

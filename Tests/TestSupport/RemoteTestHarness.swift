@@ -128,9 +128,9 @@ public enum RemoteTestHarness {
 
     /// nginx with `/photos/` (autoindex HTML), `/json/` (autoindex_format json), `/slow/` (limit_rate),
     /// `/dav/` (PROPFIND via dav-ext), `/missing` 404s, `/forbidden/` 403s and `/loop` redirecting to itself.
-    /// With `certificate` it speaks HTTPS only.
+    /// With `certificate` it speaks HTTPS only; `extraLocations` is pasted into the server block.
     public static func startNginx(root: URL, port: Int? = nil, rate: String = "300k",
-                                  certificate: Certificate? = nil) throws -> Server {
+                                  certificate: Certificate? = nil, extraLocations: String = "") throws -> Server {
         guard FileManager.default.isExecutableFile(atPath: nginxBinary) else {
             throw XCTSkip("nginx is not installed (apt-get install nginx libnginx-mod-http-dav-ext)")
         }
@@ -158,6 +158,7 @@ public enum RemoteTestHarness {
                 location /slow/ { alias \(www)/photos/; autoindex on; limit_rate \(rate); }
                 location /forbidden/ { return 403; }
                 location = /loop { return 302 /loop; }
+                \(extraLocations)
                 \(dav ? "location /dav/ { alias \(www)/photos/; dav_ext_methods PROPFIND OPTIONS; }" : "")
               }
             }
@@ -184,7 +185,7 @@ public enum RemoteTestHarness {
 
     /// Faults on demand: /stall (headers then silence), /reset (RST mid-body), /short (Content-Length larger
     /// than the body), /trickle (slow but complete), /huge (announces 3 GiB), /headers (1 MB of header lines),
-    /// /hostile/ (a hostile listing).
+    /// /echo-auth (answers the Authorization header it got), /hostile/ (a hostile listing).
     public static func startFaultServer(root: URL) throws -> Server {
         let port = try freePort()
         let script = root.appendingPathComponent("faults.py")
@@ -224,6 +225,9 @@ public enum RemoteTestHarness {
                 self.head(3 << 30)
                 for i in range(100):
                     self.wfile.write(b"h" * 65536)
+            elif p == "/echo-auth":
+                body = self.headers.get("Authorization", "").encode()
+                self.head(len(body), "text/plain"); self.wfile.write(body)
             elif p == "/headers":
                 self.send_response(200)
                 for i in range(20000):
