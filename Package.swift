@@ -4,7 +4,8 @@ import PackageDescription
 // Dependency direction, top to bottom (see DECISIONS.md):
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> TerminalUI -> livegrid
-// Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; the media core imports no C.
+// Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
+// the media core imports no C.
 
 /// Modules that touch C pointers all day keep the Swift 5 language mode: strict sendability checking of
 /// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode.
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "CCodecLoader"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats"),
@@ -46,7 +48,7 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: library
-        .target(name: "LibrarySources", dependencies: ["MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl"], swiftSettings: cModuleSettings),
         .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources", "Imaging"],
                 swiftSettings: cModuleSettings),
 

@@ -98,9 +98,39 @@ public enum RemoteTestHarness {
         return root
     }
 
+    /// A self-signed certificate (and its key) for 127.0.0.1 and localhost, made by `openssl req -x509`: the
+    /// certificate is its own CA, so a client trusts it by using it as its CA bundle.
+    public struct Certificate: Sendable {
+        public let certificatePath: String
+        public let keyPath: String
+    }
+
+    public static func makeSelfSignedCertificate(in directory: URL) throws -> Certificate {
+        guard let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else { throw XCTSkip("openssl is not installed: no HTTPS test") }
+        let cert = directory.appendingPathComponent("tls-cert.pem").path
+        let key = directory.appendingPathComponent("tls-key.pem").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                             "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: cert) else {
+            throw XCTSkip("openssl could not make a self-signed certificate")
+        }
+        return Certificate(certificatePath: cert, keyPath: key)
+    }
+
     /// nginx with `/photos/` (autoindex HTML), `/json/` (autoindex_format json), `/slow/` (limit_rate),
     /// `/dav/` (PROPFIND via dav-ext), `/missing` 404s, `/forbidden/` 403s and `/loop` redirecting to itself.
-    public static func startNginx(root: URL, port: Int? = nil, rate: String = "300k") throws -> Server {
+    /// With `certificate` it speaks HTTPS only; `extraLocations` is pasted into the server block.
+    public static func startNginx(root: URL, port: Int? = nil, rate: String = "300k",
+                                  certificate: Certificate? = nil, extraLocations: String = "") throws -> Server {
         guard FileManager.default.isExecutableFile(atPath: nginxBinary) else {
             throw XCTSkip("nginx is not installed (apt-get install nginx libnginx-mod-http-dav-ext)")
         }
@@ -120,13 +150,15 @@ public enum RemoteTestHarness {
               uwsgi_temp_path \(dir)/uw; scgi_temp_path \(dir)/sc;
               types { image/jpeg jpg jpeg; video/quicktime mov; }
               server {
-                listen 127.0.0.1:\(port);
+                listen 127.0.0.1:\(port)\(certificate == nil ? "" : " ssl");
+                \(certificate.map { "ssl_certificate \($0.certificatePath); ssl_certificate_key \($0.keyPath);" } ?? "")
                 root \(www);
                 location /photos/ { autoindex on; }
                 location /json/ { alias \(www)/photos/; autoindex on; autoindex_format json; }
                 location /slow/ { alias \(www)/photos/; autoindex on; limit_rate \(rate); }
                 location /forbidden/ { return 403; }
                 location = /loop { return 302 /loop; }
+                \(extraLocations)
                 \(dav ? "location /dav/ { alias \(www)/photos/; dav_ext_methods PROPFIND OPTIONS; }" : "")
               }
             }
@@ -152,7 +184,8 @@ public enum RemoteTestHarness {
     }
 
     /// Faults on demand: /stall (headers then silence), /reset (RST mid-body), /short (Content-Length larger
-    /// than the body), /trickle (slow but complete), /huge (announces 3 GiB), /hostile/ (a hostile listing).
+    /// than the body), /trickle (slow but complete), /huge (announces 3 GiB), /headers (1 MB of header lines),
+    /// /echo-auth (answers the Authorization header it got), /hostile/ (a hostile listing).
     public static func startFaultServer(root: URL) throws -> Server {
         let port = try freePort()
         let script = root.appendingPathComponent("faults.py")
@@ -192,6 +225,14 @@ public enum RemoteTestHarness {
                 self.head(3 << 30)
                 for i in range(100):
                     self.wfile.write(b"h" * 65536)
+            elif p == "/echo-auth":
+                body = self.headers.get("Authorization", "").encode()
+                self.head(len(body), "text/plain"); self.wfile.write(body)
+            elif p == "/headers":
+                self.send_response(200)
+                for i in range(20000):
+                    self.send_header("X-Filler-%d" % i, "f" * 40)
+                self.end_headers()
             elif p == "/hostile/":
                 body = ('<html><body><pre><a href="../">../</a>\n<a href="ok.jpg">ok.jpg</a>\n'
                         '<a href="../../../etc/passwd">x</a>\n<a href="http://evil.example/a.jpg">a.jpg</a>\n'

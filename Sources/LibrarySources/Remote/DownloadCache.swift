@@ -5,8 +5,15 @@ import Foundation
 /// Names inside are fixed, so no server-chosen name ever becomes a path.
 public struct DownloadCache: Sendable {
     public let root: String
+    /// Most bytes the cache may hold; `evict` removes least recently used entries above it.
+    public let sizeLimit: UInt64
 
-    public init(root: String) { self.root = root }
+    public static let defaultSizeLimit: UInt64 = 2 << 30
+
+    public init(root: String, sizeLimit: UInt64 = DownloadCache.defaultSizeLimit) {
+        self.root = root
+        self.sizeLimit = sizeLimit
+    }
 
     /// `$XDG_CACHE_HOME/livegrid/remote` (or `~/.cache/livegrid/remote`).
     public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -32,7 +39,7 @@ public struct DownloadCache: Sendable {
         return directory(for: url) + "/file" + (safe ? "." + ext : "")
     }
     public func partPath(for url: URL) -> String { dataPath(for: url) + ".part" }
-    public func metadataPath(for url: URL) -> String { directory(for: url) + "/meta.json" }
+    public func metadataPath(for url: URL) -> String { directory(for: url) + "/" + Self.metadataFileName }
 
     public func readMetadata(for url: URL) -> DownloadMetadata? {
         guard let data = FileManager.default.contents(atPath: metadataPath(for: url)), data.count < 1 << 16 else { return nil }
@@ -65,8 +72,5 @@ public struct DownloadCache: Sendable {
     }
 
     /// Removes every file of one URL.
-    public func remove(_ url: URL) {
-        for path in [dataPath(for: url), partPath(for: url), metadataPath(for: url)] { unlink(path) }
-        rmdir(directory(for: url))
-    }
+    public func remove(_ url: URL) { removeEntry(Self.key(for: url)) }
 }

@@ -18,6 +18,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedURL(String)
     case cancelled
     case transport(String)
+    /// The TLS handshake failed (unknown certificate authority, wrong host name, expired certificate...).
+    case tls(String)
     case cache(String)
 
     public var description: String {
@@ -34,6 +36,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedURL(let url): return "unsupported URL \(url) (http, https, dav or davs only)"
         case .cancelled: return "cancelled"
         case .transport(let why): return why
+        case .tls(let why): return "secure connection failed: \(why)"
         case .cache(let why): return "download cache: \(why)"
         }
     }

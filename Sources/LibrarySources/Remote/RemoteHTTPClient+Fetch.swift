@@ -35,7 +35,7 @@ extension RemoteHTTPClient {
         for (k, v) in extra { request.setValue(v, forHTTPHeaderField: k) }
         let state = FetchState(range: range, maxBytes: maxBytes, maxStreamBytes: maxStreamBytes)
         return try await withCheckedThrowingContinuation { continuation in
-            start(request, handler: RemoteTransferHandler(
+            start(request, bufferSize: Self.fetchBufferSize, handler: RemoteTransferHandler(
                 onResponse: { state.begin($0) },
                 onData: { state.append($0) },
                 onComplete: { error in
@@ -79,7 +79,7 @@ extension RemoteHTTPClient {
     }
 }
 
-/// Accumulates one fetch; touched only on the client's serial delegate queue.
+/// Accumulates one fetch; touched only on the client's worker thread.
 private final class FetchState: @unchecked Sendable {
     let range: RemoteFetchRange?
     let maxBytes: Int

@@ -13,13 +13,18 @@ public struct RemoteHTTPConfiguration: Sendable {
     /// Credentials by host; nil loads `$NETRC` or `~/.netrc`.
     public var netrc: Netrc?
     public var userAgent = "livegrid"
+    /// PEM file of the certificate authorities to trust for https (CURLOPT_CAINFO); nil trusts the system's.
+    public var caBundlePath: String?
     public init() {}
 }
 
-/// Callbacks of one streaming request. Called on the client's serial delegate queue, in order.
+/// Callbacks of one streaming request. Called on the client's worker thread, in order: `onResponse` once (the
+/// final response, after redirects), `onData` for each piece of the body, `onComplete` exactly once and last.
+/// A handler that returns an error ends the transfer, which then completes with that error.
 public struct RemoteTransferHandler: @unchecked Sendable {
-    /// Return false to stop (the transfer then completes with `.cancelled` unless `onComplete` is told otherwise).
     public var onResponse: (HTTPURLResponse) -> RemoteError?
+    /// The `Data` lends libcurl's receive buffer for the duration of the call: copy what you keep. The next
+    /// bytes are read from the socket only after this returns (that is the backpressure).
     public var onData: (Data) -> RemoteError?
     public var onComplete: (RemoteError?) -> Void
     public init(onResponse: @escaping (HTTPURLResponse) -> RemoteError?, onData: @escaping (Data) -> RemoteError?,
@@ -30,52 +35,41 @@ public struct RemoteTransferHandler: @unchecked Sendable {
     }
 }
 
-/// HTTP(S) client on FoundationNetworking's URLSession (libcurl underneath: system CAs, HTTP/1.1 keep-alive).
-/// Streams every body through a delegate, so nothing is buffered whole: small fetches keep at most their cap,
-/// downloads append each chunk to disk. Redirects are counted (≤ `maxRedirects`), and credentials from the
-/// URL's userinfo or netrc are sent as Basic auth only to the host they belong to.
-public final class RemoteHTTPClient: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// HTTP(S) client on libcurl (see `CurlEngine`: one worker thread, system CAs, HTTP/1.1 keep-alive, bodies
+/// streamed straight from curl's buffer to the handler). Nothing is buffered whole: small fetches keep at most
+/// their cap, downloads append each piece to disk. Redirects are followed up to `maxRedirects`, and
+/// credentials from the URL's userinfo or netrc are sent as Basic auth only to the host they belong to.
+public final class RemoteHTTPClient: @unchecked Sendable {
     public let configuration: RemoteHTTPConfiguration
-    private var session: URLSession!
+    private let engine = CurlEngine()
     private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
     private var credentialsByHost: [String: Netrc.Credentials] = [:]
     private let netrc: Netrc
-    private let delegateQueue: OperationQueue
 
-    private final class Transfer {
-        let handler: RemoteTransferHandler
-        var redirects = 0
-        var stopReason: RemoteError?
-        init(handler: RemoteTransferHandler) { self.handler = handler }
-    }
+    /// Receive buffer of downloads: big pieces mean few handler calls (and few write(2)s) per megabyte.
+    static let downloadBufferSize = 512 << 10
+    /// Receive buffer of small fetches (header probes, listings), many of which run at once.
+    static let fetchBufferSize = 64 << 10
 
-    /// A started request; `cancel()` ends it with `.cancelled`.
+    /// A started request; `cancel()` ends it with `.cancelled` (from any thread; a no-op once it completed).
     public final class Task: @unchecked Sendable {
-        fileprivate let task: URLSessionDataTask
+        fileprivate let transfer: CurlTransfer
         fileprivate weak var client: RemoteHTTPClient?
-        fileprivate init(task: URLSessionDataTask, client: RemoteHTTPClient) { self.task = task; self.client = client }
-        public func cancel() { client?.stop(task, reason: .cancelled) }
+        fileprivate init(transfer: CurlTransfer, client: RemoteHTTPClient) { self.transfer = transfer; self.client = client }
+        public func cancel() {
+            if let client { client.engine.cancel(transfer, reason: .cancelled) } else { transfer.stop(.cancelled) }
+        }
     }
 
     public init(configuration: RemoteHTTPConfiguration = RemoteHTTPConfiguration()) {
         self.configuration = configuration
         self.netrc = configuration.netrc ?? Netrc.load()
-        delegateQueue = OperationQueue()
-        delegateQueue.maxConcurrentOperationCount = 1
-        super.init()
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = configuration.idleTimeout
-        config.timeoutIntervalForResource = configuration.resourceTimeout
-        config.httpMaximumConnectionsPerHost = 6
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.urlCache = nil
-        config.httpCookieStorage = nil
-        session = URLSession(configuration: config, delegate: self, delegateQueue: delegateQueue)
     }
 
-    /// Ends the session; outstanding transfers complete with `.cancelled`.
-    public func invalidate() { session.invalidateAndCancel() }
+    deinit { engine.shutdown() }
+
+    /// Ends the client; outstanding transfers complete with `.cancelled`, later ones at once with `.cancelled`.
+    public func invalidate() { engine.shutdown() }
 
     // MARK: requests
 
@@ -116,86 +110,15 @@ public final class RemoteHTTPClient: NSObject, URLSessionDataDelegate, @unchecke
     /// Starts a streaming request.
     @discardableResult
     public func start(_ request: URLRequest, handler: RemoteTransferHandler) -> Task {
-        let task = session.dataTask(with: request)
-        lock.withLock { transfers[task.taskIdentifier] = Transfer(handler: handler) }
-        task.resume()
-        return Task(task: task, client: self)
+        start(request, bufferSize: Self.downloadBufferSize, handler: handler)
     }
 
-    fileprivate func stop(_ task: URLSessionTask, reason: RemoteError) {
-        lock.withLock {
-            if let t = transfers[task.taskIdentifier], t.stopReason == nil { t.stopReason = reason }
-        }
-        task.cancel()
-    }
-
-    private func transfer(_ task: URLSessionTask) -> Transfer? { lock.withLock { transfers[task.taskIdentifier] } }
-
-    // MARK: URLSessionDataDelegate
-
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                           completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let t = transfer(dataTask), lock.withLock({ t.stopReason == nil }) else { completionHandler(.cancel); return }
-        guard let http = response as? HTTPURLResponse else {
-            stop(dataTask, reason: .invalidResponse("not an HTTP response"))
-            completionHandler(.cancel)
-            return
-        }
-        if let error = t.handler.onResponse(http) {
-            stop(dataTask, reason: error)
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let t = transfer(dataTask), t.stopReason == nil else { return }
-        if let error = t.handler.onData(data) { stop(dataTask, reason: error) }
-    }
-
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        guard let t = transfer(task) else { completionHandler(nil); return }
-        t.redirects += 1
-        if t.redirects > configuration.maxRedirects {
-            // Not task.cancel() here: corelibs traps when a task is cancelled inside this callback. Refusing the
-            // redirect delivers the 3xx as the response, which `didReceive response` then stops.
-            lock.withLock { if t.stopReason == nil { t.stopReason = .tooManyRedirects(configuration.maxRedirects) } }
-            completionHandler(nil)
-            return
-        }
-        var next = request
-        // Credentials never follow a redirect to another host.
-        if request.url?.host?.lowercased() != task.originalRequest?.url?.host?.lowercased()
-            || request.url?.port != task.originalRequest?.url?.port {
-            next.setValue(nil, forHTTPHeaderField: "Authorization")
-        }
-        completionHandler(next)
-    }
-
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let t = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let reason = t.stopReason {
-            t.handler.onComplete(reason)
-        } else if let error {
-            t.handler.onComplete(Self.map(error))
-        } else {
-            t.handler.onComplete(nil)
-        }
-    }
-
-    static func map(_ error: Error) -> RemoteError {
-        guard let urlError = error as? URLError else { return .transport(error.localizedDescription) }
-        switch urlError.code {
-        case .timedOut: return .timedOut
-        case .cancelled: return .cancelled
-        case .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet, .cannotFindHost,
-             .dnsLookupFailed, .badServerResponse:
-            return .connectionLost(urlError.localizedDescription)
-        case .httpTooManyRedirects: return .tooManyRedirects(5)
-        default: return .transport(urlError.localizedDescription)
-        }
+    @discardableResult
+    func start(_ request: URLRequest, bufferSize: Int, handler: RemoteTransferHandler) -> Task {
+        let transfer = CurlTransfer(request: request, handler: handler, configuration: configuration,
+                                    bufferSize: bufferSize)
+        engine.submit(transfer)
+        return Task(transfer: transfer, client: self)
     }
 }
 

@@ -7,7 +7,7 @@ import LivePairing
 /// The browser's link to a `RemoteLibrary`: loads directories on a background task, forwards every library
 /// event to the UI loop through the `EventInbox` (tagged with its directory, so late events of a directory
 /// left since are dropped), and carries out `RemoteEffect`s. Nothing here blocks the UI thread: listing,
-/// probing and downloads run on URLSession's and Swift concurrency's threads.
+/// probing and downloads run on the HTTP client's libcurl thread and Swift concurrency's threads.
 final class RemoteSession {
     private let inbox: EventInbox
     /// The directory shown, with the ones above it (root first) to go back up without listing again.

@@ -1,0 +1,171 @@
+import CCurl
+import Foundation
+
+/// libcurl's multi interface on one worker thread, for all transfers of one `RemoteHTTPClient`.
+///
+/// Why libcurl directly: it is what FoundationNetworking's URLSession runs on Linux, minus URLSession's
+/// per-chunk dispatch through queues (16 KiB pieces, several times curl's CPU) and minus its missing
+/// backpressure (bodies piled up in memory when the disk was slower than the network). Here the body callback
+/// hands curl's own buffer to the handler synchronously, so the socket is read only as fast as the consumer
+/// takes it. The multi handle keeps connections alive between requests (HTTP/1.1 keep-alive) and uses the
+/// system CA store unless the configuration names a bundle.
+///
+/// Threading: `submit` and `cancel` may be called from any thread (handlers included); they queue work under
+/// a lock and wake the worker with `curl_multi_wakeup`. Only the worker touches the multi handle and the
+/// easy handles.
+final class CurlEngine: @unchecked Sendable {
+    /// `curl_global_init` exactly once per process, before the first handle (a `static let` is thread-safe).
+    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+    private let multi: UnsafeMutableRawPointer?
+    private let lock = NSLock()
+    private var inbox: [CurlTransfer] = []
+    private var shuttingDown = false
+    private var workerStarted = false
+    /// Worker thread only.
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    init() {
+        multi = Self.globalInit == CURLE_OK ? curl_multi_init() : nil
+    }
+
+    /// Queues `transfer`; its handler is called on the worker thread from now on.
+    func submit(_ transfer: CurlTransfer) {
+        let accepted: Bool = lock.withLock {
+            guard !shuttingDown, multi != nil, transfer.setupError == nil else { return false }
+            inbox.append(transfer)
+            if !workerStarted {
+                workerStarted = true
+                let thread = Thread { [self] in run() }
+                thread.name = "livegrid-http"
+                thread.start()
+            }
+            return true
+        }
+        if accepted {
+            wake()
+        } else {
+            // Never call back inside the caller's own call (it may hold a lock the handler takes).
+            let reason: RemoteError = transfer.setupError ?? (multi == nil ? .transport("libcurl could not start") : .cancelled)
+            DispatchQueue.global().async { transfer.complete(reason) }
+        }
+    }
+
+    /// Ends `transfer` with `reason` (unless it already ended); safe from any thread.
+    func cancel(_ transfer: CurlTransfer, reason: RemoteError) {
+        transfer.stop(reason)
+        wake()
+    }
+
+    /// Ends every transfer with `.cancelled` and stops the worker; later submissions complete with `.cancelled`.
+    func shutdown() {
+        let (first, started): (Bool, Bool) = lock.withLock {
+            defer { shuttingDown = true }
+            return (!shuttingDown, workerStarted)
+        }
+        guard first else { return }
+        // A running worker cleans the multi handle up on its way out.
+        if started { wake() } else if let multi { curl_multi_cleanup(multi) }
+    }
+
+    private func wake() { if let multi { curl_multi_wakeup(multi) } }
+
+    // MARK: worker thread
+
+    private func run() {
+        guard let multi else { return }
+        while true {
+            let (incoming, ending): ([CurlTransfer], Bool) = lock.withLock {
+                defer { inbox.removeAll() }
+                return (inbox, shuttingDown)
+            }
+            for transfer in incoming { add(transfer) }
+            if ending {
+                for transfer in Array(active.values) { finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, override: .cancelled) }
+                break
+            }
+            for transfer in active.values.filter({ $0.stopReason != nil }) {
+                finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, override: nil)
+            }
+
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                // The message dies with remove_handle: read it first.
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let code = ccurl_message_result(message)
+                if let transfer = active[easy] { finish(transfer, code: code, override: nil) }
+            }
+
+            // Idle timeout: no header or body byte for too long (connecting included).
+            let now = DispatchTime.now().uptimeNanoseconds
+            for transfer in active.values where now > transfer.lastActivity &&
+                now - transfer.lastActivity > transfer.idleNanoseconds {
+                finish(transfer, code: CURLE_OPERATION_TIMEDOUT, override: .timedOut)
+            }
+
+            // Short polls while busy so idle timeouts and cancellations are noticed promptly; a wakeup from
+            // `submit`/`cancel` ends the wait at once either way.
+            _ = curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : 100, nil)
+        }
+        let leftovers: [CurlTransfer] = lock.withLock { defer { inbox.removeAll() }; return inbox }
+        for transfer in leftovers { transfer.complete(.cancelled) }
+        curl_multi_cleanup(multi)
+    }
+
+    private func add(_ transfer: CurlTransfer) {
+        guard let multi, let easy = transfer.easy else { transfer.complete(.cancelled); return }
+        if let reason = transfer.stopReason { transfer.complete(reason); return }
+        transfer.lastActivity = DispatchTime.now().uptimeNanoseconds
+        guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            transfer.complete(.transport("libcurl refused the request"))
+            return
+        }
+        active[easy] = transfer
+    }
+
+    /// Takes the transfer off the multi handle and calls `onComplete` with the reason it ended: a recorded
+    /// stop reason (cancel, a handler's error), `override`, or libcurl's result.
+    private func finish(_ transfer: CurlTransfer, code: CURLcode, override: RemoteError?) {
+        guard let multi, let easy = transfer.easy else { return }
+        curl_multi_remove_handle(multi, easy)
+        active[easy] = nil
+        if let override { transfer.stop(override) }
+        var outcome: RemoteError?
+        if let reason = transfer.stopReason {
+            outcome = reason
+        } else if code == CURLE_OK {
+            outcome = transfer.deliverResponse()   // a response without a body
+        } else {
+            outcome = RemoteError(curlCode: code, detail: transfer.failureDetail(code), maxRedirects: transfer.maxRedirects)
+        }
+        transfer.complete(outcome)
+    }
+}
+
+extension RemoteError {
+    /// The user-facing reason for a libcurl failure.
+    init(curlCode code: CURLcode, detail: String, maxRedirects: Int) {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            self = .timedOut
+        case CURLE_TOO_MANY_REDIRECTS:
+            self = .tooManyRedirects(maxRedirects)
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
+             CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_WEIRD_SERVER_REPLY:
+            self = .connectionLost(detail)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+             CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT:
+            self = .tls(detail)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            self = .unsupportedURL(detail)
+        case CURLE_ABORTED_BY_CALLBACK:
+            self = .cancelled
+        default:
+            self = .transport(detail)
+        }
+    }
+}
