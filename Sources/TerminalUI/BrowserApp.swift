@@ -46,6 +46,9 @@ public final class BrowserApp {
     private var imageWriter: TerminalImageWriter?
     /// Press-and-hold playback (set while `run` runs).
     private var playback: BrowserPlayback?
+    /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
+    /// replaced) drops the item's pictures from memory.
+    private var scannedModificationTimes: [String: Double] = [:]
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -132,6 +135,7 @@ public final class BrowserApp {
             // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
             actions += playback.tick(state: state)
             for action in actions {
+                if case .scanFinished(let scan) = action { provider.invalidate(itemIDs: changedItems(in: scan)) }
                 for effect in state.reduce(action) { perform(effect, state: &state) }
             }
             playback.update(state: state)
@@ -145,6 +149,17 @@ public final class BrowserApp {
             let newFrame = playback.controller.takeNewFrame()
             dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame || resumed
         }
+    }
+
+    /// Items of `scan` whose primary file changed since the previous scan; remembers this scan's times.
+    private func changedItems(in scan: LibraryScan) -> Set<String> {
+        var changed: Set<String> = []
+        for item in scan.items {
+            let time = item.primary.modificationTime
+            if let known = scannedModificationTimes[item.id], known != time { changed.insert(item.id) }
+            scannedModificationTimes[item.id] = time
+        }
+        return changed
     }
 
     private func render(_ state: BrowserState, renderer: BrowserRenderer, provider: ThumbnailProvider,

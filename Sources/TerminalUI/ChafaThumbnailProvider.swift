@@ -100,6 +100,18 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         })
     }
 
+    public func invalidate(itemIDs: Set<String>) {
+        guard !itemIDs.isEmpty else { return }
+        for id in itemIDs {
+            for size in ThumbnailSize.allCases { frames.remove("\(id)@\(size.rawValue)") }
+        }
+        lock.withLock {
+            for key in rendered.keys where itemIDs.contains(key.itemID) { rendered[key] = nil }
+            renderedOrder.removeAll { itemIDs.contains($0.itemID) }
+            failed = failed.filter { !itemIDs.contains($0.itemID) }
+        }
+    }
+
     public func cancelAll(except keep: Set<ThumbnailKey>) {
         scheduler.cancelAll(except: Set(keep.map(Self.schedulerKey)))
         lock.withLock {

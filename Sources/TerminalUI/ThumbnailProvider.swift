@@ -47,11 +47,15 @@ public protocol ThumbnailProvider: AnyObject {
     /// Starts making pictures of `width`x`height` cells for the item ids `stills` returns (evaluated in the
     /// background) before they are requested: the first screen while the scan runs. Best effort.
     func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int)
+    /// Forgets every picture of these items: their files changed (rotated in place, replaced), so the
+    /// pictures in memory are stale. The freedesktop cache notices by itself (its entries carry the mtime).
+    func invalidate(itemIDs: Set<String>)
 }
 
 extension ThumbnailProvider {
     public var pixelOutput: PixelOutput? { nil }
     public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
+    public func invalidate(itemIDs: Set<String>) {}
 }
 
 /// The provider used when pictures are off (`graphics.mode = "none"`) or no renderer is available:

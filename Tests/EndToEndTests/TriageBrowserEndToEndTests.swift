@@ -99,6 +99,40 @@ final class TriageBrowserEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dataHome + "/Trash/files/motion-photo-v1.jpeg"))
     }
 
+    /// The picture area of `name`'s cell as text.
+    private func cellPicture(_ name: String) throws -> [String] {
+        let grid = ScreenGrid(lines: try session.screen(), names: fixture.names)
+        guard let cell = grid.cell(name) else { return [] }
+        return (cell.pictureTop..<cell.captionRow).map { row in
+            let line = grid.lines.indices.contains(row) ? grid.lines[row] : []
+            let start = min(cell.x, line.count), end = min(cell.x + cell.width, line.count)
+            return String(line[start..<end])
+        }
+    }
+
+    /// Rotating in place changes the file: the cell must show the turned picture, not the one in memory.
+    func testRotatingInPlaceRedrawsTheTurnedPicture() throws {
+        try show("train")
+        var before = try cellPicture("train.jpg")
+        for _ in 0..<40 {   // until the thumbnail has settled
+            Thread.sleep(forTimeInterval: 0.25)
+            let now = try cellPicture("train.jpg")
+            if now == before, !now.joined().trimmingCharacters(in: .whitespaces).isEmpty { break }
+            before = now
+        }
+        try session.send("]")
+        try waitForStatus("in place? y/N")
+        try session.send("y")
+        try waitForStatus("Rotated", timeout: 20)
+        var after = before
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, after == before {
+            Thread.sleep(forTimeInterval: 0.2)
+            after = try cellPicture("train.jpg")
+        }
+        XCTAssertNotEqual(after, before, "the cell still shows the picture from before the rotation")
+    }
+
     func testRatingThreeWritesAnXMPSidecar() throws {
         try show("train")
         try session.send("3")

@@ -70,6 +70,7 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
         }
     }
 
+    func invalidate(itemIDs: Set<String>) { inner.invalidate(itemIDs: itemIDs) }
     func picture(for key: ThumbnailKey) -> RenderedImage? { inner.picture(for: key) }
     func hasFailed(_ key: ThumbnailKey) -> Bool { inner.hasFailed(key) }
     func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
