@@ -59,6 +59,27 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertTrue(state.triage.infoLines(for: items[0]).contains { $0.label == "Rating" && $0.value.contains("(3)") })
     }
 
+    /// With marks, a rating or a flag goes to every marked item; a flag toggle follows the first of them.
+    func testRatingAndFlagsApplyToEveryMarkedItem() {
+        var state = loaded()
+        state.reduce(.triage(.result(.statesLoaded([items[2].id: TriageState(rating: 1, flag: .reject)]))))
+        press(.character("m"), .character("l"), .character("m"), in: &state)   // items 0 and 2 marked
+        XCTAssertEqual(state.triageTargets.map(\.id), [items[0].id, items[2].id])
+        XCTAssertEqual(press(.character("4"), in: &state), [
+            .triage(.writeState(TriageState(rating: 4), items[0])),
+            .triage(.writeState(TriageState(rating: 4), items[2])),   // a rating lifts the reject
+        ])
+        XCTAssertEqual(state.message, "2 items ★★★★")
+        XCTAssertEqual(state.triage.state(of: items[1].id), TriageState(), "unmarked items are untouched")
+        press(.character("p"), in: &state)
+        XCTAssertEqual(state.triage.state(of: items[0].id).flag, .pick)
+        XCTAssertEqual(state.triage.state(of: items[2].id).flag, .pick)
+        press(.character("p"), in: &state)
+        XCTAssertEqual(state.triage.state(of: items[0].id).flag, TriageFlag.none, "toggled off for all")
+        XCTAssertEqual(state.triage.state(of: items[2].id).flag, TriageFlag.none)
+        XCTAssertEqual(state.triage.state(of: items[2].id).rating, 4)
+    }
+
     func testFilterMenuFiltersByRatingKindAndBackToAll() {
         var state = loaded()
         state.reduce(.triage(.result(.statesLoaded([items[1].id: TriageState(rating: 4)]))))

@@ -40,11 +40,17 @@ extension BrowserState {
             triage.marks.invert(within: items.map(\.id))
             message = "\(triage.marks.count) marked"
         case .rate(let stars):
-            return setTriageState { TriageState(rating: stars, flag: $0.flag == .reject ? .none : $0.flag) }
-        case .pick:
-            return setTriageState { TriageState(rating: $0.rating, flag: $0.flag == .pick ? .none : .pick) }
-        case .reject:
-            return setTriageState { TriageState(rating: $0.rating, flag: $0.flag == .reject ? .none : .reject) }
+            return setTriageState(describing: stars == 0 ? "unrated" : String(repeating: "★", count: stars)) {
+                TriageState(rating: stars, flag: $0.flag == .reject ? .none : $0.flag)
+            }
+        case .pick, .reject:
+            // A toggle: on for every target unless the first one already has it, then off for all.
+            let flag: TriageFlag
+            if case .pick = action { flag = .pick } else { flag = .reject }
+            let turnOn = triageTargets.first.map { triage.state(of: $0.id).flag != flag } ?? false
+            return setTriageState(describing: turnOn ? (flag == .pick ? "picked" : "rejected") : "flag cleared") {
+                TriageState(rating: $0.rating, flag: turnOn ? flag : ($0.flag == flag ? .none : $0.flag))
+            }
         case .trash:
             let targets = triageTargets
             guard !targets.isEmpty else { break }
@@ -114,12 +120,21 @@ extension BrowserState {
         return []
     }
 
-    private mutating func setTriageState(_ change: (TriageState) -> TriageState) -> [BrowserEffect] {
-        guard let item = selectedItem else { return [] }
-        let new = change(triage.state(of: item.id))
-        triage.states[item.id] = new
+    /// Ratings and flags go to every target (the marked items, else the selected one), each written to its
+    /// own sidecar; with several, the status bar says what happened to how many.
+    private mutating func setTriageState(describing what: String, _ change: (TriageState) -> TriageState)
+        -> [BrowserEffect]
+    {
+        let targets = triageTargets
+        var effects: [BrowserEffect] = []
+        for item in targets {
+            let new = change(triage.state(of: item.id))
+            triage.states[item.id] = new
+            effects.append(.triage(.writeState(new, item)))
+        }
+        if targets.count > 1 { message = "\(targets.count) items \(what)" }
         refilter()
-        return [.triage(.writeState(new, item))]
+        return effects
     }
 
     private mutating func commitPrompt() -> [BrowserEffect] {
