@@ -60,6 +60,39 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         XCTAssertNotNil(meta.etag)
     }
 
+    /// The file changed on the server between the interruption and the retry: If-Range no longer matches, the
+    /// server sends the whole new file (200), and the download starts over instead of splicing old and new.
+    func testFileChangedOnServerRestartsTheDownloadInsteadOfSplicing() async throws {
+        var nginx = try RemoteTestHarness.startNginx(root: root, rate: "200k")
+        let port = nginx.port
+        servers.append(nginx)
+        let m = manager()
+        let url = URL(string: "http://127.0.0.1:\(port)/slow/train.mov")!
+        m.request(url)
+        try await waitUntil(seconds: 10) {
+            if case .downloading(let bytes, _, _) = m.state(of: url) { return bytes > 300_000 } else { return false }
+        }
+        nginx.stop()
+        _ = try await finalState(m, url)
+        XCTAssertGreaterThan(m.cache.fileSize(m.cache.partPath(for: url)) ?? 0, 300_000, "a partial to resume")
+
+        // New content at the same path, with a later mtime (so a new ETag and Last-Modified).
+        let served = root.appendingPathComponent("www/photos/train.mov")
+        let replacement = try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.jpg")))
+        try replacement.write(to: served)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(120)], ofItemAtPath: served.path)
+
+        nginx = try RemoteTestHarness.startNginx(root: root, port: port, rate: "4m")
+        servers.append(nginx)
+        m.retry(url)
+        let done = try await finalState(m, url)
+        let path = try XCTUnwrap(done.localPath, "\(done)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), replacement, "the new file, whole, not a splice")
+        XCTAssertEqual(m.cache.readMetadata(for: url)?.size, UInt64(replacement.count))
+        let log = try String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("GET /slow/train.mov 200"), "If-Range did not match: a full answer\n\(log)")
+    }
+
     func testHTTPErrorsAndRedirectLoopFailWithReasons() async throws {
         let nginx = try RemoteTestHarness.startNginx(root: root)
         servers.append(nginx)
