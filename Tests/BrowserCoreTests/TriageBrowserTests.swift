@@ -80,6 +80,16 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertEqual(state.triage.state(of: items[2].id).rating, 4)
     }
 
+    func testRotateAsksOnceForEveryMarkedItem() {
+        var state = loaded()
+        press(.character("m"), .character("m"), in: &state)   // items 0 and 1 marked
+        press(.character("]"), in: &state)
+        XCTAssertEqual(state.triage.prompt?.label, "Rotate 2 items right in place? y/N ")
+        XCTAssertEqual(press(.character("y"), in: &state), [
+            .triage(.rotate(items[0], .rotateClockwise)), .triage(.rotate(items[1], .rotateClockwise)),
+        ])
+    }
+
     func testFilterMenuFiltersByRatingKindAndBackToAll() {
         var state = loaded()
         state.reduce(.triage(.result(.statesLoaded([items[1].id: TriageState(rating: 4)]))))

@@ -73,11 +73,13 @@ extension BrowserState {
             guard !targets.isEmpty else { break }
             triage.exportDialog = ExportDialog(items: targets)
         case .rotate(let adjustment):
-            guard let item = selectedItem else { break }
-            let what = item.movie != nil ? " (still + movie)" : ""
+            // The marked items, else the selected one, like every batch action.
+            let targets = triageTargets
+            guard !targets.isEmpty else { break }
+            let what = Self.describe(targets)
             let direction = adjustment == .rotateCounterclockwise ? "left" : adjustment == .rotateClockwise ? "right" : adjustment.rawValue
-            triage.prompt = TriagePrompt(.confirmRotate(item, adjustment),
-                                         label: "Rotate \(item.displayName)\(what) \(direction) in place? y/N ")
+            triage.prompt = TriagePrompt(.confirmRotate(targets, adjustment),
+                                         label: "Rotate \(what) \(direction) in place? y/N ")
         case .filterMenu:
             triage.prompt = TriagePrompt(.filterMenu, label: TriagePrompt.filterMenuLabel)
         case .ignored:
@@ -169,8 +171,8 @@ extension BrowserState {
         switch prompt.purpose {
         case .confirmTrash(let targets):
             return [.triage(.trash(targets))]
-        case .confirmRotate(let item, let adjustment):
-            return [.triage(.rotate(item, adjustment))]
+        case .confirmRotate(let targets, let adjustment):
+            return targets.map { .triage(.rotate($0, adjustment)) }
         case .confirmStillCopy(let item, let adjustment):
             return [.triage(.rotatedStillCopy(item, adjustment))]
         case .transferDestination, .exportDestination, .filterMenu:

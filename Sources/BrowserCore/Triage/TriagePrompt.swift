@@ -7,7 +7,7 @@ public struct TriagePrompt: Sendable {
     public enum Purpose: Sendable {
         case confirmTrash([LibraryItem])
         case transferDestination([LibraryItem], move: Bool)
-        case confirmRotate(LibraryItem, Adjustment)
+        case confirmRotate([LibraryItem], Adjustment)
         case confirmStillCopy(LibraryItem, Adjustment)
         case exportDestination
         case filterMenu
