@@ -148,4 +148,24 @@ final class HEIFDecoderHEVCTests: XCTestCase {
         // Through the public entry point (libheif fallback included), still an error value.
         XCTAssertThrowsError(try ImageDecoder.decode(source: MemoryByteSource(zeroed), info: MediaInfo(format: .heif), fitting: box))
     }
+
+    /// Seeded byte flips in the meta box and the first tiles, decoded through libavcodec: an image or an error.
+    func testFlippedBytesNeverCrash() throws {
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: try Fixtures.shared("IMG_2927.HEIC"))).map { $0 }
+        var generator = SplitMix64(seed: 7)
+        for variant in 0..<30 {
+            var flipped = bytes
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                // The meta box is bytes 32..<3303; the first tiles follow it.
+                let offset = Int.random(in: 32..<12_000, using: &generator)
+                flipped[offset] = Bool.random(using: &generator) ? UInt8.random(in: 0...255, using: &generator) : 0xFF
+            }
+            do {
+                let decoded = try HEIFDecoder.decodeWithLibav(source: MemoryByteSource(flipped), box: PixelSize(square: 32), options: .default)
+                XCTAssertFalse(decoded.frame.size.isEmpty, "variant \(variant)")
+            } catch {
+                XCTAssertFalse(error.description.isEmpty, "variant \(variant)")
+            }
+        }
+    }
 }
