@@ -33,11 +33,15 @@ final class FrameScaler {
     /// when shrinking (no aliasing on the 10x reductions thumbnails need), bicubic when enlarging.
     func scale(_ frame: UnsafePointer<AVFrame>, to size: PixelSize) throws(LibavError) -> PixelFrame {
         try prepare(frame, visible: nil, to: size, colour: nil)
-        var output = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        // libswscale's x86 RGB writers work in blocks of 8 or 16 pixels and may store up to 15 pixels past a
+        // row's end: room for them after the last row, dropped afterwards (the capacity stays, no copy).
+        let overrun = 16 * 4
+        var output = [UInt8](repeating: 0, count: size.width * size.height * 4 + overrun)
         let scaledRows = output.withUnsafeMutableBufferPointer { buffer in
             run(frame, sourceHeight: frame.pointee.height, into: buffer.baseAddress, rowBytes: size.width * 4)
         }
         guard scaledRows > 0 else { throw LibavError.library("sws_scale", scaledRows) }
+        output.removeLast(overrun)
         return PixelFrame(width: size.width, height: size.height, rgba: output)
     }
 

@@ -77,8 +77,9 @@ struct HEVCTileGrid {
         let rowEdges = Self.boundaries(count: image.rows, tileSize: image.tileHeight, fullSize: image.height, targetSize: size.height)
         // Deblocking and SAO smooth edges a pixel or two wide: invisible once shrunk 2x or more.
         let skipLoopFilter = size.width * 2 <= image.width && size.height * 2 <= image.height
-        // libswscale's SIMD writers may store a few pixels past the requested width (and so past the output's
-        // right edge, or its end): each tile is scaled into a padded scratch buffer, then its rectangle copied.
+        // libswscale's x86 RGB writers store whole blocks of 8 or 16 pixels, so up to 15 pixels past the
+        // requested width: into the next tile, the next row's start, or past the end of the output (heap
+        // corruption, seen). Each tile is scaled into a padded scratch buffer, then its rectangle copied.
         let widest = zip(columnEdges, columnEdges.dropFirst()).map { $1 - $0 }.max() ?? 0
         let tallest = zip(rowEdges, rowEdges.dropFirst()).map { $1 - $0 }.max() ?? 0
         let scratchRowBytes = (widest + 64) * 4
