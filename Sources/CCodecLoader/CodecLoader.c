@@ -154,6 +154,7 @@ LG_FORWARD(LG_SWSCALE, int, sws_setColorspaceDetails,
 LG_FORWARD(LG_AVCODEC, AVPacket *, av_packet_alloc, (void), ())
 LG_FORWARD_VOID(LG_AVCODEC, av_packet_free, (AVPacket **pkt), (pkt))
 LG_FORWARD_VOID(LG_AVCODEC, av_packet_unref, (AVPacket *pkt), (pkt))
+LG_FORWARD(LG_AVCODEC, int, av_new_packet, (AVPacket *pkt, int size), (pkt, size))
 LG_FORWARD(LG_AVCODEC, AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec))
 LG_FORWARD(LG_AVCODEC, const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id))
 LG_FORWARD_VOID(LG_AVCODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx))

@@ -1,12 +1,21 @@
 import CHeif
 import MediaFormats
 
-/// HEIC/HEIF through libheif: the primary image's thumbnail item when it covers the requested size, else the
-/// primary image (libheif assembles grid tiles). libheif applies irot/imir/clap while decoding
-/// (`ignore_transformations` defaults to 0), so the result is already upright: Exif Orientation must NOT be
-/// applied again (HEIF writers keep it only for readers that ignore irot).
+/// HEIC/HEIF stills: the primary image's thumbnail item when it covers the requested size, else the primary
+/// image. HEVC-coded images (`hvc1`, grids of them) go through libavcodec tile by tile, straight to the
+/// requested size (HEIFDecoder+HEVC.swift); anything else, and anything that path refuses, through libheif.
+/// Both apply irot/imir/clap, so the result is already upright: Exif Orientation must NOT be applied again
+/// (HEIF writers keep it only for readers that ignore irot).
 enum HEIFDecoder {
     static func decode(source: any ByteSource, info: MediaInfo, box: PixelSize, options: DecodeOptions)
+        throws(ImagingError) -> DecodedImage
+    {
+        if let decoded = try? decodeWithLibav(source: source, box: box, options: options) { return decoded }
+        return try decodeWithLibheif(source: source, box: box, options: options)
+    }
+
+    /// The whole file through libheif (which assembles grid tiles at full size, then we shrink).
+    static func decodeWithLibheif(source: any ByteSource, box: PixelSize, options: DecodeOptions)
         throws(ImagingError) -> DecodedImage
     {
         if let problem = CodecLibraries.heifProblem { throw ImagingError.cannotDecode("libheif is unavailable: \(problem)") }

@@ -31,17 +31,23 @@ extension HEIFMeta {
     public func data(of itemID: UInt32, from source: any ByteSource, limits: ParseLimits) throws(MediaError) -> (bytes: [UInt8], fileOffset: UInt64) {
         let extents = try fileExtents(of: itemID, fileSize: source.size)
         guard let first = extents.first else { throw MediaError.invalid("item \(itemID) has no extents") }
+        return (try Self.read(extents, from: source, limits: limits, what: "item \(itemID)"), first.offset)
+    }
+
+    /// Reads extents one after another into one buffer, bounded by `maxStructureBytes`.
+    public static func read(_ extents: [ByteRange], from source: any ByteSource, limits: ParseLimits,
+                            what: String) throws(MediaError) -> [UInt8] {
         var total: UInt64 = 0
         var overflow = false
         for extent in extents where !overflow { (total, overflow) = total.addingReportingOverflow(extent.length) }
         guard !overflow, total <= UInt64(limits.maxStructureBytes) else {
-            throw MediaError.limitExceeded("item \(itemID) is \(total) bytes (limit \(limits.maxStructureBytes))")
+            throw MediaError.limitExceeded("\(what) is \(total) bytes (limit \(limits.maxStructureBytes))")
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(total))
         for extent in extents {
             bytes += try source.readExactly(at: extent.offset, count: Int(extent.length))
         }
-        return (bytes, first.offset)
+        return bytes
     }
 }

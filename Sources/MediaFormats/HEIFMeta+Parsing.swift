@@ -163,6 +163,21 @@ extension HEIFMeta {
         case "imir":
             var r = try meta.payload(of: box)
             return .mirror(axis: Int(try r.readU8() & 1))
+        case "hvcC":
+            let r = try meta.payload(of: box)
+            // configurationVersion, profile... up to numOfArrays: 23 bytes, then the parameter set arrays.
+            guard r.count >= 23 else { throw MediaError.invalid("hvcC of \(r.count) bytes (a record has at least 23)") }
+            return .hevcConfiguration(bytes: r.bytes)
+        case "clap":
+            var r = try meta.payload(of: box)
+            return .cleanAperture(try HEIFCleanAperture(reading: &r))
+        case "colr":
+            var r = try meta.payload(of: box)
+            guard try r.readFourCC() == "nclx" else { return .other(type: box.type) }
+            return .colourInformation(try HEIFColourInformation(readingNCLX: &r))
+        case "auxC":
+            var r = try meta.fullBoxPayload(of: box).reader
+            return .auxiliaryType(try r.readCString())
         default:
             return .other(type: box.type)
         }

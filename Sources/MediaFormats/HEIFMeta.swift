@@ -36,6 +36,15 @@ public struct HEIFMeta: Sendable {
         case rotation(counterClockwiseQuarterTurns: Int)
         /// `imir`: 0 = vertical axis (left-right flip), 1 = horizontal axis (top-bottom flip).
         case mirror(axis: Int)
+        /// `hvcC`: the HEVCDecoderConfigurationRecord (parameter sets, NAL length size) as stored, which is
+        /// what libavcodec takes as extradata.
+        case hevcConfiguration(bytes: [UInt8])
+        /// `clap`: the clean aperture (a centred crop).
+        case cleanAperture(HEIFCleanAperture)
+        /// `colr` of colour type `nclx` (ICC profiles, `prof`/`rICC`, stay `.other(type: "colr")`).
+        case colourInformation(HEIFColourInformation)
+        /// `auxC`: what an auxiliary image is (`urn:mpeg:hevc:2015:auxid:1` is alpha).
+        case auxiliaryType(String)
         case other(type: String)
     }
 
@@ -71,6 +80,18 @@ public struct HEIFMeta: Sendable {
 
     public func spatialExtent(of itemID: UInt32) -> (width: Int, height: Int)? {
         for case let .spatialExtent(w, h) in properties(of: itemID) { return (w, h) }
+        return nil
+    }
+
+    /// The `hvcC` bytes of an item, when it has one.
+    public func hevcConfiguration(of itemID: UInt32) -> [UInt8]? {
+        for case let .hevcConfiguration(bytes) in properties(of: itemID) { return bytes }
+        return nil
+    }
+
+    /// The `nclx` colour information of an item, when it has one.
+    public func colourInformation(of itemID: UInt32) -> HEIFColourInformation? {
+        for case let .colourInformation(colour) in properties(of: itemID) { return colour }
         return nil
     }
 

@@ -71,12 +71,9 @@ public enum HEIFProbe {
     /// A grid item's output size from its data, when it lacks an ispe.
     static func gridSize(_ id: UInt32, meta: HEIFMeta, source: any ByteSource, limits: ParseLimits) -> (width: Int, height: Int)? {
         guard meta.item(id)?.type == "grid",
-              let data = try? meta.data(of: id, from: source, limits: limits) else { return nil }
-        var r = ByteReader(data.bytes)
-        guard (try? r.skip(1)) != nil, let flags = try? r.readU8(), (try? r.skip(2)) != nil,
-              let width = try? r.readUInt(size: flags & 1 != 0 ? 4 : 2),
-              let height = try? r.readUInt(size: flags & 1 != 0 ? 4 : 2) else { return nil }
-        return (Int(width), Int(height))
+              let data = try? meta.data(of: id, from: source, limits: limits),
+              let grid = try? HEIFImageGrid(parsing: data.bytes) else { return nil }
+        return (grid.outputWidth, grid.outputHeight)
     }
 
     /// The Exif item: its data starts with a 4-byte exif_tiff_header_offset, then (usually) `Exif\0\0`.

@@ -43,6 +43,7 @@ final class ISOBMFFRobustnessTests: XCTestCase {
         let boundaries = Set(ISOBMFFTopLevel.scan(source, limits: .default).boxes.map(\.range.offset))
         for cut in cuts {
             let info = MediaProbe.probe(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)))
+            Self.describePrimaryImage(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)))
             // A cut inside a top-level box always leaves a trace (a cut between boxes may leave a valid file).
             if cutsMustShow && !boundaries.contains(cut) {
                 XCTAssertFalse(info.problems.isEmpty, "\(name) cut at \(cut) reported no problem")
@@ -61,12 +62,23 @@ final class ISOBMFFRobustnessTests: XCTestCase {
                 // Half the time a random byte, half the time an extreme one (0x00 / 0xFF make huge counts).
                 flips[offset] = Bool.random(using: &rng) ? UInt8.random(in: 0...255, using: &rng) : (Bool.random(using: &rng) ? 0xFF : 0x00)
             }
-            if !MediaProbe.probe(FlippedByteSource(base: source, flips: flips)).problems.isEmpty { variantsWithProblems += 1 }
+            let flipped = FlippedByteSource(base: source, flips: flips)
+            if !MediaProbe.probe(flipped).problems.isEmpty { variantsWithProblems += 1 }
+            Self.describePrimaryImage(flipped)
         }
         // Sanity: the flips do reach the parsers (most variants break something).
         XCTAssertGreaterThan(variantsWithProblems, flipVariants / 10, name)
         let elapsed = Date().timeIntervalSince(started)
         XCTAssertLessThan(elapsed, 15 * Double(max(flipVariants, 300)) / 300, "\(name): \(cuts.count) truncations + \(flipVariants) flip variants took \(elapsed) s")
+    }
+
+    /// What the HEVC decoder path reads of a HEIF (meta, grid descriptor, tiles): an error or a description
+    /// whose tiles all lie inside the file, never a crash.
+    static func describePrimaryImage(_ source: any ByteSource) {
+        guard let meta = try? HEIFMeta.load(from: source, limits: .default), let primary = meta.primaryItemID,
+              let image = try? meta.codedImage(primary, source: source, limits: .default) else { return }
+        XCTAssertEqual(image.tiles.count, image.rows * image.columns)
+        XCTAssertTrue(image.tiles.allSatisfy { $0.extents.allSatisfy { $0.fits(in: source.size) } })
     }
 
     func testCommittedTrainMov() throws {
