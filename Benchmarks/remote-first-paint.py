@@ -27,8 +27,10 @@ for run in range(runs):
             names = now
         if paired is None and ("%d items" % expected) in header and "scanning" not in header:
             paired = now
-        # A thumbnail: chafa block symbols inside the grid (placeholders are corner marks and labels only).
-        if picture is None and any(re.search(r"[▀▄▌▐▖▗▘▝▞▚]{6,}", line) for line in screen[1:-2]):
+        # A thumbnail: a run of chafa's block symbols inside the grid (placeholders are corner marks and
+        # labels only; progress bars use full blocks and shades, which are left out).
+        if picture is None and any(re.search(r"[\u2580-\u2587\u2589-\u2590\u2594-\u259F]{6,}", line)
+                                   for line in screen[1:-2]):
             picture = now
         time.sleep(0.02)
     tmux("kill-server")
