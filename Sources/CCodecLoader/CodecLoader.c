@@ -95,27 +95,25 @@ static void *lg_symbol(enum lg_library library, const char *name) {
     return symbol;
 }
 
+// Declares `fn`, the real `name` of type `ret (*) params`, resolved once per function (atomically cached).
+#define LG_RESOLVE(library, ret, name, params)                                          \
+    typedef ret (*lg_fn) params;                                                        \
+    static lg_fn cached;                                                                \
+    lg_fn fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                              \
+    if (!fn) {                                                                          \
+        fn = (lg_fn)lg_symbol(library, #name);                                          \
+        __atomic_store_n(&cached, fn, __ATOMIC_RELEASE);                                \
+    }
+
 #define LG_FORWARD(library, ret, name, params, args)                                   \
     ret name params {                                                                   \
-        typedef ret (*lg_fn) params;                                                    \
-        static lg_fn cached;                                                            \
-        lg_fn fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                          \
-        if (!fn) {                                                                      \
-            fn = (lg_fn)lg_symbol(library, #name);                                      \
-            __atomic_store_n(&cached, fn, __ATOMIC_RELEASE);                            \
-        }                                                                               \
+        LG_RESOLVE(library, ret, name, params)                                          \
         return fn args;                                                                 \
     }
 
 #define LG_FORWARD_VOID(library, name, params, args)                                   \
     void name params {                                                                  \
-        typedef void (*lg_fn) params;                                                   \
-        static lg_fn cached;                                                            \
-        lg_fn fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                          \
-        if (!fn) {                                                                      \
-            fn = (lg_fn)lg_symbol(library, #name);                                      \
-            __atomic_store_n(&cached, fn, __ATOMIC_RELEASE);                            \
-        }                                                                               \
+        LG_RESOLVE(library, void, name, params)                                         \
         fn args;                                                                        \
     }
 

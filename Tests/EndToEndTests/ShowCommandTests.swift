@@ -18,23 +18,8 @@ final class ShowCommandTests: XCTestCase {
     }
 
     private func show(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["show", "--size", "20x6", "--format", "symbols", "--colors", "full"] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try LivegridCommand.run(["show", "--size", "20x6", "--format", "symbols", "--colors", "full"] + arguments,
+                                environment: ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path])
     }
 
     private func copyTrain() throws -> String {

@@ -25,17 +25,22 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
 
     private func reason(_ s: DownloadState) -> String? { if case .failed(let r, _) = s { return r } else { return nil } }
 
-    func testServerKilledMidDownloadLeavesResumablePartial() async throws {
-        var nginx = try RemoteTestHarness.startNginx(root: root, rate: "200k")
-        let port = nginx.port
+    /// Starts a throttled download of train.mov and stops nginx once 300 KB have arrived.
+    private func interruptedDownload() async throws -> (manager: DownloadManager, url: URL, port: Int) {
+        let nginx = try RemoteTestHarness.startNginx(root: root, rate: "200k")
         servers.append(nginx)
         let m = manager()
-        let url = URL(string: "http://127.0.0.1:\(port)/slow/train.mov")!
+        let url = URL(string: "http://127.0.0.1:\(nginx.port)/slow/train.mov")!
         m.request(url)
         try await waitUntil(seconds: 10) {
             if case .downloading(let bytes, _, _) = m.state(of: url) { return bytes > 300_000 } else { return false }
         }
         nginx.stop()
+        return (m, url, nginx.port)
+    }
+
+    func testServerKilledMidDownloadLeavesResumablePartial() async throws {
+        let (m, url, port) = try await interruptedDownload()
         let failed = try await finalState(m, url)
         guard case .failed(let why, let retryable) = failed else { return XCTFail("expected failure, got \(failed)") }
         XCTAssertTrue(retryable, why)
@@ -45,8 +50,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         XCTAssertNil(m.cache.completeFile(for: url), "a partial file is never complete")
         XCTAssertFalse(FileManager.default.fileExists(atPath: m.cache.dataPath(for: url)))
 
-        nginx = try RemoteTestHarness.startNginx(root: root, port: port, rate: "2m")
-        servers.append(nginx)
+        servers.append(try RemoteTestHarness.startNginx(root: root, port: port, rate: "2m"))
         m.retry(url)
         let done = try await finalState(m, url)
         let path = try XCTUnwrap(done.localPath, "\(done)")
@@ -63,16 +67,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
     /// The file changed on the server between the interruption and the retry: If-Range no longer matches, the
     /// server sends the whole new file (200), and the download starts over instead of splicing old and new.
     func testFileChangedOnServerRestartsTheDownloadInsteadOfSplicing() async throws {
-        var nginx = try RemoteTestHarness.startNginx(root: root, rate: "200k")
-        let port = nginx.port
-        servers.append(nginx)
-        let m = manager()
-        let url = URL(string: "http://127.0.0.1:\(port)/slow/train.mov")!
-        m.request(url)
-        try await waitUntil(seconds: 10) {
-            if case .downloading(let bytes, _, _) = m.state(of: url) { return bytes > 300_000 } else { return false }
-        }
-        nginx.stop()
+        let (m, url, port) = try await interruptedDownload()
         _ = try await finalState(m, url)
         XCTAssertGreaterThan(m.cache.fileSize(m.cache.partPath(for: url)) ?? 0, 300_000, "a partial to resume")
 
@@ -82,8 +77,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         try replacement.write(to: served)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(120)], ofItemAtPath: served.path)
 
-        nginx = try RemoteTestHarness.startNginx(root: root, port: port, rate: "4m")
-        servers.append(nginx)
+        servers.append(try RemoteTestHarness.startNginx(root: root, port: port, rate: "4m"))
         m.retry(url)
         let done = try await finalState(m, url)
         let path = try XCTUnwrap(done.localPath, "\(done)")
