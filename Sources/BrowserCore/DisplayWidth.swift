@@ -50,7 +50,7 @@ public enum DisplayWidth {
     }
 
     /// `text` broken into lines of at most `width` columns, at most `maxLines` of them (the last one ends in
-    /// "…" when more was left). Breaks after a space, "/", "-", "_" or "," when one falls in the second half
+    /// "…" when more was left). Breaks after a space, "/", "-" or "," when one falls in the second half
     /// of the line, so paths and identifiers split where a reader expects; otherwise mid-word. Control
     /// characters become "?" as in `fit`.
     public static func wrap(_ text: String, width: Int, maxLines: Int = .max) -> [String] {
@@ -65,7 +65,7 @@ public enum DisplayWidth {
             var used = 0, end = 0, lastBreak: Int? = nil
             while end < remaining.count, used + of(remaining[end]) <= width {
                 used += of(remaining[end])
-                if " /-_,".unicodeScalars.contains(remaining[end]) { lastBreak = end + 1 }
+                if " /-,".unicodeScalars.contains(remaining[end]) { lastBreak = end + 1 }
                 end += 1
             }
             if end < remaining.count, let lastBreak, lastBreak * 2 >= end { end = lastBreak }
