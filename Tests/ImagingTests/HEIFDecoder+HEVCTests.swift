@@ -117,15 +117,19 @@ final class HEIFDecoderHEVCTests: XCTestCase {
         XCTAssertEqual(tiny.first, 0)
         XCTAssertEqual(tiny.last, 3)
         XCTAssertEqual(tiny, tiny.sorted())
-        let one = try? HEIFDecoder.decodeWithLibav(source: FileByteSource(path: Fixtures.shared("IMG_2927.HEIC")),
-                                                   box: PixelSize(square: 3), options: .default)
-        XCTAssertEqual(one?.frame.size, PixelSize(width: 2, height: 3))
+        // The same on the real 6x8 grid, when ../shared is here (a fresh clone checks the arithmetic only).
+        if let grid = try? Fixtures.shared("IMG_2927.HEIC") {
+            let one = try? HEIFDecoder.decodeWithLibav(source: FileByteSource(path: grid), box: PixelSize(square: 3),
+                                                       options: .default)
+            XCTAssertEqual(one?.frame.size, PixelSize(width: 2, height: 3))
+        }
     }
 
     // MARK: bad input
 
     func testCorruptAndTruncatedHEICsAreErrorsNotCrashes() throws {
-        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: try Fixtures.shared("IMG_2927.HEIC"))).map { $0 }
+        let path = try Fixtures.shared("IMG_2927.HEIC")   // skips (not fails) in a fresh clone
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path)).map { $0 }
         let box = PixelSize(square: 128)
         // Cut inside the mdat: the last tiles' extents lie outside the file.
         for length in [4000, bytes.count / 2, bytes.count - 1] {
@@ -151,7 +155,8 @@ final class HEIFDecoderHEVCTests: XCTestCase {
 
     /// Seeded byte flips in the meta box and the first tiles, decoded through libavcodec: an image or an error.
     func testFlippedBytesNeverCrash() throws {
-        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: try Fixtures.shared("IMG_2927.HEIC"))).map { $0 }
+        let path = try Fixtures.shared("IMG_2927.HEIC")   // skips (not fails) in a fresh clone
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path)).map { $0 }
         var generator = SplitMix64(seed: 7)
         for variant in 0..<30 {
             var flipped = bytes
