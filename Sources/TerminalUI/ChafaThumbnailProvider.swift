@@ -196,12 +196,8 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     /// into its corner at that size (so the badge keeps its size whatever the photo's resolution).
     private func pixelReady(_ frame: PixelFrame, key: ThumbnailKey) -> PixelFrame {
         let kind = lock.withLock { kinds[key] }
-        let cells = CellGeometry.fit(pictureWidth: frame.width, pictureHeight: frame.height, maxColumns: key.width,
-                                     maxRows: key.height, cell: renderer.cellPixelSize)
-        let box = CellGeometry.pixelBox(columns: cells.columns, rows: cells.rows, cell: renderer.cellPixelSize)
-        var sized = frame.width == box.width && frame.height == box.height ? frame : frame.resized(to: box)
-        if let kind, let badge = pixelBadge?.badge(for: kind) { sized = sized.drawingBadge(badge) }
-        return sized
+        return frame.sizedForCells(columns: key.width, rows: key.height, cell: renderer.cellPixelSize,
+                                   badge: kind.flatMap { pixelBadge?.badge(for: $0) })
     }
 
     private static func decode(_ item: LibraryItem, size: ThumbnailSize, frames: ThumbnailMemoryCache<String>,

@@ -183,11 +183,7 @@ final class PlaybackController: @unchecked Sendable {
         if renderer.mode.isPixelProtocol {
             // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
             // photo in place, and the badge at the same size in the same corner.
-            let cells = CellGeometry.fit(pictureWidth: pixels.width, pictureHeight: pixels.height, maxColumns: size.0,
-                                         maxRows: size.1, cell: renderer.cellPixelSize)
-            let box = CellGeometry.pixelBox(columns: cells.columns, rows: cells.rows, cell: renderer.cellPixelSize)
-            if pixels.width != box.width || pixels.height != box.height { pixels = pixels.resized(to: box) }
-            if let badge { pixels = pixels.drawingBadge(badge) }
+            pixels = pixels.sizedForCells(columns: size.0, rows: size.1, cell: renderer.cellPixelSize, badge: badge)
         }
         let image = renderLock.withLock { [pixels] in try? renderer.render(pixels, maxColumns: size.0, maxRows: size.1) }
         guard let image else { return }
