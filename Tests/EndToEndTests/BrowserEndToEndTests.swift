@@ -41,8 +41,7 @@ final class BrowserEndToEndTests: XCTestCase {
     func testBadgeSitsInTheSameCornerOfEveryLiveCellAndNowhereElse() throws {
         let session = try open()
         // Wait for pictures so the badge is checked on real thumbnails, not only on placeholders.
-        Thread.sleep(forTimeInterval: 1.5)
-        let screen = try session.screen()
+        let screen = try fixture.waitForCompleteGrid(session)
         let grid = ScreenGrid(lines: screen, names: fixture.names)
         var corners: Set<String> = []
         for name in fixture.names {
@@ -70,13 +69,11 @@ final class BrowserEndToEndTests: XCTestCase {
     /// the scan still runs: the finished grid must be the very same screen as the first start's.
     func testWarmStartDrawsTheSameGridAsTheColdStart() throws {
         var cold = try open()
-        Thread.sleep(forTimeInterval: 1.5)
-        let coldScreen = try cold.screen()
+        let coldScreen = try fixture.waitForCompleteGrid(cold, occurrence: 1)
         try cold.send("q")
-        Thread.sleep(forTimeInterval: 0.3)
+        try cold.waitForExit()
         cold = try open()
-        Thread.sleep(forTimeInterval: 1.5)
-        let warmScreen = try cold.screen()
+        let warmScreen = try fixture.waitForCompleteGrid(cold, occurrence: 2)
         XCTAssertEqual(warmScreen, coldScreen, "cold:\n" + coldScreen.joined(separator: "\n")
                        + "\nwarm:\n" + warmScreen.joined(separator: "\n"))
     }
@@ -84,8 +81,7 @@ final class BrowserEndToEndTests: XCTestCase {
     func testConfiguredBadgeCorner() throws {
         try fixture.writeConfig("[badge]\ncorner = \"bottom-right\"\n")
         let session = try open()
-        Thread.sleep(forTimeInterval: 1.0)
-        let screen = try session.screen()
+        let screen = try fixture.waitForCompleteGrid(session)
         let grid = ScreenGrid(lines: screen, names: fixture.names)
         for name in fixture.liveNames {
             guard let cell = grid.cell(name), let badge = grid.find("LIVE", in: cell) else {

@@ -38,7 +38,7 @@ struct BrowserFixture {
         let json = try runCapturing(binary, ["scan", "--json", directory.path])
         guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
               let items = object["items"] as? [[String: Any]] else {
-            throw XCTSkip("livegrid scan --json gave no items; cannot know the expected kinds")
+            throw MissingRequirement.Failure(description: "livegrid scan --json gave no items list: \(json.prefix(300))")
         }
         var kinds: [String: String] = [:]
         var names: [String] = []
@@ -60,9 +60,41 @@ struct BrowserFixture {
     /// With `after`, a shell runs the browser then `after`; the shell traps SIGINT (the trap resets in the
     /// browser) so Ctrl-C ends only the browser and the test can look at the terminal it left.
     func command(_ extra: String = "", after: String = "") -> String {
-        let environment = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' TERM=tmux-256color"
+        let environment = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' "
+            + "LIVEGRID_TRACE='\(tracePath)' TERM=tmux-256color"
         let run = "\(environment) '\(binary)' \(extra) '\(directory.path)'"
         return after.isEmpty ? run : "sh -c \"trap : INT; \(run); \(after)\""
+    }
+
+    /// The browser's start-up trace (`LIVEGRID_TRACE`): it logs `grid-complete` once every picture on the
+    /// first screen is drawn or has failed.
+    var tracePath: String { home.appendingPathComponent("trace").path }
+
+    /// Waits until the `occurrence`-th start of the browser traced a complete grid, then until the screen stops
+    /// changing (the frame with the last picture is painted right after the trace line).
+    @discardableResult
+    func waitForCompleteGrid(_ session: TmuxSession, occurrence: Int = 1, timeout: TimeInterval = 20,
+                             file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        func completions() -> Int {
+            let log = (try? String(contentsOfFile: tracePath, encoding: .utf8)) ?? ""
+            return log.split(separator: "\n").filter { $0.hasSuffix(" grid-complete") }.count
+        }
+        while completions() < occurrence {
+            guard Date() < deadline else {
+                XCTFail("no complete grid traced within \(timeout) s", file: file, line: line)
+                return try session.screen()
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        var previous = try session.screen()
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            let current = try session.screen()
+            if current == previous { return current }
+            previous = current
+        }
+        return previous
     }
 
     func writeConfig(_ text: String) throws {

@@ -70,7 +70,7 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
     func testHoldingSpacePlaysTheMovieAsSixelFrames() throws {
         let fixture = try BrowserFixture.make()
         defer { fixture.remove() }
-        guard fixture.kinds["train.jpg"] == "live" else { throw XCTSkip("train.jpg is not paired as live here") }
+        XCTAssertEqual(fixture.kinds["train.jpg"], "live", "the browser fixture pairs train.jpg with train.mov")
         let recording = fixture.directory.deletingLastPathComponent().appendingPathComponent("tty.bin")
         let browser = fixture.command("--graphics sixel --no-motion")
             .replacingOccurrences(of: "TERM=tmux-256color", with: "TERM=xterm-256color")

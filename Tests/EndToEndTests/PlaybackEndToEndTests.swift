@@ -10,7 +10,9 @@ final class PlaybackEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         fixture = try BrowserFixture.make()
-        guard fixture.kinds["train.jpg"] == "live" else { throw XCTSkip("train.jpg is not paired as live here") }
+        guard fixture.kinds["train.jpg"] == "live" else {
+            throw MissingRequirement.Failure(description: "train.jpg should pair as live, scan says \(fixture.kinds["train.jpg"] ?? "nothing")")
+        }
     }
 
     override func tearDown() {

@@ -26,7 +26,7 @@ final class PlaybackKittyKeyboardTests: XCTestCase {
         XCTAssertTrue(terminal.output.contains("\u{1B}[>11u"), "flags 11 pushed")
         // Walk to the first live item with `l` (press and release, as kitty reports it).
         guard let live = fixture.names.firstIndex(where: { fixture.liveNames.contains($0) }) else {
-            throw XCTSkip("no live item in the fixture")
+            throw MissingRequirement.Failure(description: "the browser fixture has no live item: \(fixture.names)")
         }
         for _ in 0..<live { terminal.send("\u{1B}[108u\u{1B}[108;1:3u") }
         terminal.pump(seconds: 0.3)

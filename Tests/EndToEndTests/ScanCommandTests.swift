@@ -61,7 +61,7 @@ final class ScanCommandTests: XCTestCase {
         guard let binary = Fixtures.livegridBinary else {
             throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
         }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd") else { throw XCTSkip("ldd is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd") else { throw MissingRequirement.tool("ldd is not installed") }
         let linked = try ToolRunner.run("/usr/bin/ldd", [binary]).output
         XCTAssertTrue(linked.contains("libturbojpeg"), linked)
         for library in ["libavcodec", "libavformat", "libheif", "libde265", "libjxl"] {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// A detached tmux session on a private server socket (so tests never touch the user's tmux), running one
 /// command at a fixed size; keys go in with send-keys, the screen comes back with capture-pane.
@@ -11,7 +12,7 @@ final class TmuxSession {
 
     /// Skips the calling test when tmux is absent.
     static func requireTmux() throws {
-        guard tmuxPath != nil else { throw XCTSkip("tmux is not installed: skipping the end-to-end UI tests") }
+        guard tmuxPath != nil else { throw MissingRequirement.tool("tmux is not installed: skipping the end-to-end UI tests") }
     }
 
     init(command: String, columns: Int = 120, rows: Int = 40) throws {
@@ -60,6 +61,15 @@ final class TmuxSession {
 
     func display(_ format: String) throws -> String {
         try run(["display-message", "-p", "-t", name, format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until the pane's command has exited (remain-on-exit keeps the pane, marked dead).
+    func waitForExit(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try display("#{pane_dead}") != "1" {
+            guard Date() < deadline else { return XCTFail("the command did not exit within \(timeout) s", file: file, line: line) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     /// Polls the screen until `condition` holds; fails with the last screen after `timeout` seconds.

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import TestSupport
 import XCTest
 
 /// Helpers shared by the Libav*Tests: generated media (via the ffmpeg CLI) and a minimal top-level box walk.
@@ -15,7 +16,7 @@ enum LibavTestMedia {
 
     /// Runs ffmpeg with `arguments` writing `outputName` into `directory`; skips the test when ffmpeg is absent.
     static func generate(_ outputName: String, in directory: URL, arguments: [String]) throws -> String {
-        guard let ffmpeg = ffmpegPath else { throw XCTSkip("the ffmpeg CLI is not installed: cannot generate test media") }
+        guard let ffmpeg = ffmpegPath else { throw MissingRequirement.tool("the ffmpeg CLI is not installed: cannot generate test media") }
         let output = directory.appendingPathComponent(outputName).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)

@@ -20,9 +20,11 @@ final class ThumbnailSchedulerTests: XCTestCase {
         let done = expectation(description: "all delivered")
         done.expectedFulfillmentCount = 3
         // Occupy the only worker so the rest queue up.
-        scheduler.submit(key("blocker"), priority: .visible, job: { gate.wait(); return .success(PixelFrame(width: 1, height: 1)) },
+        let started = DispatchSemaphore(value: 0)
+        scheduler.submit(key("blocker"), priority: .visible,
+                         job: { started.signal(); gate.wait(); return .success(PixelFrame(width: 1, height: 1)) },
                          completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
-        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the blocker")
         scheduler.submit(key("background"), priority: .background, job: { self.frame() },
                          completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
         scheduler.submit(key("cancelled"), priority: .visible, job: { self.frame() },
@@ -41,14 +43,15 @@ final class ThumbnailSchedulerTests: XCTestCase {
         let recorder = Recorder()
         let gate = DispatchSemaphore(value: 0)
         let done = expectation(description: "new result")
-        scheduler.submit(key("x"), priority: .visible, job: { gate.wait(); return .failure(.cannotDecode("old")) },
+        let started = DispatchSemaphore(value: 0)
+        scheduler.submit(key("x"), priority: .visible, job: { started.signal(); gate.wait(); return .failure(.cannotDecode("old")) },
                          completion: { _, _ in recorder.add("old") })
-        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the first request")
         scheduler.submit(key("x"), priority: .visible, job: { self.frame() },
                          completion: { _, _ in recorder.add("new"); done.fulfill() })
         gate.signal()
         wait(for: [done], timeout: 5)
-        Thread.sleep(forTimeInterval: 0.05)
+        // One worker: the old job's deliver-or-drop decision was taken before the new job could run.
         XCTAssertEqual(recorder.all, ["new"])
     }
 }

@@ -107,7 +107,7 @@ final class SidecarTests: XCTestCase {
     /// exiftool is how other tools see the sidecar: Rating and digiKam's PickLabel must read back.
     func testExiftoolReadsTheRatingAndPickLabel() throws {
         guard let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0) }) else { throw XCTSkip("exiftool not installed") }
+            FileManager.default.isExecutableFile(atPath: $0) }) else { throw MissingRequirement.tool("exiftool not installed") }
         let item = try TriageFixtures.still(in: root, name: "e.jpg")
         let path = try TriageState(rating: 4, flag: .pick).write(for: item)
         let process = Process()

@@ -9,7 +9,7 @@ public enum ExternalTool {
 
     /// Runs `tool` and returns its standard output; skips the calling test when the tool is not installed.
     public static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        guard let executable = path(tool) else { throw XCTSkip("\(tool) is not installed: skipping the independent check") }
+        guard let executable = path(tool) else { throw MissingRequirement.tool("\(tool) is not installed: skipping the independent check") }
         return try runProgram(executable, arguments).out
     }
 

@@ -108,7 +108,7 @@ public enum RemoteTestHarness {
     public static func makeSelfSignedCertificate(in directory: URL) throws -> Certificate {
         guard let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first(where: {
             FileManager.default.isExecutableFile(atPath: $0)
-        }) else { throw XCTSkip("openssl is not installed: no HTTPS test") }
+        }) else { throw MissingRequirement.tool("openssl is not installed: no HTTPS test") }
         let cert = directory.appendingPathComponent("tls-cert.pem").path
         let key = directory.appendingPathComponent("tls-key.pem").path
         let process = Process()
@@ -132,7 +132,7 @@ public enum RemoteTestHarness {
     public static func startNginx(root: URL, port: Int? = nil, rate: String = "300k",
                                   certificate: Certificate? = nil, extraLocations: String = "") throws -> Server {
         guard FileManager.default.isExecutableFile(atPath: nginxBinary) else {
-            throw XCTSkip("nginx is not installed (apt-get install nginx libnginx-mod-http-dav-ext)")
+            throw MissingRequirement.tool("nginx is not installed (apt-get install nginx libnginx-mod-http-dav-ext)")
         }
         let port = try port ?? freePort()
         let dir = root.path
@@ -172,7 +172,7 @@ public enum RemoteTestHarness {
         for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
-        throw XCTSkip("python3 is not installed")
+        throw MissingRequirement.tool("python3 is not installed")
     }
 
     /// `python3 -m http.server` on `www/photos` (no Range support: it always answers 200 with the whole file).

@@ -1,7 +1,0 @@
-import XCTest
-
-final class ImagingSmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}

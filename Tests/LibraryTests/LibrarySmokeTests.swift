@@ -1,7 +1,0 @@
-import XCTest
-
-final class LibrarySmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}

@@ -1,7 +1,0 @@
-import XCTest
-
-final class MediaFormatsSmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}

@@ -1,7 +1,0 @@
-import XCTest
-
-final class TerminalGraphicsSmokeTests: XCTestCase {
-    func testModuleBuilds() {
-        XCTAssertTrue(true)
-    }
-}
