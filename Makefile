@@ -60,7 +60,8 @@ demo-library:
 # XCTest only (no Swift Testing suites here, so its "0 tests" banner would only mislead), then one plain
 # closing line with the counts.
 test: test-deps
-	$(SWIFT) build --build-tests
+	python3 scripts/check-package-imports.py
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	@mkdir -p .build; set -o pipefail; \
 	$(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/test.log \
 	  | grep -Ev '^Test Case .* (started|passed)'; status=$$?; \

@@ -42,20 +42,21 @@ let package = Package(
         // MARK: pixels
         .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG"],
                 swiftSettings: cModuleSettings),
-        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging", "CFFmpeg"],
+        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"],
                 swiftSettings: cModuleSettings),
         .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa"],
                 swiftSettings: cModuleSettings),
 
         // MARK: library
         .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl"], swiftSettings: cModuleSettings),
-        .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources", "Imaging"],
+        .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources"],
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
         .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats"], swiftSettings: cModuleSettings),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "Imaging", "CNCurses"],
+                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                               "MediaFormats", "Imaging", "CNCurses"],
                 swiftSettings: cModuleSettings),
 
         // MARK: the executable
@@ -72,15 +73,16 @@ let package = Package(
         // MARK: tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
-        .testTarget(name: "LivePairingTests", dependencies: ["TestSupport", "LivePairing", "MediaFormats"]),
+        .testTarget(name: "LivePairingTests", dependencies: ["LivePairing", "MediaFormats"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG"], swiftSettings: cModuleSettings),
         .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "VideoPlayback", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"],
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing"], swiftSettings: cModuleSettings),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing",
+                                                          "MediaFormats"], swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
