@@ -210,8 +210,8 @@ struct FileStat {
     var mtime: Int
     var size: UInt64
     init?(_ path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        var st = StatBuffer()
+        guard PathBytes.stat(path, &st) == 0 else { return nil }
         mtime = Int(st.st_mtim.tv_sec)
         size = UInt64(max(0, st.st_size))
     }

@@ -82,11 +82,13 @@ public struct ScanReport: Codable, Sendable {
     }
 
     /// A readable table: one line per item, warnings indented below it.
-    public func table() -> String {
+    public func table() -> String { tableLines().joined(separator: "\n") }
+
+    /// The table line by line. Every field is escaped (`VisibleText`) before it is measured, so a hostile
+    /// or over-long name stays inside its column, which always ends in a space.
+    public func tableLines() -> [String] {
         var lines: [String] = []
-        func pad(_ s: String, _ n: Int) -> String {
-            s.count >= n ? String(s.prefix(n - 1)) + "…" : s + String(repeating: " ", count: n - s.count)
-        }
+        func pad(_ s: String, _ n: Int) -> String { VisibleText.column(s, width: n - 1) + " " }
         lines.append(pad("KIND", 7) + pad("NAME", 34) + pad("SIZE", 11) + pad("MOVIE", 16) + "IDENTIFIER")
         for item in items {
             let names = item.files.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
@@ -95,14 +97,15 @@ public struct ScanReport: Codable, Sendable {
             if let d = item.duration { movie = String(format: "%.2fs", d) }
             if let t = item.stillImageTime { movie += String(format: " @%.2fs", t) }
             if let e = item.embeddedMovie { movie = "embedded \(e.length / 1024)K" }
-            lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16) + (item.identifier ?? "-"))
-            for w in item.warnings { lines.append("       ! " + w) }
+            lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16)
+                         + VisibleText.escaped(item.identifier ?? "-"))
+            for w in item.warnings { lines.append("       ! " + VisibleText.escaped(w)) }
         }
         let c = counts
         lines.append("")
-        lines.append("\(c["items"] ?? 0) items (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "
-                     + "\(c["still"] ?? 0) still, \(c["video"] ?? 0) video) from \(c["files"] ?? 0) files")
-        for w in warnings { lines.append("! " + w) }
-        return lines.joined(separator: "\n")
+        lines.append("\(Plural.count(c["items"] ?? 0, "item")) (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "
+                     + "\(c["still"] ?? 0) still, \(c["video"] ?? 0) video) from \(Plural.count(c["files"] ?? 0, "file"))")
+        for w in warnings { lines.append("! " + VisibleText.escaped(w)) }
+        return lines
     }
 }

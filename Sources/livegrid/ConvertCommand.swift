@@ -71,8 +71,7 @@ struct ConvertCommand: ParsableCommand {
         let paths = try LiveWriting.writePair(directory: outputDirectory ?? LiveWriting.directory(of: item),
                                               base: LiveWriting.baseName(item) + "-live", extensions: [info.format == .heif ? "HEIC" : "JPG", "MOV"],
                                               files: [(still, stillSource), (live, movieSource)])
-        print("Live Photo \(id)")
-        paths.forEach { print("  \($0)") }
+        HumanOutput.lines(["Live Photo \(id)"] + paths.map { "  \($0)" })
     }
 
     func liveToMotion() throws {
@@ -93,8 +92,7 @@ struct ConvertCommand: ParsableCommand {
         let paths = try LiveWriting.writePair(directory: outputDirectory ?? LiveWriting.directory(of: item),
                                               base: LiveWriting.baseName(item) + "-motion", extensions: [stillInfo.format == .heif ? "heic" : "jpg"],
                                               files: [(motion, movieSource)])
-        print("Motion Photo (movie \(movieSource.size) bytes, still at \(timestamp) µs)")
-        paths.forEach { print("  \($0)") }
+        HumanOutput.lines(["Motion Photo (movie \(movieSource.size) bytes, still at \(timestamp) µs)"] + paths.map { "  \($0)" })
     }
 }
 

@@ -33,7 +33,7 @@ struct ExtractCommand: ParsableCommand {
                 movie.append(range: embedded.range)
                 let paths = try LiveWriting.writePair(directory: outputDirectory, base: base, extensions: [info.format == .heif ? "heic" : "jpg", "mp4"],
                                                       files: [(still, source), (movie, source)])
-                paths.forEach { print($0) }
+                HumanOutput.lines(paths)
                 return
             }
             guard info.format.isStillImage else { throw LiveWriting.Failure("\(item): give the still of a Live Photo or a Motion Photo") }
@@ -46,7 +46,7 @@ struct ExtractCommand: ParsableCommand {
             let movieExtension = (moviePath as NSString).pathExtension.isEmpty ? "mov" : (moviePath as NSString).pathExtension
             let paths = try LiveWriting.writePair(directory: outputDirectory, base: base, extensions: [stillExtension, movieExtension],
                                                   files: [(still, source), (movie, movieSource)])
-            paths.forEach { print($0) }
+            HumanOutput.lines(paths)
         }
     }
 }

@@ -55,8 +55,7 @@ struct MakeLiveCommand: ParsableCommand {
             let base = LiveWriting.baseName(photo) + "-live"
             let paths = try LiveWriting.writePair(directory: directory, base: base, extensions: [photoInfo.format == .heif ? "HEIC" : "JPG", "MOV"],
                                                   files: [(still, photoSource), (movie, videoSource)])
-            print("Live Photo \(id)")
-            paths.forEach { print("  \($0)") }
+            HumanOutput.lines(["Live Photo \(id)"] + paths.map { "  \($0)" })
         }
     }
 }
@@ -76,7 +75,7 @@ enum LiveWriting {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("livegrid: \(error)\n".utf8))
+            HumanOutput.error("\(error)")
             throw ExitCode(1)
         }
     }
@@ -98,7 +97,7 @@ enum LiveWriting {
             return explicit.uppercased()
         }
         if let photo, let movie, photo.uppercased() != movie.uppercased() {
-            FileHandle.standardError.write(Data("livegrid: the photo's identifier \(photo) differs from the movie's \(movie); using the photo's\n".utf8))
+            HumanOutput.error("the photo's identifier \(photo) differs from the movie's \(movie); using the photo's")
         }
         return (photo ?? movie)?.uppercased() ?? MediaWriting.newContentIdentifier()
     }

@@ -56,7 +56,7 @@ struct ThumbnailCommand: ParsableCommand {
                 try AtomicFileWriter.write(png, to: target)
             } catch {
                 failures += 1
-                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
+                HumanOutput.error(describe(error, of: file))
             }
         }
         if failures > 0 { throw ExitCode(1) }
