@@ -112,7 +112,7 @@ public enum LibraryScanner {
     }
 
     /// Whether a file name has one of the media extensions.
-    static func isMediaName(_ name: String) -> Bool {
+    public static func isMediaName(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
         return mediaExtensions.contains(name[name.index(after: dot)...].lowercased())
     }

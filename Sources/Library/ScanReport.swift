@@ -10,6 +10,8 @@ public struct ScanReport: Codable, Sendable {
         public var role: String          // "still" or "movie"
         public var format: String
         public var size: UInt64
+        /// Only for a path that is not valid UTF-8 (then `path` shows U+FFFD): its exact bytes, base64.
+        public var pathBase64: String?
     }
     public struct EmbeddedMovieRange: Codable, Sendable {
         public var kind: String
@@ -51,10 +53,12 @@ public struct ScanReport: Codable, Sendable {
             let motion = item.movie?.info ?? item.still?.info
             var files: [File] = []
             if let s = item.still {
-                files.append(File(path: s.path, role: "still", format: s.info.format.rawValue, size: s.size))
+                files.append(File(path: s.path, role: "still", format: s.info.format.rawValue, size: s.size,
+                                  pathBase64: Self.base64IfRaw(s.path)))
             }
             if let m = item.movie {
-                files.append(File(path: m.path, role: "movie", format: m.info.format.rawValue, size: m.size))
+                files.append(File(path: m.path, role: "movie", format: m.info.format.rawValue, size: m.size,
+                                  pathBase64: Self.base64IfRaw(m.path)))
             }
             let embedded = item.still?.info.embeddedMovie.map {
                 EmbeddedMovieRange(kind: $0.kind.rawValue, offset: $0.range.offset, length: $0.range.length,
@@ -78,7 +82,30 @@ public struct ScanReport: Codable, Sendable {
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return Self.terminalSafeJSON(String(decoding: try encoder.encode(self), as: UTF8.self))
+    }
+
+    /// The encoder escapes C0 controls but writes C1 controls, bidi controls and line separators as they are;
+    /// written as `\uXXXX` the JSON means exactly the same and cannot drive a terminal it is printed on.
+    /// Bytes of a non-UTF-8 name (`PathBytes`) become U+FFFD; `pathBase64` has them exactly.
+    static func terminalSafeJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: VisibleText.needsEscape) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if VisibleText.isRawByte(scalar) {
+                out.append("\u{FFFD}")
+            } else if scalar.value >= 0x7F, VisibleText.needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func base64IfRaw(_ path: String) -> String? {
+        PathBytes.hasRawBytes(path) ? Data(PathBytes.bytes(of: path)).base64EncodedString() : nil
     }
 
     /// A readable table: one line per item, warnings indented below it.

@@ -98,8 +98,9 @@ struct ConvertCommand: ParsableCommand {
 
 extension LiveWriting {
     /// The movie paired with `still` in its directory (by content identifier, or by name when that is all
-    /// there is), or a clear error.
-    static func pairedMovie(of still: String) throws -> String {
+    /// there is), or a clear error ending in `advice` (what the calling command lets the user do about it).
+    static func pairedMovie(of still: String,
+                            advice: String = "give the movie as the second argument") throws -> String {
         let scan = try LibraryScanner.scan(directory: directory(of: still))
         // Absolute, standardised paths: "x.HEIC" and the scanner's "./x.HEIC" are the same file.
         func canonical(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
@@ -108,7 +109,7 @@ extension LiveWriting {
             throw Failure("\(still): not found by the scanner")
         }
         guard let movie = item.movie, item.kind == .live else {
-            throw Failure("\(still): no paired movie beside it; give the movie as the second argument")
+            throw Failure("\(still): no paired movie beside it; \(advice)")
         }
         return movie.path
     }

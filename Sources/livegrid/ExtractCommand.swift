@@ -37,7 +37,8 @@ struct ExtractCommand: ParsableCommand {
                 return
             }
             guard info.format.isStillImage else { throw LiveWriting.Failure("\(item): give the still of a Live Photo or a Motion Photo") }
-            let moviePath = try LiveWriting.pairedMovie(of: item)
+            let moviePath = try LiveWriting.pairedMovie(
+                of: item, advice: "extract needs a Live Photo (its movie in the same folder, with the same content identifier) or a Motion Photo")
             let movieSource = try FileByteSource(path: moviePath)
             var still = ByteAssembly(), movie = ByteAssembly()
             still.append(range: ByteRange(offset: 0, length: source.size))
