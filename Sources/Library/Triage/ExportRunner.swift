@@ -126,8 +126,8 @@ public struct ExportRunner: Sendable {
     }
 
     private func fileSize(_ path: String) -> UInt64 {
-        var st = stat()
-        return stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
+        var st = StatBuffer()
+        return PathBytes.stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
     }
 
 }
