@@ -11,7 +11,7 @@ struct BrowseCommand: ParsableCommand {
         abstract: "Open the full-screen browser on a directory (the default command)."
     )
 
-    @Argument(help: "The directory to browse, or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",
+    @Argument(help: "The directory to browse (or a photo or video in it, selected), or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",
               completion: .directory)
     var path: String = "."
 

@@ -16,6 +16,7 @@ final class HostileNameCommandTests: XCTestCase {
         [0x78, 0x9B, 0x33, 0x31, 0x6D],
         Array("two\nlines\u{7}".utf8),
         Array("evil\u{202E}gpj".utf8),
+        Array("c1\u{9B}31m".utf8),
     ]
 
     override func setUpWithError() throws {
@@ -58,10 +59,11 @@ final class HostileNameCommandTests: XCTestCase {
         let table = try RawCommand.run([Array("scan".utf8), Array(dir.path.utf8)])
         XCTAssertEqual(table.status, 0, table.errText)
         assertSafe(table, "scan")
-        for shown in ["a\\e]2;title\\e\\.jpg", "\\e[2J.jpg", "x\u{FFFD}31m.jpg", "two\\nlines\\x07.jpg", "evil\\u202Egpj.jpg"] {
+        for shown in ["a\\e]2;title\\e\\.jpg", "\\e[2J.jpg", "x\u{FFFD}31m.jpg", "two\\nlines\\x07.jpg", "evil\\u202Egpj.jpg",
+                      "c1\\u009B31m.jpg"] {
             XCTAssertTrue(table.outText.contains(shown), "\(shown) not in:\n\(table.outText)")
         }
-        XCTAssertTrue(table.outText.contains("5 items"), table.outText)
+        XCTAssertTrue(table.outText.contains("6 items"), table.outText)
 
         let json = try RawCommand.run([Array("scan".utf8), Array("--json".utf8), Array(dir.path.utf8)])
         XCTAssertEqual(json.status, 0, json.errText)
