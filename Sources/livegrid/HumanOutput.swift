@@ -5,12 +5,8 @@ import MediaFormats
 /// name (or anything else from outside) can never reach the terminal as a control sequence. Machine output
 /// (`scan --json`, pictures, movie frames) does not come through here.
 enum HumanOutput {
-    /// One line on standard output: a line break inside it (a file name's) is shown as `\n`, never obeyed.
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((VisibleText.escaped(text) + "\n").utf8))
-    }
-
-    /// Lines on standard output.
+    /// Lines on standard output, each escaped on its own: a line break inside one (a file name's) is shown
+    /// as `\n`, never obeyed.
     static func lines(_ texts: [String]) {
         FileHandle.standardOutput.write(Data(texts.map { VisibleText.escaped($0) + "\n" }.joined().utf8))
     }
