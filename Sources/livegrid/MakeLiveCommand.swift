@@ -114,7 +114,7 @@ enum LiveWriting {
     /// `base.ext` for every extension, or `base-2.ext`... : the first name under which no file exists
     /// (compared case-insensitively, since Live Photo pairs are matched that way).
     static func freeNames(directory: String, base: String, extensions: [String]) throws -> [String] {
-        let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).map { $0.lowercased() })
+        let existing = Set(((try? PathBytes.entries(of: directory)) ?? []).map { $0.name.lowercased() })
         for n in 1...1000 {
             let stem = n == 1 ? base : "\(base)-\(n)"
             let names = extensions.map { "\(stem).\($0)" }
@@ -128,8 +128,7 @@ enum LiveWriting {
     /// Writes each assembly atomically under fresh names; if one fails, the ones already written are removed.
     static func writePair(directory: String, base: String, extensions: [String],
                           files: [(ByteAssembly, any ByteSource)]) throws -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathBytes.isDirectory(directory) else {
             throw Failure("\(directory): no such directory")
         }
         let paths = try freeNames(directory: directory, base: base, extensions: extensions)
@@ -140,7 +139,7 @@ enum LiveWriting {
                 written.append(paths[index])
             }
         } catch {
-            for path in written { try? FileManager.default.removeItem(atPath: path) }
+            for path in written { _ = PathBytes.unlink(path) }
             throw error
         }
         return written

@@ -159,5 +159,17 @@ final class HostileNameCommandTests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.errText)
         assertSafe(export, "export")
         XCTAssertEqual(try rawNames(in: out), [raw])
+
+        // make-live twice: the second pair must find the first one's raw names taken and pick "-live-2".
+        try place("train.mov", at: path(Array("c".utf8) + [0xFF] + Array(".mov".utf8)))
+        for _ in 0..<2 {
+            let made = try RawCommand.run([Array("make-live".utf8), path(raw), path(Array("c".utf8) + [0xFF] + Array(".mov".utf8)),
+                                           Array("-o".utf8), out])
+            XCTAssertEqual(made.status, 0, made.errText)
+            assertSafe(made, "make-live")
+        }
+        let stem = Array("c".utf8) + [0xFF]
+        XCTAssertEqual(try rawNames(in: out), [raw, stem + Array("-live.JPG".utf8), stem + Array("-live.MOV".utf8),
+                                               stem + Array("-live-2.JPG".utf8), stem + Array("-live-2.MOV".utf8)])
     }
 }
