@@ -39,18 +39,18 @@ link_set heic-mixed iphone-se-still.heic IMG_2927.HEIC motion-photo.heic
 mkdir -p "$WORK/out"
 
 echo "== thumbnails (single thread, 128 px box, $N files each)"
-timed "12 MP JPEG, full decode"           "$N" "$BIN" thumbnail --size 128 --full-decode "$WORK"/jpeg/* -o "$WORK/out"
-timed "12 MP JPEG, DCT-scaled decode"     "$N" "$BIN" thumbnail --size 128 --no-embedded "$WORK"/jpeg/* -o "$WORK/out"
-timed "12 MP JPEG, Exif thumbnail"        "$N" "$BIN" thumbnail --size 128 "$WORK"/jpeg/* -o "$WORK/out"
-timed "12 MP HEIC, full decode"           "$N" "$BIN" thumbnail --size 128 --no-embedded "$WORK"/heic-thumb/* -o "$WORK/out"
-timed "12 MP HEIC, thumbnail item"        "$N" "$BIN" thumbnail --size 128 "$WORK"/heic-thumb/* -o "$WORK/out"
-timed "12 MP HEIC grid (no thumbnail item)" "$N" "$BIN" thumbnail --size 128 "$WORK"/heic-grid/* -o "$WORK/out"
+timed "12 MP JPEG, full decode"           "$N" "$BIN" thumbnail --force --size 128 --full-decode "$WORK"/jpeg/* -o "$WORK/out"
+timed "12 MP JPEG, DCT-scaled decode"     "$N" "$BIN" thumbnail --force --size 128 --no-embedded "$WORK"/jpeg/* -o "$WORK/out"
+timed "12 MP JPEG, Exif thumbnail"        "$N" "$BIN" thumbnail --force --size 128 "$WORK"/jpeg/* -o "$WORK/out"
+timed "12 MP HEIC, full decode"           "$N" "$BIN" thumbnail --force --size 128 --no-embedded "$WORK"/heic-thumb/* -o "$WORK/out"
+timed "12 MP HEIC, thumbnail item"        "$N" "$BIN" thumbnail --force --size 128 "$WORK"/heic-thumb/* -o "$WORK/out"
+timed "12 MP HEIC grid (no thumbnail item)" "$N" "$BIN" thumbnail --force --size 128 "$WORK"/heic-grid/* -o "$WORK/out"
 
 echo "== freedesktop cache (large 256 px), cold then warm"
 export XDG_CACHE_HOME="$WORK/cache"
 for set in jpeg heic-thumb; do
-    timed "$set, cold cache" "$N" "$BIN" thumbnail --cache --size 256 "$WORK/$set"/* -o "$WORK/out"
-    timed "$set, warm cache" "$N" "$BIN" thumbnail --cache --size 256 "$WORK/$set"/* -o "$WORK/out"
+    timed "$set, cold cache" "$N" "$BIN" thumbnail --force --cache --size 256 "$WORK/$set"/* -o "$WORK/out"
+    timed "$set, warm cache" "$N" "$BIN" thumbnail --force --cache --size 256 "$WORK/$set"/* -o "$WORK/out"
 done
 
 # The same files through chafa, timg and livegrid show at grid size (24x8 cells, symbols, truecolour), cold

@@ -80,6 +80,7 @@ extension BrowserState {
             isScanning = true
         case .scanFinished(let scan):
             isScanning = false
+            scanError = nil
             scanWarnings = scan.warnings
             setItems(scan.items)
             return triageAfterScan()
@@ -89,6 +90,7 @@ extension BrowserState {
             return reduceTriage(triageAction)
         case .scanFailed(let error):
             isScanning = false
+            scanError = error
             message = "scan failed: \(error)"
         case .remote(let remoteAction):
             return reduceRemote(remoteAction)

@@ -47,6 +47,10 @@ public struct BrowserState: Sendable {
     public var triage = TriageSession()
     /// One-line message for the status bar (errors, hints); cleared by the next key.
     public var message: String?
+    /// A file to select once the first scan lists it (`livegrid PHOTO.jpg`): a pair's movie selects its item.
+    public var pendingSelection: String?
+    /// Why the last scan failed (the folder became unreadable): the empty grid says it instead of "no photos".
+    public var scanError: String?
 
     public init(rootPath: String, terminal: TerminalSize, zoom: Int = GridLayout.defaultZoom) {
         self.rootPath = rootPath
@@ -65,7 +69,11 @@ public struct BrowserState: Sendable {
 
     /// Replaces the items (scan finished), keeping the selected item selected when it still exists.
     mutating func setItems(_ newItems: [LibraryItem]) {
-        let selectedID = selectedItem?.id
+        var selectedID = selectedItem?.id
+        if let wanted = pendingSelection {
+            pendingSelection = nil
+            if let item = newItems.first(where: { $0.files.contains { $0.path == wanted } }) { selectedID = item.id }
+        }
         allItems = newItems
         applyFilter(keeping: selectedID)
     }

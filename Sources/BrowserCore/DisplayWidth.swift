@@ -1,20 +1,11 @@
+import MediaFormats
+
 /// Terminal column widths of text, without relying on the C locale (tests run with none set).
 public enum DisplayWidth {
     /// Columns a scalar takes: 0 for combining marks and zero-width characters, 2 for East Asian wide and
     /// emoji ranges, 1 otherwise.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
-        let value = scalar.value
-        if value == 0 || (0x0300...0x036F).contains(value) || (0x200B...0x200F).contains(value)
-            || (0xFE00...0xFE0F).contains(value) || (0x20D0...0x20FF).contains(value) {
-            return 0
-        }
-        if value < 0x20 || value == 0x7F { return 0 }
-        let wide: [ClosedRange<UInt32>] = [
-            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
-        ]
-        return wide.contains { $0.contains(value) } ? 2 : 1
+        VisibleText.columns(scalar)
     }
 
     public static func of(_ text: String) -> Int {
@@ -22,13 +13,14 @@ public enum DisplayWidth {
     }
 
     /// `text` cut to at most `width` columns, ending in "…" when cut; control characters become "?" so a
-    /// hostile file name cannot move the cursor.
+    /// hostile file name cannot move the cursor
+    /// (bidi controls too, so it cannot reorder the line).
     public static func fit(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         var cleaned = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            cleaned.append(scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                           ? "?" : scalar)
+            // Bytes of a non-UTF-8 name show as U+FFFD, every other character `VisibleText` escapes as "?".
+            cleaned.append(VisibleText.isRawByte(scalar) ? "\u{FFFD}" : VisibleText.needsEscape(scalar) ? "?" : scalar)
         }
         let safe = String(cleaned)
         if of(safe) <= width { return safe }

@@ -1,11 +1,13 @@
 /// `file://` URIs as GLib's g_filename_to_uri writes them (the freedesktop thumbnail key): the absolute
 /// path's bytes, with everything outside RFC 3986 unreserved characters, sub-delims except `;` (`!$&'()*+,=`), `:`, `@`
 /// and `/` percent-encoded in upper-case hex.
+import MediaFormats
+
 public enum FileURI {
     public static func from(absolutePath path: String) -> String {
         let hex: [Character] = Array("0123456789ABCDEF")
         var out = "file://"
-        for byte in path.utf8 {
+        for byte in PathBytes.bytes(of: path) {  // a non-UTF-8 name is keyed by its raw bytes, as GLib does
             if isAllowed(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {

@@ -20,7 +20,7 @@ public final class ThumbnailCache: @unchecked Sendable {
     ///   - root: the `thumbnails` directory; defaults to `$XDG_CACHE_HOME/thumbnails` or `~/.cache/thumbnails`.
     ///   - version: livegrid's version, naming the failure directory `fail/livegrid-<version>`.
     public init(root: String? = nil, version: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-                warn: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("livegrid: " + $0 + "\n").utf8)) })
+                warn: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("livegrid: " + VisibleText.escaped($0) + "\n").utf8)) })
     {
         self.root = root ?? Self.defaultRoot(environment: environment)
         self.software = "livegrid \(version)"
@@ -210,8 +210,8 @@ struct FileStat {
     var mtime: Int
     var size: UInt64
     init?(_ path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        var st = StatBuffer()
+        guard PathBytes.stat(path, &st) == 0 else { return nil }
         mtime = Int(st.st_mtim.tv_sec)
         size = UInt64(max(0, st.st_size))
     }

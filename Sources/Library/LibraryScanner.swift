@@ -24,13 +24,15 @@ public struct LibraryScan: Sendable {
 }
 
 public enum LibraryScanError: Error, CustomStringConvertible {
+    case missing(String)
     case notADirectory(String)
     case unreadable(String, String)
 
     public var description: String {
         switch self {
-        case .notADirectory(let p): return "\(p): no such directory"
-        case .unreadable(let p, let why): return "\(p): cannot read directory: \(why)"
+        case .missing(let p): return "\(p) does not exist"
+        case .notADirectory(let p): return "\(p) is not a directory"
+        case .unreadable(let p, let why): return "cannot read the folder \(p): \(why)"
         }
     }
 }
@@ -45,9 +47,8 @@ public enum LibraryScanner {
 
     public static func scan(directory: String, recursive: Bool = false,
                             limits: ParseLimits = .default) throws -> LibraryScan {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
-            throw LibraryScanError.notADirectory(directory)
+        guard PathBytes.isDirectory(directory) else {
+            throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
         }
         var warnings: [String] = []
         let paths = try listMediaFiles(root: directory, recursive: recursive, warnings: &warnings)
@@ -73,37 +74,47 @@ public enum LibraryScanner {
 
     static let movieExtensions: Set<String> = ["mov", "mp4", "m4v", "qt"]
 
-    /// Media files below `root`, as paths starting with `root`. Hidden entries and thumbnail caches are skipped;
-    /// symlinked directories are not followed (loops).
+    /// Media files below `root`, as paths starting with `root`. Hidden entries and thumbnail caches are skipped.
+    /// Each entry is typed (d_type, else lstat) before its name is looked at: a folder named `trip.jpg/` or
+    /// `heic/` is a folder, descended into with `recursive`. Symbolic links to folders are not followed, and
+    /// a folder reached twice (bind mounts) is read once, so there is no loop.
     static func listMediaFiles(root: String, recursive: Bool, warnings: inout [String]) throws -> [String] {
         var result: [String] = []
         var pending = [root]
         var isRoot = true
+        var visited = Set<[UInt64]>()
         while let dir = pending.popLast() {
-            let names: [String]
+            var st = StatBuffer()
+            if PathBytes.stat(dir, &st) == 0, !visited.insert([UInt64(st.st_dev), UInt64(st.st_ino)]).inserted { continue }
+            let entries: [DirectoryEntry]
             do {
-                names = try FileManager.default.contentsOfDirectory(atPath: dir)
+                entries = try PathBytes.entries(of: dir)
             } catch {
-                let why = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
-                if isRoot { throw LibraryScanError.unreadable(dir, why) }
-                warnings.append("\(dir): cannot read directory, skipped")
+                if isRoot { throw LibraryScanError.unreadable(dir, error.description) }
+                warnings.append("\(dir): cannot read directory (\(error.description)), skipped")
                 continue
             }
             isRoot = false
-            for name in names where !name.hasPrefix(".") {
-                let path = dir == "/" ? "/" + name : dir + "/" + name
-                let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-                if mediaExtensions.contains(ext) {
-                    result.append(path)
-                } else if recursive {
-                    var st = stat()
-                    if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, name != "thumbnails" {
-                        pending.append(path)
-                    }
+            for entry in entries where !entry.name.hasPrefix(".") {
+                let path = dir == "/" ? "/" + entry.name : dir + "/" + entry.name
+                switch entry.kind {
+                case .directory:
+                    if recursive, entry.name != "thumbnails" { pending.append(path) }
+                case .regular, .symbolicLink, .unknown:
+                    // A link to a file counts (the probe follows it); a link to a folder is dropped by the probe.
+                    if isMediaName(entry.name) { result.append(path) }
+                case .other:
+                    break   // a FIFO or device named like a photo would block or mislead the probe
                 }
             }
         }
         return result
+    }
+
+    /// Whether a file name has one of the media extensions.
+    public static func isMediaName(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return mediaExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// Probes files on a few threads: warm scans are CPU-bound (2 cores), cold ones wait on the disk, so a
@@ -121,8 +132,8 @@ public enum LibraryScanner {
     }
 
     static func probeOne(_ path: String, limits: ParseLimits, counter: ReadCounter) -> MediaFile? {
-        var st = stat()
-        guard stat(path, &st) == 0 else {
+        var st = StatBuffer()
+        guard PathBytes.stat(path, &st) == 0 else {
             var info = MediaInfo(format: .unknown)
             info.problems.append(ParseProblem(.error, "file", String(cString: strerror(errno))))
             return MediaFile(path: path, size: 0, modificationTime: 0, info: info)

@@ -10,6 +10,8 @@ public struct ScanReport: Codable, Sendable {
         public var role: String          // "still" or "movie"
         public var format: String
         public var size: UInt64
+        /// Only for a path that is not valid UTF-8 (then `path` shows U+FFFD): its exact bytes, base64.
+        public var pathBase64: String?
     }
     public struct EmbeddedMovieRange: Codable, Sendable {
         public var kind: String
@@ -51,10 +53,12 @@ public struct ScanReport: Codable, Sendable {
             let motion = item.movie?.info ?? item.still?.info
             var files: [File] = []
             if let s = item.still {
-                files.append(File(path: s.path, role: "still", format: s.info.format.rawValue, size: s.size))
+                files.append(File(path: s.path, role: "still", format: s.info.format.rawValue, size: s.size,
+                                  pathBase64: Self.base64IfRaw(s.path)))
             }
             if let m = item.movie {
-                files.append(File(path: m.path, role: "movie", format: m.info.format.rawValue, size: m.size))
+                files.append(File(path: m.path, role: "movie", format: m.info.format.rawValue, size: m.size,
+                                  pathBase64: Self.base64IfRaw(m.path)))
             }
             let embedded = item.still?.info.embeddedMovie.map {
                 EmbeddedMovieRange(kind: $0.kind.rawValue, offset: $0.range.offset, length: $0.range.length,
@@ -78,15 +82,40 @@ public struct ScanReport: Codable, Sendable {
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return Self.terminalSafeJSON(String(decoding: try encoder.encode(self), as: UTF8.self))
+    }
+
+    /// The encoder escapes C0 controls but writes C1 controls, bidi controls and line separators as they are;
+    /// written as `\uXXXX` the JSON means exactly the same and cannot drive a terminal it is printed on.
+    /// Bytes of a non-UTF-8 name (`PathBytes`) become U+FFFD; `pathBase64` has them exactly.
+    static func terminalSafeJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: VisibleText.needsEscape) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if VisibleText.isRawByte(scalar) {
+                out.append("\u{FFFD}")
+            } else if scalar.value >= 0x7F, VisibleText.needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func base64IfRaw(_ path: String) -> String? {
+        PathBytes.hasRawBytes(path) ? Data(PathBytes.bytes(of: path)).base64EncodedString() : nil
     }
 
     /// A readable table: one line per item, warnings indented below it.
-    public func table() -> String {
+    public func table() -> String { tableLines().joined(separator: "\n") }
+
+    /// The table line by line. Every field is escaped (`VisibleText`) before it is measured, so a hostile
+    /// or over-long name stays inside its column, which always ends in a space.
+    public func tableLines() -> [String] {
         var lines: [String] = []
-        func pad(_ s: String, _ n: Int) -> String {
-            s.count >= n ? String(s.prefix(n - 1)) + "…" : s + String(repeating: " ", count: n - s.count)
-        }
+        func pad(_ s: String, _ n: Int) -> String { VisibleText.column(s, width: n - 1) + " " }
         lines.append(pad("KIND", 7) + pad("NAME", 34) + pad("SIZE", 11) + pad("MOVIE", 16) + "IDENTIFIER")
         for item in items {
             let names = item.files.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
@@ -95,14 +124,15 @@ public struct ScanReport: Codable, Sendable {
             if let d = item.duration { movie = String(format: "%.2fs", d) }
             if let t = item.stillImageTime { movie += String(format: " @%.2fs", t) }
             if let e = item.embeddedMovie { movie = "embedded \(e.length / 1024)K" }
-            lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16) + (item.identifier ?? "-"))
-            for w in item.warnings { lines.append("       ! " + w) }
+            lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16)
+                         + VisibleText.escaped(item.identifier ?? "-"))
+            for w in item.warnings { lines.append("       ! " + VisibleText.escaped(w)) }
         }
         let c = counts
         lines.append("")
-        lines.append("\(c["items"] ?? 0) items (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "
-                     + "\(c["still"] ?? 0) still, \(c["video"] ?? 0) video) from \(c["files"] ?? 0) files")
-        for w in warnings { lines.append("! " + w) }
-        return lines.joined(separator: "\n")
+        lines.append("\(Plural.count(c["items"] ?? 0, "item")) (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "
+                     + "\(c["still"] ?? 0) still, \(c["video"] ?? 0) video) from \(Plural.count(c["files"] ?? 0, "file"))")
+        for w in warnings { lines.append("! " + VisibleText.escaped(w)) }
+        return lines
     }
 }

@@ -106,7 +106,7 @@ public enum LivePairer {
         // 3. What is left stands alone, with warnings that say what is missing.
         for still in stillsLeft {
             items.append(standaloneStill(still, sameName: NameMatch.candidates(for: still, in: moviesByName),
-                                         stillsByID: stillsByID))
+                                         stillsByID: stillsByID, moviesByID: moviesByID))
         }
         for movie in movies where !usedMovies.contains(movie.path) {
             items.append(standaloneMovie(movie, stillsByID: stillsByID))
@@ -129,7 +129,8 @@ public enum LivePairer {
     }
 
     private static func standaloneStill(_ still: MediaFile, sameName: [MediaFile],
-                                        stillsByID: [String: [MediaFile]]) -> LibraryItem {
+                                        stillsByID: [String: [MediaFile]],
+                                        moviesByID: [String: [MediaFile]]) -> LibraryItem {
         var warnings = problems(still)
         var liveOff: String?
         if still.info.embeddedMovie != nil {
@@ -143,6 +144,11 @@ public enum LivePairer {
             let group = stillsByID[id] ?? []
             if group.count <= 1 {
                 warnings.insert("Live Photo movie missing (identifier \(id))", at: 0)
+                liveOff = "its movie is missing"
+            } else if moviesByID[id]?.isEmpty ?? true {
+                // Copies of one still and no movie with their identifier: each is a Live Photo without its movie.
+                warnings.insert("Live Photo movie missing (identifier \(id), also in "
+                                + namesOfOthers(group, except: still) + ")", at: 0)
                 liveOff = "its movie is missing"
             } else {
                 warnings.insert("identifier \(id) is shared with " + namesOfOthers(group, except: still)

@@ -60,7 +60,7 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     private let fd: Int32
 
     public init(path: String, counter: ReadCounter? = nil) throws(MediaError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = PathBytes.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MediaError.io(path: path, errno: errno) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {

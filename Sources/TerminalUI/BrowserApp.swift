@@ -17,6 +17,9 @@ public struct BrowserOptions {
     public var makeProvider: (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
     /// An http(s)/dav(s) directory to browse instead of `path` (see docs/REMOTE-UI.md).
     public var remoteURL: URL?
+    /// A file of `path` to select when the scan lists it (`livegrid PHOTO.jpg`), spelled as the scanner
+    /// spells paths: `path + "/" + name`.
+    public var selectPath: String?
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -80,6 +83,7 @@ public final class BrowserApp {
         defer { playback.shutdown() }
         self.playback = playback
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
+        state.pendingSelection = options.selectPath
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, inbox: inbox)
             self.remote = remote

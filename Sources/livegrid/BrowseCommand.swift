@@ -1,6 +1,8 @@
 import ArgumentParser
 import BrowserCore
 import Foundation
+import Library
+import MediaFormats
 import TerminalUI
 
 struct BrowseCommand: ParsableCommand {
@@ -9,7 +11,7 @@ struct BrowseCommand: ParsableCommand {
         abstract: "Open the full-screen browser on a directory (the default command)."
     )
 
-    @Argument(help: "The directory to browse, or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",
+    @Argument(help: "The directory to browse (or a photo or video in it, selected), or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",
               completion: .directory)
     var path: String = "."
 
@@ -29,11 +31,20 @@ struct BrowseCommand: ParsableCommand {
     var noMotion = false
 
     func validate() throws {
-        var isDirectory: ObjCBool = false
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
-        guard RemoteBrowseArgument.url(path) != nil
-                || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else {
-            throw ValidationError("'\(path)' is not a directory")
+        if RemoteBrowseArgument.url(path) == nil {
+            switch LocalBrowseTarget.resolve(path) {
+            case .success: break
+            case .failure(.unknownCommand(let word)):
+                HumanOutput.error("unknown command '\(word)' (and no file or folder has that name); commands: "
+                                  + Livegrid.configuration.subcommands.compactMap { $0.configuration.commandName }
+                                      .joined(separator: ", "))
+                throw ExitCode.validationFailure
+            case .failure(let problem):
+                // Not a usage mistake: say what is wrong with the path, without the usage text.
+                HumanOutput.error(problem.description)
+                throw ExitCode(1)
+            }
         }
         if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {
             throw ValidationError("unknown graphics mode '\(graphics)'; use one of: "
@@ -53,11 +64,61 @@ struct BrowseCommand: ParsableCommand {
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
-        var options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { depth, warn in
+        let local = RemoteBrowseArgument.url(path) == nil ? try? LocalBrowseTarget.resolve(path).get() : nil
+        var options = BrowserOptions(path: local?.directory ?? path, recursive: recursive, config: settings, makeProvider: { depth, warn in
             PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string,
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
+        options.selectPath = local?.selectPath
         try BrowserApp(options: options).run()
+    }
+}
+
+/// What `livegrid PATH` opens: a folder, or the folder of a photo or movie with that file selected.
+struct LocalBrowseTarget {
+    var directory: String
+    /// The file to select, spelled as the scanner spells it (`directory + "/" + name`).
+    var selectPath: String?
+
+    enum Problem: Error, CustomStringConvertible {
+        case unknownCommand(String)
+        case missing(String)
+        case notMedia(String)
+        case unreadable(String, String)
+
+        var description: String {
+            switch self {
+            case .unknownCommand(let word): return "unknown command '\(word)'"
+            case .missing(let path): return "\(path) does not exist"
+            case .notMedia(let path): return "\(path) is not a folder, photo or video"
+            case .unreadable(let path, let why): return "cannot open the folder \(path): \(why)"
+            }
+        }
+    }
+
+    static func resolve(_ path: String) -> Result<LocalBrowseTarget, Problem> {
+        guard PathBytes.exists(path) else {
+            // A bare word like `frobnicate` was meant as a command; anything with a slash or a dot as a path.
+            let looksLikeCommand = !path.isEmpty && path.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || $0 == "-"
+            }
+            return .failure(looksLikeCommand ? .unknownCommand(path) : .missing(path))
+        }
+        var target = LocalBrowseTarget(directory: path)
+        if !PathBytes.isDirectory(path) {
+            let name = (path as NSString).lastPathComponent
+            guard LibraryScanner.isMediaName(name) else { return .failure(.notMedia(path)) }
+            let folder = (path as NSString).deletingLastPathComponent
+            target.directory = folder.isEmpty ? "." : folder
+            target.selectPath = (target.directory == "/" ? "/" : target.directory + "/") + name
+        }
+        // Refuse up front what the scan could not list: an empty grid would hide the reason.
+        do {
+            _ = try PathBytes.entries(of: target.directory)
+        } catch {
+            return .failure(.unreadable(target.directory, error.description))
+        }
+        return .success(target)
     }
 }

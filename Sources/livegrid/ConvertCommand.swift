@@ -71,8 +71,7 @@ struct ConvertCommand: ParsableCommand {
         let paths = try LiveWriting.writePair(directory: outputDirectory ?? LiveWriting.directory(of: item),
                                               base: LiveWriting.baseName(item) + "-live", extensions: [info.format == .heif ? "HEIC" : "JPG", "MOV"],
                                               files: [(still, stillSource), (live, movieSource)])
-        print("Live Photo \(id)")
-        paths.forEach { print("  \($0)") }
+        HumanOutput.lines(["Live Photo \(id)"] + paths.map { "  \($0)" })
     }
 
     func liveToMotion() throws {
@@ -93,15 +92,15 @@ struct ConvertCommand: ParsableCommand {
         let paths = try LiveWriting.writePair(directory: outputDirectory ?? LiveWriting.directory(of: item),
                                               base: LiveWriting.baseName(item) + "-motion", extensions: [stillInfo.format == .heif ? "heic" : "jpg"],
                                               files: [(motion, movieSource)])
-        print("Motion Photo (movie \(movieSource.size) bytes, still at \(timestamp) µs)")
-        paths.forEach { print("  \($0)") }
+        HumanOutput.lines(["Motion Photo (movie \(movieSource.size) bytes, still at \(timestamp) µs)"] + paths.map { "  \($0)" })
     }
 }
 
 extension LiveWriting {
     /// The movie paired with `still` in its directory (by content identifier, or by name when that is all
-    /// there is), or a clear error.
-    static func pairedMovie(of still: String) throws -> String {
+    /// there is), or a clear error ending in `advice` (what the calling command lets the user do about it).
+    static func pairedMovie(of still: String,
+                            advice: String = "give the movie as the second argument") throws -> String {
         let scan = try LibraryScanner.scan(directory: directory(of: still))
         // Absolute, standardised paths: "x.HEIC" and the scanner's "./x.HEIC" are the same file.
         func canonical(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
@@ -110,7 +109,7 @@ extension LiveWriting {
             throw Failure("\(still): not found by the scanner")
         }
         guard let movie = item.movie, item.kind == .live else {
-            throw Failure("\(still): no paired movie beside it; give the movie as the second argument")
+            throw Failure("\(still): no paired movie beside it; \(advice)")
         }
         return movie.path
     }

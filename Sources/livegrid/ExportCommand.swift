@@ -3,6 +3,7 @@ import Foundation
 import Library
 import LibrarySources
 import LivePairing
+import MediaFormats
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,18 +64,18 @@ struct ExportCommand: ParsableCommand {
                 guard isTerminal else { return }
                 let percent = Int(progress.fraction * 100)
                 let name = (progress.currentFile as NSString).lastPathComponent
-                FileHandle.standardError.write(Data("\r\u{1B}[K[\(progress.itemIndex + 1)/\(progress.itemCount)] \(percent)% \(name)".utf8))
+                FileHandle.standardError.write(Data("\r\u{1B}[K[\(progress.itemIndex + 1)/\(progress.itemCount)] \(percent)% \(VisibleText.escaped(name))".utf8))
             }
         } catch {
             fail("\(error)")
         }
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        print(report.summary)
+        HumanOutput.lines(report.summaryLines)
         var failed = report.failedCount > 0
         if let rotate {
             for result in report.results where result.failure == nil {
                 if let problem = rotateCopy(result.written, by: rotate.adjustment) {
-                    FileHandle.standardError.write(Data("livegrid: cannot rotate \(result.displayName): \(problem)\n".utf8))
+                    HumanOutput.error("cannot rotate \(result.displayName): \(problem)")
                     failed = true
                 }
             }
@@ -98,7 +99,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("livegrid: \(message)\n".utf8))
+        HumanOutput.error(message)
         Self.exit(withError: ExitCode(1))
     }
 }

@@ -33,11 +33,12 @@ struct ExtractCommand: ParsableCommand {
                 movie.append(range: embedded.range)
                 let paths = try LiveWriting.writePair(directory: outputDirectory, base: base, extensions: [info.format == .heif ? "heic" : "jpg", "mp4"],
                                                       files: [(still, source), (movie, source)])
-                paths.forEach { print($0) }
+                HumanOutput.lines(paths)
                 return
             }
             guard info.format.isStillImage else { throw LiveWriting.Failure("\(item): give the still of a Live Photo or a Motion Photo") }
-            let moviePath = try LiveWriting.pairedMovie(of: item)
+            let moviePath = try LiveWriting.pairedMovie(
+                of: item, advice: "extract needs a Live Photo (its movie in the same folder, with the same content identifier) or a Motion Photo")
             let movieSource = try FileByteSource(path: moviePath)
             var still = ByteAssembly(), movie = ByteAssembly()
             still.append(range: ByteRange(offset: 0, length: source.size))
@@ -46,7 +47,7 @@ struct ExtractCommand: ParsableCommand {
             let movieExtension = (moviePath as NSString).pathExtension.isEmpty ? "mov" : (moviePath as NSString).pathExtension
             let paths = try LiveWriting.writePair(directory: outputDirectory, base: base, extensions: [stillExtension, movieExtension],
                                                   files: [(still, source), (movie, movieSource)])
-            paths.forEach { print($0) }
+            HumanOutput.lines(paths)
         }
     }
 }

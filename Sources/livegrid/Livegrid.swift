@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Imaging
+import MediaFormats
 import TerminalGraphics
 import TerminalUI
 
@@ -22,6 +24,30 @@ struct Livegrid: ParsableCommand {
         ],
         defaultSubcommand: BrowseCommand.self
     )
+
+    /// ArgumentParser's own `main()`, with two changes at the edges: arguments are read from the raw argv
+    /// (`CommandLine.arguments` turns a byte like 0xFF of a file name into U+FFFD, and the file could then not
+    /// be opened; `PathBytes` keeps it), and every message it prints passes `VisibleText` (an error that
+    /// quotes a hostile argument must not become a terminal control sequence).
+    static func main() {
+        let arguments = (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { PathBytes.string(cString: $0) }
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                // Help, version, completion scripts: the program's own text (a script may hold tabs).
+                if !message.isEmpty { FileHandle.standardOutput.write(Data((message + "\n").utf8)) }
+            } else if !message.isEmpty {
+                FileHandle.standardError.write(Data((HumanOutput.block(message) + "\n").utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 enum LivegridVersion {
@@ -35,11 +61,9 @@ struct VersionCommand: ParsableCommand {
     )
 
     func run() throws {
-        print("livegrid \(LivegridVersion.string)")
-        for (name, version) in ImagingLibraryVersions.all {
-            print("  \(name) \(version)")
-        }
-        print("  chafa \(ChafaLibraryVersion.version)\(ChafaLibraryVersion.linked ? "" : " (not linked)")")
-        print("  \(CursesLibraryVersion.version)")
+        HumanOutput.lines(["livegrid \(LivegridVersion.string)"]
+                          + ImagingLibraryVersions.all.map { "  \($0.0) \($0.1)" }
+                          + ["  chafa \(ChafaLibraryVersion.version)\(ChafaLibraryVersion.linked ? "" : " (not linked)")",
+                             "  \(CursesLibraryVersion.version)"])
     }
 }

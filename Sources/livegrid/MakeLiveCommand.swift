@@ -55,8 +55,7 @@ struct MakeLiveCommand: ParsableCommand {
             let base = LiveWriting.baseName(photo) + "-live"
             let paths = try LiveWriting.writePair(directory: directory, base: base, extensions: [photoInfo.format == .heif ? "HEIC" : "JPG", "MOV"],
                                                   files: [(still, photoSource), (movie, videoSource)])
-            print("Live Photo \(id)")
-            paths.forEach { print("  \($0)") }
+            HumanOutput.lines(["Live Photo \(id)"] + paths.map { "  \($0)" })
         }
     }
 }
@@ -76,7 +75,7 @@ enum LiveWriting {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("livegrid: \(error)\n".utf8))
+            HumanOutput.error("\(error)")
             throw ExitCode(1)
         }
     }
@@ -98,7 +97,7 @@ enum LiveWriting {
             return explicit.uppercased()
         }
         if let photo, let movie, photo.uppercased() != movie.uppercased() {
-            FileHandle.standardError.write(Data("livegrid: the photo's identifier \(photo) differs from the movie's \(movie); using the photo's\n".utf8))
+            HumanOutput.error("the photo's identifier \(photo) differs from the movie's \(movie); using the photo's")
         }
         return (photo ?? movie)?.uppercased() ?? MediaWriting.newContentIdentifier()
     }
@@ -115,7 +114,7 @@ enum LiveWriting {
     /// `base.ext` for every extension, or `base-2.ext`... : the first name under which no file exists
     /// (compared case-insensitively, since Live Photo pairs are matched that way).
     static func freeNames(directory: String, base: String, extensions: [String]) throws -> [String] {
-        let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).map { $0.lowercased() })
+        let existing = Set(((try? PathBytes.entries(of: directory)) ?? []).map { $0.name.lowercased() })
         for n in 1...1000 {
             let stem = n == 1 ? base : "\(base)-\(n)"
             let names = extensions.map { "\(stem).\($0)" }
@@ -129,8 +128,7 @@ enum LiveWriting {
     /// Writes each assembly atomically under fresh names; if one fails, the ones already written are removed.
     static func writePair(directory: String, base: String, extensions: [String],
                           files: [(ByteAssembly, any ByteSource)]) throws -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathBytes.isDirectory(directory) else {
             throw Failure("\(directory): no such directory")
         }
         let paths = try freeNames(directory: directory, base: base, extensions: extensions)
@@ -141,7 +139,7 @@ enum LiveWriting {
                 written.append(paths[index])
             }
         } catch {
-            for path in written { try? FileManager.default.removeItem(atPath: path) }
+            for path in written { _ = PathBytes.unlink(path) }
             throw error
         }
         return written

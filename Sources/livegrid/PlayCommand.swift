@@ -64,11 +64,11 @@ struct PlayCommand: ParsableCommand {
             if stats {
                 let report = run.report(stats: player.stats, info: player.info, cpuSeconds: cpu, round: round,
                                         of: `repeat`, target: target, mode: renderer.mode)
-                FileHandle.standardError.write(Data((report + "\n").utf8))
+                HumanOutput.note(report)
             }
         }
         if case .failed(let error)? = failed {
-            FileHandle.standardError.write(Data("livegrid: \(file): \(error)\n".utf8))
+            HumanOutput.error("\(file): \(error)")
             throw ExitCode(1)
         }
     }

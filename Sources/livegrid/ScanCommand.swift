@@ -32,19 +32,23 @@ struct ScanCommand: ParsableCommand {
         do {
             scan = try LibraryScanner.scan(directory: path, recursive: recursive)
         } catch let error as LibraryScanError {
-            FileHandle.standardError.write(Data("livegrid: \(error.description)\n".utf8))
+            HumanOutput.error(error.description)
             throw ExitCode(1)
         }
         let scanned = DispatchTime.now().uptimeNanoseconds
         let report = ScanReport(scan)
-        print(json ? try report.json() : report.table())
+        if json {
+            print(try report.json())   // exact: the JSON encoder escapes control characters itself
+        } else {
+            HumanOutput.lines(report.tableLines())
+        }
         if stats {
             let files = max(1, scan.fileCount)
             let seconds = Double(scanned - started) / 1e9
-            let line = String(format: "scan: %d files, %d items in %.3f s (%.0f files/s), %d reads, %.1f KiB read per file\n",
+            let line = String(format: "scan: %d files, %d items in %.3f s (%.0f files/s), %d reads, %.1f KiB read per file",
                               scan.fileCount, scan.items.count, seconds, Double(scan.fileCount) / max(seconds, 1e-9),
                               scan.reads, Double(scan.bytesRead) / 1024 / Double(files))
-            FileHandle.standardError.write(Data(line.utf8))
+            HumanOutput.note(line)
         }
     }
 }

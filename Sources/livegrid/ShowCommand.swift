@@ -31,7 +31,7 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let (area, capabilities) = output.resolve()
-        if why { FileHandle.standardError.write(Data("livegrid: \(capabilities.why)\n".utf8)) }
+        if why { HumanOutput.error(capabilities.why) }
 
         // Decode and render on every core (one renderer per worker: chafa objects are not shared across
         // threads), then print in the order given.
@@ -56,7 +56,7 @@ struct ShowCommand: ParsableCommand {
                 output.write(Self.terminalBytes(rendered, insideTmux: capabilities.insideTmux))
             case .failure(let error)?:
                 failures += 1
-                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
+                HumanOutput.error(describe(error, of: file))
             case nil:
                 failures += 1
             }

@@ -26,6 +26,9 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Use the freedesktop thumbnail cache (normal 128, large 256, x-large 512, xx-large 1024).")
     var cache = false
 
+    @Flag(help: "Replace an existing output file (without it, an existing file is never overwritten).")
+    var force = false
+
     @Flag(help: "Benchmark baseline: never use embedded thumbnails.")
     var noEmbedded = false
 
@@ -41,6 +44,14 @@ struct ThumbnailCommand: ParsableCommand {
         let thumbnailCache = cache ? ThumbnailCache(version: LivegridVersion.string) : nil
         var failures = 0
         for file in files {
+            let target = intoDirectory
+                ? output + "/" + ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
+                : output
+            if !force, PathBytes.exists(target) {
+                failures += 1
+                HumanOutput.error("\(target) already exists; add --force to replace it")
+                continue
+            }
             do {
                 let frame: PixelFrame
                 if let thumbnailCache {
@@ -49,14 +60,12 @@ struct ThumbnailCommand: ParsableCommand {
                 } else {
                     frame = try ImageDecoder.decode(path: file, fitting: PixelSize(square: size), options: options).frame
                 }
-                let target = intoDirectory
-                    ? output + "/" + ((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
-                    : output
                 let png = try PNGCodec.encode(frame, text: [("Software", "livegrid \(LivegridVersion.string)")])
-                try AtomicFileWriter.write(png, to: target)
+                // Without --force, link(2) refuses a file that appeared while decoding.
+                try AtomicFileWriter.write(png, to: target, replace: force)
             } catch {
                 failures += 1
-                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
+                HumanOutput.error(describe(error, of: file))
             }
         }
         if failures > 0 { throw ExitCode(1) }

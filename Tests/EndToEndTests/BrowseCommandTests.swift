@@ -32,6 +32,6 @@ final class BrowseCommandTests: XCTestCase {
     func testMissingDirectoryIsAnError() throws {
         let result = try ToolRunner.run(try binary(), ["browse", "/nonexistent/photos"], mergeErrors: true)
         XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.output.contains("not a directory"), result.output)
+        XCTAssertTrue(result.output.contains("does not exist"), result.output)
     }
 }

@@ -43,7 +43,7 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertTrue(table.out.contains("train.jpg + train.mov"))
         let missing = try run(["scan", "/nonexistent-livegrid-dir"])
         XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.err.contains("no such directory"), missing.err)
+        XCTAssertTrue(missing.err.contains("does not exist"), missing.err)
     }
 
     func testHelpAndVersion() throws {

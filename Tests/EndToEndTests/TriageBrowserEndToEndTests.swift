@@ -68,7 +68,7 @@ final class TriageBrowserEndToEndTests: XCTestCase {
         try waitForStatus("Export to:")
         try session.run(["send-keys", "-t", session.name, "-l", out], capture: false)
         try session.send("Enter")
-        try waitForStatus("2 of 2 item(s) exported")
+        try waitForStatus("2 of 2 items exported")
 
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         XCTAssertTrue(names.isSuperset(of: ["train.jpg", "train.mov", "motion-photo-v1.jpeg"]), "\(names)")

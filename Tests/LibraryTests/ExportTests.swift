@@ -31,7 +31,7 @@ final class ExportTests: XCTestCase {
             XCTAssertEqual(TriageFixtures.bytes(destination + "/" + name), TriageFixtures.bytes(source + "/" + name), name)
         }
         XCTAssertEqual(progressSeen.last ?? 0, 1, accuracy: 0.0001)
-        XCTAssertTrue(report.summary.contains("1 of 1 item(s) exported"), report.summary)
+        XCTAssertTrue(report.summary.contains("1 of 1 item exported"), report.summary)
 
         // Once the parsers read identifiers, the export must pair again exactly as the source does.
         let sourceScan = try LibraryScanner.scan(directory: source)

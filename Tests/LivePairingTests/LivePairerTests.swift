@@ -134,3 +134,33 @@ final class LivePairerScaleTests: XCTestCase {
         XCTAssertLessThan(items.map { $0.warnings.joined().count }.max() ?? 0, 200)
     }
 }
+
+/// Issue 15.7: copies of one still sharing an identifier, with no movie anywhere.
+final class LivePairerSharedIdentifierTests: XCTestCase {
+    private func still(_ path: String, id: String?) -> MediaFile {
+        var info = MediaInfo(format: .jpeg)
+        info.contentIdentifier = id
+        return MediaFile(path: path, size: 1000, modificationTime: 0, info: info)
+    }
+
+    func testStillsSharingAnIdentifierWithoutAMovieAreLiveOffWithTheTruth() {
+        let items = LivePairer.pair([still("d/IMG_1.JPG", id: "X1"), still("d/IMG_1 copy.JPG", id: "X1")])
+        XCTAssertEqual(items.map(\.kind), [.still, .still])
+        for item in items {
+            XCTAssertEqual(item.liveOffReason, "its movie is missing", item.displayName)
+            XCTAssertFalse(item.warnings.contains { $0.contains("paired with another still") }, "\(item.warnings)")
+            XCTAssertTrue(item.warnings.contains { $0.contains("movie missing") && $0.contains("also in") }, "\(item.warnings)")
+        }
+    }
+
+    func testWhenTheMovieIsThereTheOtherStillIsToldItIsPairedElsewhere() {
+        var movieInfo = MediaInfo(format: .quickTime)
+        movieInfo.contentIdentifier = "X1"
+        movieInfo.duration = 2
+        let movie = MediaFile(path: "d/IMG_1.MOV", size: 5000, modificationTime: 0, info: movieInfo)
+        let items = LivePairer.pair([still("d/IMG_1.JPG", id: "X1"), still("d/IMG_1 copy.JPG", id: "X1"), movie])
+        XCTAssertEqual(items.map(\.kind).sorted { $0.rawValue < $1.rawValue }, [.live, .still])
+        let copy = items.first { $0.kind == .still }
+        XCTAssertTrue(copy?.warnings.contains { $0.contains("paired with another still") } ?? false)
+    }
+}

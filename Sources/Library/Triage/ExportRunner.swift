@@ -31,16 +31,19 @@ public struct ExportReport: Sendable {
     public var failedCount: Int { results.count - exportedCount }
 
     /// One line per item, then a total: what the CLI prints and the UI's final dialog shows.
-    public var summary: String {
+    public var summary: String { summaryLines.joined(separator: "\n") }
+
+    /// The summary line by line (a file name may hold a line break: the CLI escapes each line on its own).
+    public var summaryLines: [String] {
         var lines = results.map { r -> String in
             if let failure = r.failure { return "failed  \(r.displayName): \(failure)" }
             let names = r.written.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
             let label = r.kind.isLive ? r.choice.rawValue : r.kind.rawValue
             return "\(label.padding(toLength: 6, withPad: " ", startingAt: 0))  \(names)"
         }
-        lines.append("\(exportedCount) of \(results.count) item(s) exported to \(destination)"
+        lines.append("\(exportedCount) of \(Plural.count(results.count, "item")) exported to \(destination)"
                      + (failedCount > 0 ? ", \(failedCount) failed" : ""))
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 
@@ -123,8 +126,8 @@ public struct ExportRunner: Sendable {
     }
 
     private func fileSize(_ path: String) -> UInt64 {
-        var st = stat()
-        return stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
+        var st = StatBuffer()
+        return PathBytes.stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
     }
 
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LivePairing
+import MediaFormats
 
 /// Finds the library item a file path belongs to, the way the CLI takes them: scan the file's directory,
 /// pair, and pick the item that has the file as its still or movie (so a movie path resolves to its Live
@@ -22,8 +23,7 @@ public enum ItemResolver {
         var result: [LibraryItem] = []
         var seen = Set<String>()
         for path in paths {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            guard PathBytes.exists(path), !PathBytes.isDirectory(path) else {
                 throw ResolveError.notFound(path)
             }
             let target = canonical(path)
@@ -38,6 +38,11 @@ public enum ItemResolver {
     }
 
     private static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        // Foundation cannot see a name that is not valid UTF-8 (`PathBytes`): resolve its folder only.
+        if PathBytes.hasRawBytes((path as NSString).lastPathComponent) {
+            let folder = (path as NSString).deletingLastPathComponent
+            return canonical(folder.isEmpty ? "." : folder) + "/" + (path as NSString).lastPathComponent
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

@@ -107,8 +107,8 @@ public struct AdjustmentApplier: Sendable {
         var writers: [AtomicFileWriter] = []
         defer { writers.forEach { $0.abort() } }
         for p in planned {
-            var st = stat()
-            let mode: mode_t = stat(p.file.path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
+            var st = StatBuffer()
+            let mode: mode_t = PathBytes.stat(p.file.path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
             let w = try AtomicFileWriter(destination: p.file.path, permissions: mode)
             writers.append(w)
             try p.assembly.stream(from: p.source) { try w.write($0) }
@@ -116,15 +116,15 @@ public struct AdjustmentApplier: Sendable {
         let backups = planned.map { ($0.file.path as NSString).deletingLastPathComponent + "/."
             + $0.file.fileName + ".livegrid-backup-\(UInt32.random(in: 0...UInt32.max))" }
         var linked: [Int] = []
-        defer { for i in linked { unlink(backups[i]) } }
-        for i in planned.indices where link(planned[i].file.path, backups[i]) == 0 { linked.append(i) }
+        defer { for i in linked { _ = PathBytes.unlink(backups[i]) } }
+        for i in planned.indices where PathBytes.link(planned[i].file.path, backups[i]) == 0 { linked.append(i) }
         var committed: [Int] = []
         for (i, w) in writers.enumerated() {
             do {
                 try w.commit(replace: true)
                 committed.append(i)
             } catch {
-                for j in committed where linked.contains(j) { rename(backups[j], planned[j].file.path) }
+                for j in committed where linked.contains(j) { _ = PathBytes.rename(backups[j], planned[j].file.path) }
                 throw error
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import LivePairing
 
 /// Where an item's XMP sidecars are. livegrid writes `IMG_1234.JPG.xmp` (full name + `.xmp`: what darktable
@@ -18,8 +19,8 @@ public enum SidecarLocator {
         let candidates = [path + ".xmp", path + ".XMP", stemPath + ".xmp", stemPath + ".XMP"]
         var seen = Set<String>()
         return candidates.filter { candidate in
-            var st = stat()
-            guard candidate != path, lstat(candidate, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+            var st = StatBuffer()
+            guard candidate != path, PathBytes.lstat(candidate, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
             // Case-insensitive file systems answer both spellings with one file.
             return seen.insert("\(st.st_dev):\(st.st_ino)").inserted
         }
@@ -49,7 +50,7 @@ public enum SidecarLocator {
     private static func sharedByOthers(stemOf path: String, own: Set<String>) -> Bool {
         let dir = (path as NSString).deletingLastPathComponent
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.isEmpty ? "." : dir)) ?? []
+        let names = ((try? PathBytes.entries(of: dir.isEmpty ? "." : dir)) ?? []).map(\.name)
         return names.contains { name in
             let ext = (name as NSString).pathExtension.lowercased()
             return !own.contains(name) && LibraryScanner.mediaExtensions.contains(ext)

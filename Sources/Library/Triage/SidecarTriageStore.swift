@@ -34,10 +34,16 @@ public enum SidecarTriageStore {
     }
 
     public static func read(sidecar path: String) throws -> TriageState {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = contents(of: path) else {
             throw StoreError.unreadable(path, "no such file or permission denied")
         }
         return state(of: XMPPacketText(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// A sidecar's bytes, read through the raw path (`PathBytes`: the photo's name may not be UTF-8).
+    private static func contents(of path: String) -> [UInt8]? {
+        guard let source = try? FileByteSource(path: path), source.size < 16 << 20 else { return nil }
+        return try? source.readExactly(at: 0, count: Int(source.size))
     }
 
     /// Interprets an XMP packet's Rating and PickLabel.
@@ -58,9 +64,9 @@ public enum SidecarTriageStore {
         let path = SidecarLocator.ratingSidecar(for: item) ?? SidecarLocator.preferredSidecar(for: item.primary.path)
         var packet: XMPPacketText
         var permissions: mode_t = 0o644
-        var st = stat()
-        if stat(path, &st) == 0 {
-            guard let data = FileManager.default.contents(atPath: path) else {
+        var st = StatBuffer()
+        if PathBytes.stat(path, &st) == 0 {
+            guard let data = contents(of: path) else {
                 throw StoreError.unreadable(path, "permission denied")
             }
             packet = XMPPacketText(String(decoding: data, as: UTF8.self))

@@ -21,8 +21,8 @@ public struct FileCopier: Sendable {
     @discardableResult
     public func copy(_ source: String, to destination: String,
                      observe: ((_ bytesSoFar: UInt64) throws -> Void)? = nil) throws -> UInt64 {
-        var st = stat()
-        guard stat(source, &st) == 0 else {
+        var st = StatBuffer()
+        guard PathBytes.stat(source, &st) == 0 else {
             throw FileOperationError.system(operation: "stat", path: source, errno: errno)
         }
         let input: FileByteSource
@@ -52,7 +52,7 @@ public struct FileCopier: Sendable {
             throw FileCopier.translate(error, source: source)
         }
         var times = [st.st_atim, st.st_mtim]
-        utimensat(AT_FDCWD, destination, &times, 0)
+        _ = PathBytes.withCString(destination) { utimensat(AT_FDCWD, $0, &times, 0) }
         return input.size
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// Moves or copies a group of files that belong together (a Live Photo's still, movie and sidecar) into one
 /// directory as a unit: the same collision number for every name, nothing ever overwritten, and on any
@@ -46,7 +47,7 @@ public struct FileGroupTransfer: Sendable {
                     written.append(destination)
                 }
             } catch {
-                written.forEach { unlink($0) }
+                written.forEach { _ = PathBytes.unlink($0) }
                 throw error
             }
         }
@@ -108,14 +109,14 @@ public struct FileGroupTransfer: Sendable {
             throw error
         }
         // Cross-device moves delete their sources only once every copy of the group is verified.
-        for p in copiedForMove { unlink(p.source) }
+        for p in copiedForMove { _ = PathBytes.unlink(p.source) }
     }
 
     private func rollBack(done: [Placement], copiedForMove: [Placement], mode: Mode) {
-        for p in copiedForMove { unlink(p.destination) }
+        for p in copiedForMove { _ = PathBytes.unlink(p.destination) }
         for p in done.reversed() {
             switch mode {
-            case .copy: unlink(p.destination)
+            case .copy: _ = PathBytes.unlink(p.destination)
             case .move: try? POSIXFile.renameNoReplace(p.destination, p.source)
             }
         }

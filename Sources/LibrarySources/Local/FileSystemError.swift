@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// What went wrong moving, copying or trashing files, with the path it happened to: the UI shows
 /// `description` as is.
@@ -36,18 +37,16 @@ public enum FileOperationError: Error, CustomStringConvertible, Equatable {
 /// Small POSIX helpers shared by the local file operations.
 enum POSIXFile {
     static func exists(_ path: String) -> Bool {
-        var st = stat()
-        return lstat(path, &st) == 0
+        PathBytes.exists(path)
     }
 
     static func isDirectory(_ path: String) -> Bool {
-        var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        PathBytes.isDirectory(path)
     }
 
     static func device(_ path: String) -> dev_t? {
-        var st = stat()
-        return stat(path, &st) == 0 ? st.st_dev : nil
+        var st = StatBuffer()
+        return PathBytes.stat(path, &st) == 0 ? st.st_dev : nil
     }
 
     static func directory(of path: String) -> String {
@@ -77,10 +76,10 @@ enum POSIXFile {
     /// Renames without ever replacing an existing `to`: a hard link then an unlink of `from` (link fails with
     /// EEXIST instead of clobbering). File systems without hard links fall back to check-then-rename.
     static func renameNoReplace(_ from: String, _ to: String) throws {
-        if link(from, to) == 0 {
-            if unlink(from) != 0 {
+        if PathBytes.link(from, to) == 0 {
+            if PathBytes.unlink(from) != 0 {
                 let e = errno
-                unlink(to)
+                _ = PathBytes.unlink(to)
                 throw FileOperationError.system(operation: "unlink", path: from, errno: e)
             }
             return
@@ -92,7 +91,7 @@ enum POSIXFile {
         case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK:
             // vfat/exfat/some FUSE: no hard links. Best effort: check, then rename.
             guard !exists(to) else { throw FileOperationError.wouldOverwrite(to) }
-            guard rename(from, to) == 0 else {
+            guard PathBytes.rename(from, to) == 0 else {
                 throw FileOperationError.system(operation: "rename", path: from, errno: errno)
             }
         default:
@@ -103,10 +102,10 @@ enum POSIXFile {
     /// Whether `dir` accepts new files, tested the honest way (access() lies on read-only mounts for root).
     static func isWritableDirectory(_ dir: String) -> Bool {
         let probe = join(dir, ".livegrid-probe-\(UInt32.random(in: 0...UInt32.max))")
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = PathBytes.open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         close(fd)
-        unlink(probe)
+        _ = PathBytes.unlink(probe)
         return true
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// The freedesktop.org Trash (the one file managers show): `$XDG_DATA_HOME/Trash` for files on the home
 /// mount, `$topdir/.Trash/$uid` or `$topdir/.Trash-$uid` on other volumes. A group of files (a Live
@@ -91,13 +92,13 @@ public struct FreedesktopTrash: Sendable {
                 case 0: infos.append(entry.infoPath)
                 case EEXIST: taken = true
                 case let e:
-                    infos.forEach { unlink($0) }
+                    infos.forEach { _ = PathBytes.unlink($0) }
                     throw FileOperationError.system(operation: "create trash info", path: entry.infoPath, errno: e)
                 }
                 if taken { break }
             }
             if taken {
-                infos.forEach { unlink($0) }
+                infos.forEach { _ = PathBytes.unlink($0) }
                 start = number + 1
                 continue
             }
@@ -109,7 +110,7 @@ public struct FreedesktopTrash: Sendable {
                     moved.append(entry)
                 } catch {
                     for done in moved.reversed() { try? POSIXFile.renameNoReplace(done.trashedPath, done.originalPath) }
-                    infos.forEach { unlink($0) }
+                    infos.forEach { _ = PathBytes.unlink($0) }
                     if case FileOperationError.system(_, _, EXDEV) = error { throw CrossDevice.rename(entry.originalPath) }
                     if case FileOperationError.wouldOverwrite = error { break }
                     throw error
@@ -121,12 +122,12 @@ public struct FreedesktopTrash: Sendable {
     }
 
     private func createExclusive(_ path: String, _ text: String) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = PathBytes.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return errno }
         defer { close(fd) }
         let bytes = Array(text.utf8)
         let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        if n != bytes.count { let e = n < 0 ? errno : EIO; unlink(path); return e }
+        if n != bytes.count { let e = n < 0 ? errno : EIO; _ = PathBytes.unlink(path); return e }
         return 0
     }
 
@@ -155,7 +156,7 @@ public struct FreedesktopTrash: Sendable {
                 throw error
             }
         }
-        for entry in record.entries { unlink(entry.infoPath) }
+        for entry in record.entries { _ = PathBytes.unlink(entry.infoPath) }
         return record.entries.map(\.originalPath)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// The `.trashinfo` file of the freedesktop.org Trash specification: where a trashed file came from and when.
 public struct TrashInfo: Sendable, Hashable {
@@ -41,7 +42,7 @@ public struct TrashInfo: Sendable, Hashable {
     /// becomes `%XX` (spaces, non-ASCII letters, `%` itself).
     public static func percentEncode(_ path: String) -> String {
         var out = ""
-        for byte in path.utf8 {
+        for byte in PathBytes.bytes(of: path) {   // a non-UTF-8 name's own bytes, as GIO writes them
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
@@ -69,7 +70,7 @@ public struct TrashInfo: Sendable, Hashable {
                 i += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return PathBytes.string(from: bytes)
     }
 
     private static func hexValue(_ c: UInt8) -> UInt8? {

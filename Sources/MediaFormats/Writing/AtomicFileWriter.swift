@@ -40,7 +40,7 @@ public final class AtomicFileWriter {
         var lastError: Int32 = 0
         for _ in 0..<16 {
             let candidate = (dir.isEmpty ? "." : dir) + "/.\(base).livegrid-\(UInt32.random(in: 0...UInt32.max)).tmp"
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            let fd = PathBytes.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
             if fd >= 0 {
                 self.fd = fd
                 self.temporaryPath = candidate
@@ -81,16 +81,16 @@ public final class AtomicFileWriter {
         close(fd)
         fd = -1
         if replace {
-            guard rename(temporaryPath, destination) == 0 else {
-                let e = errno; unlink(temporaryPath); finished = true
+            guard PathBytes.rename(temporaryPath, destination) == 0 else {
+                let e = errno; _ = PathBytes.unlink(temporaryPath); finished = true
                 throw WriteError.commit(destination, e)
             }
         } else {
-            guard link(temporaryPath, destination) == 0 else {
-                let e = errno; unlink(temporaryPath); finished = true
+            guard PathBytes.link(temporaryPath, destination) == 0 else {
+                let e = errno; _ = PathBytes.unlink(temporaryPath); finished = true
                 throw e == EEXIST ? WriteError.exists(destination) : WriteError.commit(destination, e)
             }
-            unlink(temporaryPath)
+            _ = PathBytes.unlink(temporaryPath)
         }
         finished = true
     }
@@ -99,7 +99,7 @@ public final class AtomicFileWriter {
     public func abort() {
         guard !finished else { return }
         if fd >= 0 { close(fd); fd = -1 }
-        unlink(temporaryPath)
+        _ = PathBytes.unlink(temporaryPath)
         finished = true
     }
 

@@ -30,7 +30,7 @@ public enum PlayableMovie {
         let base = url.deletingPathExtension()
         for ext in ["mov", "MOV", "mp4", "MP4"] {
             let candidate = base.appendingPathExtension(ext).path
-            guard FileManager.default.fileExists(atPath: candidate) else { continue }
+            guard PathBytes.exists(candidate) else { continue }
             let movieInfo = try? MediaProbe.probe(path: candidate)
             if let stillID = info.contentIdentifier, let movieID = movieInfo?.contentIdentifier,
                stillID.uppercased() != movieID.uppercased() { continue }

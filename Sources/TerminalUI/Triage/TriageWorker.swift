@@ -58,13 +58,13 @@ final class TriageWorker: @unchecked Sendable {
         case .trash(let items):
             let (undo, outcomes) = ItemFileOperations.trash(items)
             let files = undo.records.reduce(0) { $0 + $1.entries.count }
-            var text = "Trashed \(undo.records.count) item\(undo.records.count == 1 ? "" : "s") (\(files) files)"
+            var text = "Trashed \(Plural.count(undo.records.count, "item")) (\(Plural.count(files, "file")))"
             if !undo.isEmpty { text += " — u to undo" }
             return .trashed(undo, message: text + Self.failures(outcomes.compactMap(\.error)))
         case .restore(let undo):
             let outcomes = ItemFileOperations.restore(undo)
             let restored = outcomes.filter { $0.error == nil }.count
-            return .finished(message: "Restored \(restored) of \(outcomes.count) item(s)"
+            return .finished(message: "Restored \(restored) of \(Plural.count(outcomes.count, "item"))"
                              + Self.failures(outcomes.compactMap(\.error)), filesChanged: true)
         case .transfer(let items, let directory, let move):
             let destination = TriagePrompt.expandingTilde(directory)
@@ -72,7 +72,7 @@ final class TriageWorker: @unchecked Sendable {
             let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
                 .map { ($0.destination as NSString).lastPathComponent }
             let done = outcomes.filter { $0.error == nil }.count
-            var text = "\(move ? "Moved" : "Copied") \(done) of \(items.count) item(s) to \(destination)"
+            var text = "\(move ? "Moved" : "Copied") \(done) of \(Plural.count(items.count, "item")) to \(destination)"
             if !names.isEmpty { text += ": " + names.joined(separator: ", ") }
             return .finished(message: text + Self.failures(outcomes.compactMap(\.error)), filesChanged: move)
         case .rotate(let item, let adjustment):

@@ -1,0 +1,29 @@
+import Foundation
+import MediaFormats
+
+/// The print edge of every command: each human-readable line passes `VisibleText.escaped` here, so a file
+/// name (or anything else from outside) can never reach the terminal as a control sequence. Machine output
+/// (`scan --json`, pictures, movie frames) does not come through here.
+enum HumanOutput {
+    /// Lines on standard output, each escaped on its own: a line break inside one (a file name's) is shown
+    /// as `\n`, never obeyed.
+    static func lines(_ texts: [String]) {
+        FileHandle.standardOutput.write(Data(texts.map { VisibleText.escaped($0) + "\n" }.joined().utf8))
+    }
+
+    /// `livegrid: message` as one line on standard error.
+    static func error(_ message: String) {
+        note("livegrid: " + message)
+    }
+
+    /// One line on standard error without the prefix (statistics, --why).
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((VisibleText.escaped(text) + "\n").utf8))
+    }
+
+    /// Text of several lines (argument parser help and errors) with each line escaped.
+    static func block(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.escaped(String($0)) }
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import MediaFormats
+import TestSupport
+import XCTest
+
+/// Issue 15.3, 15.4 and 15.7 in the browser (tmux): `livegrid PHOTO.jpg` opens the photo's folder with it
+/// selected, `-r` descends into folders named like files, and names that are not UTF-8 or hold escapes are
+/// shown inert.
+final class BrowserPathEndToEndTests: XCTestCase {
+    private var root: URL!
+    private var home: URL!
+
+    override func setUpWithError() throws {
+        try TmuxSession.requireTmux()
+        let base = try Fixtures.makeTemporaryDirectory("livegrid-paths")
+        root = base.appendingPathComponent("library")
+        home = base.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let root { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+    }
+
+    private func place(_ fixture: String, at relative: String) throws {
+        let target = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.committed(fixture), toPath: target.path)
+    }
+
+    /// The browser on `arguments` (already shell-quoted), with a private config and cache.
+    private func open(_ arguments: String) throws -> TmuxSession {
+        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let environment = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' TERM=tmux-256color"
+        return try TmuxSession(command: "\(environment) '\(binary)' \(arguments)", columns: 120, rows: 40)
+    }
+
+    func testAPhotoPathOpensItsFolderWithThePhotoSelected() throws {
+        for name in ["a.jpeg", "b.jpeg", "c.jpeg", "d.jpeg"] { try place("motion-photo-v1.jpeg", at: name) }
+        try place("train.jpg", at: "e.jpg")
+        try place("train.mov", at: "e.mov")
+        try place("motion-photo-v1.jpeg", at: "f.jpeg")
+        let session = try open("'\(root.path)/c.jpeg'")
+        try session.waitFor("c.jpeg selected, 3 of 6", timeout: 20) { screen in
+            screen.first?.contains("6 items") == true && screen.contains { $0.contains(" 3/6 ") }
+                && screen.contains { $0.contains("▸c.jpeg") }
+        }
+        // A Live Photo's movie selects its item (the still).
+        let movie = try open("'\(root.path)/e.mov'")
+        try movie.waitFor("the Live Photo of e.mov selected", timeout: 20) { screen in
+            screen.contains { $0.contains(" 5/6 ") } && screen.contains { $0.contains("▸e.jpg") }
+        }
+    }
+
+    func testRecursiveBrowserFindsFoldersNamedLikeFilesAndShowsOddNamesInert() throws {
+        try place("train.jpg", at: "trip.jpg/IMG_1.jpg")
+        try place("train.mov", at: "trip.jpg/IMG_1.mov")
+        try place("motion-photo-v1.jpeg", at: "heic/m.jpeg")
+        // "x\xFFy.jpeg" (not UTF-8) and "\e[2J.jpeg" (clears the screen if printed raw).
+        for raw in [Array("x".utf8) + [0xFF] + Array("y.jpeg".utf8), Array("\u{1B}[2J.jpeg".utf8)] {
+            let fd = PathBytes.open(root.path + "/" + PathBytes.string(from: raw), O_WRONLY | O_CREAT, 0o644)
+            let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("motion-photo-v1.jpeg")))
+            _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        let session = try open("-r '\(root.path)'")
+        let screen = try session.waitFor("4 items from the folders named like files", timeout: 20) { screen in
+            screen.first?.contains("4 items") == true && screen.contains { $0.contains("IMG_1.jpg") }
+                && screen.contains { $0.contains("m.jpeg") }
+        }
+        XCTAssertTrue(screen.contains { $0.contains("x\u{FFFD}y.jpeg") }, screen.joined(separator: "\n"))
+        XCTAssertTrue(screen.contains { $0.contains("?[2J.jpeg") }, screen.joined(separator: "\n"))
+        XCTAssertTrue(screen.first?.contains("4 live") == true, "one Live Photo, three Motion Photos: \(screen[0])")
+    }
+}
