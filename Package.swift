@@ -53,7 +53,7 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
         .target(name: "TerminalUI",
                 dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "Imaging", "CNCurses"],
                 swiftSettings: cModuleSettings),
@@ -80,7 +80,7 @@ let package = Package(
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing"], swiftSettings: cModuleSettings),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing", "TerminalGraphics"], swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],

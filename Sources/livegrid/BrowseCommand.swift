@@ -1,6 +1,7 @@
 import ArgumentParser
 import BrowserCore
 import Foundation
+import TerminalGraphics
 import TerminalUI
 
 struct BrowseCommand: ParsableCommand {
@@ -22,6 +23,9 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: "Graphics mode: auto, symbols, sixel, kitty, iterm or none (overrides the config and LIVEGRID_GRAPHICS).")
     var graphics: String?
 
+    @Option(help: "Colours of pictures: auto, full, 256, 16 or 8 (overrides the config's graphics.colors).")
+    var colors: String?
+
     @Flag(help: "Ignore the mouse (keeps the terminal's own selection working).")
     var noMouse = false
 
@@ -34,6 +38,9 @@ struct BrowseCommand: ParsableCommand {
         guard RemoteBrowseArgument.url(path) != nil
                 || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else {
             throw ValidationError("'\(path)' is not a directory")
+        }
+        if let colors, colors != "auto", ColorDepth(userName: colors) == nil {
+            throw ValidationError("--colors must be one of: \(ColorDepth.userNames) (got \(colors))")
         }
         if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {
             throw ValidationError("unknown graphics mode '\(graphics)'; use one of: "
@@ -53,11 +60,16 @@ struct BrowseCommand: ParsableCommand {
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
-        var options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { depth, warn in
-            PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string,
+        var options = BrowserOptions(path: path, recursive: recursive, config: settings, makeProvider: { colors, warn in
+            PictureProviderChoice.make(setting: mode, colors: colors, version: LivegridVersion.string,
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
+        if let colors, let depth = ColorDepth(userName: colors) {
+            options.colorOverride = .init(depth, source: "--colors \(colors)")
+        } else if colors != "auto", let depth = settings.colors {
+            options.colorOverride = .init(depth, source: "config graphics.colors")
+        }
         try BrowserApp(options: options).run()
     }
 }
