@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing", "TerminalGraphics"], swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserCore", "TerminalGraphics"],
+        .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "BrowserCore", "TerminalGraphics", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
                     swiftSettings: cModuleSettings),
