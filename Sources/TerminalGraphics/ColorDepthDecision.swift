@@ -92,7 +92,7 @@ public struct ColorDepthDecision: Sendable, Hashable {
         if colors >= 256 {
             return ColorDepthDecision(depth: .indexed256, reason: "tmux client \(name): terminfo has \(colors) colours")
         }
-        // tmux would squash 256 colours into the client's 8 or 16 without dithering: let chafa do it.
+        // tmux would map 256 colours to the client's 8 or 16 one by one: chafa picks them better with the symbols.
         let depth: ColorDepth = colors >= 16 ? .indexed16 : .indexed8
         return ColorDepthDecision(depth: depth, reason: "tmux maps colours to its client \(name) "
                                   + "(add `set -as terminal-features ',\(name):256'` for more)")
@@ -134,7 +134,7 @@ public struct ColorDepthDecision: Sendable, Hashable {
         if isXtermCompatible(term) {
             return ColorDepthDecision(depth: chafa, reason: "TERM=\(term): xterm-compatible")
         }
-        return ColorDepthDecision(depth: chafa, reason: "TERM=\(term): chafa's terminal database")
+        return ColorDepthDecision(depth: chafa, reason: "TERM=\(term)")
     }
 
     /// Environment variables chafa 1.12's `chafa_term_db_detect` reads besides TERM.

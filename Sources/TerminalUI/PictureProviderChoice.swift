@@ -26,13 +26,9 @@ public enum PictureProviderChoice {
                                           badge: BadgePainter(corner: badgeCorner, style: badgeStyle),
                                           wrapForTmux: capabilities.insideTmux)
         }
-        var mode = "symbols"
-        switch setting {
-        case .auto: mode += capabilities.insideTmux ? " (inside tmux)" : ""
-        case .symbols: mode += " (config)"
-        default: break
-        }
-        let reason = "\(mode), \(colors.summary)"
+        // Short: the status bar shortens the item's line first, and playback notes live there. The colour
+        // reason names TERM (tmux's when inside tmux), which also tells why symbols were chosen there.
+        let reason = (setting == .symbols ? "symbols (config), " : "symbols, ") + colors.summary
         return ChafaThumbnailProvider(depth: colors.depth, reason: reason, version: version, warn: warn)
     }
 }
