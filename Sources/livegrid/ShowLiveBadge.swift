@@ -8,7 +8,7 @@ import TerminalGraphics
 enum ShowLiveBadge {
     static let movieExtensions: Set<String> = ["mov", "mp4", "m4v", "qt"]
     /// Folders with more movies than this are only searched by name (IMG_1234.MOV, IMG_1234_3.mov ...).
-    static let folderMovieLimit = 2_000
+    static let folderMovieLimit = 500
 
     /// `info`: the probed still at `path`. nil: a plain still, no badge.
     static func variant(forStill path: String, info: MediaInfo) -> LiveBadge.Variant? {
