@@ -77,10 +77,19 @@ final class ColorDepthEndToEndTests: XCTestCase {
     /// The pair bug: 8 colours on TERM=xterm (64 pairs), 45 pictures on screen: the white picture must be white
     /// (colour 7, or 15) in every one of its cells, not red.
     func testEightColoursWithFortyFivePicturesKeepTheWhitePictureWhite() throws {
+        try checkWhitePictureStaysWhite(colors: 8)
+    }
+
+    /// 16 colours on TERM=xterm start curses on xterm-16color (256 pairs, fewer than 16x16 + the interface's).
+    func testSixteenColoursWithFortyFivePicturesKeepTheWhitePictureWhite() throws {
+        try checkWhitePictureStaysWhite(colors: 16)
+    }
+
+    private func checkWhitePictureStaysWhite(colors: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let library = try makeLibrary(count: 44)
-        let session = try browse(library, term: "xterm", extra: "--colors 8", config: "[grid]\nzoom = 0\n")
+        let session = try browse(library, term: "xterm", extra: "--colors \(colors)", config: "[grid]\nzoom = 0\n")
         try session.waitFor("the status bar names the forced depth", timeout: 30) { lines in
-            lines.last?.contains("8 colours (set by --colors 8)") == true
+            lines.last?.contains("\(colors) colours (set by --colors \(colors))") == true
         }
         try waitForPictures(session, count: 45)
         // Move the selection over every row (each move repaints the frame) and check after each.
@@ -90,7 +99,8 @@ final class ColorDepthEndToEndTests: XCTestCase {
             let names = (0..<44).map { String(format: "p%02d.png", $0) } + ["p20w.png"]
             let grid = ScreenGrid(lines: try session.screen(), names: names)
             guard let white = grid.cell("p20w.png") else {
-                return XCTFail("the white picture is not on screen:\n" + (try session.screen()).joined(separator: "\n"))
+                return XCTFail("the white picture is not on screen:\n" + (try session.screen()).joined(separator: "\n"),
+                               file: file, line: line)
             }
             var checked = 0
             for row in white.pictureTop..<white.captionRow {
@@ -98,17 +108,19 @@ final class ColorDepthEndToEndTests: XCTestCase {
                     guard let cell = screen.cell(row: row, column: column), cell.background != nil else { continue }
                     checked += 1
                     XCTAssertTrue([7, 15].contains(cell.background ?? -1),
-                                  "step \(step): cell (\(column), \(row)) of the white picture has background \(cell)")
+                                  "step \(step): cell (\(column), \(row)) of the white picture: \(cell)", file: file, line: line)
                     if cell.character != " " {
                         XCTAssertTrue([7, 15].contains(cell.foreground ?? -1),
-                                      "step \(step): cell (\(column), \(row)) of the white picture: \(cell)")
+                                      "step \(step): cell (\(column), \(row)) of the white picture: \(cell)", file: file, line: line)
                     }
                 }
             }
-            XCTAssertGreaterThan(checked, 10, "the white picture has coloured cells")
-            // Every picture uses colours 0...7 only.
-            let outOfPalette = screen.cells.joined().filter { ($0.foreground ?? 0) > 7 || ($0.background ?? 0) > 7 }
-            XCTAssertEqual(outOfPalette.count, 0, "8 colours only: \(outOfPalette.prefix(3))")
+            XCTAssertGreaterThan(checked, 10, "the white picture has coloured cells", file: file, line: line)
+            // Every picture uses the palette's colours only.
+            let outOfPalette = screen.cells.joined().filter {
+                ($0.foreground ?? 0) >= colors || ($0.background ?? 0) >= colors
+            }
+            XCTAssertEqual(outOfPalette.count, 0, "\(colors) colours only: \(outOfPalette.prefix(3))", file: file, line: line)
             try session.send("j")
         }
     }
