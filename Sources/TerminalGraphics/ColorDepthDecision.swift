@@ -131,7 +131,9 @@ public struct ColorDepthDecision: Sendable, Hashable {
         if term.isEmpty || term == "dumb" {
             return ColorDepthDecision(depth: .indexed8, reason: term.isEmpty ? "TERM unset" : "TERM=dumb")
         }
-        if isXtermCompatible(term) {
+        // "xterm-compatible" says why TERM=xterm (colors#8) gets 256; kept short otherwise: the status bar
+        // shortens the item's line to fit it.
+        if isXtermCompatible(term) && chafa != .truecolor {
             return ColorDepthDecision(depth: chafa, reason: "TERM=\(term): xterm-compatible")
         }
         return ColorDepthDecision(depth: chafa, reason: "TERM=\(term)")

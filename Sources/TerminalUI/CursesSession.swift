@@ -149,6 +149,7 @@ final class CursesSession {
         } ?? newterm(nil, stdout, stdin)
         guard let screen else { return false }
         set_term(screen)
+        def_prog_mode()   // what initscr does after newterm: endwin/refresh toggle back into this mode
         return true
     }
 
