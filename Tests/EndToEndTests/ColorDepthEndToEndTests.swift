@@ -74,6 +74,27 @@ final class ColorDepthEndToEndTests: XCTestCase {
         XCTAssertGreaterThan(beyondSixteen.count, 100, "256-colour cells (38;5;N / 48;5;N with N >= 16)")
     }
 
+    /// The config's `graphics.colors` overrides the decision, in the browser and in `show`, and both say so.
+    func testConfigColorsOverrideTheDecision() throws {
+        let library = try makeLibrary(count: 2)
+        let session = try browse(library, term: "xterm", config: "[graphics]\ncolors = \"16\"\n")
+        try session.waitFor("the status bar names the config", timeout: 30) { lines in
+            lines.last?.contains("16 colours (set by config graphics.colors)") == true
+        }
+        let config = root.appendingPathComponent("home/config").path
+        let show = try LivegridCommand.run(["show", "--why", "--size", "10x4", "--format", "symbols",
+                                            library.appendingPathComponent("p00.png").path],
+                                           environment: ["XDG_CONFIG_HOME": config, "TERM": "xterm", "COLORTERM": ""])
+        XCTAssertEqual(show.status, 0, show.err)
+        XCTAssertTrue(show.err.contains("colours: 16 colours (set by config graphics.colors)"), show.err)
+        XCTAssertFalse(show.out.contains("38;5;"), "no 256-colour SGR with 16 colours")
+        let flag = try LivegridCommand.run(["show", "--why", "--colors", "256", "--size", "10x4", "--format", "symbols",
+                                            library.appendingPathComponent("p00.png").path],
+                                           environment: ["XDG_CONFIG_HOME": config, "TERM": "xterm"])
+        XCTAssertTrue(flag.err.contains("colours: 256 colours (set by --colors 256)"), "the flag wins: \(flag.err)")
+        XCTAssertTrue(flag.out.contains("38;5;"), "256-colour SGR")
+    }
+
     /// The pair bug: 8 colours on TERM=xterm (64 pairs), 45 pictures on screen: the white picture must be white
     /// (colour 7, or 15) in every one of its cells, not red.
     func testEightColoursWithFortyFivePicturesKeepTheWhitePictureWhite() throws {
