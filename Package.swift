@@ -53,7 +53,7 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
         .target(name: "TerminalUI",
                 dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "Imaging", "CNCurses"],
@@ -82,8 +82,8 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing",
-                                                          "MediaFormats"], swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserCore", "TerminalGraphics"],
+                                                          "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
+        .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "BrowserCore", "TerminalGraphics", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
                     swiftSettings: cModuleSettings),

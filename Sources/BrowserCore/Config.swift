@@ -1,4 +1,5 @@
 import Foundation
+import TerminalGraphics
 
 /// Which graphics protocol draws pictures; `auto` lets terminal detection decide.
 public enum GraphicsModeSetting: String, Sendable, CaseIterable {
@@ -23,6 +24,9 @@ public enum BadgeStyleSetting: String, Sendable, CaseIterable {
 /// file is the default config.
 public struct BrowserConfig: Sendable {
     public var graphicsMode: GraphicsModeSetting = .auto
+    /// `[graphics] colors`: the colour depth of pictures; nil (`"auto"`) lets `ColorDepthDecision` decide.
+    /// The same words as `--colors` (`ColorDepth(userName:)`).
+    public var colors: ColorDepth?
     public var badgeCorner: BadgeCornerSetting = .topLeft
     public var badgeStyle: BadgeStyleSetting = .solid
     public var zoom = GridLayout.defaultZoom
@@ -72,6 +76,11 @@ public struct BrowserConfig: Sendable {
         switch (entry.table, entry.key) {
         case ("graphics", "mode"):
             graphicsMode = try Self.choice(entry)
+        case ("graphics", "colors"), ("graphics", "colours"):
+            guard case .string(let text) = entry.value, text == "auto" || ColorDepth(userName: text) != nil else {
+                throw TOMLError(line: entry.line, message: "graphics.colors must be one of: \(ColorDepth.userNames)")
+            }
+            colors = ColorDepth(userName: text)
         case ("badge", "corner"):
             badgeCorner = try Self.choice(entry)
         case ("badge", "style"):

@@ -37,4 +37,25 @@ static inline int lg_put_cell(WINDOW *w, int y, int x, wchar_t ch, attr_t attrs,
 static inline int lg_set_attr(WINDOW *w, attr_t attrs, int pair) {
     return wattr_set(w, attrs, 0, &pair);
 }
+// From <term.h>, declared here rather than included: its capability macros (lines, columns, ...) would leak.
+struct term;
+extern int setupterm(const char *, int, int *);
+extern struct term *set_curterm(struct term *);
+extern int del_curterm(struct term *);
+/// Reads `colors#` and the `RGB` flag of terminfo entry `name` without touching the current terminal.
+/// Returns 0 when there is no such entry.
+static inline int lg_terminfo_colors(const char *name, int *colors, int *rgb) {
+    struct term *previous = set_curterm(0);
+    int error = 0;
+    int found = setupterm(name, 1, &error) == OK;
+    if (found) {
+        *colors = tigetnum("colors");
+        int flag = tigetflag("RGB");
+        *rgb = flag > 0;
+        del_curterm(set_curterm(previous));
+    } else {
+        set_curterm(previous);
+    }
+    return found;
+}
 #endif

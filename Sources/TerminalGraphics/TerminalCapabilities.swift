@@ -17,8 +17,11 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// - Parameters:
     ///   - forcedMode: a `--format` flag; wins over `LIVEGRID_GRAPHICS`, which wins over detection.
     ///   - forcedColors: a `--colors` flag.
+    ///   - colors: the colour decision made with terminfo and tmux at hand (`ColorDepthDecision`); without it
+    ///     the decision uses the environment alone.
     public static func detect(environment env: [String: String], replies: TerminalReplies = .none,
-                              forcedMode: GraphicsMode? = nil, forcedColors: ColorDepth? = nil) -> TerminalCapabilities
+                              forcedMode: GraphicsMode? = nil, forcedColors: ColorDepth? = nil,
+                              colors colorDecision: ColorDepthDecision? = nil) -> TerminalCapabilities
     {
         let term = env["TERM"] ?? ""
         let program = env["TERM_PROGRAM"] ?? ""
@@ -26,15 +29,10 @@ public struct TerminalCapabilities: Sendable, Hashable {
         var reasons: [String] = []
 
         // Colours.
-        let colors: ColorDepth
-        if let forcedColors {
-            colors = forcedColors
-            reasons.append("colours: \(forcedColors.rawValue) (forced by flag)")
-        } else {
-            let (depth, why) = detectColors(env: env, term: term, program: program)
-            colors = depth
-            reasons.append("colours: \(depth.rawValue) (\(why))")
-        }
+        let decided = colorDecision ?? ColorDepthDecision.decide(
+            environment: env, override: forcedColors.map { ColorDepthDecision.Override($0, source: "--colors") })
+        let colors = decided.depth
+        reasons.append("colours: \(decided.summary)")
 
         // Graphics.
         var mode: GraphicsMode
@@ -63,20 +61,6 @@ public struct TerminalCapabilities: Sendable, Hashable {
         if let cell { reasons.append("cell: \(cell.width)x\(cell.height) px (terminal reply)") }
         return TerminalCapabilities(colorDepth: colors, graphicsMode: mode, cellPixelSize: cell,
                                     insideTmux: insideTmux, reasons: reasons)
-    }
-
-    static func detectColors(env: [String: String], term: String, program: String) -> (ColorDepth, String) {
-        let colorterm = (env["COLORTERM"] ?? "").lowercased()
-        if colorterm == "truecolor" || colorterm == "24bit" { return (.truecolor, "COLORTERM=\(colorterm)") }
-        if term.contains("direct") { return (.truecolor, "TERM=\(term)") }
-        if env["KITTY_WINDOW_ID"] != nil || term == "xterm-kitty" { return (.truecolor, "kitty") }
-        if term.hasPrefix("foot") { return (.truecolor, "foot") }
-        if ["iTerm.app", "WezTerm", "vscode", "ghostty"].contains(program) { return (.truecolor, "TERM_PROGRAM=\(program)") }
-        if let vte = Int(env["VTE_VERSION"] ?? ""), vte >= 3600 { return (.truecolor, "VTE_VERSION=\(vte)") }
-        if term == "dumb" || term.isEmpty { return (.indexed8, term.isEmpty ? "TERM unset" : "TERM=dumb") }
-        if term.contains("256color") { return (.indexed256, "TERM=\(term)") }
-        if term == "linux" || term.hasPrefix("vt") { return (.indexed8, "TERM=\(term)") }
-        return (.indexed16, "TERM=\(term) promises 16 colours")
     }
 
     static func detectGraphics(env: [String: String], term: String, program: String, replies: TerminalReplies,

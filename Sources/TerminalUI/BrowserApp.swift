@@ -3,6 +3,7 @@ import CNCurses
 import Foundation
 import Library
 import LivePairing
+import TerminalGraphics
 import VideoPlayback
 
 /// What the browser needs from outside: where to look, the settings, how to scan, how to make pictures.
@@ -12,9 +13,12 @@ public struct BrowserOptions {
     public var config: BrowserConfig
     /// Runs on a background thread; the default is the library scanner.
     public var scan: @Sendable (String, Bool) throws -> LibraryScan
-    /// Makes the picture provider once the terminal is set up (it depends on the colour depth); the
-    /// closure's second argument collects warnings for the status bar (stderr is the screen).
-    public var makeProvider: (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
+    /// Makes the picture provider once the terminal is set up (it depends on the colour depth: nil when the
+    /// terminal has no colours); the closure's second argument collects warnings for the status bar (stderr
+    /// is the screen).
+    public var makeProvider: (ColorDepthDecision?, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
+    /// `--colors` or the config's `colors`: overrides the colour decision.
+    public var colorOverride: ColorDepthDecision.Override?
     /// An http(s)/dav(s) directory to browse instead of `path` (see docs/REMOTE-UI.md).
     public var remoteURL: URL?
     /// A file of `path` to select when the scan lists it (`livegrid PHOTO.jpg`), spelled as the scanner
@@ -23,7 +27,7 @@ public struct BrowserOptions {
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
-                makeProvider: @escaping (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
+                makeProvider: @escaping (ColorDepthDecision?, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
                     = { _, _ in PlaceholderThumbnailProvider(reason: "placeholders") }) {
         self.path = path
         self.recursive = recursive
@@ -66,11 +70,12 @@ public final class BrowserApp {
         // terminal probes (first paint waits for it).
         let scanStartedEarly = options.remoteURL == nil
         if scanStartedEarly { launchLocalScan() }
-        let session = try CursesSession(mouse: options.config.mouse)
+        let session = try CursesSession(mouse: options.config.mouse,
+                                        colorDecision: TerminalColorChoice.decide(override: options.colorOverride))
         defer { CursesSession.restore() }
 
         let inbox = self.inbox
-        var provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
+        var provider = options.makeProvider(session.colorDecision) { inbox.post(.showMessage($0)) }
         imageWriter = provider.pixelOutput.map { TerminalImageWriter(mode: $0.mode, wrapForTmux: $0.wrapForTmux) }
         defer { imageWriter?.removeAll() }
         // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
@@ -143,6 +148,7 @@ public final class BrowserApp {
                 for effect in state.reduce(action) { perform(effect, state: &state) }
             }
             playback.update(state: state)
+            provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
             let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
             if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
@@ -169,11 +175,8 @@ public final class BrowserApp {
     private func render(_ state: BrowserState, renderer: BrowserRenderer, provider: ThumbnailProvider,
                         session: CursesSession) {
         let painter = ScreenPainter(window: session.window, colors: session.colors, size: session.size)
+        session.colors.beginFrame()
         renderer.draw(state, provider: provider, painter: painter)
-        if session.colors.takeRecycled() {
-            // Colour pairs were reused mid-frame: repaint once more so no cell keeps a stale pair.
-            renderer.draw(state, provider: provider, painter: painter)
-        }
         imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
                              screen: session.size)
         doupdate()

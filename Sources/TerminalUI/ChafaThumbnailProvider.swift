@@ -24,8 +24,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     private var failed: Set<ThumbnailKey> = []
     private var inFlight: [ThumbnailKey: PicturePriority] = [:]
     private var ready: [ThumbnailKey] = []
-    /// Item kinds of requests in flight (pixel modes draw the badge when the picture is rendered).
-    private var kinds: [ThumbnailKey: ItemKind] = [:]
+    /// Badges of requests in flight (pixel modes draw the badge when the picture is rendered).
+    private var badges: [ThumbnailKey: LiveBadge] = [:]
+    /// Live items whose movie could not be played: they show as stills with the LIVE OFF badge.
+    private var liveOffIDs: Set<String> = []
     /// First-screen pictures being made from the disk cache while the scan runs (see `prewarm`); a request
     /// for one of them waits for it instead of decoding the same file twice.
     private var prewarming: Set<ThumbnailKey> = []
@@ -90,7 +92,11 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             }
             return
         }
-        lock.withLock { inFlight[key] = priority; kinds[key] = item.kind }
+        lock.withLock {
+            inFlight[key] = priority
+            // A live item shown as a traditional still (movie missing or unplayable) wears LIVE OFF.
+            badges[key] = pixelBadge?.badge(for: item, liveOff: item.liveOffReason != nil || liveOffIDs.contains(item.id))
+        }
         let frames = self.frames, diskCache = self.diskCache
         let size = thumbnailSize(for: key)
         scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
@@ -112,11 +118,26 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         }
     }
 
+    /// Pixel modes: these items' movies could not be played, so their pictures are drawn again with the
+    /// LIVE OFF badge (symbol mode composites the badge when drawing and needs nothing).
+    public func markLiveOff(itemIDs: Set<String>) {
+        guard pixelBadge != nil, !itemIDs.isEmpty else { return }
+        lock.withLock {
+            let added = itemIDs.subtracting(liveOffIDs)
+            guard !added.isEmpty else { return }
+            liveOffIDs.formUnion(added)
+            let stale = rendered.keys.filter { added.contains($0.itemID) }
+            for key in stale { rendered[key] = nil }
+            renderedOrder.removeAll { added.contains($0.itemID) }
+            ready += stale
+        }
+    }
+
     public func cancelAll(except keep: Set<ThumbnailKey>) {
         scheduler.cancelAll(except: Set(keep.map(Self.schedulerKey)))
         lock.withLock {
             inFlight = inFlight.filter { keep.contains($0.key) }
-            kinds = kinds.filter { keep.contains($0.key) }
+            badges = badges.filter { keep.contains($0.key) }
         }
     }
 
@@ -128,7 +149,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             image = renderers.withRenderer { try? $0.render(prepared, maxColumns: key.width, maxRows: key.height) }
         }
         lock.withLock {
-            kinds[key] = nil
+            badges[key] = nil
             guard inFlight.removeValue(forKey: key) != nil else { return }
             if let image {
                 keepRendered(image, for: key)
@@ -195,9 +216,8 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     /// Pixel modes: the frame resampled to exactly the pixels of the cells it will cover, with the badge drawn
     /// into its corner at that size (so the badge keeps its size whatever the photo's resolution).
     private func pixelReady(_ frame: PixelFrame, key: ThumbnailKey) -> PixelFrame {
-        let kind = lock.withLock { kinds[key] }
-        return frame.sizedForCells(columns: key.width, rows: key.height, cell: renderer.cellPixelSize,
-                                   badge: kind.flatMap { pixelBadge?.badge(for: $0) })
+        let badge = lock.withLock { badges[key] }
+        return frame.sizedForCells(columns: key.width, rows: key.height, cell: renderer.cellPixelSize, badge: badge)
     }
 
     private static func decode(_ item: LibraryItem, size: ThumbnailSize, frames: ThumbnailMemoryCache<String>,

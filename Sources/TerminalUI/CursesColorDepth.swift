@@ -28,16 +28,6 @@ public enum CursesColorDepth: Sendable, Equatable {
         }
     }
 
-    public var name: String {
-        switch self {
-        case .direct: return "truecolor"
-        case .indexed256: return "256 colours"
-        case .indexed16: return "16 colours"
-        case .indexed8: return "8 colours"
-        case .monochrome: return "no colour"
-        }
-    }
-
     /// The terminal colour number closest to `rgb`.
     public func colorNumber(for rgb: CellColor) -> Int {
         switch self {

@@ -28,54 +28,53 @@ enum UIColor: Int32, CaseIterable {
     }
 }
 
-/// Colour pairs for picture cells: (foreground, background) colour numbers → pair number, allocated on
-/// first use. When the terminal's pairs run out the cache starts over and asks for a full repaint.
+/// Colour pairs for picture cells: (foreground, background) colour numbers → pair number, through a
+/// `ColorPairAllocator` so that no pair a cell of the current frame uses is ever redefined.
 final class CursesColors {
+    /// What curses can send (the terminfo entry it started with).
     let depth: CursesColorDepth
-    private let firstDynamicPair: Int32 = 32
-    private let pairLimit: Int32
-    private var nextPair: Int32
-    private var pairs: [UInt64: Int32] = [:]
-    /// Set when pairs were recycled: cells drawn earlier may now show wrong colours.
-    private(set) var recycled = false
+    /// What pictures are rendered with (the colour decision, at most what curses can send); nil = none.
+    let pictureDepth: TerminalGraphics.ColorDepth?
+    private var allocator: ColorPairAllocator
 
-    init(depth: CursesColorDepth) {
+    init(depth: CursesColorDepth, pictureDepth: TerminalGraphics.ColorDepth?) {
         self.depth = depth
-        pairLimit = Int32(min(Int(lg_color_pairs()), 65_535))
-        nextPair = firstDynamicPair
+        self.pictureDepth = pictureDepth
+        let pairLimit = Int32(min(Int(lg_color_pairs()), 65_535))
+        let firstPicturePair = (UIColor.allCases.map(\.rawValue).max() ?? 0) + 1
+        let palette: Int?
+        switch pictureDepth {
+        case .indexed8?: palette = 8
+        case .indexed16?: palette = 16
+        case .indexed256?: palette = 256
+        case .truecolor?, nil: palette = nil
+        }
+        allocator = ColorPairAllocator(firstPair: firstPicturePair, pairLimit: pairLimit, paletteSize: palette)
         for colour in UIColor.allCases {
             init_pair(Int16(colour.rawValue), Int16(colour.definition.foreground), Int16(colour.definition.background))
         }
     }
 
-    func takeRecycled() -> Bool {
-        defer { recycled = false }
-        return recycled
-    }
+    /// Call before drawing each frame (see `ColorPairAllocator.beginFrame`).
+    func beginFrame() { allocator.beginFrame() }
 
-    /// The pair for a picture cell's colours, or 0 (default colours) when colour is unavailable.
-    func pair(for cell: TerminalCell) -> Int32 {
+    /// The pair and attributes for a picture cell's colours; pair 0 (default colours) when colour is unavailable.
+    func pair(for cell: TerminalCell) -> (pair: Int32, attributes: attr_t) {
         // Palette indices chafa chose are used as they are: no second quantisation.
-        let indexed = depth == .indexed256 || depth == .indexed16 || depth == .indexed8
+        let indexed = depth != .direct && depth != .monochrome
         return pair(foreground: indexed ? cell.foregroundIndex ?? depth.colorNumber(for: cell.foreground)
                                          : depth.colorNumber(for: cell.foreground),
                     background: indexed ? cell.backgroundIndex ?? depth.colorNumber(for: cell.background)
                                          : depth.colorNumber(for: cell.background))
     }
 
-    func pair(foreground fg: Int, background bg: Int) -> Int32 {
-        guard depth != .monochrome, pairLimit > firstDynamicPair else { return 0 }
-        let key = UInt64(UInt32(truncatingIfNeeded: fg)) << 32 | UInt64(UInt32(truncatingIfNeeded: bg))
-        if let pair = pairs[key] { return pair }
-        if nextPair >= pairLimit {
-            pairs.removeAll(keepingCapacity: true)
-            nextPair = firstDynamicPair
-            recycled = true
+    func pair(foreground fg: Int, background bg: Int) -> (pair: Int32, attributes: attr_t) {
+        guard depth != .monochrome, let grant = allocator.pair(foreground: fg, background: bg) else { return (0, 0) }
+        if let colours = grant.define {
+            guard init_extended_pair(grant.pair, Int32(colours.foreground), Int32(colours.background)) == OK else {
+                return (0, 0)
+            }
         }
-        let pair = nextPair
-        nextPair += 1
-        guard init_extended_pair(pair, Int32(fg), Int32(bg)) == OK else { return 0 }
-        pairs[key] = pair
-        return pair
+        return (grant.pair, grant.reversed ? lg_a_reverse() : 0)
     }
 }

@@ -1,6 +1,7 @@
 import CNCurses
 import Foundation
 import BrowserCore
+import TerminalGraphics
 
 /// An input event read from curses.
 enum TerminalEvent {
@@ -25,11 +26,19 @@ enum MouseKind {
 final class CursesSession {
     let colors: CursesColors
     let window: UnsafeMutablePointer<WINDOW>
+    /// The colour decision as the pictures use it (lowered to what curses can send); nil = no colours.
+    let colorDecision: ColorDepthDecision?
 
-    init(mouse: Bool) throws {
+    /// - Parameter colorDecision: `TerminalColorChoice.decide`'s answer. Curses starts with a terminfo entry
+    ///   that can send those colours (`TerminalColorChoice.cursesTerminal`): TERM=xterm has colors#8, and
+    ///   ncurses cannot send 256 colours through it.
+    init(mouse: Bool, colorDecision decided: ColorDepthDecision) throws {
         setlocale(LC_ALL, "")
-        Self.preferDirectColourTerminfo()
-        guard let screen = initscr() else { throw TerminalUIError.cannotInitialise }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let (entry, decision) = TerminalColorChoice.cursesTerminal(for: decided, term: term)
+        guard Self.start(terminal: entry) || Self.start(terminal: nil), let screen = lg_stdscr() else {
+            throw TerminalUIError.cannotInitialise
+        }
         window = screen
         Self.installSignalHandlers()
         Self.hookResume()
@@ -47,7 +56,17 @@ final class CursesSession {
             use_default_colors()
             depth = CursesColorDepth(colorCount: Int(lg_colors()), hasRGBFlag: tigetflag("RGB") > 0)
         }
-        colors = CursesColors(depth: depth)
+        var pictureDecision: ColorDepthDecision?
+        if let cursesCan = depth.renderDepth {
+            var shown = decision
+            if cursesCan.colorCount < decision.depth.colorCount {
+                shown.depth = cursesCan
+                shown.reason += "; curses can send \(cursesCan.displayName) only"
+            }
+            pictureDecision = shown
+        }
+        colorDecision = pictureDecision
+        colors = CursesColors(depth: depth, pictureDepth: pictureDecision?.depth)
         if mouse {
             let mask = lg_button1_clicked() | lg_button1_pressed() | lg_button1_released() | lg_button1_double_clicked()
                 | lg_button4_pressed() | lg_button5_pressed()
@@ -122,18 +141,16 @@ final class CursesSession {
         }
     }
 
-    /// A terminal that says it does 24-bit colour (COLORTERM) while TERM names a 256-colour xterm gets the
-    /// matching `-direct` terminfo, so ncurses can send RGB colours; the user's TERM wins otherwise.
-    private static func preferDirectColourTerminfo() {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["LIVEGRID_NO_TRUECOLOR"] == nil,
-              let colorTerm = environment["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit",
-              environment["TERM"] == "xterm-256color" else { return }
-        let directories = ["/usr/share/terminfo/x/xterm-direct", "/lib/terminfo/x/xterm-direct",
-                           "/etc/terminfo/x/xterm-direct"]
-        if directories.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
-            setenv("TERM", "xterm-direct", 1)
-        }
+    /// Starts curses on stdin/stdout with terminfo entry `terminal` (nil: $TERM). Unlike initscr, a missing
+    /// entry is a `false`, not an exit.
+    private static func start(terminal: String?) -> Bool {
+        let screen: OpaquePointer? = terminal.flatMap { $0.isEmpty ? nil : $0 }.map { name in
+            name.withCString { newterm($0, stdout, stdin) }
+        } ?? newterm(nil, stdout, stdin)
+        guard let screen else { return false }
+        set_term(screen)
+        def_prog_mode()   // what initscr does after newterm: endwin/refresh toggle back into this mode
+        return true
     }
 
     /// Ctrl-C, SIGTERM, SIGHUP and crash signals restore the terminal before the process ends, so the user

@@ -5,14 +5,15 @@ import TerminalGraphics
 /// Chooses how the grid gets its pictures from the config, the environment and what curses can show, and
 /// says why in one line for the status bar.
 public enum PictureProviderChoice {
-    public static func make(setting: GraphicsModeSetting, depth: CursesColorDepth, version: String,
+    /// - Parameter colors: the colour decision the session made (nil: the terminal has no colours).
+    public static func make(setting: GraphicsModeSetting, colors: ColorDepthDecision?, version: String,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
                             badgeCorner: BadgeCornerSetting = .topLeft, badgeStyle: BadgeStyleSetting = .solid,
                             warn: @escaping @Sendable (String) -> Void) -> ThumbnailProvider {
         if setting == .none {
             return PlaceholderThumbnailProvider(reason: "no pictures (graphics.mode = none)")
         }
-        guard let renderDepth = depth.renderDepth else {
+        guard let colors else {
             return PlaceholderThumbnailProvider(reason: "no pictures (the terminal has no colours)")
         }
         // Pixel protocols (sixel/kitty/iTerm2) when detected or asked for; the probe runs once, here.
@@ -25,15 +26,9 @@ public enum PictureProviderChoice {
                                           badge: BadgePainter(corner: badgeCorner, style: badgeStyle),
                                           wrapForTmux: capabilities.insideTmux)
         }
-        var reason = "symbols, \(depth.name)"
-        switch setting {
-        case .auto:
-            reason += capabilities.insideTmux ? " (inside tmux)" : ""
-        case .symbols:
-            reason += " (config)"
-        default:
-            break
-        }
-        return ChafaThumbnailProvider(depth: renderDepth, reason: reason, version: version, warn: warn)
+        // Short: the status bar shortens the item's line first, and playback notes live there. The colour
+        // reason names TERM (tmux's when inside tmux), which also tells why symbols were chosen there.
+        let reason = (setting == .symbols ? "symbols (config), " : "symbols, ") + colors.summary
+        return ChafaThumbnailProvider(depth: colors.depth, reason: reason, version: version, warn: warn)
     }
 }

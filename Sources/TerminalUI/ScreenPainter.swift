@@ -46,11 +46,11 @@ struct ScreenPainter {
             for column in 0..<placed.width {
                 let x = placed.x + column
                 guard x < size.columns, let cell = picture.cell(column: column, row: row) else { continue }
-                let pair = colors.pair(for: cell)
+                let (pair, attributes) = colors.pair(for: cell)
                 // Only single-column symbols keep the grid aligned; anything else becomes a space.
                 let character = DisplayWidth.of(cell.character) == 1 ? cell.character : " "
                 lg_put_cell(window, Int32(y), Int32(x), wchar_t(bitPattern: character.value),
-                            cell.bold ? lg_a_bold() : 0, pair)
+                            (cell.bold ? lg_a_bold() : 0) | attributes, pair)
             }
         }
     }

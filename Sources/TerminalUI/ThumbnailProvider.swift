@@ -50,12 +50,16 @@ public protocol ThumbnailProvider: AnyObject {
     /// Forgets every picture of these items: their files changed (rotated in place, replaced), so the
     /// pictures in memory are stale. The freedesktop cache notices by itself (its entries carry the mtime).
     func invalidate(itemIDs: Set<String>)
+    /// These live items' movies could not be played: pictures with a badge drawn in (pixel modes) are made
+    /// again with LIVE OFF.
+    func markLiveOff(itemIDs: Set<String>)
 }
 
 extension ThumbnailProvider {
     public var pixelOutput: PixelOutput? { nil }
     public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
     public func invalidate(itemIDs: Set<String>) {}
+    public func markLiveOff(itemIDs: Set<String>) {}
 }
 
 /// The provider used when pictures are off (`graphics.mode = "none"`) or no renderer is available:

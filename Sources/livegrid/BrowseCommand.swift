@@ -3,6 +3,7 @@ import BrowserCore
 import Foundation
 import Library
 import MediaFormats
+import TerminalGraphics
 import TerminalUI
 
 struct BrowseCommand: ParsableCommand {
@@ -23,6 +24,9 @@ struct BrowseCommand: ParsableCommand {
 
     @Option(help: "Graphics mode: auto, symbols, sixel, kitty, iterm or none (overrides the config and LIVEGRID_GRAPHICS).")
     var graphics: String?
+
+    @Option(help: "Colours of pictures: auto, full, 256, 16 or 8 (overrides the config's graphics.colors).")
+    var colors: String?
 
     @Flag(help: "Ignore the mouse (keeps the terminal's own selection working).")
     var noMouse = false
@@ -46,6 +50,9 @@ struct BrowseCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        if let colors, colors != "auto", ColorDepth(userName: colors) == nil {
+            throw ValidationError("--colors must be one of: \(ColorDepth.userNames) (got \(colors))")
+        }
         if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {
             throw ValidationError("unknown graphics mode '\(graphics)'; use one of: "
                                   + GraphicsModeSetting.allCases.map(\.rawValue).joined(separator: ", "))
@@ -65,12 +72,18 @@ struct BrowseCommand: ParsableCommand {
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
         let local = RemoteBrowseArgument.url(path) == nil ? try? LocalBrowseTarget.resolve(path).get() : nil
-        var options = BrowserOptions(path: local?.directory ?? path, recursive: recursive, config: settings, makeProvider: { depth, warn in
-            PictureProviderChoice.make(setting: mode, depth: depth, version: LivegridVersion.string,
+        var options = BrowserOptions(path: local?.directory ?? path, recursive: recursive, config: settings,
+                                     makeProvider: { colors, warn in
+            PictureProviderChoice.make(setting: mode, colors: colors, version: LivegridVersion.string,
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
         options.selectPath = local?.selectPath
+        if let colors, let depth = ColorDepth(userName: colors) {
+            options.colorOverride = .init(depth, source: "--colors \(colors)")
+        } else if colors != "auto", let depth = settings.colors {
+            options.colorOverride = .init(depth, source: "config graphics.colors")
+        }
         try BrowserApp(options: options).run()
     }
 }

@@ -96,7 +96,7 @@ struct ShowCommand: ParsableCommand {
             frame = try cachedThumbnail(of: file, shown: info.displaySize.map { PixelSize(width: $0.width, height: $0.height) },
                                         box: box, cache: cache)
                 ?? ImageDecoder.decode(path: file, info: info, fitting: box, options: options).frame
-            badge = (info.contentIdentifier != nil || info.embeddedMovie != nil) ? LiveBadge(.live) : nil
+            badge = ShowLiveBadge.variant(forStill: file, info: info).map { LiveBadge($0) }
         }
         if let badge, renderer.mode.isPixelProtocol { frame = frame.drawingBadge(badge) }
         var rendered = try renderer.render(frame, maxColumns: area.columns, maxRows: area.rows)

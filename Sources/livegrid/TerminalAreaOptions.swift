@@ -1,6 +1,8 @@
 import ArgumentParser
+import BrowserCore
 import Foundation
 import TerminalGraphics
+import TerminalUI
 
 /// `--size`, `--format` and `--colors` for the commands that draw into the terminal (`show`, `play`), and
 /// what they resolve to: the area in cells and the capabilities (detected, or forced by the options).
@@ -11,15 +13,15 @@ struct TerminalAreaOptions: ParsableArguments {
     @Option(help: "symbols, sixels, kitty or iterm (default: detected).")
     var format: String?
 
-    @Option(help: "full, 256, 16 or 8 (default: detected).")
+    @Option(help: "full, 256, 16 or 8 (default: the config's graphics.colors, else decided like chafa; --why says how).")
     var colors: String?
 
     func validate() throws {
         if let format, GraphicsMode(userName: format) == nil {
             throw ValidationError("--format must be symbols, sixels, kitty or iterm (got \(format))")
         }
-        if let colors, ColorDepth(userName: colors) == nil {
-            throw ValidationError("--colors must be full, 256, 16 or 8 (got \(colors))")
+        if let colors, colors != "auto", ColorDepth(userName: colors) == nil {
+            throw ValidationError("--colors must be one of: \(ColorDepth.userNames) (got \(colors))")
         }
         if let size, ShowCommand.parseCells(size) == nil {
             throw ValidationError("--size must be WxH in cells (got \(size))")
@@ -31,10 +33,28 @@ struct TerminalAreaOptions: ParsableArguments {
         let window = TerminalWindow.current()
         let area = size.flatMap(ShowCommand.parseCells)
             ?? (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
+        let colorDecision = TerminalColorChoice.decide(override: Self.colorOverride(flag: colors))
         var capabilities = TerminalCapabilities.detect(environment: ProcessInfo.processInfo.environment,
                                                        forcedMode: format.flatMap(GraphicsMode.init(userName:)),
-                                                       forcedColors: colors.flatMap(ColorDepth.init(userName:)))
+                                                       colors: colorDecision)
         if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
         return (area, capabilities)
+    }
+
+    /// `--colors`, else the config's `graphics.colors` (the browser's setting: the same terminal, the same
+    /// colours), else nil (decide). A config that cannot be read is reported and left out.
+    static func colorOverride(flag: String?, configPath: String? = BrowserConfig.defaultPath())
+        -> ColorDepthDecision.Override?
+    {
+        if let flag, let depth = ColorDepth(userName: flag) { return .init(depth, source: "--colors \(flag)") }
+        if flag == "auto" { return nil }
+        do {
+            if let depth = try BrowserConfig.load(path: configPath).colors {
+                return .init(depth, source: "config graphics.colors")
+            }
+        } catch {
+            HumanOutput.error("config: \(error) (colours decided without it)")
+        }
+        return nil
     }
 }

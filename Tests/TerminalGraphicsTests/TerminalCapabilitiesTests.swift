@@ -13,6 +13,7 @@ final class TerminalCapabilitiesTests: XCTestCase {
         let caps = TerminalCapabilities.detect(environment: ["TERM": "xterm-256color"],
                                                replies: replies("\(esc)[?64;1;2;6;9;15;16;17;18;21;22;28c"))
         XCTAssertEqual(caps.graphicsMode, .symbols)
+        // The generic xterm-256color gets 256 colours: truecolour only when the terminal says so (ColorDepthDecisionTests).
         XCTAssertEqual(caps.colorDepth, .indexed256)
         XCTAssertTrue(caps.why.contains("no graphics protocol"), caps.why)
     }
@@ -91,8 +92,8 @@ final class TerminalCapabilitiesTests: XCTestCase {
     }
 
     func testColourFlagsAndLinuxConsole() {
-        XCTAssertEqual(TerminalCapabilities.detect(environment: ["TERM": "linux"]).colorDepth, .indexed8)
-        XCTAssertEqual(TerminalCapabilities.detect(environment: ["TERM": "xterm"]).colorDepth, .indexed16)
+        XCTAssertEqual(TerminalCapabilities.detect(environment: ["TERM": "linux"]).colorDepth, .indexed16)
+        XCTAssertEqual(TerminalCapabilities.detect(environment: ["TERM": "xterm"]).colorDepth, .indexed256)
         XCTAssertEqual(TerminalCapabilities.detect(environment: ["TERM": "xterm-direct"]).colorDepth, .truecolor)
         let forced = TerminalCapabilities.detect(environment: ["TERM": "xterm-kitty"], forcedColors: .indexed16)
         XCTAssertEqual(forced.colorDepth, .indexed16)

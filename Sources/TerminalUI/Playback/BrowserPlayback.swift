@@ -28,7 +28,7 @@ final class BrowserPlayback {
         self.trace = trace
         self.post = post
         hintsEnabled = hints
-        controller = PlaybackController(depth: session.colors.depth.renderDepth, pixels: pixels, badge: badge, trace: trace,
+        controller = PlaybackController(depth: session.colorDecision?.depth, pixels: pixels, badge: badge, trace: trace,
                                         notify: { message in
                                             // The hold is over for the state too, so its release cannot clear the message.
                                             post(.playReleased)

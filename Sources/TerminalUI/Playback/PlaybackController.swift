@@ -45,6 +45,8 @@ final class PlaybackController: @unchecked Sendable {
     private var hasNewFrame = false
     private var firstFrameTraced = true
     private var failures: [String: PlaybackFailure] = [:]
+    /// Items that failed since `takeNewFailures` was last called (pixel pictures then redraw with LIVE OFF).
+    private var newFailures: Set<String> = []
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
     init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
@@ -203,7 +205,7 @@ final class PlaybackController: @unchecked Sendable {
         default: break
         }
         let wasCurrent: Bool = lock.withLock {
-            if let failure { failures[key] = failure }
+            if let failure { failures[key] = failure; newFailures.insert(key) }
             guard generation == token else { return false }
             // Played to the end (or failed): rest on the key photo, no loop.
             generation += 1
@@ -218,8 +220,15 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     private func remember(_ failure: PlaybackFailure, _ itemID: String) -> PlaybackFailure {
-        lock.withLock { failures[itemID] = failure }
+        lock.withLock { failures[itemID] = failure; newFailures.insert(itemID) }
         return failure
+    }
+
+    func takeNewFailures() -> Set<String> {
+        lock.withLock {
+            defer { newFailures.removeAll() }
+            return newFailures
+        }
     }
 
     /// The still's moment in the movie: the movie's still-image-time, or a Motion Photo's presentation time.
