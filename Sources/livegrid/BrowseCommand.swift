@@ -28,6 +28,13 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "No hint of movement: live items only move while held.")
     var noMotion = false
 
+    @Flag(help: ArgumentHelp("On exit, print the files of the marked items (still, then movie), one per line.",
+                             discussion: "Like nsxiv -o, for scripts: `livegrid --print-marked ~/Pictures | xargs ...`. Names are printed exactly as they are when stdout is a pipe or file; on a terminal, control characters are shown escaped (\\x1b) so they cannot act on it."))
+    var printMarked = false
+
+    @Flag(help: "With --print-marked, end each path with a NUL byte instead of a newline (for xargs -0).")
+    var null = false
+
     func validate() throws {
         var isDirectory: ObjCBool = false
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
@@ -58,6 +65,34 @@ struct BrowseCommand: ParsableCommand {
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
-        try BrowserApp(options: options).run()
+        let app = BrowserApp(options: options)
+        try app.run()
+        if printMarked { Self.printPaths(app.markedFilesAtExit, nullTerminated: null) }
+    }
+
+    /// Raw bytes for a pipe (scripts need the exact names); on a terminal, control characters escaped.
+    static func printPaths(_ paths: [String], nullTerminated: Bool) {
+        let toTerminal = isatty(STDOUT_FILENO) == 1
+        var out = Data()
+        for path in paths {
+            out.append(contentsOf: toTerminal ? Array(escapedForTerminal(path).utf8) : Array(path.utf8))
+            out.append(nullTerminated ? 0 : 0x0A)
+        }
+        FileHandle.standardOutput.write(out)
+    }
+
+    /// C0/C1 controls and DEL as `\xNN`, a backslash doubled, everything else as is.
+    static func escapedForTerminal(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x5C: result += "\\\\"
+            case 0..<0x20, 0x7F, 0x80..<0xA0:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
