@@ -53,10 +53,7 @@ public enum ItemDescription {
         if let movieInfo {
             if let duration = movieInfo.duration { lines.append(("Duration", formatSeconds(duration))) }
             if let still = movieInfo.stillImageTime { lines.append(("Still time", formatSeconds(still))) }
-            if let codec = movieInfo.videoCodec {
-                let rate = movieInfo.frameRate.map { " · \(Int($0.rounded())) fps" } ?? ""
-                lines.append(("Codec", codec + rate))
-            }
+            if let codec = movieInfo.videoCodec { lines.append(("Codec", codec)) }
         }
         if let embedded = item.still?.info.embeddedMovie {
             lines.append(("Movie", "embedded (\(embedded.kind.rawValue), \(byteCount(embedded.range.length)))"))

@@ -66,8 +66,29 @@ struct BrowseCommand: ParsableCommand {
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
         let app = BrowserApp(options: options)
+        // `files=$(livegrid --print-marked DIR)`: stdout is a pipe, so the browser draws on the terminal
+        // (/dev/tty) and only the paths go down the pipe, as fzf does.
+        var savedOutput: Int32 = -1
+        if printMarked, isatty(STDOUT_FILENO) != 1 {
+            let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
+            guard terminal >= 0 else { throw ValidationError("--print-marked with stdout redirected needs a terminal (/dev/tty)") }
+            savedOutput = dup(STDOUT_FILENO)
+            dup2(terminal, STDOUT_FILENO)
+            close(terminal)
+        }
+        defer {
+            if savedOutput >= 0 {
+                fflush(stdout)
+                dup2(savedOutput, STDOUT_FILENO)
+                close(savedOutput)
+            }
+        }
         try app.run()
-        if printMarked { Self.printPaths(app.markedFilesAtExit, nullTerminated: null) }
+        if printMarked {
+            fflush(stdout)
+            if savedOutput >= 0 { dup2(savedOutput, STDOUT_FILENO) }
+            Self.printPaths(app.markedFilesAtExit, nullTerminated: null)
+        }
     }
 
     /// Raw bytes for a pipe (scripts need the exact names); on a terminal, control characters escaped.

@@ -49,7 +49,7 @@ final class ItemDescriptionTests: XCTestCase {
         XCTAssertEqual(lines["Exposure"], "1/801 s · f/2.2 · ISO 25 · 4.2 mm (29 mm equiv.)")
         XCTAssertEqual(lines["Location"], "none")
         XCTAssertEqual(lines["Total"], "2.0 KiB")
-        XCTAssertEqual(lines["Codec"], "hevc · 18 fps")
+        XCTAssertEqual(lines["Codec"], "hevc")
         XCTAssertEqual(lines["Identifier"], "ABCD-1234")
         XCTAssertEqual(ItemDescription.readableDate("2021-04-10T11:43:59+0100", zone: nil), "10 Apr 2021 11:43:59 UTC+01:00")
         XCTAssertEqual(ItemDescription.readableDate("2021:04:10 11:44:00", zone: nil), "10 Apr 2021 11:44:00 (time zone unknown)")

@@ -68,7 +68,7 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertEqual(state.selection, 3)
         XCTAssertEqual(press(.character("4"), in: &state), [.triage(.writeState(TriageState(rating: 4), items[3]))],
                        "the cursor item only, marks or not")
-        XCTAssertEqual(state.message, "rated IMG_4.JPG ★★★★ · only this one (; then the key acts on the 2 marked)")
+        XCTAssertEqual(state.message, "rated IMG_4.JPG ★★★★ · this one only (; first acts on the 2 marked)")
         XCTAssertEqual(state.triage.state(of: items[0].id), TriageState(), "marked items are untouched")
 
         press(.character(";"), in: &state)

@@ -200,7 +200,7 @@ extension BrowserState {
         } else if let item = targets.first {
             message = "\(verb) \(item.displayName)\(suffix)"
             let others = triage.marks.ids.subtracting([item.id]).count
-            if others > 0 { message! += " · only this one (; then the key acts on the \(triage.marks.count) marked)" }
+            if others > 0 { message! += " · this one only (; first acts on the \(triage.marks.count) marked)" }
         }
         refilter()
         return effects

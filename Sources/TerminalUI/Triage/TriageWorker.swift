@@ -72,8 +72,9 @@ final class TriageWorker: @unchecked Sendable {
             let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
                 .map { ($0.destination as NSString).lastPathComponent }
             let done = outcomes.filter { $0.error == nil }.count
-            var text = "\(move ? "Moved" : "Copied") \(done) of \(items.count) item\(items.count == 1 ? "" : "s") to \(destination)"
+            var text = "\(move ? "Moved" : "Copied") \(done) of \(items.count) item\(items.count == 1 ? "" : "s")"
             if done > 0 { text += " (u undoes)" }
+            text += " to \(destination)"
             if !names.isEmpty { text += ": " + names.joined(separator: ", ") }
             let undo = ItemFileOperations.transferUndo(outcomes, move: move)
             return .transferred(undo.isEmpty ? nil : undo, message: text + Self.failures(outcomes.compactMap(\.error)),
