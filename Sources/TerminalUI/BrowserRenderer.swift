@@ -96,6 +96,7 @@ final class BrowserRenderer {
                                                         pictureMode: provider.modeDescription)
         }
         drawBar(left: left, right: right, y: y, color: .status, painter: painter)
+        triagePainter.drawPromptSelection(state.triage, y: y, painter: painter)
     }
 
     /// One full-width bar: `left` shortened first so `right` stays readable.

@@ -56,6 +56,15 @@ struct TriagePainter {
         return nil
     }
 
+    /// A prefilled text that typing would replace is drawn selected (reverse video), as in a GUI field.
+    func drawPromptSelection(_ session: TriageSession, y: Int, painter: ScreenPainter) {
+        guard let prompt = session.prompt, prompt.takesText, prompt.isTextSelected, !prompt.text.isEmpty else { return }
+        let x = 1 + DisplayWidth.of(prompt.label)
+        let width = min(DisplayWidth.of(prompt.text), painter.size.columns - x)
+        guard width > 0 else { return }
+        painter.text(prompt.text, x: x, y: y, width: width, attributes: lg_a_reverse(), color: .status)
+    }
+
     /// Extra words for the right of the status bar: marks and the triage filter.
     func statusRight(_ session: TriageSession) -> String {
         var parts: [String] = []
