@@ -91,6 +91,10 @@ final class TriageKeysEndToEndTests: XCTestCase {
         try show("train")
         try session.send("p")
         try waitForStatus("picked train.jpg ⚑")
+        try session.send("f", "p")
+        try waitForStatus("filter: picks · 1 item")
+        try session.send("f", "a")
+        try waitForStatus("filter off: everything shown")
         try session.send("x")
         try waitForStatus("rejected train.jpg ✗")
         try session.send("x")
@@ -199,6 +203,35 @@ final class TriageKeysEndToEndTests: XCTestCase {
         XCTAssertTrue(shown.joined().contains("52.209"), shown.joined(separator: "\n"))
         try session.send("L")
         try session.waitFor("hidden again") { !$0.joined().contains("° N") && $0.joined().contains("L shows") }
+    }
+
+    /// The export dialog's location toggle starts from `[export] strip_location` and the copies leave
+    /// without GPS (exiftool checks).
+    func testExportDialogRemovesTheLocationWhenTheConfigSaysSo() throws {
+        guard let exiftool = ExternalTool.path("exiftool") else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("exiftool is required under CI") }
+            throw XCTSkip("exiftool is not installed")
+        }
+        try fixture.writeConfig("[export]\nstrip_location = true\n")
+        let target = try directory("shared")
+        try start()
+        try show("train")
+        try session.send("e")
+        try session.waitFor("the dialog says the location goes") { $0.contains { $0.contains("Location: removed from the copies") } }
+        try session.send("g")
+        try session.waitFor("toggled off") { $0.contains { $0.contains("Location: kept in the copies") } }
+        try session.send("g", "Enter")
+        try waitForStatus("Export to:")
+        try type(target)
+        try session.send("Enter")
+        try waitForStatus("1 of 1 item(s) exported")
+        XCTAssertEqual(names(target), ["train.jpg", "train.mov"])
+        let tags = try ToolRunner.run(exiftool, ["-a", "-G1", "-s", "-gps:all", "-xmp-exif:all", "-Keys:all", "-UserData:all",
+                                                 target + "/train.jpg", target + "/train.mov"]).output
+        XCTAssertFalse(tags.contains("GPS"), tags)
+        XCTAssertTrue(tags.contains("ContentIdentifier"), tags)
+        let original = try ToolRunner.run(exiftool, ["-s", "-gps:all", library + "/train.jpg"]).output
+        XCTAssertTrue(original.contains("GPSLatitude"), "the original keeps its position")
     }
 
     /// Issue 15: `?` listed the rating keys as "3".

@@ -159,6 +159,7 @@ extension BrowserState {
             guard let filter = TriageSession.filter(forMenuKey: key) else { message = "no such filter"; break }
             triage.filter = filter
             refilter()
+            message = (triage.filterDescription ?? "filter off: everything shown") + " · \(Self.count(items.count, "item"))"
         case .dialogMove(let delta):
             triage.exportDialog?.moveCursor(by: delta)
         case .dialogSetChoice(let choice, let forAll):
