@@ -20,9 +20,8 @@ public enum HelpScreen {
     /// reads "0-5"; anything else lists every key, command by command.
     public static func keys(for commands: [KeyCommand], in keymap: Keymap) -> String {
         let perCommand = commands.map { keymap.keys(for: $0).map(\.displayName) }
-        let singles = perCommand.compactMap { $0.count == 1 ? $0[0] : nil }
-        if commands.count > 2, singles.count == commands.count,
-           let digits = Optional(singles.compactMap { Int($0) }), digits.count == singles.count,
+        let digits = perCommand.compactMap { $0.count == 1 ? Int($0[0]) : nil }
+        if commands.count > 2, digits.count == commands.count,
            zip(digits, digits.dropFirst()).allSatisfy({ $1 == $0 + 1 }), let first = digits.first, let last = digits.last {
             return "\(first)-\(last)"
         }
