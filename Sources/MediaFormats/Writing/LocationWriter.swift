@@ -76,7 +76,7 @@ enum LocationWriter {
                 tiff.maximumSize = limits.maxStructureBytes
                 if try tiff.removeGPS() {
                     try editor.replaceData(of: itemID, with: Array(item[0..<tiffStart]) + tiff.bytes)
-                    blank += (try? editor.meta.fileExtents(of: itemID, fileSize: source.size)) ?? []
+                    blank += try oldExtents(of: itemID, in: editor, what: "Exif")
                 }
             }
         }
@@ -85,11 +85,23 @@ enum LocationWriter {
             let stripped = XMPPacketEditor.removingLocation(packet)
             if stripped != packet {
                 try editor.replaceData(of: itemID, with: stripped)
-                blank += (try? editor.meta.fileExtents(of: itemID, fileSize: source.size)) ?? []
+                blank += try oldExtents(of: itemID, in: editor, what: "XMP")
             }
         }
         guard !blank.isEmpty else { return unchanged(source) }
         return try editor.assembly().blanking(blank)
+    }
+
+    /// Where an item's old bytes lie in the file, to be zeroed. An item stored inside the meta box (idat)
+    /// cannot be cleared there: refused rather than letting the position travel as dead bytes.
+    static func oldExtents(of itemID: UInt32, in editor: HEIFMetaEditor, what: String) throws(MediaError) -> [ByteRange] {
+        // idat lives in the meta box, which the editor re-serialises from its own copy: zeroing file ranges
+        // would not reach it.
+        guard editor.meta.locations[itemID]?.constructionMethod == 0,
+              let extents = try? editor.meta.fileExtents(of: itemID, fileSize: editor.source.size) else {
+            throw MediaError.unsupported("the \(what) item is stored inside the HEIF meta box (idat); its old copy with the position cannot be cleared")
+        }
+        return extents
     }
 
     // MARK: movies
