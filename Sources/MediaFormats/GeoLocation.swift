@@ -33,6 +33,22 @@ public struct GeoLocation: Sendable, Hashable {
         self.init(latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)
     }
 
+    /// XMP's `exif:GPSLatitude`/`GPSLongitude` form: "DDD,MM.mmk" or "DDD,MM,SSk" (k = N/S/E/W).
+    public init?(xmpLatitude: String, xmpLongitude: String) {
+        func degrees(_ text: String, negative: Character, positive: Character) -> Double? {
+            guard let reference = text.last, reference == negative || reference == positive else { return nil }
+            let parts = text.dropLast().split(separator: ",").map { Double($0) }
+            guard (2...3).contains(parts.count), !parts.contains(where: { $0 == nil }) else { return nil }
+            let numbers = parts.compactMap { $0 }
+            var value = numbers[0] + numbers[1] / 60 + (numbers.count == 3 ? numbers[2] / 3600 : 0)
+            if reference == negative { value = -value }
+            return value
+        }
+        guard let latitude = degrees(xmpLatitude, negative: "S", positive: "N"), abs(latitude) <= 90,
+              let longitude = degrees(xmpLongitude, negative: "W", positive: "E"), abs(longitude) <= 180 else { return nil }
+        self.init(latitude: latitude, longitude: longitude)
+    }
+
     /// "52.20970° N, 0.89550° W, 104 m".
     public var description: String {
         func part(_ value: Double, _ positive: String, _ negative: String) -> String {

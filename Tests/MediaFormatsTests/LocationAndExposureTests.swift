@@ -39,6 +39,22 @@ final class LocationAndExposureTests: XCTestCase {
         XCTAssertNil(GeoLocation(iso6709: ""))
     }
 
+    func testXMPPositionIsAFlagInTheProbeAndReadOnRequest() throws {
+        let exif = "http://ns.adobe.com/exif/1.0/"
+        let packet = Array("""
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:exif="\(exif)" exif:GPSLatitude="52,12.582N" exif:GPSLongitude="0,53,43.8W"/>
+        </rdf:RDF></x:xmpmeta>
+        """.utf8)
+        XCTAssertTrue(XMPReader.parse(packet).hasGPS)
+        let location = try XCTUnwrap(LocationReader.xmpLocation(packet, limits: .default))
+        XCTAssertEqual(location.latitude, 52.2097, accuracy: 0.0001)
+        XCTAssertEqual(location.longitude, -0.8955, accuracy: 0.0001)
+        XCTAssertNil(GeoLocation(xmpLatitude: "52,12.58X", xmpLongitude: "0,53.7W"))
+        XCTAssertNil(GeoLocation(xmpLatitude: "95,0N", xmpLongitude: "0,53.7W"))
+        XCTAssertNil(GeoLocation(xmpLatitude: "N", xmpLongitude: "W"))
+    }
+
     func testXMPGPSPropertiesAreCutAndTheRestKept() {
         let packet = """
         <rdf:Description rdf:about="" xmp:Rating="3" exif:GPSLatitude="52,12.58N" exif:GPSLongitude='0,53.7W'>

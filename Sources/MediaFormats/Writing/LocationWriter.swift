@@ -174,14 +174,24 @@ public enum LocationReader {
         switch format {
         case .jpeg:
             let list = try JPEGSegmentList(source, limits: limits)
-            guard let (_, payload) = try list.first(marker: 0xE1, signature: JPEGSegmentList.exifSignature, in: source) else { return nil }
-            return ExifReader.parse(tiff: Array(payload.dropFirst(JPEGSegmentList.exifSignature.count)), fileOffset: 0, limits: limits).location
+            if let (_, payload) = try list.first(marker: 0xE1, signature: JPEGSegmentList.exifSignature, in: source),
+               let location = ExifReader.parse(tiff: Array(payload.dropFirst(JPEGSegmentList.exifSignature.count)),
+                                               fileOffset: 0, limits: limits).location {
+                return location
+            }
+            let xmp = try list.first(marker: 0xE1, signature: JPEGSegmentList.xmpSignature, in: source)
+            return xmp.flatMap { xmpLocation(Array($0.1.dropFirst(JPEGSegmentList.xmpSignature.count)), limits: limits) }
         case .heif:
             let editor = try HEIFMetaEditor(source, limits: limits)
-            guard let itemID = editor.exifItemID else { return nil }
-            let item = try editor.data(of: itemID)
-            guard let headerOffset = BigEndian.read(item, at: 0, width: 4), 4 + headerOffset < UInt64(item.count) else { return nil }
-            return ExifReader.parse(tiff: Array(item[(4 + Int(headerOffset))...]), fileOffset: 0, limits: limits).location
+            if let itemID = editor.exifItemID {
+                let item = try editor.data(of: itemID)
+                if let headerOffset = BigEndian.read(item, at: 0, width: 4), 4 + headerOffset < UInt64(item.count),
+                   let location = ExifReader.parse(tiff: Array(item[(4 + Int(headerOffset))...]), fileOffset: 0, limits: limits).location {
+                    return location
+                }
+            }
+            guard let xmpID = editor.xmpItemID else { return nil }
+            return xmpLocation(try editor.data(of: xmpID), limits: limits)
         case .quickTime, .mp4:
             let layout = try QuickTimeMovieLayout(source, limits: limits)
             if let meta = layout.moov.child("meta"),
@@ -193,6 +203,12 @@ public enum LocationReader {
         default:
             return nil
         }
+    }
+
+    static func xmpLocation(_ packet: [UInt8], limits: ParseLimits) -> GeoLocation? {
+        let summary = XMPReader.parse(packet, limits: limits)
+        guard let latitude = summary.gpsLatitude, let longitude = summary.gpsLongitude else { return nil }
+        return GeoLocation(xmpLatitude: latitude, xmpLongitude: longitude)
     }
 
     /// `udta/©xyz`: 2-byte length, 2-byte language, then the ISO 6709 text.
