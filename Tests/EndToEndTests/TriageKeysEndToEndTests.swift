@@ -185,6 +185,24 @@ final class TriageKeysEndToEndTests: XCTestCase {
         XCTAssertEqual(lines, expected, "still then movie, in display order, nothing else")
     }
 
+    /// On a terminal the printed names cannot act on it: a tab in a name shows as \x09.
+    func testPrintMarkedOnATerminalEscapesControlCharacters() throws {
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"), toPath: library + "/a\tb.jpg")
+        // A shell around the browser keeps the pane alive after it exits (tmux drops a dead pane's last output).
+        session = try TmuxSession(command: fixture.command("--print-marked", after: "sleep 30"))
+        let count = fixture.names.count + 1
+        try session.waitFor("the grid", timeout: 20) { $0.first?.contains("\(count) items") == true }
+        try session.send("/")
+        try type("b.jpg")
+        try session.send("Enter")
+        try session.waitFor("one item") { $0.first?.contains("1 item ") == true }
+        try session.send("m")
+        try waitForStatus("1 marked")
+        try session.send("Escape", "q")
+        let screen = try session.waitFor("the printed name") { $0.contains { $0.contains("b.jpg") && $0.contains("/library/") } }
+        XCTAssertTrue(screen.contains { $0.hasSuffix("/library/a\\x09b.jpg") }, screen.joined(separator: "\n"))
+    }
+
     /// The info panel as a photographer reads it; the position only after L.
     func testInfoPanelShowsExposureAndLocationOnlyOnRequest() throws {
         try start()
