@@ -2,6 +2,11 @@ extension BrowserState {
     /// Applies one action; returns the side effects the front end must carry out.
     @discardableResult
     public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
+        let effects = reduceAction(action)
+        return effects + triageFollowUp()
+    }
+
+    private mutating func reduceAction(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
         case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed, .triage(.result),
              .remote(.event): break

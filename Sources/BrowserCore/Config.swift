@@ -33,6 +33,8 @@ public struct BrowserConfig: Sendable {
     public var mouse = true
     /// `[playback] hints`: play a second of a live item's movie once it stays selected (`--no-motion` = false).
     public var playbackHints = true
+    /// `[export] strip_location`: the export dialog's "remove the location" starts on.
+    public var stripLocation = false
     public var keymap = Keymap()
     /// Non-fatal problems (unknown keys), shown in the status bar at start.
     public var warnings: [String] = []
@@ -101,6 +103,11 @@ public struct BrowserConfig: Sendable {
                 throw TOMLError(line: entry.line, message: "playback.hints must be true or false")
             }
             playbackHints = enabled
+        case ("export", "strip_location"):
+            guard case .boolean(let enabled) = entry.value else {
+                throw TOMLError(line: entry.line, message: "export.strip_location must be true or false")
+            }
+            stripLocation = enabled
         case ("keys", let name):
             guard let command = KeyCommand(rawValue: name) else {
                 warnings.append("config line \(entry.line): unknown key command '\(name)' ignored")

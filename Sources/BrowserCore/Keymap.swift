@@ -27,6 +27,7 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case rate0 = "rate-0", rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
     case pick, reject, trash, undo, copy, move, export
     case rotateLeft = "rotate-left", rotateRight = "rotate-right", triageFilter = "triage-filter"
+    case onMarked = "on-marked", markRange = "mark-range", showLocation = "show-location"
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -89,6 +90,11 @@ public struct Keymap: Sendable {
             }
         }
         if let triageAction = TriageKeys.modalAction(for: key, in: state) { return triageAction }
+        if state.triage.actsOnMarked {
+            // After the prefix only a key that can act on the marks does; any other key drops the prefix.
+            let action = bindings[key].flatMap(TriageKeys.action(for:))
+            return .triage(action.flatMap { TriageKeys.actsOnMarks($0) ? $0 : nil } ?? .cancelActOnMarked)
+        }
         guard let command = bindings[key] else { return nil }
         switch command {
         case .moveUp: return .move(.up)
@@ -114,7 +120,8 @@ public struct Keymap: Sendable {
         case .activity: return .remote(.toggleActivityPanel)
         case .parent: return state.mode == .grid ? .remote(.parent) : .back
         case .mark, .markAll, .markNone, .markInvert, .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .pick, .reject,
-             .trash, .undo, .copy, .move, .export, .rotateLeft, .rotateRight, .triageFilter:
+             .trash, .undo, .copy, .move, .export, .rotateLeft, .rotateRight, .triageFilter, .onMarked, .markRange,
+             .showLocation:
             return TriageKeys.action(for: command).map { .triage($0) }
         }
     }

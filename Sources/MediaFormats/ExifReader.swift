@@ -11,7 +11,13 @@ public enum ExifReader {
         static let dateTimeOriginal: UInt16 = 0x9003, createDate: UInt16 = 0x9004
         static let makerNote: UInt16 = 0x927C
         static let pixelXDimension: UInt16 = 0xA002, pixelYDimension: UInt16 = 0xA003
-        static let gpsLatitude: UInt16 = 0x0002, gpsLongitude: UInt16 = 0x0004
+        static let gpsLatitudeRef: UInt16 = 0x0001, gpsLatitude: UInt16 = 0x0002
+        static let gpsLongitudeRef: UInt16 = 0x0003, gpsLongitude: UInt16 = 0x0004
+        static let gpsAltitudeRef: UInt16 = 0x0005, gpsAltitude: UInt16 = 0x0006
+        static let exposureTime: UInt16 = 0x829A, fNumber: UInt16 = 0x829D, iso: UInt16 = 0x8827
+        static let offsetTime: UInt16 = 0x9010, offsetTimeOriginal: UInt16 = 0x9011
+        static let focalLength: UInt16 = 0x920A, focalLengthIn35mm: UInt16 = 0xA405
+        static let lensMake: UInt16 = 0xA433, lensModel: UInt16 = 0xA434
     }
 
     /// Parses a TIFF structure (starting at "II*\0"/"MM\0*") located at `fileOffset` in the file.
@@ -76,8 +82,10 @@ public enum ExifReader {
             if let pointer = ifd0.entries.first(where: { $0.tag == Tag.gpsIFD }),
                let offset = reader.unsigned(pointer).flatMap(UInt32.init(exactly:)),
                let gps = directory(at: offset, "exif/GPS", &summary) {
-                // Only the fact that a position exists: coordinates never leave the parser.
+                // The fact that a position exists goes into MediaInfo; the coordinates stay in the summary
+                // (for LocationReader, when the user asks to see them).
                 summary.hasGPS = gps.entries.contains { $0.tag == Tag.gpsLatitude || $0.tag == Tag.gpsLongitude }
+                summary.location = readLocation(gps)
             }
             if let ifd1 = directory(at: ifd0.nextOffset, "exif/IFD1", &summary) {
                 readIFD1(ifd1, into: &summary)
@@ -112,6 +120,16 @@ public enum ExifReader {
                 summary.pixelWidth = w
                 summary.pixelHeight = h
             }
+            summary.captureTimeZone = (first(Tag.offsetTimeOriginal, in: ifd) ?? first(Tag.offsetTime, in: ifd))
+                .flatMap { reader.string($0, maxLength: 16) }.flatMap(ExifReader.plausibleOffset)
+            summary.exposureTime = first(Tag.exposureTime, in: ifd).flatMap { reader.rational($0) }
+            summary.fNumber = first(Tag.fNumber, in: ifd).flatMap { reader.rational($0) }
+            summary.iso = first(Tag.iso, in: ifd).flatMap { reader.unsigned($0) }.flatMap { $0 > 0 && $0 < 10_000_000 ? Int($0) : nil }
+            summary.focalLength = first(Tag.focalLength, in: ifd).flatMap { reader.rational($0) }
+            summary.focalLengthIn35mm = first(Tag.focalLengthIn35mm, in: ifd).flatMap { reader.unsigned($0) }
+                .flatMap { $0 > 0 && $0 < 100_000 ? Int($0) : nil }
+            summary.lensMake = first(Tag.lensMake, in: ifd).flatMap { reader.string($0, maxLength: 128) }
+            summary.lensModel = first(Tag.lensModel, in: ifd).flatMap { reader.string($0, maxLength: 128) }
             if let note = first(Tag.makerNote, in: ifd) {
                 readAppleMakerNote(note, into: &summary)
             }
@@ -134,6 +152,25 @@ public enum ExifReader {
             }
         }
 
+        /// Latitude/longitude (degrees, minutes, seconds as three RATIONALs) with their N/S and E/W refs.
+        func readLocation(_ gps: TIFFDirectory) -> GeoLocation? {
+            func degrees(_ tag: UInt16) -> Double? {
+                guard let entry = first(tag, in: gps), entry.count >= 3,
+                      let d = reader.rational(entry, index: 0)?.value, let m = reader.rational(entry, index: 1)?.value,
+                      let s = reader.rational(entry, index: 2)?.value else { return nil }
+                return d + m / 60 + s / 3600
+            }
+            guard var latitude = degrees(Tag.gpsLatitude), var longitude = degrees(Tag.gpsLongitude),
+                  latitude <= 90, longitude <= 180 else { return nil }
+            if first(Tag.gpsLatitudeRef, in: gps).flatMap({ reader.string($0, maxLength: 4) }) == "S" { latitude = -latitude }
+            if first(Tag.gpsLongitudeRef, in: gps).flatMap({ reader.string($0, maxLength: 4) }) == "W" { longitude = -longitude }
+            var altitude = first(Tag.gpsAltitude, in: gps).flatMap { reader.rational($0)?.value }
+            if let below = first(Tag.gpsAltitudeRef, in: gps).flatMap({ reader.unsigned($0) }), below == 1 {
+                altitude = altitude.map { -$0 }
+            }
+            return GeoLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+        }
+
         func readIFD1(_ ifd: TIFFDirectory, into summary: inout ExifSummary) {
             guard let offsetEntry = first(Tag.thumbnailOffset, in: ifd),
                   let lengthEntry = first(Tag.thumbnailLength, in: ifd),
@@ -146,6 +183,14 @@ public enum ExifReader {
             }
             summary.thumbnail = ByteRange(offset: fileOffset + offset, length: length)
         }
+    }
+
+    /// "+01:00" / "-05:30" / "Z"-less Exif offsets; anything else (blank "   :  ") is dropped.
+    static func plausibleOffset(_ text: String) -> String? {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count == 6, scalars[0] == "+" || scalars[0] == "-", scalars[3] == ":",
+              [1, 2, 4, 5].allSatisfy({ ("0"..."9").contains(scalars[$0]) }) else { return nil }
+        return text
     }
 
     /// Dimensions beyond 1..<2^20 are corrupt values, not pictures.

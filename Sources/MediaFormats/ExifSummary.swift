@@ -6,7 +6,17 @@ public struct ExifSummary: Sendable, Hashable {
     public var cameraMake: String?
     public var cameraModel: String?
     public var captureDate: String?
+    public var captureTimeZone: String?
     public var hasGPS = false
+    /// The position, for `LocationReader` only: `apply(to:)` never copies it into `MediaInfo`.
+    public var location: GeoLocation?
+    public var lensMake: String?
+    public var lensModel: String?
+    public var exposureTime: ExifRational?
+    public var fNumber: ExifRational?
+    public var iso: Int?
+    public var focalLength: ExifRational?
+    public var focalLengthIn35mm: Int?
     /// Apple MakerNote 0x0011.
     public var contentIdentifier: String?
     /// Apple MakerNote 0x0017.
@@ -24,7 +34,15 @@ public struct ExifSummary: Sendable, Hashable {
         info.cameraMake = info.cameraMake ?? cameraMake
         info.cameraModel = info.cameraModel ?? cameraModel
         info.captureDate = info.captureDate ?? captureDate
+        info.captureTimeZone = info.captureTimeZone ?? captureTimeZone
         info.hasGPS = info.hasGPS || hasGPS
+        info.lensMake = info.lensMake ?? lensMake
+        info.lensModel = info.lensModel ?? lensModel
+        info.exposureTime = info.exposureTime ?? exposureTime
+        info.fNumber = info.fNumber ?? fNumber
+        info.iso = info.iso ?? iso
+        info.focalLength = info.focalLength ?? focalLength
+        info.focalLengthIn35mm = info.focalLengthIn35mm ?? focalLengthIn35mm
         if info.contentIdentifier == nil, let id = contentIdentifier {
             info.contentIdentifier = id
             info.contentIdentifierSource = "apple-makernote"

@@ -105,6 +105,7 @@ public enum HEIFProbe {
                 info.hasXMP = true
                 let xmp = XMPReader.parse(packet, limits: limits)
                 info.problems += xmp.problems
+                info.hasGPS = info.hasGPS || xmp.hasGPS
                 if info.contentIdentifier == nil, let id = xmp.contentIdentifier {
                     info.contentIdentifier = id
                     info.contentIdentifierSource = "xmp"

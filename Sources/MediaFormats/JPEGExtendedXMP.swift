@@ -90,6 +90,8 @@ extension XMPSummary {
         contentIdentifier = contentIdentifier ?? other.contentIdentifier
         orientation = orientation ?? other.orientation
         rating = rating ?? other.rating
+        gpsLatitude = gpsLatitude ?? other.gpsLatitude
+        gpsLongitude = gpsLongitude ?? other.gpsLongitude
         problems += other.problems
     }
 }

@@ -35,6 +35,7 @@ public enum JPEGProbe {
                 summary.merge(extended: XMPReader.parse(extended, limits: limits))
             }
             info.problems += summary.problems
+            info.hasGPS = info.hasGPS || summary.hasGPS
             if info.orientation == nil { info.orientation = summary.orientation }
             if info.contentIdentifier == nil, let id = summary.contentIdentifier {
                 info.contentIdentifier = id

@@ -36,6 +36,18 @@ public struct EmbeddedMovie: Sendable, Hashable, Codable {
     }
 }
 
+/// An unsigned Exif RATIONAL (numerator / denominator), kept exact.
+public struct ExifRational: Sendable, Hashable, Codable {
+    public var numerator: UInt32
+    public var denominator: UInt32
+    public init(_ numerator: UInt32, _ denominator: UInt32) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+    /// nil for 0/0-style values cameras write for "unknown".
+    public var value: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
+}
+
 /// Metadata of one file, read from its bytes; missing values are nil, never guessed.
 public struct MediaInfo: Sendable, Hashable, Codable {
     public var format: ContainerFormat
@@ -61,7 +73,22 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var cameraModel: String?
     /// Capture time as written ("2021:05:02 12:34:56" Exif or ISO 8601 from QuickTime), no zone guessing.
     public var captureDate: String?
+    /// Exif OffsetTimeOriginal (or OffsetTime): the capture time's zone as written, "+01:00".
+    public var captureTimeZone: String?
+    /// True when the file carries a position. The coordinates themselves are never kept here (see
+    /// `LocationReader`, which reads them only when the user asks).
     public var hasGPS: Bool = false
+
+    // MARK: exposure (Exif)
+    public var lensMake: String?
+    public var lensModel: String?
+    /// ExposureTime as a fraction of seconds (1/801 is 1 over 801).
+    public var exposureTime: ExifRational?
+    public var fNumber: ExifRational?
+    /// PhotographicSensitivity (ISO).
+    public var iso: Int?
+    public var focalLength: ExifRational?
+    public var focalLengthIn35mm: Int?
 
     // MARK: movies
     public var duration: Double?

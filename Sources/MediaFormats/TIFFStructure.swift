@@ -106,6 +106,16 @@ struct TIFFDirectoryReader {
         }
     }
 
+    /// The `index`th value of a RATIONAL (or SRATIONAL ≥ 0) entry.
+    func rational(_ entry: TIFFEntry, index: Int = 0) -> ExifRational? {
+        guard entry.type == .rational || entry.type == .srational, index >= 0, index < entry.count else { return nil }
+        var r = ByteReader(buffer, byteOrder: byteOrder)
+        guard (try? r.seek(to: entry.valueIndex + index * 8)) != nil,
+              let numerator = try? r.readU32(), let denominator = try? r.readU32() else { return nil }
+        if entry.type == .srational, Int32(bitPattern: numerator) < 0 || Int32(bitPattern: denominator) < 0 { return nil }
+        return ExifRational(numerator, denominator)
+    }
+
     /// An ASCII (or UNDEFINED) value as text, cut at the first NUL, trimmed; nil when empty or too long.
     func string(_ entry: TIFFEntry, maxLength: Int = 1024) -> String? {
         guard entry.type == .ascii || entry.type == .undefined || entry.type == .byte else { return nil }

@@ -8,6 +8,7 @@ public enum XMPReader {
         public static let tiff = "http://ns.adobe.com/tiff/1.0/"
         public static let xmp = "http://ns.adobe.com/xap/1.0/"
         public static let xmpNote = "http://ns.adobe.com/xmp/note/"
+        public static let exif = "http://ns.adobe.com/exif/1.0/"
         public static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     }
 
@@ -15,7 +16,7 @@ public enum XMPReader {
     static let conventionalPrefixes: [String: String] = [
         "GCamera": Namespace.camera, "Camera": Namespace.camera, "Container": Namespace.container,
         "Item": Namespace.item, "tiff": Namespace.tiff, "xmp": Namespace.xmp, "xap": Namespace.xmp,
-        "xmpNote": Namespace.xmpNote, "rdf": Namespace.rdf,
+        "xmpNote": Namespace.xmpNote, "rdf": Namespace.rdf, "exif": Namespace.exif,
     ]
 
     /// Deepest element nesting followed; real XMP is under 10 levels.
@@ -136,6 +137,8 @@ public enum XMPReader {
             case (Namespace.tiff, "Orientation"):
                 if let o = Int(value), (1...8).contains(o) { summary.orientation = o }
             case (Namespace.xmp, "Rating"): summary.rating = Int(value) ?? Double(value).flatMap { Int(exactly: $0.rounded()) }
+            case (Namespace.exif, "GPSLatitude"): if !value.isEmpty, value.utf8.count <= 64 { summary.gpsLatitude = value }
+            case (Namespace.exif, "GPSLongitude"): if !value.isEmpty, value.utf8.count <= 64 { summary.gpsLongitude = value }
             case (Namespace.xmpNote, "HasExtendedXMP"): summary.extendedXMPGUID = value.isEmpty ? nil : value
             case (_, "ContentIdentifier") where name.uri != Namespace.item:
                 // Any namespace: tools disagree on where to put the fallback (apple-fi:, xmp:, ...).

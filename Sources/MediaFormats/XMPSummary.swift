@@ -12,6 +12,10 @@ public struct XMPSummary: Sendable, Hashable {
     public var contentIdentifier: String?
     public var orientation: Int?
     public var rating: Int?
+    /// `exif:GPSLatitude` / `exif:GPSLongitude` as written ("52,12.58N"): for `LocationReader` only.
+    public var gpsLatitude: String?
+    public var gpsLongitude: String?
+    public var hasGPS: Bool { gpsLatitude != nil || gpsLongitude != nil }
     /// `xmpNote:HasExtendedXMP`: the GUID of the extended XMP chunks that belong to this packet.
     public var extendedXMPGUID: String?
     public var problems: [ParseProblem] = []

@@ -56,6 +56,9 @@ public final class BrowserApp {
     /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
     /// replaced) drops the item's pictures from memory.
     private var scannedModificationTimes: [String: Double] = [:]
+    /// Every file (still, then movie) of each item marked when the browser quit, in display order: what
+    /// `--print-marked` prints.
+    public private(set) var markedFilesAtExit: [String] = []
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -97,6 +100,8 @@ public final class BrowserApp {
         }
         if let remoteProvider { provider = remoteProvider }
         if let warning = options.config.warnings.first { state.message = warning }
+        state.triage.stripLocationByDefault = options.config.stripLocation
+        defer { markedFilesAtExit = state.markedItems.flatMap { $0.files.map(\.path) } }
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
             keymap: options.config.keymap)

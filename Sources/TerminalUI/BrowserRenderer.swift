@@ -46,7 +46,7 @@ final class BrowserRenderer {
             let layout = state.layout
             let width = min(48, max(20, layout.content.width / 2))
             drawInfo(item, in: CellRect(x: layout.content.width - width, y: layout.content.y, width: width,
-                                        height: layout.content.height), extra: state.triage.infoLines(for: item),
+                                        height: layout.content.height), lines: state.infoPanelLines(for: item),
                      painter: painter)
         }
         if let remote = state.remote, remote.showsActivityPanel, state.mode != .help {
@@ -96,6 +96,7 @@ final class BrowserRenderer {
                                                         pictureMode: provider.modeDescription)
         }
         drawBar(left: left, right: right, y: y, color: .status, painter: painter)
+        triagePainter.drawPromptSelection(state.triage, y: y, painter: painter)
     }
 
     /// One full-width bar: `left` shortened first so `right` stays readable.
@@ -227,7 +228,7 @@ final class BrowserRenderer {
         painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {
             drawInfo(item, in: CellRect(x: content.x + content.width - infoWidth, y: content.y, width: infoWidth,
-                                        height: content.height), extra: state.triage.infoLines(for: item),
+                                        height: content.height), lines: state.infoPanelLines(for: item),
                      painter: painter)
         }
         // Neighbours are prefetched at the viewer size: stepping through feels immediate.
@@ -239,7 +240,7 @@ final class BrowserRenderer {
 
     // MARK: panels
 
-    private func drawInfo(_ item: LibraryItem, in rect: CellRect, extra: [(label: String, value: String)] = [],
+    private func drawInfo(_ item: LibraryItem, in rect: CellRect, lines: [(label: String, value: String)],
                           painter: ScreenPainter) {
         overlays.append(rect)
         painter.box(rect, color: .panel)
@@ -250,7 +251,7 @@ final class BrowserRenderer {
         let lastRow = rect.y + rect.height - 1
         // Long values (paths, identifiers, warnings) wrap onto further rows instead of being cut; a value
         // takes at most 4 rows so one long warning cannot push everything else out of the panel.
-        for line in ItemDescription.infoLines(for: item) + extra {
+        for line in lines {
             guard y < lastRow else { break }
             let color: UIColor = line.label == "Warning" ? .warning : .panel
             painter.text(line.label, x: rect.x + 2, y: y, width: labelWidth, attributes: lg_a_bold(), color: color)
@@ -263,19 +264,17 @@ final class BrowserRenderer {
     }
 
     private func drawHelp(_ state: BrowserState, painter: ScreenPainter) {
-        let rows: [(String, KeyCommand)] = [
-            ("Up", .moveUp), ("Down", .moveDown), ("Left", .moveLeft), ("Right", .moveRight),
-            ("Page up", .pageUp), ("Page down", .pageDown), ("First item", .first), ("Last item", .last),
-            ("Filter by name", .filter), ("Rescan", .rescan), ("Bigger", .zoomIn), ("Smaller", .zoomOut),
-            ("Open viewer", .open), ("Info panel", .info), ("Play (hold)", .play), ("Back", .back),
-            ("Redraw", .redraw), ("Help", .help), ("Quit", .quit),
-            ("Retry download", .retry), ("Transfers", .activity), ("Parent folder", .parent),
-        ] + TriageKeys.helpRows
-        let lines = rows.map { label, command -> String in
-            let keys = keymap.keys(for: command).map(\.displayName).joined(separator: " ")
-            return DisplayWidth.pad(label, width: 16) + keys
+        var lines = HelpScreen.lines(keymap: keymap)
+        // Too many lines for the screen: two columns side by side when the width allows.
+        let columnWidth = 42
+        if lines.count + 4 > painter.size.rows - 2, painter.size.columns - 2 >= 2 * columnWidth + 6 {
+            let half = (lines.count + 1) / 2
+            lines = (0..<half).map { row in
+                DisplayWidth.pad(lines[row], width: columnWidth + 2) + (row + half < lines.count ? lines[row + half] : "")
+            }
         }
-        let width = min(painter.size.columns - 2, 46)
+        let widest = lines.map { DisplayWidth.of($0) }.max() ?? 0
+        let width = min(painter.size.columns - 2, max(46, widest + 4))
         let height = min(painter.size.rows - 2, lines.count + 4)
         guard width > 10, height > 3 else { return }
         let rect = CellRect(x: (painter.size.columns - width) / 2, y: (painter.size.rows - height) / 2,

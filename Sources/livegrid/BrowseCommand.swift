@@ -34,6 +34,13 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "No hint of movement: live items only move while held.")
     var noMotion = false
 
+    @Flag(help: ArgumentHelp("On exit, print the files of the marked items (still, then movie), one per line.",
+                             discussion: "Like nsxiv -o, for scripts: `livegrid --print-marked ~/Pictures | xargs ...`. Names are printed exactly as they are when stdout is a pipe or file; on a terminal, control characters are shown escaped (\\x1b) so they cannot act on it."))
+    var printMarked = false
+
+    @Flag(help: "With --print-marked, end each path with a NUL byte instead of a newline (for xargs -0).")
+    var null = false
+
     func validate() throws {
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
         if RemoteBrowseArgument.url(path) == nil {
@@ -84,7 +91,42 @@ struct BrowseCommand: ParsableCommand {
         } else if colors != "auto", let depth = settings.colors {
             options.colorOverride = .init(depth, source: "config graphics.colors")
         }
-        try BrowserApp(options: options).run()
+        let app = BrowserApp(options: options)
+        // `files=$(livegrid --print-marked DIR)`: stdout is a pipe, so the browser draws on the terminal
+        // (/dev/tty) and only the paths go down the pipe, as fzf does.
+        var savedOutput: Int32 = -1
+        if printMarked, isatty(STDOUT_FILENO) != 1 {
+            let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
+            guard terminal >= 0 else { throw ValidationError("--print-marked with stdout redirected needs a terminal (/dev/tty)") }
+            savedOutput = dup(STDOUT_FILENO)
+            dup2(terminal, STDOUT_FILENO)
+            close(terminal)
+        }
+        defer {
+            if savedOutput >= 0 {
+                fflush(stdout)
+                dup2(savedOutput, STDOUT_FILENO)
+                close(savedOutput)
+            }
+        }
+        try app.run()
+        if printMarked {
+            fflush(stdout)
+            if savedOutput >= 0 { dup2(savedOutput, STDOUT_FILENO) }
+            Self.printPaths(app.markedFilesAtExit, nullTerminated: null)
+        }
+    }
+
+    /// Raw bytes for a pipe (scripts need the exact names); on a terminal, control characters escaped.
+    static func printPaths(_ paths: [String], nullTerminated: Bool) {
+        let toTerminal = isatty(STDOUT_FILENO) == 1
+        var out = Data()
+        for path in paths {
+            // PathBytes: a name that is not UTF-8 goes down the pipe as its exact bytes.
+            out.append(contentsOf: toTerminal ? Array(VisibleText.escaped(path).utf8) : PathBytes.bytes(of: path))
+            out.append(nullTerminated ? 0 : 0x0A)
+        }
+        FileHandle.standardOutput.write(out)
     }
 }
 

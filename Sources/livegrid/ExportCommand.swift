@@ -17,7 +17,7 @@ struct ExportCommand: ParsableCommand {
         overwritten: `IMG_1.JPG` + `IMG_1.MOV` become `IMG_1 (2).JPG` + `IMG_1 (2).MOV`. Each file is written \
         to a temporary name and renamed when complete. XMP sidecars travel with their photos. With --rotate \
         the exported copies (never the originals) are turned losslessly: a JPEG's Exif orientation and the \
-        movie's display matrix together.
+        movie's display matrix together. With --strip-location the copies leave without their GPS position.
         """
     )
 
@@ -48,6 +48,10 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "Turn the exported copies losslessly: left, right or flip (mirror).")
     var rotate: Rotation?
 
+    @Flag(name: .long, help: ArgumentHelp("Remove the location (GPS) from the exported copies.",
+                                          discussion: "Exif GPS, XMP exif:GPS*, QuickTime ©xyz and com.apple.quicktime.location.* are removed from the new stills, movies and XMP sidecars (JPEG, HEIC, QuickTime/MP4); pictures and sound are copied untouched and the originals never change. An item whose location cannot be removed fails instead of leaving with it."))
+    var stripLocation = false
+
     func run() throws {
         let resolved: [LibraryItem]
         do {
@@ -56,7 +60,8 @@ struct ExportCommand: ParsableCommand {
             fail("\(error)")
         }
         let plan = ExportPlan(items: resolved, destination: to,
-                              choiceForAll: choice.map { $0 == .live ? .livePhoto : .stillPhoto })
+                              choiceForAll: choice.map { $0 == .live ? .livePhoto : .stillPhoto },
+                              stripLocation: stripLocation)
         let isTerminal = isatty(STDERR_FILENO) == 1
         let report: ExportReport
         do {

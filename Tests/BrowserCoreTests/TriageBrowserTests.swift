@@ -59,32 +59,185 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertTrue(state.triage.infoLines(for: items[0]).contains { $0.label == "Rating" && $0.value.contains("(3)") })
     }
 
-    /// With marks, a rating or a flag goes to every marked item; a flag toggle follows the first of them.
-    func testRatingAndFlagsApplyToEveryMarkedItem() {
+    /// Issue 19.7: with marks present a rating or flag still acts on the cursor item and says so; after the
+    /// prefix (`;`) it acts on every marked item, and the status bar says that too.
+    func testRatingAndFlagsActOnTheCursorItemAndOnTheMarksOnlyAfterThePrefix() {
         var state = loaded()
         state.reduce(.triage(.result(.statesLoaded([items[2].id: TriageState(rating: 1, flag: .reject)]))))
-        press(.character("m"), .character("l"), .character("m"), in: &state)   // items 0 and 2 marked
-        XCTAssertEqual(state.triageTargets.map(\.id), [items[0].id, items[2].id])
-        XCTAssertEqual(press(.character("4"), in: &state), [
-            .triage(.writeState(TriageState(rating: 4), items[0])),
-            .triage(.writeState(TriageState(rating: 4), items[2])),   // a rating lifts the reject
+        press(.character("m"), .character("l"), .character("m"), in: &state)   // items 0 and 2 marked, cursor on 3
+        XCTAssertEqual(state.selection, 3)
+        XCTAssertEqual(press(.character("4"), in: &state), [.triage(.writeState(TriageState(rating: 4), items[3]))],
+                       "the cursor item only, marks or not")
+        XCTAssertEqual(state.message, "rated IMG_4.JPG ★★★★ · this one only (; first acts on the 2 marked)")
+        XCTAssertEqual(state.triage.state(of: items[0].id), TriageState(), "marked items are untouched")
+
+        press(.character(";"), in: &state)
+        XCTAssertTrue(state.message?.hasPrefix("on 2 marked items: 0-5 rate") == true, state.message ?? "")
+        XCTAssertEqual(press(.character("3"), in: &state), [
+            .triage(.writeState(TriageState(rating: 3), items[0])),
+            .triage(.writeState(TriageState(rating: 3), items[2])),   // a rating lifts the reject
         ])
-        XCTAssertEqual(state.message, "2 items ★★★★")
-        XCTAssertEqual(state.triage.state(of: items[1].id), TriageState(), "unmarked items are untouched")
-        press(.character("p"), in: &state)
+        XCTAssertEqual(state.message, "rated 2 marked items ★★★")
+        XCTAssertFalse(state.triage.actsOnMarked, "the prefix lasts one key")
+        XCTAssertEqual(press(.character("5"), in: &state), [.triage(.writeState(TriageState(rating: 5), items[3]))])
+
+        press(.character(";"), .character("p"), in: &state)
         XCTAssertEqual(state.triage.state(of: items[0].id).flag, .pick)
         XCTAssertEqual(state.triage.state(of: items[2].id).flag, .pick)
+        XCTAssertEqual(state.triage.state(of: items[3].id).flag, TriageFlag.none)
+        XCTAssertEqual(state.message, "picked 2 marked items ⚑")
+        press(.character(";"), .character("j"), in: &state)
+        XCTAssertEqual(state.message, "cancelled (nothing done to the marked items)")
+        XCTAssertEqual(state.selection, 3, "a key without a batch meaning only drops the prefix")
+    }
+
+    /// `p` and `x` say what they did (they used to be silent), on the cursor item.
+    func testPickAndRejectConfirmInTheStatusBar() {
+        var state = loaded()
         press(.character("p"), in: &state)
-        XCTAssertEqual(state.triage.state(of: items[0].id).flag, TriageFlag.none, "toggled off for all")
-        XCTAssertEqual(state.triage.state(of: items[2].id).flag, TriageFlag.none)
-        XCTAssertEqual(state.triage.state(of: items[2].id).rating, 4)
+        XCTAssertEqual(state.message, "picked IMG_1.HEIC ⚑")
+        press(.character("p"), in: &state)
+        XCTAssertEqual(state.message, "unpicked IMG_1.HEIC")
+        press(.character("x"), in: &state)
+        XCTAssertEqual(state.message, "rejected IMG_1.HEIC ✗")
+        XCTAssertEqual(state.triage.state(of: items[0].id).flag, .reject)
+        press(.character("0"), in: &state)
+        XCTAssertEqual(state.message, "unrated IMG_1.HEIC")
+        press(.character(";"), in: &state)
+        XCTAssertEqual(state.message, "no marked items (m marks, M marks all)")
+        XCTAssertFalse(state.triage.actsOnMarked)
+    }
+
+    func testMarkAndAdvanceAndRangeMarking() {
+        var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
+        let many = TestItems.stills(8)
+        state.reduce(.scanFinished(LibraryScan(root: "/photos", items: many, warnings: [])))
+        press(.character("m"), in: &state)
+        XCTAssertEqual(state.selection, 1, "m marks and moves on")
+        XCTAssertEqual(state.message, "marked IMG_1000.JPG · 1 marked")
+        press(.character("l"), .character("l"), .character("l"), .character("V"), in: &state)   // cursor on 4
+        XCTAssertEqual(state.triage.marks.ids, Set(many[0...4].map(\.id)), "from the last m up to the cursor")
+        XCTAssertEqual(state.message, "marked 5 items (IMG_1000.JPG to IMG_1004.JPG) · 5 marked")
+        press(.character("G"), .character("V"), in: &state)   // anchor moved to 4: 4...7
+        XCTAssertEqual(state.triage.marks.count, 8)
+        press(.character("U"), .character("g"), .character("V"), in: &state)
+        XCTAssertEqual(state.triage.marks.ids, [many[0].id])
+        XCTAssertTrue(state.message?.hasPrefix("range starts at IMG_1000.JPG") == true, state.message ?? "")
+        press(.character("l"), .character("l"), .character("V"), in: &state)
+        XCTAssertEqual(state.triage.marks.ids, Set(many[0...2].map(\.id)))
+        press(.character("h"), .character("m"), in: &state)
+        XCTAssertEqual(state.message, "unmarked IMG_1001.JPG · 2 marked")
+    }
+
+    /// The prefilled directory is selected: typing replaces it (an absolute path is taken as typed), → keeps
+    /// it, Tab asks for completions and applies them.
+    func testPromptTypingReplacesThePrefillAndTabCompletes() {
+        var state = loaded()
+        state.triage.lastDirectory = "/srv/old"
+        press(.character("c"), in: &state)
+        XCTAssertEqual(state.triage.prompt?.text, "/srv/old")
+        XCTAssertTrue(state.triage.prompt?.isTextSelected == true)
+        XCTAssertTrue(state.triage.prompt?.line.contains("type to replace") == true)
+        type("/tmp/new", in: &state)
+        XCTAssertEqual(state.triage.prompt?.text, "/tmp/new", "not joined onto the prefill")
+        XCTAssertEqual(press(.enter, in: &state), [.triage(.transfer([items[0]], directory: "/tmp/new", move: false))])
+
+        press(.character("v"), in: &state)
+        press(.right, in: &state)
+        type("/sub", in: &state)
+        XCTAssertEqual(state.triage.prompt?.text, "/tmp/new/sub", "→ keeps the prefill and edits at its end")
+        press(.character("\u{15}"), in: &state)
+        type("/ph", in: &state)
+        XCTAssertEqual(press(.tab, in: &state), [.triage(.completePath("/ph"))])
+        state.reduce(.triage(.result(.completions(for: "/ph", candidates: ["/photos/", "/phone/"]))))
+        XCTAssertEqual(state.triage.prompt?.text, "/pho", "the common prefix")
+        XCTAssertTrue(state.triage.prompt?.line.contains("photos/ phone/") == true, state.triage.prompt?.line ?? "")
+        XCTAssertEqual(press(.tab, in: &state), [], "a second Tab cycles without asking again")
+        XCTAssertEqual(state.triage.prompt?.text, "/photos/")
+        press(.tab, in: &state)
+        XCTAssertEqual(state.triage.prompt?.text, "/phone/")
+        type("x", in: &state)
+        XCTAssertEqual(press(.tab, in: &state), [.triage(.completePath("/phone/x"))])
+        state.reduce(.triage(.result(.completions(for: "/phone/x", candidates: ["/phone/xmas/"]))))
+        XCTAssertEqual(state.triage.prompt?.text, "/phone/xmas/")
+        state.reduce(.triage(.result(.completions(for: "/stale", candidates: ["/stale-dir/"]))))
+        XCTAssertEqual(state.triage.prompt?.text, "/phone/xmas/", "an answer for older text is ignored")
+        XCTAssertEqual(TriagePrompt.typedPath("/srv/old//tmp/x", home: "/h"), "/tmp/x", "// starts again, as in Emacs")
+        XCTAssertEqual(TriagePrompt.typedPath("/srv/old/~/x", home: "/h"), "/h/x")
+        XCTAssertEqual(TriagePrompt.typedPath("~/x", home: "/h"), "/h/x")
+    }
+
+    func testUndoCoversMoveAndCopy() {
+        var state = loaded()
+        let placed = ItemFileOperations.TransferUndo.Placed(source: "/photos/IMG_2.JPG", destination: "/out/IMG_2.JPG",
+                                                            identity: nil)
+        let move = ItemFileOperations.TransferUndo(isMove: true, items: [[placed]])
+        XCTAssertEqual(state.reduce(.triage(.result(.transferred(move, message: "Moved 1 of 1 item", filesChanged: true)))),
+                       [.startScan])
+        XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoTransfer(move))])
+        XCTAssertEqual(state.message, "moving back 1 item…")
+        XCTAssertEqual(press(.character("u"), in: &state), [])
+        XCTAssertEqual(state.message, "nothing to undo")
+        let copy = ItemFileOperations.TransferUndo(isMove: false, items: [[placed]])
+        state.reduce(.triage(.result(.transferred(copy, message: "Copied", filesChanged: false))))
+        XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoTransfer(copy))])
+        XCTAssertEqual(state.message, "removing the copies of 1 item…")
+    }
+
+    /// Issue 15: the help listed the rating keys as "3" (one command of six); it says 0-5 now, and a
+    /// rebinding shows every key.
+    func testHelpListsTheRatingKeysAsARange() throws {
+        let lines = HelpScreen.lines(keymap: Keymap())
+        let rating = try XCTUnwrap(lines.first { $0.hasPrefix("Rating 0-5") })
+        XCTAssertTrue(rating.hasSuffix(" 0-5"), rating)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("…on marked") && $0.hasSuffix(";") })
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Mark range") && $0.hasSuffix("V") })
+        let rebound = try BrowserConfig(parsing: "[keys]\nrate-5 = \"F5\"\n")
+        let custom = try XCTUnwrap(HelpScreen.lines(keymap: rebound.keymap).first { $0.hasPrefix("Rating 0-5") })
+        XCTAssertTrue(custom.hasSuffix("0 1 2 3 4 F5"), custom)
+    }
+
+    /// Coordinates are not in the panel until `L`; then they are read from the file (an effect) and shown,
+    /// and hidden again they are forgotten.
+    func testLocationIsShownOnlyAfterTheToggle() throws {
+        var withGPS = TestItems.still("GPS.JPG")
+        withGPS.still?.info.hasGPS = true
+        var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
+        state.reduce(.scanFinished(LibraryScan(root: "/photos", items: [withGPS, items[1]], warnings: [])))
+        press(.character("i"), in: &state)
+        var location = try XCTUnwrap(state.infoPanelLines(for: withGPS).first { $0.label == "Location" })
+        XCTAssertEqual(location.value, "yes (hidden · L shows)")
+        XCTAssertEqual(press(.character("L"), in: &state), [.triage(.readLocation(withGPS))])
+        state.reduce(.triage(.result(.location(itemID: withGPS.id, text: "52.20970° N, 0.89550° W"))))
+        location = try XCTUnwrap(state.infoPanelLines(for: withGPS).first { $0.label == "Location" })
+        XCTAssertEqual(location.value, "52.20970° N, 0.89550° W (L hides)")
+        XCTAssertEqual(press(.character("l"), in: &state), [], "an item without a position reads nothing")
+        XCTAssertEqual(state.infoPanelLines(for: items[1]).first { $0.label == "Location" }?.value, "none")
+        press(.character("h"), .character("L"), in: &state)
+        XCTAssertTrue(state.triage.locations.isEmpty, "hidden coordinates are forgotten")
+        XCTAssertEqual(state.infoPanelLines(for: withGPS).first { $0.label == "Location" }?.value, "yes (hidden · L shows)")
+    }
+
+    func testExportDialogStripLocationDefaultsFromTheConfigAndToggles() throws {
+        XCTAssertTrue(try BrowserConfig(parsing: "[export]\nstrip_location = true\n").stripLocation)
+        XCTAssertThrowsError(try BrowserConfig(parsing: "[export]\nstrip_location = \"yes\"\n"))
+        var state = loaded()
+        state.triage.stripLocationByDefault = true
+        press(.character("e"), in: &state)
+        XCTAssertEqual(state.triage.exportDialog?.stripLocation, true)
+        press(.character("g"), in: &state)
+        XCTAssertEqual(state.triage.exportDialog?.stripLocation, false)
+        press(.character("g"), .enter, in: &state)
+        type("/tmp/out", in: &state)
+        XCTAssertEqual(press(.enter, in: &state), [.triage(.export(items: [items[0]], choices: [.livePhoto],
+                                                                   destination: "/tmp/out", stripLocation: true))])
     }
 
     func testRotateAsksOnceForEveryMarkedItem() {
         var state = loaded()
         press(.character("m"), .character("m"), in: &state)   // items 0 and 1 marked
         press(.character("]"), in: &state)
-        XCTAssertEqual(state.triage.prompt?.label, "Rotate 2 items right in place? y/N ")
+        XCTAssertEqual(state.triage.prompt?.label, "Rotate 2 marked items right in place? y/N ")
         XCTAssertEqual(press(.character("y"), in: &state), [
             .triage(.rotate(items[0], .rotateClockwise)), .triage(.rotate(items[1], .rotateClockwise)),
         ])
@@ -123,14 +276,15 @@ final class TriageBrowserTests: XCTestCase {
     func testCopyPromptTakesATypedDirectoryAndRemembersIt() {
         var state = loaded()
         press(.character("m"), .character("m"), .character("c"), in: &state)
-        XCTAssertEqual(state.triage.prompt?.label, "Copy 2 items to: ")
+        XCTAssertEqual(state.triage.prompt?.label, "Copy 2 marked items to: ")
         type("~/outx", in: &state)
         press(.backspace, in: &state)
         XCTAssertEqual(state.selection, 2, "typing a directory does not move the grid")
+        let expanded = TriagePrompt.typedPath("~/out")
         XCTAssertEqual(press(.enter, in: &state),
-                       [.triage(.transfer([items[0], items[1]], directory: "~/out", move: false))])
+                       [.triage(.transfer([items[0], items[1]], directory: expanded, move: false))])
         press(.character("v"), in: &state)
-        XCTAssertEqual(state.triage.prompt?.text, "~/out", "the last directory is the default")
+        XCTAssertEqual(state.triage.prompt?.text, expanded, "the last directory is the default")
         press(.character("\u{15}"), in: &state)
         XCTAssertEqual(state.triage.prompt?.text, "", "Ctrl-U clears the line")
         press(.escape, in: &state)
@@ -175,7 +329,8 @@ final class TriageBrowserTests: XCTestCase {
         type("/tmp/out", in: &state)
         let effects = press(.enter, in: &state)
         XCTAssertEqual(effects, [.triage(.export(items: [items[0], offItem, items[1]],
-                                                 choices: [.livePhoto, .stillPhoto, .livePhoto], destination: "/tmp/out"))])
+                                                 choices: [.livePhoto, .stillPhoto, .livePhoto], destination: "/tmp/out",
+                                                 stripLocation: false))])
         XCTAssertNil(state.triage.exportDialog)
         XCTAssertTrue(state.triage.isExporting)
         XCTAssertEqual(press(.escape, in: &state), [.triage(.cancelExport)], "Esc cancels a running export")

@@ -16,6 +16,7 @@ final class HumanOutputEdgeTests: XCTestCase {
         "FileHandle.standardOutput.write(Data((message + \"\\n\").utf8))", // help, version, completion scripts
         "TerminalOutput.write(", "Glibc.write(STDOUT_FILENO", "output.write(Self.terminalBytes(", // pictures, frames
         "AtomicFileWriter.write(",                        // files, not the terminal
+        "FileHandle.standardOutput.write(out)",           // --print-marked: raw to a pipe, VisibleText on a tty
     ]
 
     func testNoHumanLineBypassesTheEscapingEdge() throws {

@@ -6,9 +6,12 @@ import LivePairing
 public struct ExportDialog: Sendable {
     public private(set) var plan: ExportPlan
     public private(set) var cursor = 0
+    /// Remove the location (GPS) from the new files (`g` toggles; the default comes from the config).
+    public var stripLocation: Bool
 
-    public init(items: [LibraryItem]) {
+    public init(items: [LibraryItem], stripLocation: Bool = false) {
         plan = ExportPlan(items: items, destination: "")
+        self.stripLocation = stripLocation
     }
 
     public var entries: [ExportPlan.Entry] { plan.entries }

@@ -18,6 +18,14 @@ public enum TriageAction: Sendable {
     case export
     case rotate(Adjustment)
     case filterMenu
+    /// The prefix (`;`): the next rating, flag or file key acts on the marked items.
+    case actOnMarked
+    /// A key after the prefix that has no batch meaning: the prefix is dropped.
+    case cancelActOnMarked
+    /// Marks every item from the range anchor (the last item marked with `m`) to the cursor.
+    case markRange
+    /// The info panel shows or hides the item's coordinates (hidden by default).
+    case toggleLocation
     /// A key that a prompt or dialog swallows without meaning anything.
     case ignored
 
@@ -28,6 +36,10 @@ public enum TriageAction: Sendable {
     case promptClear
     case promptCommit
     case promptCancel
+    /// Tab: complete the typed path (repeated: the next candidate).
+    case promptComplete
+    /// Right/End on a prefilled (selected) text: keep it and edit at its end.
+    case promptKeepText
     case answer(Bool)
     case filterChoice(Character)
 
@@ -35,6 +47,8 @@ public enum TriageAction: Sendable {
     case dialogMove(Int)
     case dialogSetChoice(ExportChoice, forAll: Bool)
     case dialogToggleChoice
+    /// Whether the export strips the location (GPS) from the new files.
+    case dialogToggleStripLocation
     case dialogCommit
     case dialogCancel
     case cancelExport
@@ -49,6 +63,12 @@ public enum TriageResult: Sendable {
     /// A rating or flag could not be written: the state read back from disk (or unrated) and why.
     case stateNotSaved(itemID: String, state: TriageState, error: String)
     case trashed(ItemFileOperations.TrashUndo, message: String)
+    /// A copy or move finished: the undo of what was done (nil when nothing was), the status line.
+    case transferred(ItemFileOperations.TransferUndo?, message: String, filesChanged: Bool)
+    /// Directories completing `text` in a path prompt (already in the user's spelling: `~/...`).
+    case completions(for: String, candidates: [String])
+    /// The item's coordinates for the info panel (asked for with `L`), or why there are none.
+    case location(itemID: String, text: String)
     case offerConvertToStill(LibraryItem, Adjustment, reason: String)
     /// Export progress for the status bar.
     case progress(String)
@@ -62,11 +82,17 @@ public enum TriageRequest: Sendable, Equatable {
     case writeState(TriageState, LibraryItem)
     case trash([LibraryItem])
     case restore(ItemFileOperations.TrashUndo)
+    /// Undo of a copy (removes the unchanged copies) or a move (moves back, never over something new).
+    case undoTransfer(ItemFileOperations.TransferUndo)
+    /// Lists the directories that complete a typed path (Tab in a prompt).
+    case completePath(String)
+    /// Reads the item's coordinates (only when the user asked to see them).
+    case readLocation(LibraryItem)
     case transfer([LibraryItem], directory: String, move: Bool)
     /// In place, confirmed by the user.
     case rotate(LibraryItem, Adjustment)
     /// The movie cannot turn: export the still beside the original, then turn that copy.
     case rotatedStillCopy(LibraryItem, Adjustment)
-    case export(items: [LibraryItem], choices: [ExportChoice], destination: String)
+    case export(items: [LibraryItem], choices: [ExportChoice], destination: String, stripLocation: Bool)
     case cancelExport
 }

@@ -28,6 +28,8 @@ public enum TriageKeys {
         case .enter: return .promptCommit
         case .escape: return .promptCancel
         case .backspace: return .promptBackspace
+        case .tab: return .promptComplete
+        case .right, .end: return .promptKeepText
         case .character("\u{15}"): return .promptClear
         case .character(let c) where !c.isControl: return .promptInput(c)
         default: return .ignored
@@ -45,6 +47,7 @@ public enum TriageKeys {
         case .character("L"): return .triage(.dialogSetChoice(.livePhoto, forAll: true))
         case .character("S"): return .triage(.dialogSetChoice(.stillPhoto, forAll: true))
         case .tab: return .triage(.dialogToggleChoice)
+        case .character("g"): return .triage(.dialogToggleStripLocation)
         // Holding the play key previews the item under the cursor (the playback seam).
         case .character(" "): return .playPressed
         case .enter: return .triage(.dialogCommit)
@@ -76,7 +79,18 @@ public enum TriageKeys {
         case .rotateLeft: return .rotate(.rotateCounterclockwise)
         case .rotateRight: return .rotate(.rotateClockwise)
         case .triageFilter: return .filterMenu
+        case .onMarked: return .actOnMarked
+        case .markRange: return .markRange
+        case .showLocation: return .toggleLocation
         default: return nil
+        }
+    }
+
+    /// Actions the prefix (`;`) can direct at the marked items.
+    static func actsOnMarks(_ action: TriageAction) -> Bool {
+        switch action {
+        case .rate, .pick, .reject, .trash, .copy, .move, .export, .rotate: return true
+        default: return false
         }
     }
 
@@ -98,13 +112,18 @@ public enum TriageKeys {
         (.rotateLeft, [.character("[")]),
         (.rotateRight, [.character("]")]),
         (.triageFilter, [.character("f")]),
+        (.onMarked, [.character(";")]),
+        (.markRange, [.character("V")]),
+        (.showLocation, [.character("L")]),
     ]
 
-    /// Help screen rows for the triage commands.
-    public static let helpRows: [(String, KeyCommand)] = [
-        ("Mark / next", .mark), ("Mark all", .markAll), ("Mark none", .markNone), ("Invert marks", .markInvert),
-        ("Rating 0-5", .rate3), ("Pick", .pick), ("Reject", .reject), ("Trash", .trash), ("Undo trash", .undo),
-        ("Copy to…", .copy), ("Move to…", .move), ("Export…", .export), ("Rotate left", .rotateLeft),
-        ("Rotate right", .rotateRight), ("Filter menu", .triageFilter),
+    /// Help screen rows for the triage commands: a label and the commands whose keys it lists.
+    public static let helpRows: [(String, [KeyCommand])] = [
+        ("Mark / next", [.mark]), ("Mark range", [.markRange]), ("Mark all", [.markAll]),
+        ("Mark none", [.markNone]), ("Invert marks", [.markInvert]),
+        ("Rating 0-5", [.rate0, .rate1, .rate2, .rate3, .rate4, .rate5]), ("Pick", [.pick]), ("Reject", [.reject]),
+        ("…on marked", [.onMarked]), ("Trash", [.trash]), ("Undo", [.undo]),
+        ("Copy to…", [.copy]), ("Move to…", [.move]), ("Export…", [.export]), ("Rotate left", [.rotateLeft]),
+        ("Rotate right", [.rotateRight]), ("Filter menu", [.triageFilter]), ("Show location", [.showLocation]),
     ]
 }

@@ -10,8 +10,17 @@ public struct TriageSession: Sendable {
     public var filter = TriageFilter.everything
     public var prompt: TriagePrompt?
     public var exportDialog: ExportDialog?
-    /// The last trash, for `u`.
-    public var lastUndo: ItemFileOperations.TrashUndo?
+    /// The last trash, copy or move, for `u`.
+    public var lastUndo: TriageUndo?
+    /// Set by the prefix key (`;`): the next rating, flag or file key acts on the marked items.
+    public var actsOnMarked = false
+    /// Where a range mark (`V`) starts: the last item marked with `m` (or the first `V`).
+    public var rangeAnchor: String?
+    /// The info panel shows coordinates only after `L`; they are read then and forgotten when hidden.
+    public var showsLocation = false
+    public var locations: [String: String] = [:]
+    /// The export dialog's "strip location" default (`[export] strip_location`).
+    public var stripLocationByDefault = false
     /// The directory last typed in a copy/move/export prompt (the next prompt's default).
     public var lastDirectory = ""
     /// Progress of background work for the status bar (an export), nil when idle.
@@ -19,6 +28,12 @@ public struct TriageSession: Sendable {
     public var isExporting = false
 
     public init() {}
+
+    /// What `u` undoes.
+    public enum TriageUndo: Sendable, Hashable {
+        case trash(ItemFileOperations.TrashUndo)
+        case transfer(ItemFileOperations.TransferUndo)
+    }
 
     public func state(of id: String) -> TriageState { states[id] ?? .unrated }
 

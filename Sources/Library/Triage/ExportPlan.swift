@@ -13,11 +13,14 @@ public enum ExportError: Error, CustomStringConvertible, Equatable {
     /// No longer used by the exporter (a Motion Photo as a still is written by `MediaWriting`); kept for callers.
     case notYetSupported(String)
     case nothingToExport(String)
+    /// `--strip-location` on a file whose location cannot be removed.
+    case cannotStripLocation(String, reason: String)
 
     public var description: String {
         switch self {
         case .notYetSupported(let what): return "not yet supported: \(what)"
         case .nothingToExport(let item): return "\(item): nothing to export"
+        case .cannotStripLocation(let item, let reason): return "\(item): cannot remove the location: \(reason)"
         }
     }
 }
@@ -32,9 +35,14 @@ public struct ExportPlan: Sendable {
 
     public var destination: String
     public private(set) var entries: [Entry]
+    /// Sharing without location: the new still, movie and sidecar lose their GPS position (the originals
+    /// are untouched). See `ExportRunner` and `MediaWriting.withoutLocation`.
+    public var stripLocation = false
 
-    public init(items: [LibraryItem], destination: String, choiceForAll: ExportChoice? = nil) {
+    public init(items: [LibraryItem], destination: String, choiceForAll: ExportChoice? = nil,
+                stripLocation: Bool = false) {
         self.destination = destination
+        self.stripLocation = stripLocation
         self.entries = items.map { Entry(item: $0, choice: ExportPlan.defaultChoice(for: $0)) }
         if let choiceForAll { setChoiceForAll(choiceForAll) }
     }

@@ -87,7 +87,10 @@ public struct ExportRunner: Sendable {
                     try progress?(ExportProgress(itemIndex: index, itemCount: plan.entries.count,
                                                  currentFile: source, bytesDone: done, bytesTotal: total))
                 }
-                if ExportPlan.writesStillWithoutMotion(entry) {
+                if plan.stripLocation {
+                    result.written = try LocationStripper(copier: copier).write(
+                        files, of: entry, to: plan.destination, transfer: transfer, observe: observe)
+                } else if ExportPlan.writesStillWithoutMotion(entry) {
                     result.written = try writeStillWithoutMotion(files, to: plan.destination, transfer: transfer,
                                                                  observe: observe)
                 } else {

@@ -58,6 +58,19 @@ public enum MediaWriting {
         return try MotionPhotoWriter.motionPhoto(still: still, movie: movie, presentationTimestampUs: presentationTimestampUs, limits: limits)
     }
 
+    // MARK: sharing without location
+
+    /// The file without its GPS position (JPEG, HEIC, QuickTime/MP4; see `LocationWriter`). A file without
+    /// one comes back unchanged.
+    public static func withoutLocation(_ source: any ByteSource, limits: ParseLimits = .default) throws(MediaError) -> ByteAssembly {
+        try LocationWriter.withoutLocation(source, limits: limits)
+    }
+
+    /// The sidecar / XMP packet text without `exif:GPS*` properties.
+    public static func xmpWithoutLocation(_ packet: [UInt8]) -> [UInt8] {
+        XMPPacketEditor.removingLocation(packet)
+    }
+
     // MARK: lossless rotation (for the triage work)
 
     /// A JPEG displayed turned or flipped by `change`: Exif Orientation composed (APP1 added if needed).

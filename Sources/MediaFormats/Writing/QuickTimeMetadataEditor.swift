@@ -55,6 +55,33 @@ struct QuickTimeMetadataEditor {
         }
     }
 
+    /// Removes every key starting with `prefix` and its values (later keys renumbered); true when any was.
+    mutating func removeKeys(withPrefix prefix: String) -> Bool {
+        let wanted = Array(prefix.utf8)
+        let removed = Set(keys.indices.filter { keys[$0].name.starts(with: wanted) }.map { UInt32($0 + 1) })
+        guard !removed.isEmpty else { return false }
+        var newIndex: [UInt32: UInt32] = [:]
+        var kept: [(namespace: [UInt8], name: [UInt8])] = []
+        for (offset, key) in keys.enumerated() where !removed.contains(UInt32(offset + 1)) {
+            kept.append(key)
+            newIndex[UInt32(offset + 1)] = UInt32(kept.count)
+        }
+        keys = kept
+        items = items.compactMap { item in newIndex[item.keyIndex].map { ($0, item.body) } }
+        return true
+    }
+
+    /// The first UTF-8 `data` value of `key`, if any.
+    func stringValue(of key: String) -> String? {
+        let name = Array(key.utf8)
+        guard let position = keys.firstIndex(where: { $0.name == name }),
+              let item = items.first(where: { $0.keyIndex == UInt32(position + 1) }), item.body.count >= 16,
+              Array(item.body[4..<8]) == Array("data".utf8),
+              let size = BigEndian.read(item.body, at: 0, width: 4).map(Int.init), size >= 16, size <= item.body.count
+        else { return nil }
+        return String(decoding: item.body[16..<size], as: UTF8.self)
+    }
+
     func box() -> EditableBox {
         var keysPayload = BigEndian.u32(0) + BigEndian.u32(UInt32(keys.count))
         for key in keys { keysPayload += BigEndian.u32(UInt32(8 + key.name.count)) + key.namespace + key.name }

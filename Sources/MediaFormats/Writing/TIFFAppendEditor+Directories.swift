@@ -38,6 +38,39 @@ extension TIFFAppendEditor {
         try updateIFD0 { entries, _ in entries.append(pointerEntry) }
     }
 
+    /// Removes the GPS IFD: its entries and their out-of-line values are overwritten with zeros where they
+    /// lie (nothing else moves, so other offsets stay valid), and IFD0 is rewritten without the pointer.
+    /// False when there is no GPS IFD.
+    mutating func removeGPS() throws(MediaError) -> Bool {
+        guard ifd0Offset != 0 else { return false }
+        let ifd0 = try readDirectory(at: ifd0Offset, context: "Exif IFD0")
+        guard let entry = ifd0.entries.first(where: { $0.tag == LocationWriter.gpsIFDPointerTag }) else { return false }
+        if let offset = pointer(entry), offset >= minimumIFDOffset, Int(offset) + 2 <= bytes.count,
+           let gps = try? readDirectory(at: offset, context: "GPS IFD") {
+            for gpsEntry in gps.entries {
+                if let range = outOfLineValueRange(gpsEntry) { zero(range) }
+            }
+            zero(Int(offset)..<min(bytes.count, Int(offset) + 2 + 12 * gps.entries.count + 4))
+        }
+        try updateIFD0 { entries, _ in entries.removeAll { $0.tag == LocationWriter.gpsIFDPointerTag } }
+        return true
+    }
+
+    /// Where an entry's value lies when it does not fit in the 4-byte field, clamped to the data.
+    func outOfLineValueRange(_ entry: Entry) -> Range<Int>? {
+        let unit: [UInt16: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4, 16: 8, 17: 8, 18: 8]
+        guard let size = unit[entry.type] else { return nil }
+        let total = UInt64(entry.count) * UInt64(size)
+        guard total > 4, let offset = pointer(Entry(tag: 0, type: 4, count: 1, value: entry.value)),
+              Int(offset) < bytes.count else { return nil }
+        return Int(offset)..<Int(min(UInt64(bytes.count), UInt64(offset) + total))
+    }
+
+    mutating func zero(_ range: Range<Int>) {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return }
+        try? patchBytes(at: range.lowerBound, [UInt8](repeating: 0, count: range.count))
+    }
+
     /// Sets Apple MakerNote 0x0011, creating the MakerNote (and ExifIFD) when absent. A non-Apple MakerNote
     /// is refused: replacing it would lose the camera's data.
     mutating func setAppleContentIdentifier(_ identifier: String) throws(MediaError) {

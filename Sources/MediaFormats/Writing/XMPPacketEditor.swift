@@ -62,6 +62,26 @@ enum XMPPacketEditor {
         return Array(wrapped.utf8)
     }
 
+    /// The packet without any `exif:GPS*` property (attribute or element): latitude, longitude, altitude,
+    /// timestamps, directions. Other properties are kept byte for byte.
+    static func removingLocation(_ packet: [UInt8]) -> [UInt8] {
+        let needle = Array("exif:GPS".utf8)
+        var out = packet
+        var from = 0
+        while let at = out.firstIndex(of: needle, from: from) {
+            var end = at + needle.count
+            while end < out.count && isNameByte(out[end]) { end += 1 }
+            let name = Array(out[at..<end])
+            if let next = removeAttribute(name, from: out) ?? removeElement(name, from: out) {
+                out = next
+                from = 0
+            } else {
+                from = at + 1
+            }
+        }
+        return out
+    }
+
     // MARK: text helpers
 
     static func isNameByte(_ b: UInt8) -> Bool {

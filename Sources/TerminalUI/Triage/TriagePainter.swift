@@ -56,6 +56,15 @@ struct TriagePainter {
         return nil
     }
 
+    /// A prefilled text that typing would replace is drawn selected (reverse video), as in a GUI field.
+    func drawPromptSelection(_ session: TriageSession, y: Int, painter: ScreenPainter) {
+        guard let prompt = session.prompt, prompt.takesText, prompt.isTextSelected, !prompt.text.isEmpty else { return }
+        let x = 1 + DisplayWidth.of(prompt.label)
+        let width = min(DisplayWidth.of(prompt.text), painter.size.columns - x)
+        guard width > 0 else { return }
+        painter.text(prompt.text, x: x, y: y, width: width, attributes: lg_a_reverse(), color: .status)
+    }
+
     /// Extra words for the right of the status bar: marks and the triage filter.
     func statusRight(_ session: TriageSession) -> String {
         var parts: [String] = []
@@ -75,7 +84,7 @@ struct TriagePainter {
                      color: .panel)
         let inner = content.width - 4
         let listTop = content.y + 2
-        let listHeight = max(1, content.height - 5)
+        let listHeight = max(1, content.height - 6)
         let first = max(0, min(dialog.cursor - listHeight / 2, dialog.entries.count - listHeight))
         let nameWidth = min(40, max(12, inner / 3))
         let kindWidth = 14, badgeWidth = 12
@@ -103,7 +112,11 @@ struct TriagePainter {
             painter.text(choice, x: x, y: y, width: content.x + content.width - 2 - x,
                          attributes: selected ? lg_a_bold() : 0, color: .panel)
         }
-        let help = "↑/↓ item · l live · s still · L/S all · Tab toggle · hold Space preview · Enter destination… · Esc cancel"
+        let location = dialog.stripLocation ? "Location: removed from the copies (g keeps it)"
+            : "Location: kept in the copies (g removes it)"
+        painter.text(location, x: content.x + 2, y: content.y + content.height - 3, width: inner,
+                     attributes: lg_a_bold(), color: .panel)
+        let help = "↑/↓ item · l live · s still · L/S all · Tab toggle · g location · hold Space preview · Enter destination… · Esc cancel"
         painter.text(help, x: content.x + 2, y: content.y + content.height - 2, width: inner, color: .dimText)
     }
 

@@ -72,9 +72,23 @@ final class TriageWorker: @unchecked Sendable {
             let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
                 .map { ($0.destination as NSString).lastPathComponent }
             let done = outcomes.filter { $0.error == nil }.count
-            var text = "\(move ? "Moved" : "Copied") \(done) of \(Plural.count(items.count, "item")) to \(destination)"
+            var text = "\(move ? "Moved" : "Copied") \(done) of \(Plural.count(items.count, "item"))"
+            if done > 0 { text += " (u undoes)" }
+            text += " to \(destination)"
             if !names.isEmpty { text += ": " + names.joined(separator: ", ") }
-            return .finished(message: text + Self.failures(outcomes.compactMap(\.error)), filesChanged: move)
+            let undo = ItemFileOperations.transferUndo(outcomes, move: move)
+            return .transferred(undo.isEmpty ? nil : undo, message: text + Self.failures(outcomes.compactMap(\.error)),
+                                filesChanged: move)
+        case .undoTransfer(let undo):
+            let outcomes = ItemFileOperations.undoTransfer(undo)
+            let done = outcomes.filter { $0.error == nil }.count
+            let text = undo.isMove ? "Moved back \(done) of \(Plural.count(outcomes.count, "item"))"
+                : "Removed the copies of \(done) of \(Plural.count(outcomes.count, "item"))"
+            return .finished(message: text + Self.failures(outcomes.compactMap(\.error)), filesChanged: undo.isMove)
+        case .completePath(let typed):
+            return .completions(for: typed, candidates: PathCompletion.candidates(for: typed))
+        case .readLocation(let item):
+            return .location(itemID: item.id, text: Self.locationText(item))
         case .rotate(let item, let adjustment):
             do {
                 switch try AdjustmentApplier(writer: MediaWritingOrientationWriter())
@@ -90,8 +104,9 @@ final class TriageWorker: @unchecked Sendable {
             }
         case .rotatedStillCopy(let item, let adjustment):
             return rotatedStillCopy(item, adjustment)
-        case .export(let items, let choices, let destination):
-            return export(items, choices: choices, destination: TriagePrompt.expandingTilde(destination))
+        case .export(let items, let choices, let destination, let stripLocation):
+            return export(items, choices: choices, destination: TriagePrompt.expandingTilde(destination),
+                          stripLocation: stripLocation)
         case .cancelExport:
             return nil
         }
@@ -122,8 +137,23 @@ final class TriageWorker: @unchecked Sendable {
         }
     }
 
-    private func export(_ items: [LibraryItem], choices: [ExportChoice], destination: String) -> TriageResult {
-        var plan = ExportPlan(items: items, destination: destination)
+    /// The first position found in the item's files, as text for the info panel.
+    private static func locationText(_ item: LibraryItem) -> String {
+        for file in item.files where file.info.hasGPS {
+            do {
+                if let location = try LocationReader.location(try FileByteSource(path: file.path)) {
+                    return location.description
+                }
+            } catch {
+                return "unreadable (\(error))"
+            }
+        }
+        return "not readable from the file"
+    }
+
+    private func export(_ items: [LibraryItem], choices: [ExportChoice], destination: String,
+                        stripLocation: Bool) -> TriageResult {
+        var plan = ExportPlan(items: items, destination: destination, stripLocation: stripLocation)
         for (item, choice) in zip(items, choices) { plan.setChoice(choice, forItem: item.id) }
         var lastPost = Date.distantPast
         do {

@@ -1,0 +1,73 @@
+import Foundation
+import LibrarySources
+import LivePairing
+import MediaFormats
+
+/// Writes an export entry's files without their location: stills and movies through
+/// `MediaWriting.withoutLocation` (JPEG, HEIC, QuickTime/MP4), XMP sidecars without `exif:GPS*`, each
+/// through `AtomicFileWriter` as one group with paired names. The originals are only read.
+struct LocationStripper {
+    var copier: FileCopier
+
+    func write(_ files: [String], of entry: ExportPlan.Entry, to directory: String, transfer: FileGroupTransfer,
+               observe: (String, UInt64) throws -> Void) throws -> [String] {
+        let item = entry.item
+        if item.kind == .motion, entry.choice == .livePhoto {
+            // The embedded movie would keep its own position (its moov is inside the still's bytes).
+            throw ExportError.cannotStripLocation(item.displayName,
+                reason: "a Motion Photo's embedded movie is not rewritten; export it as a still")
+        }
+        // Decide every file's new bytes before writing anything, so an unsupported file fails the item whole.
+        var plans: [(source: any ByteSource, assembly: ByteAssembly)?] = []
+        for (index, path) in files.enumerated() {
+            plans.append(try plan(path, isMotionStill: index == 0 && ExportPlan.writesStillWithoutMotion(entry),
+                                  itemName: item.displayName))
+        }
+        return try transfer.writeGroup(files.map { ($0 as NSString).lastPathComponent }, in: directory) { i, destination in
+            try observe(files[i], 0)
+            if let planned = plans[i] {
+                do {
+                    try AtomicFileWriter.write(planned.assembly, from: planned.source, to: destination, replace: false)
+                } catch AtomicFileWriter.WriteError.exists(let path) {
+                    throw FileOperationError.wouldOverwrite(path)
+                }
+            } else {
+                try copier.copy(files[i], to: destination)
+            }
+            try observe(files[i], fileSize(files[i]))
+        }
+    }
+
+    /// The new bytes of one file, or nil to copy it as is (a file that cannot hold a position we know of).
+    private func plan(_ path: String, isMotionStill: Bool, itemName: String) throws -> (source: any ByteSource, assembly: ByteAssembly)? {
+        if path.lowercased().hasSuffix(".xmp") {
+            let text = try FileByteSource(path: path)
+            let bytes = try text.readExactly(at: 0, count: Int(text.size))
+            let stripped = MediaWriting.xmpWithoutLocation(bytes)
+            return (MemoryByteSource(stripped), ByteAssembly([.source(ByteRange(offset: 0, length: UInt64(stripped.count)))]))
+        }
+        let original = try FileByteSource(path: path)
+        var source: any ByteSource = original
+        if isMotionStill {
+            // A Motion Photo leaving as a still: first without its movie, then without its location.
+            source = MemoryByteSource(try MediaWriting.stillWithoutMotion(original).materialize(from: original))
+        }
+        let format = MediaProbe.sniff(try source.read(at: 0, count: 16))
+        switch format {
+        case .jpeg, .heif, .quickTime, .mp4:
+            return (source, try MediaWriting.withoutLocation(source))
+        default:
+            // PNG/GIF/WebP/TIFF/BMP: only a position the probe found stops the export; none is copied as is.
+            if MediaProbe.probe(source).hasGPS {
+                throw ExportError.cannotStripLocation(itemName,
+                    reason: "\((path as NSString).lastPathComponent) is \(format.rawValue), whose location livegrid cannot remove")
+            }
+            return isMotionStill ? (source, ByteAssembly([.source(ByteRange(offset: 0, length: source.size))])) : nil
+        }
+    }
+
+    private func fileSize(_ path: String) -> UInt64 {
+        var st = stat()
+        return stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
+    }
+}
