@@ -55,7 +55,7 @@ let package = Package(
         // MARK: UI
         .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats"], swiftSettings: cModuleSettings),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "Imaging", "CNCurses"],
+                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "Imaging", "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 
         // MARK: the executable

@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import MediaFormats
 import BrowserCore
 
 /// An input event read from curses.
@@ -181,6 +182,7 @@ final class CursesSession {
     private static func installSignalHandlers() {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in
+                TemporaryFileRegistry.removeAllForSignal()   // no half-written file or half pair left behind
                 if KittyKeyboard.isPushed { KittyKeyboard.popForSignal() }
                 endwin()
                 signal(received, SIG_DFL)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BrowserCore
 import Foundation
+import MediaFormats
 import TerminalUI
 
 struct BrowseCommand: ParsableCommand {
@@ -58,6 +59,8 @@ struct BrowseCommand: ParsableCommand {
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
+        // Temporaries a killed livegrid left in this folder (by name and dead owner; nothing else).
+        if options.remoteURL == nil { StaleTemporaryFiles.removeOnce(in: path) }
         try BrowserApp(options: options).run()
     }
 }
