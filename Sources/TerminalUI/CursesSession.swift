@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import MediaFormats
 import BrowserCore
 import TerminalGraphics
 
@@ -198,6 +199,7 @@ final class CursesSession {
     private static func installSignalHandlers() {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in
+                TemporaryFileRegistry.removeAllForSignal()   // no half-written file or half pair left behind
                 if KittyKeyboard.isPushed { KittyKeyboard.popForSignal() }
                 endwin()
                 signal(received, SIG_DFL)

@@ -91,6 +91,8 @@ struct BrowseCommand: ParsableCommand {
         } else if colors != "auto", let depth = settings.colors {
             options.colorOverride = .init(depth, source: "config graphics.colors")
         }
+        // Temporaries a killed livegrid left in this folder (by name and dead owner; nothing else).
+        if options.remoteURL == nil { StaleTemporaryFiles.removeOnce(in: options.path) }
         let app = BrowserApp(options: options)
         // `files=$(livegrid --print-marked DIR)`: stdout is a pipe, so the browser draws on the terminal
         // (/dev/tty) and only the paths go down the pipe, as fzf does.

@@ -15,7 +15,8 @@ struct ExportCommand: ParsableCommand {
         content identifiers intact and their names kept paired; with --as still the still alone. Live Photos \
         whose movie is missing or unplayable are exported as stills. Nothing at the destination is ever \
         overwritten: `IMG_1.JPG` + `IMG_1.MOV` become `IMG_1 (2).JPG` + `IMG_1 (2).MOV`. Each file is written \
-        to a temporary name and renamed when complete. XMP sidecars travel with their photos. With --rotate \
+        to a temporary name and renamed when complete, the movie before the still; Ctrl-C, SIGTERM or \
+        SIGHUP leave no temporary and no half pair. XMP sidecars travel with their photos. With --rotate \
         the exported copies (never the originals) are turned losslessly: a JPEG's Exif orientation and the \
         movie's display matrix together. With --strip-location the copies leave without their GPS position.
         """

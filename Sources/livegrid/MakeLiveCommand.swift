@@ -14,7 +14,9 @@ struct MakeLiveCommand: ParsableCommand {
         the same com.apple.quicktime.content.identifier and a still-image-time track marking the still's \
         moment. An identifier already present in either input is reused (the photo's wins when they \
         differ); otherwise a new UUID is made. Both files are written atomically next to the photo (or \
-        into --output) under names that collide with nothing; on any error no file is left behind.
+        into --output) under names that collide with nothing, the movie before the still; on any error, \
+        Ctrl-C, SIGTERM or SIGHUP no file is left behind. After a kill -9 at most the movie is left, and \
+        the temporary file is removed by the next livegrid that writes into that folder.
         """
     )
 
@@ -125,23 +127,29 @@ enum LiveWriting {
         throw Failure("\(directory): no free file name for \(base)")
     }
 
-    /// Writes each assembly atomically under fresh names; if one fails, the ones already written are removed.
+    /// Writes each assembly to a temporary under fresh names, then commits them as a group with the first
+    /// (the still) last: a visible still always has its movie. On any error, or SIGINT/SIGTERM/SIGHUP, no
+    /// file is left behind (`AtomicFileWriter.commitGroup`).
     static func writePair(directory: String, base: String, extensions: [String],
                           files: [(ByteAssembly, any ByteSource)]) throws -> [String] {
         guard PathBytes.isDirectory(directory) else {
             throw Failure("\(directory): no such directory")
         }
+        TemporaryFileRegistry.installSignalCleanup()
         let paths = try freeNames(directory: directory, base: base, extensions: extensions)
-        var written: [String] = []
+        var writers: [AtomicFileWriter] = []
         do {
             for (index, (assembly, source)) in files.enumerated() {
-                try AtomicFileWriter.write(assembly, from: source, to: paths[index], replace: false)
-                written.append(paths[index])
+                let writer = try AtomicFileWriter(destination: paths[index])
+                writers.append(writer)
+                try assembly.stream(from: source) { try writer.write($0) }
             }
+            guard let primary = writers.first else { return [] }
+            try AtomicFileWriter.commitGroup(primary: primary, companions: Array(writers.dropFirst()))
         } catch {
-            for path in written { _ = PathBytes.unlink(path) }
+            writers.forEach { $0.abort() }
             throw error
         }
-        return written
+        return paths
     }
 }

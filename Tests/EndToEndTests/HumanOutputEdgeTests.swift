@@ -15,7 +15,7 @@ final class HumanOutputEdgeTests: XCTestCase {
         "HumanOutput.block(message)",                     // ArgumentParser errors, escaped
         "FileHandle.standardOutput.write(Data((message + \"\\n\").utf8))", // help, version, completion scripts
         "TerminalOutput.write(", "Glibc.write(STDOUT_FILENO", "output.write(Self.terminalBytes(", // pictures, frames
-        "AtomicFileWriter.write(",                        // files, not the terminal
+        "AtomicFileWriter.write(", "writer.write($0)",    // files, not the terminal
         "FileHandle.standardOutput.write(out)",           // --print-marked: raw to a pipe, VisibleText on a tty
     ]
 

@@ -115,16 +115,20 @@ public struct ExportRunner: Sendable {
         let assembly = try MediaWriting.stillWithoutMotion(source)
         return try transfer.writeGroup(files.map { ($0 as NSString).lastPathComponent }, in: directory) { i, destination in
             try observe(files[i], 0)
+            let writer: AtomicFileWriter
             if i == 0 {
+                writer = try AtomicFileWriter(destination: destination)
                 do {
-                    try AtomicFileWriter.write(assembly, from: source, to: destination, replace: false)
-                } catch AtomicFileWriter.WriteError.exists(let path) {
-                    throw FileOperationError.wouldOverwrite(path)
+                    try assembly.stream(from: source) { try writer.write($0) }
+                } catch {
+                    writer.abort()
+                    throw error
                 }
             } else {
-                try copier.copy(files[i], to: destination)
+                writer = try copier.prepare(files[i], to: destination)
             }
             try observe(files[i], fileSize(files[i]))
+            return writer
         }
     }
 

@@ -23,18 +23,23 @@ struct LocationStripper {
             plans.append(try plan(path, isMotionStill: index == 0 && ExportPlan.writesStillWithoutMotion(entry),
                                   itemName: item.displayName))
         }
+        // Prepared, not committed: the group commits movie and sidecars first, the still last.
         return try transfer.writeGroup(files.map { ($0 as NSString).lastPathComponent }, in: directory) { i, destination in
             try observe(files[i], 0)
+            let writer: AtomicFileWriter
             if let planned = plans[i] {
+                writer = try AtomicFileWriter(destination: destination)
                 do {
-                    try AtomicFileWriter.write(planned.assembly, from: planned.source, to: destination, replace: false)
-                } catch AtomicFileWriter.WriteError.exists(let path) {
-                    throw FileOperationError.wouldOverwrite(path)
+                    try planned.assembly.stream(from: planned.source) { try writer.write($0) }
+                } catch {
+                    writer.abort()
+                    throw error
                 }
             } else {
-                try copier.copy(files[i], to: destination)
+                writer = try copier.prepare(files[i], to: destination)
             }
             try observe(files[i], fileSize(files[i]))
+            return writer
         }
     }
 
@@ -67,7 +72,7 @@ struct LocationStripper {
     }
 
     private func fileSize(_ path: String) -> UInt64 {
-        var st = stat()
-        return stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
+        var st = StatBuffer()
+        return PathBytes.stat(path, &st) == 0 ? UInt64(max(0, st.st_size)) : 0
     }
 }

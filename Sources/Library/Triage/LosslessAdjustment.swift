@@ -83,16 +83,15 @@ public struct AdjustmentApplier: Sendable {
             let names = planned.map(\.file.fileName) + sidecars.map { ($0 as NSString).lastPathComponent }
             let copier = FileCopier()
             let written = try FileGroupTransfer().writeGroup(names, in: directory) { i, destination in
-                if i < planned.count {
-                    do {
-                        try AtomicFileWriter.write(planned[i].assembly, from: planned[i].source, to: destination,
-                                                   permissions: 0o644, replace: false)
-                    } catch AtomicFileWriter.WriteError.exists(let path) {
-                        throw FileOperationError.wouldOverwrite(path)
-                    }
-                } else {
-                    try copier.copy(sidecars[i - planned.count], to: destination)
+                guard i < planned.count else { return try copier.prepare(sidecars[i - planned.count], to: destination) }
+                let writer = try AtomicFileWriter(destination: destination, permissions: 0o644)
+                do {
+                    try planned[i].assembly.stream(from: planned[i].source) { try writer.write($0) }
+                } catch {
+                    writer.abort()
+                    throw error
                 }
+                return writer
             }
             return .applied(written)
         case .inPlace:
@@ -113,8 +112,10 @@ public struct AdjustmentApplier: Sendable {
             writers.append(w)
             try p.assembly.stream(from: p.source) { try w.write($0) }
         }
-        let backups = planned.map { ($0.file.path as NSString).deletingLastPathComponent + "/."
-            + $0.file.fileName + ".livegrid-backup-\(UInt32.random(in: 0...UInt32.max))" }
+        // Named like livegrid's temporaries: a backup a kill -9 strands is swept like one (it is only a second
+        // link to the old contents, read by nothing once this function has returned).
+        let backups = planned.map { ($0.file.path as NSString).deletingLastPathComponent + "/"
+            + TemporaryFileName.make(for: $0.file.fileName) }
         var linked: [Int] = []
         defer { for i in linked { _ = PathBytes.unlink(backups[i]) } }
         for i in planned.indices where PathBytes.link(planned[i].file.path, backups[i]) == 0 { linked.append(i) }

@@ -21,6 +21,21 @@ public struct FileCopier: Sendable {
     @discardableResult
     public func copy(_ source: String, to destination: String,
                      observe: ((_ bytesSoFar: UInt64) throws -> Void)? = nil) throws -> UInt64 {
+        let writer = try prepare(source, to: destination, observe: observe)
+        do {
+            try writer.commit(replace: false)
+        } catch {
+            writer.abort()
+            throw FileCopier.translate(error, source: source)
+        }
+        return writer.bytesWritten
+    }
+
+    /// Copies `source` into a temporary beside `destination`, synced with the source's permission bits and
+    /// times, not yet committed: the caller commits it (with its group: `AtomicFileWriter.commitGroup`) or
+    /// aborts it.
+    public func prepare(_ source: String, to destination: String,
+                        observe: ((_ bytesSoFar: UInt64) throws -> Void)? = nil) throws -> AtomicFileWriter {
         var st = StatBuffer()
         guard PathBytes.stat(source, &st) == 0 else {
             throw FileOperationError.system(operation: "stat", path: source, errno: errno)
@@ -46,14 +61,12 @@ public struct FileCopier: Sendable {
                 try onChunk?(destination, offset)
                 try observe?(offset)
             }
-            try writer.commit(replace: false)
+            writer.setTimes(access: st.st_atim, modification: st.st_mtim)
         } catch {
             writer.abort()
             throw FileCopier.translate(error, source: source)
         }
-        var times = [st.st_atim, st.st_mtim]
-        _ = PathBytes.withCString(destination) { utimensat(AT_FDCWD, $0, &times, 0) }
-        return input.size
+        return writer
     }
 
     static func translate(_ error: any Error, source: String) -> any Error {

@@ -3,7 +3,7 @@ import MediaFormats
 
 /// Moves or copies a group of files that belong together (a Live Photo's still, movie and sidecar) into one
 /// directory as a unit: the same collision number for every name, nothing ever overwritten, and on any
-/// failure the files already done are undone so the group is never split.
+/// failure the files already done are undone so the group is never split. Copies commit the still last.
 public struct FileGroupTransfer: Sendable {
     public enum Mode: Sendable { case copy, move }
 
@@ -34,22 +34,34 @@ public struct FileGroupTransfer: Sendable {
         return zip(sources, destinations).map { Placement(source: $0, destination: $1) }
     }
 
-    /// Writes a group of new files named `names` (paired collision numbers) into `directory` with `write`,
-    /// which must create its destination without replacing anything (e.g. `AtomicFileWriter.commit(replace:
-    /// false)`). If one write fails, the files already written are removed. Returns the destinations.
+    /// Writes a group of new files named `names` (paired collision numbers) into `directory`: `prepare`
+    /// writes each to its temporary (an uncommitted `AtomicFileWriter`), then the group is committed with
+    /// the first file (the still) last (`AtomicFileWriter.commitGroup`). If one write fails, nothing of the
+    /// group is left. Returns the destinations.
     public func writeGroup(_ names: [String], in directory: String,
-                           write: (_ index: Int, _ destination: String) throws -> Void) throws -> [String] {
+                           prepare: (_ index: Int, _ destination: String) throws -> AtomicFileWriter) throws -> [String] {
         try placeGroup(names, in: directory) { destinations in
-            var written: [String] = []
+            var writers: [AtomicFileWriter] = []
             do {
-                for (i, destination) in destinations.enumerated() {
-                    try write(i, destination)
-                    written.append(destination)
-                }
+                for (i, destination) in destinations.enumerated() { writers.append(try prepare(i, destination)) }
+                try FileGroupTransfer.commit(writers)
             } catch {
-                written.forEach { _ = PathBytes.unlink($0) }
+                writers.forEach { $0.abort() }
                 throw error
             }
+        }
+    }
+
+    /// Commits prepared files as a group, the first (the still) last; a name taken meanwhile becomes
+    /// `wouldOverwrite`, so the group is placed again under the next collision number.
+    static func commit(_ writers: [AtomicFileWriter]) throws {
+        guard let primary = writers.first else { return }
+        do {
+            try AtomicFileWriter.commitGroup(primary: primary, companions: Array(writers.dropFirst()))
+        } catch AtomicFileWriter.WriteError.exists(let path) {
+            throw FileOperationError.wouldOverwrite(path)
+        } catch AtomicFileWriter.WriteError.commit(let path, let e) {
+            throw FileOperationError.system(operation: "rename", path: path, errno: e)
         }
     }
 
@@ -83,24 +95,34 @@ public struct FileGroupTransfer: Sendable {
 
     private func perform(_ placements: [Placement], mode: Mode,
                          observe: ((_ source: String, _ bytesSoFar: UInt64) throws -> Void)?) throws {
+        if mode == .copy {
+            // Every file to its temporary first, then the group committed with the still last: a visible
+            // still always has its movie, and an interrupted copy leaves no final name at all.
+            var writers: [AtomicFileWriter] = []
+            do {
+                for p in placements {
+                    writers.append(try copier.prepare(p.source, to: p.destination) { try observe?(p.source, $0) })
+                }
+                try FileGroupTransfer.commit(writers)
+            } catch {
+                writers.forEach { $0.abort() }
+                throw error
+            }
+            return
+        }
         var done: [Placement] = []
         var copiedForMove: [Placement] = []
         do {
-            for p in placements {
-                switch mode {
-                case .copy:
-                    try copier.copy(p.source, to: p.destination) { try observe?(p.source, $0) }
+            // The still last here too: the destination never shows it without its movie.
+            for p in placements.dropFirst() + placements.prefix(1) {
+                do {
+                    try POSIXFile.renameNoReplace(p.source, p.destination)
                     done.append(p)
-                case .move:
-                    do {
-                        try POSIXFile.renameNoReplace(p.source, p.destination)
-                        done.append(p)
-                    } catch FileOperationError.system(_, _, EXDEV) {
-                        try copier.copy(p.source, to: p.destination) { try observe?(p.source, $0) }
-                        copiedForMove.append(p)
-                        guard try FileCopier.sameContents(p.source, p.destination) else {
-                            throw FileOperationError.verificationFailed(source: p.source, copy: p.destination)
-                        }
+                } catch FileOperationError.system(_, _, EXDEV) {
+                    try copier.copy(p.source, to: p.destination) { try observe?(p.source, $0) }
+                    copiedForMove.append(p)
+                    guard try FileCopier.sameContents(p.source, p.destination) else {
+                        throw FileOperationError.verificationFailed(source: p.source, copy: p.destination)
                     }
                 }
             }

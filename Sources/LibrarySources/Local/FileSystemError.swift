@@ -101,7 +101,8 @@ enum POSIXFile {
 
     /// Whether `dir` accepts new files, tested the honest way (access() lies on read-only mounts for root).
     static func isWritableDirectory(_ dir: String) -> Bool {
-        let probe = join(dir, ".livegrid-probe-\(UInt32.random(in: 0...UInt32.max))")
+        // Named like every livegrid temporary, so a kill -9 between open and unlink leaves nothing for good.
+        let probe = join(dir, TemporaryFileName.make(for: "livegrid-probe"))
         let fd = PathBytes.open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         close(fd)

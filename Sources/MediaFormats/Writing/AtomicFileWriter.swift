@@ -29,26 +29,41 @@ public final class AtomicFileWriter {
     public let temporaryPath: String
     private var fd: Int32
     private var finished = false
+    private var slot: TemporaryFileRegistry.Slot?
     public private(set) var bytesWritten: UInt64 = 0
 
-    /// Opens a temporary file beside `destination` with `permissions`.
+    /// Opens a temporary file beside `destination` with `permissions`, named for its owner
+    /// (`TemporaryFileName`) and registered so that SIGINT, SIGTERM and SIGHUP remove it. The first writer
+    /// into a folder removes the temporaries a killed livegrid left there (`StaleTemporaryFiles`).
     public init(destination: String, permissions: mode_t = 0o644) throws {
         self.destination = destination
         let slash = destination.lastIndex(of: "/")
         let dir = slash.map { $0 == destination.startIndex ? "/" : String(destination[..<$0]) } ?? ""
         let base = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
+        StaleTemporaryFiles.removeOnce(in: dir.isEmpty ? "." : dir)
         var lastError: Int32 = 0
         for _ in 0..<16 {
-            let candidate = (dir.isEmpty ? "." : dir) + "/.\(base).livegrid-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            let candidate = (dir.isEmpty ? "." : dir) + "/" + TemporaryFileName.make(for: base)
+            // Registered before it exists: a signal between open and registration would leave it behind.
+            let slot = TemporaryFileRegistry.registerTemporary(candidate)
             let fd = PathBytes.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
             if fd >= 0 {
+                if TemporaryFileRegistry.isEnding {
+                    // A terminating signal's cleanup may have run before this file existed.
+                    close(fd)
+                    _ = PathBytes.unlink(candidate)
+                    TemporaryFileRegistry.release(slot)
+                    throw WriteError.create(destination, EINTR)
+                }
                 self.fd = fd
                 self.temporaryPath = candidate
+                self.slot = slot
                 // The umask must not narrow what the caller asked for (the thumbnail spec wants 0600 exactly).
                 fchmod(fd, permissions)
                 return
             }
             lastError = errno
+            TemporaryFileRegistry.release(slot)
             if lastError != EEXIST { break }
         }
         throw WriteError.create(destination, lastError)
@@ -77,22 +92,8 @@ public final class AtomicFileWriter {
     /// (link + unlink, which fails with EEXIST instead of clobbering).
     public func commit(replace: Bool = true) throws {
         guard !finished else { return }
-        if fsync(fd) != 0 { let e = errno; abort(); throw WriteError.commit(destination, e) }
-        close(fd)
-        fd = -1
-        if replace {
-            guard PathBytes.rename(temporaryPath, destination) == 0 else {
-                let e = errno; _ = PathBytes.unlink(temporaryPath); finished = true
-                throw WriteError.commit(destination, e)
-            }
-        } else {
-            guard PathBytes.link(temporaryPath, destination) == 0 else {
-                let e = errno; _ = PathBytes.unlink(temporaryPath); finished = true
-                throw e == EEXIST ? WriteError.exists(destination) : WriteError.commit(destination, e)
-            }
-            _ = PathBytes.unlink(temporaryPath)
-        }
-        finished = true
+        _ = try flushAndClose()
+        try place(replace: replace)
     }
 
     /// Throws the temporary file away; the destination is untouched.
@@ -101,6 +102,54 @@ public final class AtomicFileWriter {
         if fd >= 0 { close(fd); fd = -1 }
         _ = PathBytes.unlink(temporaryPath)
         finished = true
+        TemporaryFileRegistry.release(slot)
+        slot = nil
+    }
+
+    /// Gives the file these access and modification times (a copy keeps its source's).
+    public func setTimes(access: timespec, modification: timespec) {
+        guard fd >= 0 else { return }
+        var times = [access, modification]
+        futimens(fd, &times)
+    }
+
+    /// fsync and close; returns the file's status (its device and inode identify it once renamed).
+    func flushAndClose() throws -> stat {
+        var st = stat()
+        if fsync(fd) != 0 || fstat(fd, &st) != 0 { let e = errno; abort(); throw WriteError.commit(destination, e) }
+        close(fd)
+        fd = -1
+        return st
+    }
+
+    func place(replace: Bool) throws {
+        defer {
+            finished = true
+            TemporaryFileRegistry.release(slot)
+            slot = nil
+        }
+        if replace {
+            guard PathBytes.rename(temporaryPath, destination) == 0 else {
+                let e = errno; _ = PathBytes.unlink(temporaryPath)
+                throw WriteError.commit(destination, e)
+            }
+        } else if PathBytes.link(temporaryPath, destination) == 0 {
+            _ = PathBytes.unlink(temporaryPath)
+        } else {
+            let e = errno
+            // vfat/exFAT (USB sticks) and some FUSE mounts have no hard links: check, then rename (the same
+            // best effort as `POSIXFile.renameNoReplace`).
+            if e == EPERM || e == ENOTSUP || e == EOPNOTSUPP || e == EMLINK {
+                guard !PathBytes.exists(destination) else { _ = PathBytes.unlink(temporaryPath); throw WriteError.exists(destination) }
+                guard PathBytes.rename(temporaryPath, destination) == 0 else {
+                    let renameError = errno; _ = PathBytes.unlink(temporaryPath)
+                    throw WriteError.commit(destination, renameError)
+                }
+                return
+            }
+            _ = PathBytes.unlink(temporaryPath)
+            throw e == EEXIST ? WriteError.exists(destination) : WriteError.commit(destination, e)
+        }
     }
 
     /// Writes `bytes` to `destination` atomically in one call.

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Interrupted-write safety costs (DECISIONS.md, "Interrupted writes"): the stale-temporary sweep of a folder of
+# 10,000 photos + 100 temporaries, and a pair committed as a group vs two plain commits, on the disk of TMPDIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.build/writes-bench
+mkdir -p "$out"
+swiftc -O -parse-as-library -module-name WritesBench Benchmarks/WritesBench/main.swift \
+    $(find Sources/MediaFormats -name '*.swift') -o "$out/writes-bench"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/many" "$work/out"
+(cd "$work/many" && for i in $(seq 1 10000); do : > "IMG_$i.JPG"; done
+ for i in $(seq 1 100); do : > ".IMG_$i.MOV.livegrid-1-0000000000000000-$(printf %08x "$i").tmp"; done)
+"$out/writes-bench" "$work/many" "$work/out"
