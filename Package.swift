@@ -34,13 +34,15 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats"),
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG"],
+        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
         .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging", "CFFmpeg"],
                 swiftSettings: cModuleSettings),
@@ -48,7 +50,7 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: library
-        .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl"], swiftSettings: cModuleSettings),
+        .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
         .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources", "Imaging"],
                 swiftSettings: cModuleSettings),
 
