@@ -54,9 +54,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Opens the browser on LIBRARY, or on a demo library made from the fixtures.
+# Opens the browser on LIBRARY, or on the generated demo library (recursively: it has a subfolder).
 run: release demo-library
-	.build/release/livegrid $(if $(LIBRARY),"$(LIBRARY)",.build/demo-library)
+	.build/release/livegrid $(if $(LIBRARY),"$(LIBRARY)",--recursive .build/demo-library)
 
 demo-deps:
 	$(call apt_install,$(DEMO_PACKAGES))
