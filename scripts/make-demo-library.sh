@@ -79,14 +79,16 @@ make_picture() {  # NAME SOURCE W H FRAME TRANSFORM
 jpeg() { ff -i "$src/$1.png" -q:v 3 -fflags +bitexact "$src/$1.jpg"; }
 heic() { heif-enc -q 55 "$src/$1.png" -o "$src/$1.heic" >/dev/null; }
 
-# Runs the generation steps two at a time (deterministic: each writes only its own files).
-jobs_running=0
+# Runs the generation steps one per core (deterministic: each writes only its own files). Every job is
+# waited for by its pid, so a failing step stops the script (set -e) instead of leaving a file out.
+pids=()
+cores="$(nproc)"
 spawn() {
   "$@" &
-  jobs_running=$((jobs_running + 1))
-  if [ "$jobs_running" -ge "$(nproc)" ]; then wait -n; jobs_running=$((jobs_running - 1)); fi
+  pids+=("$!")
+  if [ "${#pids[@]}" -ge "$cores" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 }
-finish() { wait; jobs_running=0; }
+finish() { for pid in "${pids[@]}"; do wait "$pid"; done; pids=(); }
 
 # --- sources -----------------------------------------------------------------------------------------------
 spawn make_clip live1 testsrc2   720 540
