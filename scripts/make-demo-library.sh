@@ -117,8 +117,9 @@ spawn make_picture hol4   testsrc2b  1600 1200 0  ""
 spawn make_picture off1   lifeb      720  540  20 ""      # LIVE OFF stills: their movie is deleted below
 spawn make_picture off2   cellauto   720  540  20 ""
 # A video (not a Live Photo: no identifier, longer, one with sound) in each folder.
-spawn ff -f lavfi -i "$(source_filter testsrc2 960 540)" -f lavfi -i "sine=frequency=440:sample_rate=48000" \
-  -t 4 "${x264[@]}" -c:a aac -b:a 96k -shortest "$lib/VID_0601.mp4"
+# Both inputs cut at 4 s (not -shortest, whose cut depends on which input thread runs ahead).
+spawn ff -t 4 -f lavfi -i "$(source_filter testsrc2 960 540)" -t 4 -f lavfi -i "sine=frequency=440:sample_rate=48000" \
+  "${x264[@]}" -c:a aac -b:a 96k -flags:a +bitexact "$lib/VID_0601.mp4"
 spawn ff -f lavfi -i "$(source_filter life 768 432)" -t 3 "${x264[@]}" "$lib/Holiday 2024/VID_0901.mp4"
 finish
 
