@@ -6,14 +6,18 @@ LIBRARY ?=
 # System libraries the build links (C shims in Sources/C*), and tools the tests drive.
 BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev libglib2.0-dev libavformat-dev libavcodec-dev \
                   libswscale-dev libavutil-dev libheif-dev libturbojpeg0-dev libcurl4-openssl-dev
-TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl
+TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils
 BENCH_PACKAGES := chafa timg hyperfine
 # Real terminal emulators under a virtual X server for scripts/screenshots.sh (foot is Wayland-only).
 SCREENSHOT_PACKAGES := xvfb xterm x11-apps x11-utils imagemagick xdotool kitty libgl1-mesa-dri
+# The demo library `make run` opens is generated with these; `make deb` / `make deb-test` need the rest.
+DEMO_PACKAGES := ffmpeg libimage-exiftool-perl libheif-examples
+PACKAGE_PACKAGES := dpkg-dev binutils debootstrap desktop-file-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps screenshots-deps screenshots build release run test bench fuzz demo-library clean
+.PHONY: all deps test-deps bench-deps screenshots-deps screenshots build release run test bench fuzz demo-library clean \
+        demo-deps package-deps static-release install deb deb-test
 
 all: build
 
@@ -50,12 +54,17 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Opens the browser on LIBRARY, or on a demo library made from the fixtures.
+# Opens the browser on LIBRARY, or on the generated demo library (recursively: it has a subfolder).
 run: release demo-library
-	.build/release/livegrid $(if $(LIBRARY),"$(LIBRARY)",.build/demo-library)
+	.build/release/livegrid $(if $(LIBRARY),"$(LIBRARY)",--recursive .build/demo-library)
 
-demo-library:
-	@scripts/make-demo-library.sh .build/demo-library
+demo-deps:
+	$(call apt_install,$(DEMO_PACKAGES))
+
+# Every kind of item livegrid knows, generated (deterministically, in seconds) by the release build's make-live
+# and convert; regenerated only when the script or the committed fixtures change.
+demo-library: release demo-deps
+	@LIVEGRID=.build/release/livegrid scripts/make-demo-library.sh .build/demo-library
 
 # XCTest only (no Swift Testing suites here, so its "0 tests" banner would only mislead), then one plain
 # closing line with the counts.
@@ -77,4 +86,36 @@ fuzz: deps
 	Benchmarks/fuzz.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-deb
+
+# --- installing ---------------------------------------------------------------------------------------------
+# A release build with the Swift runtime (stdlib, Foundation) linked statically, so that the machine it is
+# installed on needs no Swift toolchain; in its own scratch directory so `make release` (benchmarks, make run)
+# keeps its own. generate-manual is swift-argument-parser's man page generator, built with the same flags.
+PREFIX ?= /usr/local
+DESTDIR ?=
+PACKAGE_BUILD := .build-deb
+PACKAGE_FLAGS := -c release --static-swift-stdlib --scratch-path $(PACKAGE_BUILD)
+VERSION := $(shell sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/livegrid/Livegrid.swift)
+ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+
+package-deps: deps
+	$(call apt_install,$(PACKAGE_PACKAGES))
+
+static-release: deps
+	$(SWIFT) build $(PACKAGE_FLAGS) --product livegrid
+	$(SWIFT) build $(PACKAGE_FLAGS) --product generate-manual
+
+# bin/livegrid, man pages and bash/zsh/fish completions generated from the command definitions, README, the
+# example config, the licence and the desktop entry, under $(DESTDIR)$(PREFIX).
+install: static-release
+	scripts/install.sh "$(DESTDIR)$(PREFIX)" $(PACKAGE_BUILD)/release
+
+# livegrid_$(VERSION)_$(ARCH).deb in the project root; Depends from dpkg-shlibdeps (+ the dlopen'ed libav*/libheif).
+deb: package-deps static-release
+	scripts/build-deb.sh $(PACKAGE_BUILD)/release
+
+# Installs the .deb into a fresh debootstrapped Debian 12 (minbase, cached in /var/tmp/livegrid-bookworm) and
+# runs version/scan/show/thumbnail/play there. Minutes, root and Debian's mirror: not part of `make test`.
+deb-test: deb demo-deps
+	scripts/deb-test.sh livegrid_$(VERSION)_$(ARCH).deb

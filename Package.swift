@@ -5,6 +5,7 @@ import PackageDescription
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> TerminalUI -> livegrid
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
+// Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
 // the media core imports no C.
 
 /// Modules that touch C pointers all day keep the Swift 5 language mode: strict sendability checking of
@@ -34,13 +35,15 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats"),
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG"],
+        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
         .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"],
                 swiftSettings: cModuleSettings),
@@ -48,7 +51,7 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: library
-        .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl"], swiftSettings: cModuleSettings),
+        .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
         .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources"],
                 swiftSettings: cModuleSettings),
 

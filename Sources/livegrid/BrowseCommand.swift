@@ -9,7 +9,9 @@ import TerminalUI
 struct BrowseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
-        abstract: "Open the full-screen browser on a directory (the default command)."
+        abstract: "Open the full-screen browser on a directory (the default command).",
+        // The generated synopsis lists every option on one line, wider than an 80-column terminal.
+        usage: "livegrid [browse] [<path>] [<options>]"
     )
 
     @Argument(help: "The directory to browse (or a photo or video in it, selected), or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",

@@ -17,6 +17,7 @@ struct ConvertCommand: ParsableCommand {
         the movie and the Motion Photo XMP) gets a content identifier, and the embedded movie becomes a \
         QuickTime Live Photo movie (stream copy) whose still-image time comes from \
         MotionPhotoPresentationTimestampUs.
+
         --to motion: ITEM is the still of a Live Photo (its movie is found beside it by content identifier, \
         or given as MOVIE). The result is one file with Google Motion Photo XMP (Camera:MotionPhoto, \
         Container:Directory): a JPEG with the movie appended, or a HEIC with the movie in a final mpvd box.

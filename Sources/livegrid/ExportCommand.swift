@@ -9,6 +9,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Copy items out of the library: Live Photos with both halves, or as stills.",
+        usage: "livegrid export <items> ... --to <to> [<options>]",   // keeps within 80 columns as options are added
         discussion: """
         Each ITEM is the path of a still or a movie; a Live Photo's movie path stands for the whole Live \
         Photo. With --as live (the default) a Live Photo is exported as its still and its movie with their \

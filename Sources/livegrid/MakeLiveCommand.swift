@@ -8,6 +8,7 @@ struct MakeLiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "make-live",
         abstract: "Make a Live Photo from any photo and video (new files; the inputs are never modified).",
+        usage: "livegrid make-live <photo> <video> [<options>]",   // the full synopsis is wider than 80 columns
         discussion: """
         Writes a copy of PHOTO (JPEG or HEIC) with Apple MakerNote ContentIdentifier, and a copy of VIDEO (QuickTime \
         or MP4 with an H.264/HEVC video track; stream copy, nothing re-encoded) as a QuickTime movie with \

@@ -10,10 +10,11 @@ struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play the movie of a Live Photo, Motion Photo or video in the terminal (the playback benchmark).",
+        usage: "livegrid play <file> [<options>]",   // the full synopsis is wider than 80 columns
         discussion: """
-        Frames are drawn in place (cursor home, then overwrite; nothing is cleared between frames) at the movie's
-        own timing: frames that would be late are dropped, never delayed. With --stats, a summary goes to stderr:
-        frames shown and dropped, source and achieved frame rate, bytes written and CPU time per frame, and the
+        Frames are drawn in place (cursor home, then overwrite; nothing is cleared between frames) at the movie's \
+        own timing: frames that would be late are dropped, never delayed. With --stats, a summary goes to stderr: \
+        frames shown and dropped, source and achieved frame rate, bytes written and CPU time per frame, and the \
         latency to the first frame.
         """
     )

@@ -8,12 +8,14 @@ struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print pictures in the terminal (like chafa or timg), upright, with a LIVE badge on live items.",
+        usage: "livegrid show <files> ... [<options>]",   // the full synopsis is wider than 80 columns
         discussion: """
-        The graphics mode is detected from the environment (TERM, COLORTERM, TMUX, TERM_PROGRAM, ...); force one
-        with --format or LIVEGRID_GRAPHICS=symbols|sixels|kitty|iterm. Live Photo and Motion Photo stills wear
+        The graphics mode is detected from the environment (TERM, COLORTERM, TMUX, TERM_PROGRAM, ...); force one \
+        with --format or LIVEGRID_GRAPHICS=symbols|sixels|kitty|iterm. Live Photo and Motion Photo stills wear \
         "◎ LIVE"; movies show their poster frame with "▣ VIDEO".
-        A fresh thumbnail already in the freedesktop.org cache ($XDG_CACHE_HOME/thumbnails, written by the
-        browser, `livegrid thumbnail --cache` or a file manager) is used when it is big enough; show never
+
+        A fresh thumbnail already in the freedesktop.org cache ($XDG_CACHE_HOME/thumbnails, written by the \
+        browser, `livegrid thumbnail --cache` or a file manager) is used when it is big enough; show never \
         writes to the cache. --no-cache decodes every file.
         """
     )

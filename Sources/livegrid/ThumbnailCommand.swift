@@ -7,9 +7,11 @@ struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
         abstract: "Write an upright PNG thumbnail of a picture.",
+        usage: "livegrid thumbnail <files> ... --output <output> [<options>]",   // the full synopsis is wider than 80 columns
         discussion: """
-        With --cache the thumbnail goes through the freedesktop.org cache ($XDG_CACHE_HOME/thumbnails), shared
+        With --cache the thumbnail goes through the freedesktop.org cache ($XDG_CACHE_HOME/thumbnails), shared \
         with file managers: a fresh cached thumbnail is reused, a stale one regenerated.
+
         With several FILEs, -o names a directory and each thumbnail is named after its file.
         """
     )

@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `scripts/make-demo-library.sh`, which `make run` opens on a fresh clone: generated into a temporary
+/// directory, then counted the way a script would, with `livegrid scan -r --json`.
+final class DemoLibraryTests: XCTestCase {
+    private static let tools = ["ffmpeg", "heif-enc", "exiftool"]
+
+    func testTheDemoLibraryShowsEveryKindOfItem() throws {
+        for tool in Self.tools where ExternalTool.path(tool) == nil {
+            let message = "\(tool) is not installed (make test-deps): cannot generate the demo library"
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(message); return }
+            throw XCTSkip(message)
+        }
+        guard let binary = Fixtures.livegridBinary else {
+            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
+        }
+        let work = try Fixtures.makeTemporaryDirectory("livegrid-demo")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let library = work.appendingPathComponent("demo library")
+
+        let script = Fixtures.packageRoot.appendingPathComponent("scripts/make-demo-library.sh").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["bash", script, library.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIVEGRID"] = binary
+        environment["DEMO_SHARED"] = "0"     // the same library with or without ../shared
+        environment["TMPDIR"] = work.path
+        process.environment = environment
+        let log = work.appendingPathComponent("make-demo-library.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        process.standardOutput = logHandle
+        process.standardError = logHandle
+        try process.run()
+        process.waitUntilExit()
+        try? logHandle.close()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(process.terminationStatus, 0, output)
+
+        let scan = try LivegridCommand.run(["scan", "-r", "--json", library.path])
+        XCTAssertEqual(scan.status, 0, scan.err)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(scan.out.utf8)) as? [String: Any])
+        let items = try XCTUnwrap(json["items"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(items.count, 24, "at least 24 items")
+
+        func format(_ item: [String: Any]) -> String? {
+            ((item["files"] as? [[String: Any]])?.first { $0["role"] as? String == "still" })?["format"] as? String
+        }
+        func count(_ predicate: ([String: Any]) -> Bool) -> Int { items.filter(predicate).count }
+        let warnings = { (item: [String: Any]) in item["warnings"] as? [String] ?? [] }
+        let name = { (item: [String: Any]) in item["name"] as? String ?? "" }
+        let kinds: [(String, Int)] = [
+            ("Live Photo with a JPEG still", count { $0["kind"] as? String == "live" && format($0) == "jpeg" }),
+            ("Live Photo with a HEIC still", count { $0["kind"] as? String == "live" && format($0) == "heif" }),
+            ("JPEG Motion Photo", count { $0["kind"] as? String == "motion" && format($0) == "jpeg" }),
+            ("HEIC Motion Photo", count { $0["kind"] as? String == "motion" && format($0) == "heif" }),
+            ("LIVE OFF still (movie missing)", count { $0["liveOffReason"] is String }),
+            ("video", count { $0["kind"] as? String == "video" }),
+            // A damaged file: the scan reports a problem in the file's own bytes ("NAME: ...").
+            ("damaged file", count { item in warnings(item).contains { $0.hasPrefix(name(item) + ":") } }),
+            ("item in a subfolder", count { ($0["files"] as? [[String: Any]])?.contains { ($0["path"] as? String ?? "").contains("Holiday 2024/") } == true }),
+        ]
+        for (kind, found) in kinds {
+            XCTAssertGreaterThan(found, 0, "the demo library has a \(kind)\n\(output)")
+        }
+        let plainOrientations = Set(items.filter { $0["kind"] as? String == "still" && $0["identifier"] == nil }
+            .compactMap { $0["orientation"] as? Int })
+        XCTAssertGreaterThanOrEqual(plainOrientations.count, 2, "plain stills in several Exif orientations: \(plainOrientations)")
+        XCTAssertTrue(items.allSatisfy { !warnings($0).contains { $0.contains("shared with") } },
+                      "every identifier is unique (no accidental pairs)")
+    }
+}
