@@ -16,19 +16,28 @@ public enum PictureProviderChoice {
             return PlaceholderThumbnailProvider(reason: "no pictures (the terminal has no colours)")
         }
         // Pixel protocols (sixel/kitty/iTerm2) when detected or asked for; the probe runs once, here.
-        let decision = GraphicsModeDecision.decide(setting: setting, environment: environment) { TerminalProbe.query() }
+        let decision = GraphicsModeDecision.decide(setting: setting, environment: environment,
+                                                   tmux: { TmuxQuery.chain(environment: environment) },
+                                                   probe: { depth in
+            // Replies through tmux take two hops: a longer deadline.
+            TerminalProbe.query(timeoutMilliseconds: depth > 0 ? 500 : 200, passthroughDepth: depth)
+        })
         let capabilities = decision.capabilities
         if capabilities.graphicsMode.isPixelProtocol {
             return ChafaThumbnailProvider(depth: .truecolor, reason: decision.pixelDescription, version: version,
                                           warn: warn, mode: capabilities.graphicsMode,
                                           cellPixelSize: capabilities.cellPixelSize,
                                           badge: BadgePainter(corner: badgeCorner, style: badgeStyle),
-                                          wrapForTmux: capabilities.insideTmux)
+                                          tmux: decision.passthroughTarget)
         }
         var reason = "symbols, \(depth.name)"
         switch setting {
         case .auto:
-            reason += capabilities.insideTmux ? " (inside tmux)" : ""
+            if let hint = capabilities.graphicsHint {
+                reason += "; " + hint
+            } else {
+                reason += capabilities.insideTmux ? " (inside tmux)" : ""
+            }
         case .symbols:
             reason += " (config)"
         default:

@@ -44,7 +44,17 @@ public enum PixelSequences {
     public static let kittyDeleteAll: [UInt8] = Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8)
 
     /// Wraps a protocol sequence for tmux passthrough (`allow-passthrough on`, tmux ≥ 3.3).
-    public static func tmuxPassthrough(_ bytes: [UInt8]) -> [UInt8] {
-        RenderedImage(columns: 0, rows: 0, mode: .sixels, colorDepth: .truecolor, bytes: bytes).bytesWrappedForTmux
+    public static func tmuxPassthrough(_ bytes: [UInt8], depth: Int = 1) -> [UInt8] {
+        TmuxPassthrough.wrap(bytes, depth: depth)
+    }
+
+    /// A picture for the terminal outside tmux: save cursor, absolute move to the pane's cell shifted by the
+    /// pane's origin, payload, restore — all inside the passthrough wrapper, so the outer terminal's cursor
+    /// (not tmux's idea of the pane's cursor) is moved and put back. Long payloads (kitty chunks) are split
+    /// into several wrappers, each below tmux's 1 MiB limit.
+    public static func positionedThroughTmux(_ payload: [UInt8], row: Int, column: Int,
+                                             target: TmuxPassthroughTarget) -> [UInt8] {
+        let inner = positioned(payload, row: target.originRow + row, column: target.originColumn + column)
+        return TmuxPassthrough.wrapInPieces(inner, depth: target.depth).flatMap { $0 }
     }
 }

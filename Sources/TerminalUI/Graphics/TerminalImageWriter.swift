@@ -16,7 +16,8 @@ struct PixelPicture {
 /// every new picture with save-cursor / move / write / restore), so text and images never interleave.
 final class TerminalImageWriter {
     let mode: GraphicsMode
-    private let wrapForTmux: Bool
+    /// Inside tmux: passthrough depth and the pane's origin on the outer terminal (moves with the pane).
+    var tmux: TmuxPassthroughTarget?
     private let fd: Int32
     private var ledger: ImagePlacementLedger<ThumbnailKey>
     private var pending: (plan: ImagePlacementPlan<ThumbnailKey>, images: [ThumbnailKey: RenderedImage])?
@@ -27,9 +28,9 @@ final class TerminalImageWriter {
     /// never placed twice, and must not push the thumbnails' ids out of `kittyIDs`).
     static let movieImageID: UInt32 = 0xFFFF_FF00
 
-    init(mode: GraphicsMode, wrapForTmux: Bool, fd: Int32 = STDOUT_FILENO) {
+    init(mode: GraphicsMode, tmux: TmuxPassthroughTarget?, fd: Int32 = STDOUT_FILENO) {
         self.mode = mode
-        self.wrapForTmux = wrapForTmux
+        self.tmux = tmux
         self.fd = fd
         ledger = ImagePlacementLedger(erasure: mode == .kitty ? .deleteByID : .repaintCells)
     }
@@ -74,8 +75,13 @@ final class TerminalImageWriter {
         needsDeleteAll = false
         for placement in plan.draw {
             guard let image = images[placement.key] else { continue }
-            out += PixelSequences.positioned(payload(for: placement.key, image: image), row: placement.rect.y,
-                                             column: placement.rect.x)
+            let bytes = payload(for: placement.key, image: image)
+            if let tmux {
+                out += PixelSequences.positionedThroughTmux(bytes, row: placement.rect.y, column: placement.rect.x,
+                                                            target: tmux)
+            } else {
+                out += PixelSequences.positioned(bytes, row: placement.rect.y, column: placement.rect.x)
+            }
         }
         guard !out.isEmpty else { return }
         out.withUnsafeBytes { raw in
@@ -100,18 +106,27 @@ final class TerminalImageWriter {
         _ = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
     }
 
+    /// The protocol bytes of one picture, unwrapped (the caller positions and wraps them).
     private func payload(for key: ThumbnailKey, image: RenderedImage) -> [UInt8] {
-        guard mode == .kitty else { return wrap(image.bytes) }
-        if key.movieFrame != nil { return wrap(PixelSequences.kittyTransmit(image.bytes, id: Self.movieImageID)) }
+        guard mode == .kitty else { return image.bytes }
+        if key.movieFrame != nil { return PixelSequences.kittyTransmit(image.bytes, id: Self.movieImageID) }
         let (id, isNew, evicted) = kittyIDs.id(for: key)
         var out: [UInt8] = []
-        if let evicted { out += wrap(PixelSequences.kittyFree(id: evicted)) }
-        out += wrap(isNew ? PixelSequences.kittyTransmit(image.bytes, id: id) : PixelSequences.kittyPlace(id: id))
+        if let evicted { out += PixelSequences.kittyFree(id: evicted) }
+        out += isNew ? PixelSequences.kittyTransmit(image.bytes, id: id) : PixelSequences.kittyPlace(id: id)
         return out
     }
 
     private func wrap(_ bytes: [UInt8]) -> [UInt8] {
-        wrapForTmux ? PixelSequences.tmuxPassthrough(bytes) : bytes
+        tmux.map { PixelSequences.tmuxPassthrough(bytes, depth: $0.depth) } ?? bytes
+    }
+
+    /// tmux redrew the pane (window switch, re-attach) or moved it: its pixel pictures are gone (or in the
+    /// wrong place) though curses' text is intact, so every picture is drawn again at the new origin.
+    func tmuxRedrew(target: TmuxPassthroughTarget) {
+        tmux = target
+        ledger.screenCleared()
+        if mode == .kitty { needsDeleteAll = true }
     }
 }
 
