@@ -18,7 +18,7 @@ enum TmuxQuery {
             }
             levels.append(facts)
             guard facts.clientIsTmux else { return TmuxChain(levels: levels) }
-            guard let pid = facts.clientPID, let outer = processEnvironment(pid: pid), let outerSocket = outer["TMUX"] else {
+            guard let pid = facts.clientPID, let outer = tmuxEnvironment(from: pid), let outerSocket = outer["TMUX"] else {
                 // The client's tmux is elsewhere (over SSH): wrap once more, position unknown.
                 return TmuxChain(levels: levels, outerLevelUnknown: true)
             }
@@ -66,6 +66,30 @@ enum TmuxQuery {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
+
+    /// The TMUX and TMUX_PANE a tmux client was started under: its own environment, or (since nesting
+    /// needs `TMUX= tmux attach` or `unset TMUX` first) that of the nearest parent which still has them,
+    /// typically the shell in the outer pane (/proc keeps each process's environment as it was at exec).
+    static func tmuxEnvironment(from pid: Int) -> [String: String]? {
+        var current = pid
+        for _ in 0..<8 where current > 1 {
+            if let environment = processEnvironment(pid: current), let tmux = environment["TMUX"], !tmux.isEmpty {
+                return environment
+            }
+            guard let parent = parentPID(of: current) else { return nil }
+            current = parent
+        }
+        return nil
+    }
+
+    /// The parent process id from /proc/PID/stat ("pid (comm) state ppid ..."; comm may hold spaces).
+    static func parentPID(of pid: Int) -> Int? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int(fields[1]) : nil
+    }
 
     /// Another process's environment (same user, same machine), from /proc.
     static func processEnvironment(pid: Int) -> [String: String]? {
