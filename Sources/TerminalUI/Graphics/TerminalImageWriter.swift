@@ -45,6 +45,13 @@ final class TerminalImageWriter {
         for row in plan.repaintRows {
             wredrawln(window, Int32(row), 1)
         }
+        if let tmux, ledger.erasure == .repaintCells {
+            // Through tmux a repaint does not reach the pixels (see `eraseThroughTmux`): erase them directly,
+            // except where a new picture covers exactly the same cells.
+            let drawnRects = Set(plan.draw.map(\.rect))
+            let gone = plan.erase.map(\.rect).filter { !drawnRects.contains($0) }
+            send(PixelSequences.eraseThroughTmux(gone, target: tmux))
+        }
         if !plan.repaintRows.isEmpty { wnoutrefresh(window) }
         var images: [ThumbnailKey: RenderedImage] = [:]
         for picture in pictures where plan.draw.contains(where: { $0.key == picture.key }) {
@@ -83,6 +90,10 @@ final class TerminalImageWriter {
                 out += PixelSequences.positioned(bytes, row: placement.rect.y, column: placement.rect.x)
             }
         }
+        send(out)
+    }
+
+    private func send(_ out: [UInt8]) {
         guard !out.isEmpty else { return }
         out.withUnsafeBytes { raw in
             var offset = 0
