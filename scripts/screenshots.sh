@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Screenshots of livegrid in real terminal emulators under a virtual X server (Xvfb): xterm as a VT340
-# (sixel graphics) in pixel mode and in symbols mode, and kitty (kitty graphics) when it starts.
+# (sixel graphics) in pixel mode and in symbols mode, xterm running tmux (sixels through passthrough, and
+# passthrough off), and kitty (kitty graphics) when it starts.
 # Keys are typed with xdotool; each screen is grabbed with ImageMagick's `import`.
 #
 #   scripts/screenshots.sh [OUT_DIR] [LIVEGRID_BINARY]      (needs: make screenshots-deps)
+#   SCREENSHOTS_ONLY="tmux" scripts/screenshots.sh ...      (only some of: xterm tmux kitty)
 #
 # The info-panel shot selects keyPhoto.jpg, a photo without GPS tags (the panel never shows GPS anyway).
 set -euo pipefail
@@ -33,7 +35,9 @@ done
 Xvfb "$display" -screen 0 1600x1000x24 +extension GLX -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 terminal_pid=""
+tmux_socket="livegrid-shots-$$"
 cleanup() {
+  tmux -L "$tmux_socket" kill-server 2>/dev/null || true
   [ -n "$terminal_pid" ] && kill "$terminal_pid" 2>/dev/null || true
   kill "$xvfb_pid" 2>/dev/null || true
   rm -rf "$work"
@@ -57,6 +61,9 @@ wait_window() {
 }
 
 keys() { xdotool key --delay 120 "$@"; }
+
+# Whether a group of shots is wanted (SCREENSHOTS_ONLY unset: all of them).
+want() { [ -z "${SCREENSHOTS_ONLY:-}" ] || [[ " $SCREENSHOTS_ONLY " == *" $1 "* ]]; }
 
 # Grabs the terminal's window; downscales when the PNG would pass ~500 KB.
 shot() {
@@ -106,6 +113,7 @@ stop_terminal() {
 }
 
 xterm -v | grep -q . || true
+if want xterm; then
 xterm_run TERM=xterm-256color "$bin" --graphics auto "$library"
 session xterm-sixel
 stop_terminal
@@ -113,9 +121,45 @@ stop_terminal
 xterm_run TERM=xterm-256color COLORTERM=truecolor "$bin" --graphics symbols "$library"
 session xterm-symbols
 stop_terminal
+fi
+
+# xterm (sixel) running tmux 3.3+ on a private socket: pictures through passthrough, placed at the pane's
+# absolute position, and drawn again after tmux redraws the window; then passthrough off (symbols + the fix).
+if want tmux && command -v tmux >/dev/null; then
+  t() { tmux -L "$tmux_socket" "$@"; }
+  printf 'set -g allow-passthrough on\nset -g status-style bg=colour238,fg=colour250\n' > "$work/tmux.conf"
+  # livegrid asks tmux about its client when it starts: start it from the shell once the xterm is attached.
+  run_in_tmux() {
+    t -f "$work/tmux.conf" new-session -d -s shots -x 120 -y 40 "PS1='$ ' bash --norc --noprofile -i"
+    xterm_run -u TMUX TERM=xterm-256color tmux -L "$tmux_socket" attach -t shots
+    for _ in $(seq 50); do [ "$(t display -p -t shots '#{session_attached}')" = 1 ] && break; sleep 0.1; done
+    t send-keys -t shots "clear; XDG_CACHE_HOME='$work/cache' '$bin' '$library'" Enter
+  }
+  run_in_tmux
+  shot tmux-sixel-grid 9
+  keys l l l Return
+  shot tmux-sixel-viewer 8
+  keys Escape
+  sleep 3
+  t new-window -t shots "sleep 600"
+  sleep 1
+  t select-window -t shots:0
+  shot tmux-sixel-grid-after-window-switch 3
+  # A shell pane on the left: livegrid's pane moves right and shrinks, its pictures follow.
+  t split-window -h -b -l 40 -t shots:0 "sleep 600"
+  shot tmux-sixel-split-pane 5
+  t kill-server
+  stop_terminal
+
+  printf 'set -g allow-passthrough off\nset -g status-style bg=colour238,fg=colour250\n' > "$work/tmux.conf"
+  run_in_tmux
+  shot tmux-passthrough-off 7
+  t kill-server
+  stop_terminal
+fi
 
 # kitty needs OpenGL 3.3: Mesa's software rasteriser (llvmpipe) under Xvfb's GLX.
-if command -v kitty >/dev/null; then
+if want kitty && command -v kitty >/dev/null; then
   LIBGL_ALWAYS_SOFTWARE=1 kitty --config NONE -o font_size=10 -o initial_window_width=120c \
     -o initial_window_height=40c -o remember_window_size=no \
     env TERM=xterm-kitty "$bin" "$library" >"$work/kitty.log" 2>&1 &
