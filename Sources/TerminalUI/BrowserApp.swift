@@ -68,7 +68,9 @@ public final class BrowserApp {
 
         let inbox = self.inbox
         var provider = options.makeProvider(session.colors.depth) { inbox.post(.showMessage($0)) }
-        imageWriter = provider.pixelOutput.map { TerminalImageWriter(mode: $0.mode, tmux: $0.tmux) }
+        imageWriter = provider.pixelOutput.map {
+            TerminalImageWriter(mode: $0.mode, tmux: $0.tmux, cellHeight: $0.cellPixelSize?.height)
+        }
         defer { imageWriter?.removeAll() }
         // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
         let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) }

@@ -1,4 +1,5 @@
-import TerminalGraphics
+import Imaging
+@testable import TerminalGraphics
 import XCTest
 
 /// tmux passthrough wrapping (single and nested), what `tmux display -p` answers, and the graphics decision
@@ -153,5 +154,56 @@ final class TmuxPassthroughTests: XCTestCase {
             i += 1
         }
         return out
+    }
+}
+
+/// A sixel too big for tmux's passthrough buffer is sent as stacked pieces that start on cell rows.
+final class SixelBandsTests: XCTestCase {
+    func testSplitsAtCellRowsAndKeepsThePaletteAndEveryBand() throws {
+        let image = try ChafaSixel.render(width: 60, height: 96)
+        let pieces = SixelBands.split(image, cellHeight: 20, maxBytes: image.count / 3)
+        XCTAssertGreaterThan(pieces.count, 1)
+        // lcm(6, 20) = 60 px = 3 cells: every piece starts on a multiple of 3 rows.
+        XCTAssertEqual(pieces.first?.rowOffset, 0)
+        XCTAssertTrue(pieces.allSatisfy { $0.rowOffset % 3 == 0 }, pieces.map(\.rowOffset).description)
+        let layout = try XCTUnwrap(SixelBands.Layout(image))
+        var heights = 0
+        var bands = 0
+        for piece in pieces {
+            let part = try XCTUnwrap(SixelBands.Layout(piece.bytes), "each piece is a sixel image itself")
+            XCTAssertEqual(part.palette, layout.palette, "each piece carries the palette")
+            XCTAssertEqual(part.width, layout.width)
+            XCTAssertEqual(piece.rowOffset * 20, heights, "a piece starts where the previous ended")
+            heights += part.height
+            bands += part.bands.count
+        }
+        XCTAssertEqual(heights, layout.height)
+        XCTAssertEqual(bands, layout.bands.count, "no band lost or repeated")
+    }
+
+    func testSmallImagesAndForeignBytesStayWhole() throws {
+        let image = try ChafaSixel.render(width: 30, height: 24)
+        XCTAssertEqual(SixelBands.split(image, cellHeight: 20, maxBytes: 1_000_000), [SixelBands.Piece(rowOffset: 0, bytes: image)])
+        let junk: [UInt8] = Array("not a sixel at all, but long".utf8)
+        XCTAssertEqual(SixelBands.split(junk, cellHeight: 20, maxBytes: 4).first?.bytes, junk)
+    }
+}
+
+/// A real chafa sixel of a colourful test picture.
+enum ChafaSixel {
+    static func render(width: Int, height: Int) throws -> [UInt8] {
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                rgba[i] = UInt8((x * 255) / max(1, width - 1))
+                rgba[i + 1] = UInt8((y * 255) / max(1, height - 1))
+                rgba[i + 2] = UInt8(((x ^ y) * 7) & 0xFF)
+            }
+        }
+        let renderer = ChafaRenderer(mode: .sixels, colorDepth: .truecolor,
+                                     cellPixelSize: PixelSizeInCells(width: 10, height: 20))
+        let image = try renderer.render(PixelFrame(width: width, height: height, rgba: rgba), maxColumns: width / 10, maxRows: height / 20 + 1)
+        return image.bytes
     }
 }

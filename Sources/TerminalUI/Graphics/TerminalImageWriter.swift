@@ -28,9 +28,13 @@ final class TerminalImageWriter {
     /// never placed twice, and must not push the thumbnails' ids out of `kittyIDs`).
     static let movieImageID: UInt32 = 0xFFFF_FF00
 
-    init(mode: GraphicsMode, tmux: TmuxPassthroughTarget?, fd: Int32 = STDOUT_FILENO) {
+    /// Pixel rows per cell (a sixel too big for tmux is split at cell rows).
+    private let cellHeight: Int
+
+    init(mode: GraphicsMode, tmux: TmuxPassthroughTarget?, cellHeight: Int? = nil, fd: Int32 = STDOUT_FILENO) {
         self.mode = mode
         self.tmux = tmux
+        self.cellHeight = cellHeight ?? CellGeometry.defaultCellPixelSize.height
         self.fd = fd
         ledger = ImagePlacementLedger(erasure: mode == .kitty ? .deleteByID : .repaintCells)
     }
@@ -84,8 +88,15 @@ final class TerminalImageWriter {
             guard let image = images[placement.key] else { continue }
             let bytes = payload(for: placement.key, image: image)
             if let tmux {
-                out += PixelSequences.positionedThroughTmux(bytes, row: placement.rect.y, column: placement.rect.x,
-                                                            target: tmux)
+                // A sixel above tmux's passthrough limit is sent as stacked pieces (kitty chunks are split
+                // by `positionedThroughTmux` itself).
+                let pieces = mode == .sixels
+                    ? SixelBands.split(bytes, cellHeight: cellHeight, maxBytes: TmuxPassthrough.sequenceLimit - 4_096)
+                    : [SixelBands.Piece(rowOffset: 0, bytes: bytes)]
+                for piece in pieces {
+                    out += PixelSequences.positionedThroughTmux(piece.bytes, row: placement.rect.y + piece.rowOffset,
+                                                                column: placement.rect.x, target: tmux)
+                }
             } else {
                 out += PixelSequences.positioned(bytes, row: placement.rect.y, column: placement.rect.x)
             }
