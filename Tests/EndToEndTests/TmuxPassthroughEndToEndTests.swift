@@ -76,13 +76,15 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
                 return screen.first?.contains("\(count) items") == true && screen.contains { $0.contains("sixels") }
             }
         } catch {
-            XCTFail("no sixel grid; screen:\n" + ((try? nested.screen().joined(separator: "\n")) ?? ""))
+            let panes = (try? nested.inner.run(["list-panes", "-a", "-F", "#{pane_id} #{pane_current_command} #{pane_dead}"])) ?? ""
+            XCTFail("no sixel grid; panes: \(panes); screen:\n" + ((try? nested.screen().joined(separator: "\n")) ?? ""))
             throw error
         }
         let origin = try nested.origin()
         XCTAssertEqual(origin.column, 31, "the livegrid pane is right of a 30-column pane")
         XCTAssertEqual(origin.row, 1, "below the outer tmux's status line")
-        let firstPaint = try waitForPictures(in: nested, atLeast: reference.count)
+        let relative = { (picture: Position) in Position(row: picture.row - origin.row, column: picture.column - origin.column) }
+        let firstPaint = try waitForPictures(in: nested) { Set($0.map(relative)).isSuperset(of: reference) }
 
         // What livegrid wrote: every sixel wrapped twice, the cursor move inside the innermost wrapper.
         let written = String(decoding: (try? Data(contentsOf: innerRecording)) ?? Data(), as: UTF8.self)
@@ -93,7 +95,7 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
                        "a sixel sent without passthrough")
 
         // What the outer terminal received: the same relative positions as outside tmux, shifted by the origin.
-        let placed = Set(firstPaint.map { Position(row: $0.row - origin.row, column: $0.column - origin.column) })
+        let placed = Set(firstPaint.map(relative))
         XCTAssertEqual(placed, reference, "absolute \(firstPaint), origin \(origin)")
 
         // A window switch away and back: tmux redraws the pane from its text, the pictures must come again.
@@ -102,19 +104,18 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         try nested.inner.run(["new-window", "-t", nested.inner.name], capture: false)
         Thread.sleep(forTimeInterval: 1)
         try nested.inner.run(["select-window", "-t", "\(nested.inner.name):0"], capture: false)
-        var afterSwitch = try waitForPictures(in: nested, atLeast: before + reference.count)
+        _ = try waitForPictures(in: nested) { Set($0.dropFirst(before).map(relative)).isSuperset(of: reference) }
         try settle(nested)
-        afterSwitch = Self.positionedSixels(in: nested.recorded())
-        XCTAssertEqual(Set(afterSwitch.suffix(from: before).map { Position(row: $0.row - origin.row, column: $0.column - origin.column) }),
-                       reference, "pictures after the window switch")
+        let afterSwitch = Self.positionedSixels(in: nested.recorded())
+        XCTAssertEqual(Set(afterSwitch.dropFirst(before).map(relative)), reference, "pictures after the window switch")
 
         // A resize that moves the pane: drawn again at the new place.
         before = afterSwitch.count
         try nested.inner.run(["resize-pane", "-t", nested.livegridPane, "-L", "6"], capture: false)
         let moved = try nested.origin()
         XCTAssertEqual(moved.column, 25)
-        let afterResize = try waitForPictures(in: nested, atLeast: before + 1)
-        for picture in afterResize.suffix(from: before) {
+        let afterResize = try waitForPictures(in: nested) { $0.count > before }
+        for picture in afterResize.dropFirst(before) {
             XCTAssertGreaterThanOrEqual(picture.column, moved.column, "a picture left of the moved pane: \(picture)")
             XCTAssertGreaterThan(picture.row, moved.row, "a picture on the header or the status line: \(picture)")
         }
@@ -125,7 +126,18 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         try waitUntil("the outer client gone") { try nested.outer.display("#{session_attached}") == "0" }
         before = Self.positionedSixels(in: nested.recorded()).count
         try nested.attachOuterClient(columns: 110, rows: 36)
-        _ = try waitForPictures(in: nested, atLeast: before + 1)
+        _ = try waitForPictures(in: nested) { $0.count > before }
+
+        // The viewer over the grid: tmux forwards no unchanged blank cells, so the grid's sixels must be
+        // erased through passthrough (ECH at their cells), or they would stay around the viewer.
+        try settle(nested)
+        let erases = { (bytes: [UInt8]) -> Int in
+            String(decoding: bytes, as: UTF8.self).components(separatedBy: "\u{1B}7\u{1B}[0m\u{1B}[").count - 1
+        }
+        let erasedBefore = erases(nested.recorded())
+        try nested.inner.run(["send-keys", "-t", nested.livegridPane, "Enter"], capture: false)
+        try waitUntil("the grid's pictures erased on the outer terminal") { erases(nested.recorded()) > erasedBefore }
+        try nested.inner.run(["send-keys", "-t", nested.livegridPane, "Escape"], capture: false)
         try nested.inner.run(["send-keys", "-t", nested.livegridPane, "q"], capture: false)
     }
 
@@ -177,15 +189,18 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         return Set(positions)
     }
 
-    private func waitForPictures(in nested: Nested, atLeast count: Int) throws -> [Position] {
+    /// The pictures the outer terminal received once `enough` holds for them (fails after 60 s).
+    private func waitForPictures(in nested: Nested, file: StaticString = #filePath, line: UInt = #line,
+                                 until enough: ([Position]) -> Bool) throws -> [Position] {
         var positions: [Position] = []
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             positions = Self.positionedSixels(in: nested.recorded())
-            if positions.count >= count { return positions }
+            if enough(positions) { return positions }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        XCTFail("only \(positions.count) of \(count) pictures reached the outer terminal within 60 s: \(positions)")
+        XCTFail("the pictures the outer terminal received within 60 s are not the expected ones: \(positions)",
+                file: file, line: line)
         return positions
     }
 
@@ -226,15 +241,26 @@ func waitUntil(_ what: String, timeout: TimeInterval = 30, _ condition: () throw
     throw ToolRunner.Failure(description: "timed out waiting for \(what)")
 }
 
-/// A program left running in the background (posix_spawn), stopped by its own pid.
+/// A program left running in the background (posix_spawn), stopped by its own pid. Its stdin is a pipe kept
+/// open until it stops: `script` sends its child an end-of-file (Ctrl-D) when its stdin ends, which would
+/// travel through both tmux levels and end the shell in the inner pane.
 final class BackgroundProcess {
     private var pid: pid_t = 0
+    private var stdinWriter: Int32 = -1
 
     init(_ path: String, _ arguments: [String]) throws {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw ToolRunner.Failure(description: "pipe failed") }
+        stdinWriter = fds[1]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            close(fds[0])
+        }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
@@ -250,6 +276,8 @@ final class BackgroundProcess {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         pid = 0
+        if stdinWriter >= 0 { close(stdinWriter) }
+        stdinWriter = -1
     }
 
     deinit { stop() }
