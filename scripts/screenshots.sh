@@ -70,9 +70,9 @@ shot() {
   local name="$1"
   sleep "${2:-2}"
   import -window "$window" "$out/$name.png"
-  if [ "$(stat -c %s "$out/$name.png")" -gt 500000 ]; then
+  while [ "$(stat -c %s "$out/$name.png")" -gt 500000 ]; do
     convert "$out/$name.png" -resize 75% -define png:compression-level=9 "$out/$name.png"
-  fi
+  done
   echo "screenshots: $out/$name.png ($(stat -c %s "$out/$name.png") bytes)"
 }
 
@@ -97,8 +97,11 @@ session() {
 
 xterm_run() {
   # -ti vt340 makes xterm report sixel graphics (DA1 attribute 4); 256 colour registers for photos.
+  # xterm_geometry / xterm_graphics_size: a bigger window (xterm shows no sixel above 1000x1000 px unless
+  # maxGraphicSize says otherwise).
   xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' \
-        -xrm 'XTerm*allowWindowOps: true' -fa Monospace -fs 10 -geometry 120x40+0+0 \
+        -xrm "XTerm*maxGraphicSize: ${xterm_graphics_size:-1000x1000}" \
+        -xrm 'XTerm*allowWindowOps: true' -fa Monospace -fs 10 -geometry "${xterm_geometry:-120x40+0+0}" \
         -e env "$@" &
   terminal_pid=$!
   wait_window xterm
@@ -132,6 +135,7 @@ if want tmux && command -v tmux >/dev/null; then
   run_in_tmux() {
     t -f "$work/tmux.conf" new-session -d -s shots -x 120 -y 40 "PS1='$ ' bash --norc --noprofile -i"
     xterm_run -u TMUX TERM=xterm-256color tmux -L "$tmux_socket" attach -t shots
+    echo "screenshots: xterm ${xterm_geometry:-120x40+0+0}, maxGraphicSize ${xterm_graphics_size:-1000x1000}" >&2
     for _ in $(seq 50); do [ "$(t display -p -t shots '#{session_attached}')" = 1 ] && break; sleep 0.1; done
     t send-keys -t shots "clear; XDG_CACHE_HOME='$work/cache' '$bin' '$library'" Enter
   }
@@ -148,6 +152,14 @@ if want tmux && command -v tmux >/dev/null; then
   # A shell pane on the left: livegrid's pane moves right and shrinks, its pictures follow.
   t split-window -h -b -l 40 -t shots:0 "sleep 600"
   shot tmux-sixel-split-pane 5
+  t kill-server
+  stop_terminal
+
+  # A viewer picture above tmux's 1 MiB passthrough limit (1570x880 px): sent as stacked sixel pieces.
+  xterm_geometry=159x48+0+0 xterm_graphics_size=2000x2000 run_in_tmux
+  sleep 7
+  keys l l l l l l l l Return     # samsung-still.jpeg, a busy landscape
+  shot tmux-sixel-viewer-over-1MiB 20
   t kill-server
   stop_terminal
 
