@@ -129,6 +129,10 @@ extension TerminalCapabilities {
     static func detectGraphicsThroughTmux(_ tmux: TmuxChain, replies: TerminalReplies)
         -> (GraphicsMode, String, String?)
     {
+        guard let inner = tmux.levels.first, inner.hasClient else {
+            // Nobody would see a hint, and nothing is known of the terminal a client will bring.
+            return (.symbols, "inside tmux with no client attached to ask", nil)
+        }
         if let old = tmux.tooOld {
             return (.symbols, "tmux \(old.version) cannot pass pictures through (3.3 or later can)",
                     "tmux \(old.version): pictures need tmux 3.3+")
@@ -137,9 +141,6 @@ extension TerminalCapabilities {
             let which = off.index == 0 ? "tmux" : "the outer tmux"
             return (.symbols, "\(which) passthrough is off; \(passthroughFix) shows pictures",
                     "\(which) passthrough is off: \(passthroughFix)")
-        }
-        guard let inner = tmux.levels.first, inner.hasClient else {
-            return (.symbols, "inside tmux with no client attached to ask", nil)
         }
         let outer = tmux.outerTerminal.map { "the terminal outside tmux (\($0))" } ?? "the terminal outside tmux"
         let outerName = tmux.levels.last?.clientTermname ?? ""

@@ -34,7 +34,12 @@ public enum PictureProviderChoice {
         switch setting {
         case .auto:
             if let hint = capabilities.graphicsHint {
-                reason += "; " + hint
+                // The fix once, where the messages go; a few words stay beside the mode (the status line's
+                // right part must leave room for the item and playback on its left).
+                warn(hint)
+                let short = hint.contains("passthrough is off") ? "passthrough off"
+                    : hint.split(separator: ":").first.map(String.init) ?? hint
+                reason += " (\(short))"
             } else {
                 reason += capabilities.insideTmux ? " (inside tmux)" : ""
             }

@@ -146,9 +146,19 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
     func testPassthroughOffSaysSoWithTheFixAndUsesSymbols() throws {
         let fixture = try BrowserFixture.make()
         defer { fixture.remove() }
-        // TMUX stays set: livegrid knows it runs in tmux and asks it.
-        let session = try TmuxSession(command: "sh -c \"sleep 0.5; \(fixture.command())\"", columns: 120, rows: 30)
+        try requireScript()
+        // TMUX stays set: livegrid knows it runs in tmux and asks it. A client must be attached (with none,
+        // nobody would read the hint): `script` stands in for the user's terminal.
+        let session = try TmuxSession(command: "PS1='$ ' sh", columns: 120, rows: 30)
         XCTAssertEqual(try session.display("#{allow-passthrough}"), "0")
+        let typescript = fixture.directory.deletingLastPathComponent().appendingPathComponent("terminal.bin")
+        let client = try BackgroundProcess("/usr/bin/env", [
+            "-u", "TMUX", "TERM=xterm-256color", "script", "-qfaec",
+            "stty cols 120 rows 31; tmux -L \(session.socket) attach -t \(session.name)", typescript.path,
+        ])
+        defer { client.stop() }
+        try waitUntil("the client attached") { try session.display("#{session_attached}") == "1" }
+        try session.run(["send-keys", "-t", session.name, fixture.command(), "Enter"], capture: false)
         let screen = try session.waitFor("the grid", timeout: 60) { screen in
             screen.first?.contains("\(fixture.names.count) items") == true && screen.last?.contains("passthrough") == true
         }
@@ -156,6 +166,10 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         XCTAssertTrue(status.contains("passthrough is off"), status)
         XCTAssertTrue(status.contains("set -g allow-passthrough on"), status)
         XCTAssertTrue(status.contains("symbols"), status)
+        // After a key the fix gives way to the item; the mode keeps saying why.
+        try session.send("l")
+        let later = try session.waitFor("the item in the status bar") { $0.last?.contains("passthrough off") == true }
+        XCTAssertTrue(later.last?.contains("symbols, ") == true, later.last ?? "")
         try session.send("q")
     }
 

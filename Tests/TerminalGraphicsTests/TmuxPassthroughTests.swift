@@ -99,6 +99,8 @@ final class TmuxPassthroughTests: XCTestCase {
         kittyClient.clientTermtype = "kitty(0.26.5)"
         var detached = xterm
         detached.clientTermname = ""
+        var detachedOff = detached
+        detachedOff.allowsPassthrough = false
         var nestedInner = xterm
         nestedInner.clientTermname = "tmux-256color"
         let sixelDA1 = "\(esc)[6;20;10t\(esc)[?63;1;2;4;6;9;15;16;22;28c"
@@ -122,6 +124,8 @@ final class TmuxPassthroughTests: XCTestCase {
                 hint: "tmux 3.2a: pictures need tmux 3.3+", why: "3.3 or later"),
             Row(name: "no client attached", chain: TmuxChain(levels: [detached]), replies: "", mode: .symbols,
                 depth: 0, why: "no client attached"),
+            Row(name: "passthrough off but no client: no hint nobody would read", chain: TmuxChain(levels: [detachedOff]),
+                replies: "", mode: .symbols, depth: 0, why: "no client attached"),
             Row(name: "nested, sixel through both", chain: TmuxChain(levels: [nestedInner, xterm]), replies: sixelDA1,
                 mode: .sixels, depth: 2, why: "sixel"),
             Row(name: "nested over ssh: one more wrapper", chain: TmuxChain(levels: [nestedInner], outerLevelUnknown: true),
