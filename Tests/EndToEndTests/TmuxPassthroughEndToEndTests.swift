@@ -68,7 +68,8 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         let nested = try Nested(fixture: fixture)
         let innerRecording = fixture.directory.deletingLastPathComponent().appendingPathComponent("inner-pane.bin")
         try nested.inner.run(["pipe-pane", "-O", "-t", nested.livegridPane, "cat > '\(innerRecording.path)'"], capture: false)
-        try nested.inner.run(["send-keys", "-t", nested.livegridPane, fixture.command("--graphics sixel"), "Enter"], capture: false)
+        try nested.inner.run(["send-keys", "-t", nested.livegridPane, fixture.command("--graphics sixel --no-motion"), "Enter"],
+                             capture: false)
         let count = fixture.names.count
         do {
             try waitUntil("the grid in sixels", timeout: 60) {
@@ -127,6 +128,27 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         before = Self.positionedSixels(in: nested.recorded()).count
         try nested.attachOuterClient(columns: 110, rows: 36)
         _ = try waitForPictures(in: nested) { $0.count > before }
+
+        // Playback: holding Space plays the movie as sixel frames through passthrough, in the cell's place.
+        if fixture.kinds["train.jpg"] == "live" {
+            for _ in 0..<fixture.names.count where try nested.screen().last(where: { !$0.isEmpty })?.contains("train.jpg") != true {
+                try nested.inner.run(["send-keys", "-t", nested.livegridPane, "l"], capture: false)
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            try settle(nested)
+            before = Self.positionedSixels(in: nested.recorded()).count
+            let holdEnds = Date().addingTimeInterval(2)
+            while Date() < holdEnds {
+                try nested.inner.run(["send-keys", "-t", nested.livegridPane, "Space"], capture: false)
+                Thread.sleep(forTimeInterval: 0.03)
+            }
+            try settle(nested)
+            let frames = Self.positionedSixels(in: nested.recorded()).dropFirst(before)
+            let moved = try nested.origin()
+            XCTAssertGreaterThanOrEqual(frames.count, 3, "movie frames through passthrough while Space was held")
+            XCTAssertEqual(Set(frames).count, 1, "every frame (and the key photo after) in the cell's place: \(frames)")
+            XCTAssertTrue(frames.allSatisfy { $0.column >= moved.column && $0.row > moved.row }, "\(frames)")
+        }
 
         // The viewer over the grid: tmux forwards no unchanged blank cells, so the grid's sixels must be
         // erased through passthrough (ECH at their cells), or they would stay around the viewer.
