@@ -168,6 +168,29 @@ if want tmux && command -v tmux >/dev/null; then
   shot tmux-passthrough-off 7
   t kill-server
   stop_terminal
+
+  # kitty running tmux: kitty graphics through passthrough (detected by the kitty query), and what kitty's
+  # image layer does on a window switch (tmux forwards nothing for a hidden pane: the images stay until
+  # livegrid's window shows again).
+  if command -v kitty >/dev/null; then
+    printf 'set -g allow-passthrough on\nset -g status-style bg=colour238,fg=colour250\n' > "$work/tmux.conf"
+    t -f "$work/tmux.conf" new-session -d -s shots -x 120 -y 40 "PS1='$ ' bash --norc --noprofile -i"
+    LIBGL_ALWAYS_SOFTWARE=1 kitty --config NONE -o font_size=10 -o initial_window_width=120c \
+      -o initial_window_height=40c -o remember_window_size=no \
+      env -u TMUX TERM=xterm-kitty tmux -L "$tmux_socket" attach -t shots >"$work/kitty-tmux.log" 2>&1 &
+    terminal_pid=$!
+    if wait_window kitty 2>/dev/null; then
+      for _ in $(seq 100); do [ "$(t display -p -t shots '#{session_attached}')" = 1 ] && break; sleep 0.1; done
+      t send-keys -t shots "clear; XDG_CACHE_HOME='$work/cache' '$bin' '$library'" Enter
+      shot tmux-kitty-grid 12
+      t new-window -t shots "sleep 600"
+      shot tmux-kitty-other-window 3
+      t select-window -t shots:0
+      shot tmux-kitty-grid-after-window-switch 3
+    fi
+    t kill-server
+    stop_terminal
+  fi
 fi
 
 # kitty needs OpenGL 3.3: Mesa's software rasteriser (llvmpipe) under Xvfb's GLX.
