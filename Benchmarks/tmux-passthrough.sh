@@ -100,6 +100,8 @@ measure() {
     [ -n "$terminal_pid" ] && kill "$terminal_pid" 2>/dev/null || true
     terminal_pid=""
     t kill-server || true
+    # A server that ended with its last session may leave its socket file behind.
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"
     socket=""
 }
 
