@@ -160,14 +160,6 @@ extension RenderedImage {
     /// doubled); needs `allow-passthrough on` in tmux ≥ 3.3. chafa 1.12 has no passthrough API (1.14 has).
     /// tmux drops passthrough above about 1 MB, so callers keep pixel images small or use symbols there.
     public var bytesWrappedForTmux: [UInt8] {
-        guard !bytes.isEmpty else { return bytes }
-        var out: [UInt8] = [0x1B, UInt8(ascii: "P")] + Array("tmux;".utf8)
-        out.reserveCapacity(bytes.count + bytes.count / 16 + 8)
-        for b in bytes {
-            if b == 0x1B { out.append(0x1B) }
-            out.append(b)
-        }
-        out += [0x1B, UInt8(ascii: "\\")]
-        return out
+        TmuxPassthrough.wrap(bytes, depth: 1)
     }
 }

@@ -6,6 +6,11 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// Cell size in pixels when the terminal told us (pixel-perfect geometry), else nil.
     public var cellPixelSize: PixelSizeInCells?
     public var insideTmux: Bool
+    /// How many times pixel sequences are wrapped for tmux passthrough (0 outside tmux; 2 in nested tmux).
+    public var tmuxPassthroughDepth: Int = 0
+    /// A short status-bar phrase when pixel pictures were possible but are off, with the fix
+    /// ("tmux passthrough is off: set -g allow-passthrough on"); nil otherwise.
+    public var graphicsHint: String?
     /// One human sentence per decision ("graphics: kitty (answered the kitty graphics query)").
     public var reasons: [String]
 
@@ -19,7 +24,10 @@ public struct TerminalCapabilities: Sendable, Hashable {
     ///   - forcedColors: a `--colors` flag.
     ///   - colors: the colour decision made with terminfo and tmux at hand (`ColorDepthDecision`); without it
     ///     the decision uses the environment alone.
+    ///   - tmux: what tmux said about the pane and its client (nil: not asked, and inside tmux symbols are
+    ///     used); `replies` then are the outer terminal's, probed through passthrough.
     public static func detect(environment env: [String: String], replies: TerminalReplies = .none,
+                              tmux: TmuxChain? = nil,
                               forcedMode: GraphicsMode? = nil, forcedColors: ColorDepth? = nil,
                               colors colorDecision: ColorDepthDecision? = nil) -> TerminalCapabilities
     {
@@ -36,12 +44,18 @@ public struct TerminalCapabilities: Sendable, Hashable {
 
         // Graphics.
         var mode: GraphicsMode
+        var hint: String?
         if let forcedMode {
             mode = forcedMode
             reasons.append("graphics: \(mode.rawValue) (forced by flag)")
         } else if let value = env[overrideVariable], let forced = GraphicsMode(userName: value) {
             mode = forced
             reasons.append("graphics: \(mode.rawValue) (forced by \(overrideVariable)=\(value))")
+        } else if insideTmux, let tmux {
+            let (detected, why, tmuxHint) = detectGraphicsThroughTmux(tmux, replies: replies)
+            mode = detected
+            hint = tmuxHint
+            reasons.append("graphics: \(mode.rawValue) (\(why))")
         } else {
             let (detected, why) = detectGraphics(env: env, term: term, program: program, replies: replies,
                                                  insideTmux: insideTmux)
@@ -59,8 +73,11 @@ public struct TerminalCapabilities: Sendable, Hashable {
             cell = PixelSizeInCells(width: window.width / cols, height: window.height / lines)
         }
         if let cell { reasons.append("cell: \(cell.width)x\(cell.height) px (terminal reply)") }
-        return TerminalCapabilities(colorDepth: colors, graphicsMode: mode, cellPixelSize: cell,
-                                    insideTmux: insideTmux, reasons: reasons)
+        var capabilities = TerminalCapabilities(colorDepth: colors, graphicsMode: mode, cellPixelSize: cell,
+                                                insideTmux: insideTmux, reasons: reasons)
+        if insideTmux && mode.isPixelProtocol { capabilities.tmuxPassthroughDepth = max(1, tmux?.depth ?? 1) }
+        capabilities.graphicsHint = mode.isPixelProtocol ? nil : hint
+        return capabilities
     }
 
     static func detectGraphics(env: [String: String], term: String, program: String, replies: TerminalReplies,
@@ -84,5 +101,42 @@ public struct TerminalCapabilities: Sendable, Hashable {
             return (.symbols, "the terminal answered but offers no graphics protocol (e.g. mosh, xterm without sixel)")
         }
         return (.symbols, "no graphics protocol detected (no replies to the probe)")
+    }
+}
+
+extension TerminalCapabilities {
+    /// The status-bar fix when tmux passthrough is off.
+    public static let passthroughFix = "set -g allow-passthrough on"
+
+    /// Inside tmux, with what tmux said and the outer terminal's replies through passthrough (none when
+    /// passthrough is off: the probe is not sent). Returns the mode, why, and a status-bar hint.
+    static func detectGraphicsThroughTmux(_ tmux: TmuxChain, replies: TerminalReplies)
+        -> (GraphicsMode, String, String?)
+    {
+        guard let inner = tmux.levels.first, inner.hasClient else {
+            // Nobody would see a hint, and nothing is known of the terminal a client will bring.
+            return (.symbols, "inside tmux with no client attached to ask", nil)
+        }
+        if let old = tmux.tooOld {
+            return (.symbols, "tmux \(old.version) cannot pass pictures through (3.3 or later can)",
+                    "tmux \(old.version): pictures need tmux 3.3+")
+        }
+        if let off = tmux.passthroughOff {
+            let which = off.index == 0 ? "tmux" : "the outer tmux"
+            return (.symbols, "\(which) passthrough is off; \(passthroughFix) shows pictures",
+                    "\(which) passthrough is off: \(passthroughFix)")
+        }
+        let outer = tmux.outerTerminal.map { "the terminal outside tmux (\($0))" } ?? "the terminal outside tmux"
+        let outerName = tmux.levels.last?.clientTermname ?? ""
+        if replies.kittyGraphicsOK { return (.kitty, "\(outer) answered the kitty graphics query through passthrough", nil) }
+        if outerName == "xterm-kitty" { return (.kitty, "\(outer) is kitty (client_termname)", nil) }
+        if replies.supportsSixel { return (.sixels, "\(outer) reports sixel graphics through passthrough (DA1 attribute 4)", nil) }
+        if ["foot", "mlterm", "contour", "yaft"].contains(where: { outerName.hasPrefix($0) }) {
+            return (.sixels, "\(outer) has sixel graphics (client_termname)", nil)
+        }
+        if replies.primaryDeviceAttributes != nil {
+            return (.symbols, "\(outer) answered through passthrough but offers no graphics protocol", nil)
+        }
+        return (.symbols, "no reply through tmux passthrough (an outer tmux may have passthrough off)", nil)
     }
 }

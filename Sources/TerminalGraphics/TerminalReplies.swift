@@ -31,6 +31,10 @@ public struct TerminalReplies: Sendable, Hashable {
     /// DA1 (every terminal answers DA1, so its reply ends the wait).
     public static let probeSequence = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[14t\u{1B}[?u\u{1B}[c"
 
+    /// The probe sent through tmux passthrough to the terminal outside: the same without the kitty keyboard
+    /// query (keys come from tmux, which does not speak that protocol).
+    public static let passthroughProbeSequence = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[14t\u{1B}[c"
+
     /// Parses whatever arrived; unknown bytes are ignored.
     public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
         var replies = TerminalReplies()

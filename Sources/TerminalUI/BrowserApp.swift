@@ -79,8 +79,13 @@ public final class BrowserApp {
 
         let inbox = self.inbox
         var provider = options.makeProvider(session.colorDecision) { inbox.post(.showMessage($0)) }
-        imageWriter = provider.pixelOutput.map { TerminalImageWriter(mode: $0.mode, wrapForTmux: $0.wrapForTmux) }
+        imageWriter = provider.pixelOutput.map {
+            TerminalImageWriter(mode: $0.mode, tmux: $0.tmux, cellHeight: $0.cellPixelSize?.height)
+        }
         defer { imageWriter?.removeAll() }
+        // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
+        let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) }
+        defer { tmuxWatch?.stop() }
         // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
         idlok(session.window, imageWriter == nil)
         // After the provider's terminal probe: the kitty keyboard query reads its own replies.
@@ -132,8 +137,9 @@ public final class BrowserApp {
                 || triageWorker.isBusy || playback.isBusy
             // A local scan or picture finishing is not an input event: poll often enough that it shows at once.
             let loading = remote == nil && (state.isScanning || provider.hasPendingWork)
+            let idle: Int32 = tmuxWatch.map { Int32($0.interval * 1000) } ?? -1
             let timeout: Int32 = busy ? playback.pollMilliseconds(otherwise: loading ? 4 : 30)
-                : (state.remoteNeedsPolling() ? 100 : -1)
+                : (state.remoteNeedsPolling() ? 100 : idle)
             let events = playback.readEvents(session: session, timeoutMilliseconds: timeout)
             var actions = inbox.drain()
             for event in events {
@@ -142,8 +148,14 @@ public final class BrowserApp {
                 } else if let action = action(for: event, state: state, keymap: options.config.keymap) {
                     actions.append(action)
                 }
-                if case .resize = event { clearok(session.window, true); imageWriter?.screenCleared() }
+                if case .resize = event {
+                    clearok(session.window, true)
+                    imageWriter?.screenCleared()
+                    tmuxWatch?.poll()   // a split or zoom moves the pane: its new origin before the redraw
+                }
             }
+            let tmuxRedraw = tmuxWatch?.takeRedraw()
+            if let tmuxRedraw { imageWriter?.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
             if resumed { clearok(curscr, true); imageWriter?.screenCleared() }
             // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
@@ -163,6 +175,7 @@ public final class BrowserApp {
             }
             let newFrame = playback.controller.takeNewFrame()
             dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame || resumed
+                || tmuxRedraw != nil
         }
     }
 

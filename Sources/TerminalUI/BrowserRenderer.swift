@@ -95,15 +95,21 @@ final class BrowserRenderer {
             (left, right) = RemoteOverlayPainter.status(state, remote: remote, left: left, right: right,
                                                         pictureMode: provider.modeDescription)
         }
-        drawBar(left: left, right: right, y: y, color: .status, painter: painter)
+        // A message (a confirmation, a warning with its fix) is what the user must read: it keeps its width and
+        // the mode summary on the right is shortened instead.
+        let messageShown = triagePainter.statusText(state.triage) != nil || state.message != nil
+        drawBar(left: left, right: right, y: y, color: .status, painter: painter, keepLeft: messageShown)
         triagePainter.drawPromptSelection(state.triage, y: y, painter: painter)
     }
 
-    /// One full-width bar: `left` shortened first so `right` stays readable.
-    private func drawBar(left: String, right: String, y: Int, color: UIColor, painter: ScreenPainter) {
+    /// One full-width bar: `left` shortened first so `right` stays readable, or with `keepLeft` the other way
+    /// round (at least 12 columns stay for `right`).
+    private func drawBar(left: String, right: String, y: Int, color: UIColor, painter: ScreenPainter,
+                         keepLeft: Bool = false) {
         let width = painter.size.columns
-        let rightWidth = min(DisplayWidth.of(right), max(0, width - 12))
-        let leftWidth = width - rightWidth
+        let rightWidth = keepLeft ? max(min(DisplayWidth.of(right), 12), width - DisplayWidth.of(left) - 1)
+            : min(DisplayWidth.of(right), max(0, width - 12))
+        let leftWidth = max(0, width - rightWidth)
         painter.text(left, x: 0, y: y, width: leftWidth, color: color)
         painter.text(right, x: leftWidth, y: y, width: rightWidth, color: color)
     }

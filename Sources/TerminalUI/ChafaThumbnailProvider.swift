@@ -46,14 +46,14 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
 
     init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, warn: @escaping @Sendable (String) -> Void,
          mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, badge: BadgePainter? = nil,
-         wrapForTmux: Bool = false) {
+         tmux: TmuxPassthroughTarget? = nil) {
         let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         renderers = ChafaRendererPool(count: workers) {
             ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cellPixelSize)
         }
         pixelBadge = mode.isPixelProtocol ? badge : nil
         pixelOutput = mode.isPixelProtocol
-            ? PixelOutput(mode: mode, wrapForTmux: wrapForTmux, cellPixelSize: cellPixelSize) : nil
+            ? PixelOutput(mode: mode, tmux: tmux, cellPixelSize: cellPixelSize) : nil
         renderedLimit = mode.isPixelProtocol ? 300 : 2_000
         scheduler = ThumbnailScheduler(workers: workers)
         diskCache = ThumbnailCache(version: version, warn: warn)

@@ -17,18 +17,30 @@ public enum PictureProviderChoice {
             return PlaceholderThumbnailProvider(reason: "no pictures (the terminal has no colours)")
         }
         // Pixel protocols (sixel/kitty/iTerm2) when detected or asked for; the probe runs once, here.
-        let decision = GraphicsModeDecision.decide(setting: setting, environment: environment) { TerminalProbe.query() }
+        let decision = GraphicsModeDecision.decide(setting: setting, environment: environment,
+                                                   tmux: { TmuxQuery.chain(environment: environment) },
+                                                   probe: { depth in
+            // Replies through tmux take two hops: a longer deadline.
+            TerminalProbe.query(timeoutMilliseconds: depth > 0 ? 500 : 200, passthroughDepth: depth)
+        })
         let capabilities = decision.capabilities
         if capabilities.graphicsMode.isPixelProtocol {
             return ChafaThumbnailProvider(depth: .truecolor, reason: decision.pixelDescription, version: version,
                                           warn: warn, mode: capabilities.graphicsMode,
                                           cellPixelSize: capabilities.cellPixelSize,
                                           badge: BadgePainter(corner: badgeCorner, style: badgeStyle),
-                                          wrapForTmux: capabilities.insideTmux)
+                                          tmux: decision.passthroughTarget)
         }
         // Short: the status bar shortens the item's line first, and playback notes live there. The colour
         // reason names TERM (tmux's when inside tmux), which also tells why symbols were chosen there.
-        let reason = (setting == .symbols ? "symbols (config), " : "symbols, ") + colors.summary
+        var reason = (setting == .symbols ? "symbols (config), " : "symbols, ") + colors.summary
+        if setting == .auto, let hint = capabilities.graphicsHint {
+            // The fix once, where the messages go; a few words stay beside the mode.
+            warn(hint)
+            let short = hint.contains("passthrough is off") ? "passthrough off"
+                : hint.split(separator: ":").first.map(String.init) ?? hint
+            reason += " (\(short))"
+        }
         return ChafaThumbnailProvider(depth: colors.depth, reason: reason, version: version, warn: warn)
     }
 }

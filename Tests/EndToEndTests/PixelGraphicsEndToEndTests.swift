@@ -127,6 +127,8 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
     struct Sixel {
         /// One-based row of the cursor move just before it, if there was one.
         var row: Int?
+        /// One-based column of that cursor move.
+        var column: Int? = nil
         var pixelHeight: Int?
     }
 
@@ -139,7 +141,7 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
             func group(_ i: Int) -> Int? {
                 Range(match.range(at: i), in: text).flatMap { Int(text[$0]) }
             }
-            return Sixel(row: group(2), pixelHeight: group(6))
+            return Sixel(row: group(2), column: group(3), pixelHeight: group(6))
         }
     }
 

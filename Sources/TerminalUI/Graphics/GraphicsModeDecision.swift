@@ -6,6 +6,8 @@ import TerminalGraphics
 struct GraphicsModeDecision {
     var capabilities: TerminalCapabilities
     var probed: Bool
+    /// Inside tmux: what tmux said (nil outside tmux, or when tmux did not answer).
+    var tmux: TmuxChain? = nil
 
     /// The mode a setting forces, or nil for `auto` (detect) and `none`.
     static func forcedMode(for setting: GraphicsModeSetting) -> GraphicsMode? {
@@ -18,25 +20,53 @@ struct GraphicsModeDecision {
         }
     }
 
-    /// Probe only when a pixel protocol is possible: never for symbols, never in tmux unless a pixel mode is
-    /// forced (tmux would answer for itself and the pictures would not survive anyway).
-    static func shouldProbe(setting: GraphicsModeSetting, environment: [String: String]) -> Bool {
-        switch setting {
-        case .symbols, .none: return false
-        case .sixel, .kitty, .iterm: return true
-        case .auto:
-            let insideTmux = TerminalCapabilities.detect(environment: environment).insideTmux
-            return !insideTmux && environment["TERM"].map { !$0.isEmpty && $0 != "dumb" } == true
+    /// Probe only when a pixel protocol is possible: never for symbols; in tmux only through passthrough
+    /// (tmux ≥ 3.3, passthrough on, a client attached), else only when a pixel mode is forced (tmux answers
+    /// for itself then, which still gives DA1).
+    /// - Returns: how many times to wrap the probe for tmux passthrough, or nil for no probe.
+    static func probeDepth(setting: GraphicsModeSetting, environment: [String: String], tmux: TmuxChain?) -> Int? {
+        let insideTmux = TerminalCapabilities.detect(environment: environment).insideTmux
+        let passthrough = tmux.flatMap { chain -> Int? in
+            guard chain.tooOld == nil, chain.passthroughOff == nil, chain.levels.first?.hasClient == true else { return nil }
+            return chain.depth
         }
+        switch setting {
+        case .symbols, .none: return nil
+        case .sixel, .kitty, .iterm: return passthrough ?? 0
+        case .auto:
+            if insideTmux { return passthrough }
+            return environment["TERM"].map { !$0.isEmpty && $0 != "dumb" } == true ? 0 : nil
+        }
+    }
+
+    static func shouldProbe(setting: GraphicsModeSetting, environment: [String: String]) -> Bool {
+        probeDepth(setting: setting, environment: environment, tmux: nil) != nil
     }
 
     static func decide(setting: GraphicsModeSetting, environment: [String: String],
                        probe: () -> TerminalReplies) -> GraphicsModeDecision {
-        let probed = shouldProbe(setting: setting, environment: environment)
-        let replies = probed ? probe() : .none
-        let capabilities = TerminalCapabilities.detect(environment: environment, replies: replies,
+        decide(setting: setting, environment: environment, tmux: { nil }, probe: { _ in probe() })
+    }
+
+    /// - Parameters:
+    ///   - tmux: asks tmux about the pane (called only inside tmux, and only when pictures are wanted).
+    ///   - probe: sends the probe, wrapped the given number of times for tmux passthrough.
+    static func decide(setting: GraphicsModeSetting, environment: [String: String], tmux: () -> TmuxChain?,
+                       probe: (Int) -> TerminalReplies) -> GraphicsModeDecision {
+        let insideTmux = TerminalCapabilities.detect(environment: environment).insideTmux
+        let chain = insideTmux && setting != .symbols && setting != .none ? tmux() : nil
+        let depth = probeDepth(setting: setting, environment: environment, tmux: chain)
+        let replies = depth.map(probe) ?? .none
+        let capabilities = TerminalCapabilities.detect(environment: environment, replies: replies, tmux: chain,
                                                        forcedMode: forcedMode(for: setting))
-        return GraphicsModeDecision(capabilities: capabilities, probed: probed)
+        return GraphicsModeDecision(capabilities: capabilities, probed: depth != nil, tmux: chain)
+    }
+
+    /// Where pixel sequences go inside tmux (nil outside tmux or in symbol mode).
+    var passthroughTarget: TmuxPassthroughTarget? {
+        guard capabilities.tmuxPassthroughDepth > 0 else { return nil }
+        guard let tmux else { return TmuxPassthroughTarget(depth: capabilities.tmuxPassthroughDepth) }
+        return TmuxPassthroughTarget(chain: tmux, depth: capabilities.tmuxPassthroughDepth)
     }
 
     /// The status-bar words for a pixel mode: "sixels 9x18 px cells (DA1 reports sixel graphics)".

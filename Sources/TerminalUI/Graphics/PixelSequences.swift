@@ -1,3 +1,4 @@
+import BrowserCore
 import TerminalGraphics
 
 /// The bytes the tty writer sends around protocol images. Pure, so the exact sequences are unit-tested.
@@ -44,7 +45,34 @@ public enum PixelSequences {
     public static let kittyDeleteAll: [UInt8] = Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8)
 
     /// Wraps a protocol sequence for tmux passthrough (`allow-passthrough on`, tmux ≥ 3.3).
-    public static func tmuxPassthrough(_ bytes: [UInt8]) -> [UInt8] {
-        RenderedImage(columns: 0, rows: 0, mode: .sixels, colorDepth: .truecolor, bytes: bytes).bytesWrappedForTmux
+    public static func tmuxPassthrough(_ bytes: [UInt8], depth: Int = 1) -> [UInt8] {
+        TmuxPassthrough.wrap(bytes, depth: depth)
+    }
+
+    /// Erases sixel/iTerm2 pixels on the terminal outside tmux. Outside tmux curses repaints the cells to
+    /// erase a picture, but tmux sends the outer terminal only cells whose text changed, and the blank
+    /// cells under a picture do not change: the pixels would stay. So each row of each rect is erased with
+    /// ECH (`CSI n X`, default colours) through passthrough, before curses' update writes any new text.
+    public static func eraseThroughTmux(_ rects: [CellRect], target: TmuxPassthroughTarget) -> [UInt8] {
+        guard !rects.isEmpty else { return [] }
+        var inner = saveCursor + Array("\u{1B}[0m".utf8)
+        for rect in rects where rect.width > 0 {
+            for row in rect.y..<(rect.y + rect.height) {
+                inner += moveCursor(row: target.originRow + row, column: target.originColumn + rect.x)
+                inner += Array("\u{1B}[\(rect.width)X".utf8)
+            }
+        }
+        inner += restoreCursor
+        return TmuxPassthrough.wrap(inner, depth: target.depth)
+    }
+
+    /// A picture for the terminal outside tmux: save cursor, absolute move to the pane's cell shifted by the
+    /// pane's origin, payload, restore — all inside the passthrough wrapper, so the outer terminal's cursor
+    /// (not tmux's idea of the pane's cursor) is moved and put back. Long payloads (kitty chunks) are split
+    /// into several wrappers, each below tmux's 1 MiB limit.
+    public static func positionedThroughTmux(_ payload: [UInt8], row: Int, column: Int,
+                                             target: TmuxPassthroughTarget) -> [UInt8] {
+        let inner = positioned(payload, row: target.originRow + row, column: target.originColumn + column)
+        return TmuxPassthrough.wrapInPieces(inner, depth: target.depth).flatMap { $0 }
     }
 }

@@ -16,7 +16,8 @@ struct PixelPicture {
 /// every new picture with save-cursor / move / write / restore), so text and images never interleave.
 final class TerminalImageWriter {
     let mode: GraphicsMode
-    private let wrapForTmux: Bool
+    /// Inside tmux: passthrough depth and the pane's origin on the outer terminal (moves with the pane).
+    var tmux: TmuxPassthroughTarget?
     private let fd: Int32
     private var ledger: ImagePlacementLedger<ThumbnailKey>
     private var pending: (plan: ImagePlacementPlan<ThumbnailKey>, images: [ThumbnailKey: RenderedImage])?
@@ -27,9 +28,13 @@ final class TerminalImageWriter {
     /// never placed twice, and must not push the thumbnails' ids out of `kittyIDs`).
     static let movieImageID: UInt32 = 0xFFFF_FF00
 
-    init(mode: GraphicsMode, wrapForTmux: Bool, fd: Int32 = STDOUT_FILENO) {
+    /// Pixel rows per cell (a sixel too big for tmux is split at cell rows).
+    private let cellHeight: Int
+
+    init(mode: GraphicsMode, tmux: TmuxPassthroughTarget?, cellHeight: Int? = nil, fd: Int32 = STDOUT_FILENO) {
         self.mode = mode
-        self.wrapForTmux = wrapForTmux
+        self.tmux = tmux
+        self.cellHeight = cellHeight ?? CellGeometry.defaultCellPixelSize.height
         self.fd = fd
         ledger = ImagePlacementLedger(erasure: mode == .kitty ? .deleteByID : .repaintCells)
     }
@@ -43,6 +48,13 @@ final class TerminalImageWriter {
         let plan = ledger.plan(wanted: wanted, overlays: overlays, screen: screen, rewrittenRows: rewritten)
         for row in plan.repaintRows {
             wredrawln(window, Int32(row), 1)
+        }
+        if let tmux, ledger.erasure == .repaintCells {
+            // Through tmux a repaint does not reach the pixels (see `eraseThroughTmux`): erase them directly,
+            // except where a new picture covers exactly the same cells.
+            let drawnRects = Set(plan.draw.map(\.rect))
+            let gone = plan.erase.map(\.rect).filter { !drawnRects.contains($0) }
+            send(PixelSequences.eraseThroughTmux(gone, target: tmux))
         }
         if !plan.repaintRows.isEmpty { wnoutrefresh(window) }
         var images: [ThumbnailKey: RenderedImage] = [:]
@@ -74,9 +86,25 @@ final class TerminalImageWriter {
         needsDeleteAll = false
         for placement in plan.draw {
             guard let image = images[placement.key] else { continue }
-            out += PixelSequences.positioned(payload(for: placement.key, image: image), row: placement.rect.y,
-                                             column: placement.rect.x)
+            let bytes = payload(for: placement.key, image: image)
+            if let tmux {
+                // A sixel above tmux's passthrough limit is sent as stacked pieces (kitty chunks are split
+                // by `positionedThroughTmux` itself).
+                let pieces = mode == .sixels
+                    ? SixelBands.split(bytes, cellHeight: cellHeight, maxBytes: TmuxPassthrough.sequenceLimit - 4_096)
+                    : [SixelBands.Piece(rowOffset: 0, bytes: bytes)]
+                for piece in pieces {
+                    out += PixelSequences.positionedThroughTmux(piece.bytes, row: placement.rect.y + piece.rowOffset,
+                                                                column: placement.rect.x, target: tmux)
+                }
+            } else {
+                out += PixelSequences.positioned(bytes, row: placement.rect.y, column: placement.rect.x)
+            }
         }
+        send(out)
+    }
+
+    private func send(_ out: [UInt8]) {
         guard !out.isEmpty else { return }
         out.withUnsafeBytes { raw in
             var offset = 0
@@ -100,18 +128,27 @@ final class TerminalImageWriter {
         _ = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
     }
 
+    /// The protocol bytes of one picture, unwrapped (the caller positions and wraps them).
     private func payload(for key: ThumbnailKey, image: RenderedImage) -> [UInt8] {
-        guard mode == .kitty else { return wrap(image.bytes) }
-        if key.movieFrame != nil { return wrap(PixelSequences.kittyTransmit(image.bytes, id: Self.movieImageID)) }
+        guard mode == .kitty else { return image.bytes }
+        if key.movieFrame != nil { return PixelSequences.kittyTransmit(image.bytes, id: Self.movieImageID) }
         let (id, isNew, evicted) = kittyIDs.id(for: key)
         var out: [UInt8] = []
-        if let evicted { out += wrap(PixelSequences.kittyFree(id: evicted)) }
-        out += wrap(isNew ? PixelSequences.kittyTransmit(image.bytes, id: id) : PixelSequences.kittyPlace(id: id))
+        if let evicted { out += PixelSequences.kittyFree(id: evicted) }
+        out += isNew ? PixelSequences.kittyTransmit(image.bytes, id: id) : PixelSequences.kittyPlace(id: id)
         return out
     }
 
     private func wrap(_ bytes: [UInt8]) -> [UInt8] {
-        wrapForTmux ? PixelSequences.tmuxPassthrough(bytes) : bytes
+        tmux.map { PixelSequences.tmuxPassthrough(bytes, depth: $0.depth) } ?? bytes
+    }
+
+    /// tmux redrew the pane (window switch, re-attach) or moved it: its pixel pictures are gone (or in the
+    /// wrong place) though curses' text is intact, so every picture is drawn again at the new origin.
+    func tmuxRedrew(target: TmuxPassthroughTarget) {
+        tmux = target
+        ledger.screenCleared()
+        if mode == .kitty { needsDeleteAll = true }
     }
 }
 

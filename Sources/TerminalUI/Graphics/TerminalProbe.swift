@@ -10,8 +10,11 @@ enum TerminalProbe {
     /// its answer from here instead of asking again.
     nonisolated(unsafe) private(set) static var lastReplies: TerminalReplies?
 
+    /// - Parameter passthroughDepth: inside tmux with passthrough on, the queries are wrapped this many
+    ///   times so the terminal outside tmux answers (tmux 3.3a forwards its replies to the pane); the kitty
+    ///   keyboard query is left out (tmux itself never passes key-up events).
     static func query(timeoutMilliseconds: Int = 200, input: Int32 = STDIN_FILENO,
-                      output: Int32 = STDOUT_FILENO) -> TerminalReplies {
+                      output: Int32 = STDOUT_FILENO, passthroughDepth: Int = 0) -> TerminalReplies {
         guard isatty(input) == 1, isatty(output) == 1 else { return .none }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return .none }
@@ -24,7 +27,9 @@ enum TerminalProbe {
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return .none }
         defer { tcsetattr(input, TCSANOW, &saved) }
 
-        let probe = Array(TerminalReplies.probeSequence.utf8)
+        let probe = passthroughDepth > 0
+            ? TmuxPassthrough.wrap(Array(TerminalReplies.passthroughProbeSequence.utf8), depth: passthroughDepth)
+            : Array(TerminalReplies.probeSequence.utf8)
         let sent = probe.withUnsafeBytes { write(output, $0.baseAddress!, $0.count) }
         guard sent == probe.count else { return .none }
 

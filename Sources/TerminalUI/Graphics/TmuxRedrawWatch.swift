@@ -1,0 +1,84 @@
+import Foundation
+import TerminalGraphics
+
+/// What of tmux's view of the pane matters to its pixel pictures: whether a client shows it, where it sits
+/// on the outer terminal, and which client shows it.
+struct TmuxPaneView: Equatable, Sendable {
+    var shown: Bool
+    var originRow: Int
+    var originColumn: Int
+    var clientPIDs: [Int?]
+
+    init(chain: TmuxChain) {
+        shown = chain.isShown
+        originRow = chain.origin.row
+        originColumn = chain.origin.column
+        clientPIDs = chain.levels.map(\.clientPID)
+    }
+
+    init(shown: Bool, originRow: Int, originColumn: Int, clientPIDs: [Int?] = []) {
+        self.shown = shown
+        self.originRow = originRow
+        self.originColumn = originColumn
+        self.clientPIDs = clientPIDs
+    }
+
+    /// tmux wiped (or moved) the pictures between `before` and `after`: the pane came back into view
+    /// (window switched back, session re-attached), moved (a split, a layout change), or another client
+    /// shows it now. A hidden pane needs nothing: its pictures are sent again when it shows.
+    static func needsRedraw(before: TmuxPaneView, after: TmuxPaneView) -> Bool {
+        guard after.shown else { return false }
+        return !before.shown || before.originRow != after.originRow || before.originColumn != after.originColumn
+            || before.clientPIDs != after.clientPIDs
+    }
+}
+
+/// Watches tmux for redraws that wipe pixel pictures. tmux sends the pane nothing when its window is
+/// switched away and back (focus events only with `focus-events on`, off by default, and not for every
+/// case), so a background thread asks tmux every `interval` (one `tmux display`, about 8 ms of a process
+/// start) and the loop takes the result; a resize asks at once.
+final class TmuxRedrawWatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var view: TmuxPaneView?
+    private var pendingTarget: TmuxPassthroughTarget?
+    private var stopped = false
+    private let depth: Int
+    private let ask: @Sendable () -> TmuxChain?
+    let interval: TimeInterval
+
+    init(depth: Int, interval: TimeInterval = 0.3, ask: @escaping @Sendable () -> TmuxChain? = { TmuxQuery.chain() }) {
+        self.depth = depth
+        self.interval = interval
+        self.ask = ask
+        Thread.detachNewThread { [weak self] in
+            while let self, !self.isStopped {
+                self.poll()
+                Thread.sleep(forTimeInterval: interval)
+            }
+        }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    func stop() { lock.withLock { stopped = true } }
+
+    /// Asks tmux now; records a redraw for the loop when tmux wiped or moved the pictures.
+    func poll() {
+        guard let chain = ask() else { return }
+        let now = TmuxPaneView(chain: chain)
+        lock.withLock {
+            if let view, TmuxPaneView.needsRedraw(before: view, after: now) {
+                pendingTarget = TmuxPassthroughTarget(chain: chain, depth: depth)
+            }
+            view = now
+        }
+    }
+
+    /// The new passthrough target when the pictures must be drawn again (once per redraw), else nil.
+    func takeRedraw() -> TmuxPassthroughTarget? {
+        lock.withLock {
+            defer { pendingTarget = nil }
+            return pendingTarget
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Imaging
+@testable import TerminalGraphics
+import XCTest
+
+/// tmux passthrough wrapping (single and nested), what `tmux display -p` answers, and the graphics decision
+/// inside tmux as a table of recorded situations.
+final class TmuxPassthroughTests: XCTestCase {
+    let esc = "\u{1B}"
+    func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    func testWrapOnceDoublesEveryEscape() {
+        let sixel = Array("\(esc)Pq#0~\(esc)\\".utf8)
+        XCTAssertEqual(text(TmuxPassthrough.wrap(sixel, depth: 1)), "\(esc)Ptmux;\(esc)\(esc)Pq#0~\(esc)\(esc)\\\(esc)\\")
+        XCTAssertEqual(TmuxPassthrough.wrap(sixel, depth: 0), sixel)
+        XCTAssertEqual(TmuxPassthrough.wrap([], depth: 2), [])
+    }
+
+    func testNestedTmuxWrapsTwiceSoEachLevelUnwrapsOne() {
+        let query = Array("\(esc)[c".utf8)
+        let twice = TmuxPassthrough.wrap(query, depth: 2)
+        // The inner tmux unwraps the outer wrapper: what it sends on is the single-wrapped sequence.
+        XCTAssertEqual(text(twice), "\(esc)Ptmux;\(esc)\(esc)Ptmux;\(esc)\(esc)\(esc)\(esc)[c\(esc)\(esc)\\\(esc)\\")
+        XCTAssertEqual(Self.unwrapOnce(twice), TmuxPassthrough.wrap(query, depth: 1))
+        XCTAssertEqual(Self.unwrapOnce(Self.unwrapOnce(twice)), query)
+    }
+
+    func testLongKittyRunsAreSplitAtSequenceBoundariesBelowTheLimit() {
+        let chunk = "\(esc)_Gm=1;" + String(repeating: "A", count: 4000) + "\(esc)\\"
+        let bytes = Array(("\(esc)7\(esc)[3;5H" + String(repeating: chunk, count: 10) + "\(esc)8").utf8)
+        let pieces = TmuxPassthrough.wrapInPieces(bytes, depth: 2, limit: 10_000)
+        XCTAssertGreaterThan(pieces.count, 4)
+        XCTAssertTrue(pieces.allSatisfy { $0.count <= 10_000 }, pieces.map(\.count).description)
+        XCTAssertEqual(pieces.flatMap { Self.unwrapOnce(Self.unwrapOnce($0)) }, bytes, "nothing lost or reordered")
+        XCTAssertEqual(TmuxPassthrough.wrapInPieces(Array("x".utf8), depth: 1).count, 1)
+    }
+
+    func testSplitSequencesKeepsEachEscapeWhole() {
+        let pieces = TmuxPassthrough.splitSequences(Array("\(esc)7\(esc)[12;4H\(esc)Pq#0\(esc)\\\(esc)8".utf8))
+        XCTAssertEqual(pieces.map { text(Array($0)) }, ["\(esc)7", "\(esc)[12;4H", "\(esc)Pq#0\(esc)\\", "\(esc)8"])
+    }
+
+    func testParsesTmuxDisplayAnswers() throws {
+        let facts = try XCTUnwrap(TmuxFacts.parse("3.3a|1|5|41|on|top|1|1|21271|xterm-256color|XTerm(379)|256,RGB,title\n"))
+        XCTAssertEqual(facts.version, "3.3a")
+        XCTAssertTrue(facts.allowsPassthrough)
+        XCTAssertTrue(facts.hasPassthroughOption)
+        XCTAssertEqual(facts.origin.row, 6, "pane_top 5 plus the status line on top")
+        XCTAssertEqual(facts.origin.column, 41)
+        XCTAssertEqual(facts.clientPID, 21271)
+        XCTAssertFalse(facts.clientIsTmux)
+        XCTAssertTrue(facts.isShown)
+        let off = try XCTUnwrap(TmuxFacts.parse("3.2a|0|0|0|2|bottom|0|0||||"))
+        XCTAssertFalse(off.allowsPassthrough)
+        XCTAssertFalse(off.hasPassthroughOption)
+        XCTAssertFalse(off.hasClient)
+        XCTAssertFalse(off.isShown)
+        XCTAssertEqual(off.origin.row, 0, "a status line at the bottom does not shift the pane")
+        XCTAssertNil(TmuxFacts.parse("no server running on /tmp/tmux-0/default"))
+        XCTAssertTrue(TmuxFacts(version: "next-3.4", allowsPassthrough: true).hasPassthroughOption)
+        XCTAssertTrue(TmuxFacts(version: "3.10", allowsPassthrough: true).hasPassthroughOption)
+    }
+
+    func testChainAddsTheLevelsOriginsAndWrapsOncePerLevel() {
+        let inner = TmuxFacts(version: "3.3a", allowsPassthrough: true, paneTop: 2, paneLeft: 40, clientTermname: "tmux-256color")
+        let outer = TmuxFacts(version: "3.3a", allowsPassthrough: true, paneTop: 0, paneLeft: 10, statusLinesAbove: 1,
+                              clientTermname: "xterm-256color", clientTermtype: "XTerm(379)")
+        let chain = TmuxChain(levels: [inner, outer])
+        XCTAssertEqual(chain.depth, 2)
+        XCTAssertEqual(chain.origin.row, 3)
+        XCTAssertEqual(chain.origin.column, 50)
+        XCTAssertEqual(chain.outerTerminal, "XTerm(379)")
+        XCTAssertEqual(TmuxChain(levels: [inner], outerLevelUnknown: true).depth, 2)
+        XCTAssertNil(TmuxChain(levels: [inner], outerLevelUnknown: true).outerTerminal)
+    }
+
+    // MARK: the decision inside tmux, as a table
+
+    struct Row {
+        var name: String
+        var chain: TmuxChain?
+        var replies: String
+        var forced: GraphicsMode? = nil
+        var mode: GraphicsMode
+        var depth: Int
+        var hint: String? = nil
+        var why: String
+    }
+
+    func testGraphicsDecisionInsideTmux() {
+        let env = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        let xterm = TmuxFacts(version: "3.3a", allowsPassthrough: true, clientTermname: "xterm-256color",
+                              clientTermtype: "XTerm(379)")
+        var off = xterm
+        off.allowsPassthrough = false
+        var old = xterm
+        old.version = "3.2a"
+        var kittyClient = xterm
+        kittyClient.clientTermname = "xterm-kitty"
+        kittyClient.clientTermtype = "kitty(0.26.5)"
+        var detached = xterm
+        detached.clientTermname = ""
+        var detachedOff = detached
+        detachedOff.allowsPassthrough = false
+        var nestedInner = xterm
+        nestedInner.clientTermname = "tmux-256color"
+        let sixelDA1 = "\(esc)[6;20;10t\(esc)[?63;1;2;4;6;9;15;16;22;28c"
+        let rows: [Row] = [
+            Row(name: "no tmux facts: symbols as before", chain: nil, replies: sixelDA1, mode: .symbols, depth: 0,
+                why: "inside tmux"),
+            Row(name: "xterm with sixel through passthrough", chain: TmuxChain(levels: [xterm]), replies: sixelDA1,
+                mode: .sixels, depth: 1, why: "XTerm(379)) reports sixel graphics through passthrough"),
+            Row(name: "kitty answers the query", chain: TmuxChain(levels: [kittyClient]),
+                replies: "\(esc)_Gi=31;OK\(esc)\\\(esc)[?62;c", mode: .kitty, depth: 1, why: "kitty graphics query"),
+            Row(name: "kitty by client_termname, no reply", chain: TmuxChain(levels: [kittyClient]), replies: "",
+                mode: .kitty, depth: 1, why: "client_termname"),
+            Row(name: "xterm without sixel", chain: TmuxChain(levels: [xterm]), replies: "\(esc)[?1;2c",
+                mode: .symbols, depth: 0, why: "offers no graphics protocol"),
+            Row(name: "passthrough off", chain: TmuxChain(levels: [off]), replies: "", mode: .symbols, depth: 0,
+                hint: "tmux passthrough is off: set -g allow-passthrough on", why: "passthrough is off"),
+            Row(name: "outer tmux passthrough off", chain: TmuxChain(levels: [nestedInner, off]), replies: "",
+                mode: .symbols, depth: 0, hint: "the outer tmux passthrough is off: set -g allow-passthrough on",
+                why: "outer tmux passthrough is off"),
+            Row(name: "tmux too old", chain: TmuxChain(levels: [old]), replies: "", mode: .symbols, depth: 0,
+                hint: "tmux 3.2a: pictures need tmux 3.3+", why: "3.3 or later"),
+            Row(name: "no client attached", chain: TmuxChain(levels: [detached]), replies: "", mode: .symbols,
+                depth: 0, why: "no client attached"),
+            Row(name: "passthrough off but no client: no hint nobody would read", chain: TmuxChain(levels: [detachedOff]),
+                replies: "", mode: .symbols, depth: 0, why: "no client attached"),
+            Row(name: "nested, sixel through both", chain: TmuxChain(levels: [nestedInner, xterm]), replies: sixelDA1,
+                mode: .sixels, depth: 2, why: "sixel"),
+            Row(name: "nested over ssh: one more wrapper", chain: TmuxChain(levels: [nestedInner], outerLevelUnknown: true),
+                replies: sixelDA1, mode: .sixels, depth: 2, why: "sixel"),
+            Row(name: "forced sixel with passthrough off", chain: TmuxChain(levels: [off]), replies: "", forced: .sixels,
+                mode: .sixels, depth: 1, why: "forced"),
+            Row(name: "forced kitty, nested", chain: TmuxChain(levels: [nestedInner, xterm]), replies: "", forced: .kitty,
+                mode: .kitty, depth: 2, why: "forced"),
+        ]
+        for row in rows {
+            let replies = TerminalReplies.parse(Array(row.replies.utf8))
+            let caps = TerminalCapabilities.detect(environment: env, replies: replies, tmux: row.chain, forcedMode: row.forced)
+            XCTAssertEqual(caps.graphicsMode, row.mode, row.name)
+            XCTAssertEqual(caps.tmuxPassthroughDepth, row.depth, row.name)
+            XCTAssertEqual(caps.graphicsHint, row.hint, row.name)
+            XCTAssertTrue(caps.why.contains(row.why), "\(row.name): \(caps.why)")
+        }
+    }
+
+    /// What one tmux does with a passthrough sequence: strips `ESC P tmux;` and `ESC \`, halves the escapes.
+    static func unwrapOnce(_ bytes: [UInt8]) -> [UInt8] {
+        let prefix = Array("\u{1B}Ptmux;".utf8)
+        guard bytes.count >= prefix.count + 2, Array(bytes.prefix(prefix.count)) == prefix else { return bytes }
+        var out: [UInt8] = []
+        var i = prefix.count
+        let end = bytes.count - 2
+        while i < end {
+            if bytes[i] == 0x1B, i + 1 < end, bytes[i + 1] == 0x1B { i += 1 }
+            out.append(bytes[i])
+            i += 1
+        }
+        return out
+    }
+}
+
+/// A sixel too big for tmux's passthrough buffer is sent as stacked pieces that start on cell rows.
+final class SixelBandsTests: XCTestCase {
+    func testSplitsAtCellRowsAndKeepsThePaletteAndEveryBand() throws {
+        let image = try ChafaSixel.render(width: 60, height: 96)
+        let pieces = SixelBands.split(image, cellHeight: 20, maxBytes: image.count / 3)
+        XCTAssertGreaterThan(pieces.count, 1)
+        // lcm(6, 20) = 60 px = 3 cells: every piece starts on a multiple of 3 rows.
+        XCTAssertEqual(pieces.first?.rowOffset, 0)
+        XCTAssertTrue(pieces.allSatisfy { $0.rowOffset % 3 == 0 }, pieces.map(\.rowOffset).description)
+        let layout = try XCTUnwrap(SixelBands.Layout(image))
+        var heights = 0
+        var bands = 0
+        for piece in pieces {
+            let part = try XCTUnwrap(SixelBands.Layout(piece.bytes), "each piece is a sixel image itself")
+            XCTAssertEqual(part.palette, layout.palette, "each piece carries the palette")
+            XCTAssertEqual(part.width, layout.width)
+            XCTAssertEqual(piece.rowOffset * 20, heights, "a piece starts where the previous ended")
+            heights += part.height
+            bands += part.bands.count
+        }
+        XCTAssertEqual(heights, layout.height)
+        XCTAssertEqual(bands, layout.bands.count, "no band lost or repeated")
+    }
+
+    func testSmallImagesAndForeignBytesStayWhole() throws {
+        let image = try ChafaSixel.render(width: 30, height: 24)
+        XCTAssertEqual(SixelBands.split(image, cellHeight: 20, maxBytes: 1_000_000), [SixelBands.Piece(rowOffset: 0, bytes: image)])
+        let junk: [UInt8] = Array("not a sixel at all, but long".utf8)
+        XCTAssertEqual(SixelBands.split(junk, cellHeight: 20, maxBytes: 4).first?.bytes, junk)
+    }
+}
+
+/// A real chafa sixel of a colourful test picture.
+enum ChafaSixel {
+    static func render(width: Int, height: Int) throws -> [UInt8] {
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                rgba[i] = UInt8((x * 255) / max(1, width - 1))
+                rgba[i + 1] = UInt8((y * 255) / max(1, height - 1))
+                rgba[i + 2] = UInt8(((x ^ y) * 7) & 0xFF)
+            }
+        }
+        let renderer = ChafaRenderer(mode: .sixels, colorDepth: .truecolor,
+                                     cellPixelSize: PixelSizeInCells(width: 10, height: 20))
+        let image = try renderer.render(PixelFrame(width: width, height: height, rgba: rgba), maxColumns: width / 10, maxRows: height / 20 + 1)
+        return image.bytes
+    }
+}
