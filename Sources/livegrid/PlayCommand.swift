@@ -23,6 +23,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var output: TerminalAreaOptions
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     @Flag(help: "Print playback statistics on stderr.")
     var stats = false
 
@@ -39,7 +41,7 @@ struct PlayCommand: ParsableCommand {
         do {
             located = try PlayableMovie.locate(file: file)
         } catch {
-            throw ValidationError("\(file): \(error)")
+            throw ValidationError(describe(error, of: file, verbose: diagnostics.verbose))
         }
         let renderer = ChafaRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
                                      cellPixelSize: capabilities.cellPixelSize,
@@ -68,7 +70,7 @@ struct PlayCommand: ParsableCommand {
             }
         }
         if case .failed(let error)? = failed {
-            FileHandle.standardError.write(Data("livegrid: \(file): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file, verbose: diagnostics.verbose))\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -32,6 +32,8 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Benchmark baseline: decode the full image (no embedded thumbnail, no DCT scaling).")
     var fullDecode = false
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
         guard size > 0, size <= 4096 else { throw ValidationError("--size must be 1...4096") }
         var options = DecodeOptions.default
@@ -56,15 +58,14 @@ struct ThumbnailCommand: ParsableCommand {
                 try AtomicFileWriter.write(png, to: target)
             } catch {
                 failures += 1
-                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file))\n".utf8))
+                FileHandle.standardError.write(Data("livegrid: \(describe(error, of: file, verbose: diagnostics.verbose))\n".utf8))
             }
         }
         if failures > 0 { throw ExitCode(1) }
     }
 }
 
-/// "FILE: why", without repeating the path when the error already starts with it (I/O errors do).
-func describe(_ error: Error, of file: String) -> String {
-    let text = "\(error)"
-    return text.hasPrefix(file) ? text : "\(file): \(text)"
+/// "FILE: why" in plain words ("damaged JPEG: the file ends early"); --verbose adds the codec's detail.
+func describe(_ error: Error, of file: String, verbose: Bool = false) -> String {
+    "\(file): \(plainMessage(error, of: file, verbose: verbose))"
 }
