@@ -30,9 +30,9 @@ extension ImagingError {
         case .invalidArgument(let why):
             self.init(.damaged(format: nil, .corruptData), detail: "libav: invalid request: \(why)")
         case .outOfMemory(let what):
-            self.init(.outOfMemory, detail: "allocating \(what)")
+            self.init(PictureProblem.outOfMemory, detail: "allocating \(what)")
         case .tooLarge(let width, let height):
-            self.init(.tooLarge(width: width, height: height))
+            self.init(PictureProblem.tooLarge(width: width, height: height))
         }
     }
 

@@ -32,7 +32,7 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A valid file of a variant livegrid does not decode.
     public static func unsupportedFormat(_ detail: String) -> ImagingError { ImagingError(.unsupported(format: nil), detail: detail) }
     /// Over `ImageDecoder`'s pixel or byte limits (an absurd header must not allocate gigabytes).
-    public static func tooLarge(width: Int, height: Int) -> ImagingError { ImagingError(.tooLarge(width: width, height: height)) }
+    public static func tooLarge(width: Int, height: Int) -> ImagingError { ImagingError(PictureProblem.tooLarge(width: width, height: height)) }
     /// Reading the file failed for a reason other than its content.
     public static func io(_ detail: String) -> ImagingError { ImagingError(.unreadable(.readError), detail: detail) }
     /// Writing an encoded picture failed.

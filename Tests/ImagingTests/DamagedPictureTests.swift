@@ -1,0 +1,195 @@
+import Foundation
+import Imaging
+import MediaFormats
+import XCTest
+
+/// Issue 15.5 and 15.6: damaged files are drawn as far as they decode (the rest grey) and marked damaged;
+/// failures say what is wrong in the user's terms, the codec's words kept as the detail.
+final class DamagedPictureTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    private func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A 128x128 picture whose every row differs (a vertical gradient with a horizontal one in green).
+    private func gradient() -> PixelFrame {
+        var frame = PixelFrame(width: 128, height: 128)
+        for y in 0..<128 {
+            for x in 0..<128 {
+                let i = (y * 128 + x) * 4
+                frame.rgba[i] = UInt8(y * 2)
+                frame.rgba[i + 1] = UInt8(x * 2)
+                frame.rgba[i + 2] = 200
+            }
+        }
+        return frame
+    }
+
+    private func meanDifference(_ a: PixelFrame, _ b: PixelFrame, rows: Range<Int>) -> Double {
+        var total = 0, count = 0
+        for y in rows {
+            for x in 0..<a.width {
+                for c in 0..<3 {
+                    let i = (y * a.width + x) * 4 + c
+                    total += abs(Int(a.rgba[i]) - Int(b.rgba[i]))
+                    count += 1
+                }
+            }
+        }
+        return Double(total) / Double(max(1, count))
+    }
+
+    private func isGrey(_ frame: PixelFrame, rows: Range<Int>) -> Bool {
+        for y in rows {
+            for x in 0..<frame.width {
+                let i = (y * frame.width + x) * 4
+                for c in 0..<3 where abs(Int(frame.rgba[i + c]) - 128) > 6 { return false }
+            }
+        }
+        return true
+    }
+
+    // MARK: 15.6 damaged files get a picture
+
+    func testJPEGCutAt60PercentShowsItsTopAndGreyBelow() throws {
+        let original = gradient()
+        let jpeg = try GeneratedJPEG.encode(original)
+        let cut = try write("cut.jpg", Array(jpeg.prefix(jpeg.count * 60 / 100)))
+        let decoded = try ImageDecoder.decode(path: cut, fitting: PixelSize(width: 128, height: 128), options: .fullDecode)
+        XCTAssertEqual(decoded.frame.width, 128)
+        XCTAssertEqual(decoded.frame.height, 128)
+        XCTAssertLessThan(meanDifference(decoded.frame, original, rows: 0..<32), 6, "the top decodes as in the original")
+        XCTAssertTrue(isGrey(decoded.frame, rows: 104..<128), "what is missing is grey")
+        XCTAssertTrue(decoded.frame.rgba[(127 * 128) * 4 + 3] == 255, "opaque grey")
+        let damage = try XCTUnwrap(decoded.damage, "the picture is marked damaged")
+        XCTAssertEqual(damage.problem, .damaged(format: "JPEG", .endsEarly))
+        XCTAssertEqual(damage.description, "damaged JPEG: the file ends early")
+        XCTAssertTrue(damage.detail?.contains("Premature end") ?? false, "libjpeg's words stay as the detail: \(damage.verboseDescription)")
+    }
+
+    func testJPEGWithCorruptEntropyDataIsDrawnAndMarked() throws {
+        var jpeg = try GeneratedJPEG.encode(gradient())
+        // Marker bytes (0xFF) sprinkled over the second half of the scan: libjpeg-turbo warns of corrupt data.
+        for offset in stride(from: jpeg.count / 2, to: jpeg.count - 2, by: 7) { jpeg[offset] = 0xFF }
+        let path = try write("flipped.jpg", jpeg)
+        let decoded = try ImageDecoder.decode(path: path, fitting: PixelSize(width: 64, height: 64))
+        XCTAssertEqual(decoded.frame.width, 64)
+        XCTAssertNotNil(decoded.damage, "libjpeg-turbo warned: the picture is marked")
+        XCTAssertTrue(decoded.damage?.problem.isDamage ?? false)
+    }
+
+    func testAnIntactJPEGIsNotMarked() throws {
+        let path = try write("whole.jpg", try GeneratedJPEG.encode(gradient()))
+        XCTAssertNil(try ImageDecoder.decode(path: path, fitting: PixelSize(width: 64, height: 64)).damage)
+    }
+
+    func testDamagedThumbnailIsNotCachedSoTheMarkIsNotLost() throws {
+        let jpeg = try GeneratedJPEG.encode(gradient())
+        let cut = try write("cut.jpg", Array(jpeg.prefix(jpeg.count * 60 / 100)))
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("thumbnails").path, version: "test")
+        let first = try cache.thumbnail(forFile: cut, size: .normal)
+        XCTAssertNotNil(first.damage)
+        XCTAssertNil(cache.cached(forFile: cut, size: .normal), "a damaged picture is decoded again, mark included")
+        let again = try cache.thumbnail(forFile: cut, size: .normal)
+        XCTAssertFalse(again.fromCache)
+        XCTAssertNotNil(again.damage)
+    }
+
+    // MARK: 15.5 failures in plain words
+
+    func testNotAPictureSaysWhatTheFileLooksLike() throws {
+        let cases: [(String, [UInt8], ContentGuess)] = [
+            ("notes.jpg", Array("Shopping list:\n- milk\n- bread\n".utf8), .text),
+            ("page.jpg", Array("<!DOCTYPE html>\n<html><head><title>404</title></head></html>".utf8), .html),
+            ("empty.jpg", [], .empty),
+            ("zeros.png", [UInt8](repeating: 0, count: 4096), .zeros),
+            ("document.heic", Array("%PDF-1.7\n".utf8) + [0xE2, 0xE3, 0xCF, 0xD3], .pdf),
+        ]
+        for (name, bytes, guess) in cases {
+            let path = try write(name, bytes)
+            XCTAssertThrowsError(try ImageDecoder.decode(path: path, fitting: PixelSize(square: 64)), name) { error in
+                let imaging = error as? ImagingError
+                XCTAssertEqual(imaging?.problem, .notAPicture(guess), "\(name): \(error)")
+                XCTAssertTrue(imaging?.description.hasPrefix("not a picture: ") ?? false)
+            }
+        }
+    }
+
+    func testTruncatedPNGSaysItEndsEarlyWithoutLibavJargon() throws {
+        let png = try LibavTestMedia.generate("whole.png", in: directory,
+                                              arguments: ["-f", "lavfi", "-i", "testsrc2=size=160x120", "-frames:v", "1"])
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: png)))
+        let cut = try write("cut.png", Array(bytes.prefix(bytes.count * 60 / 100)))
+        XCTAssertThrowsError(try ImageDecoder.decode(path: cut, fitting: PixelSize(square: 64))) { error in
+            let imaging = error as? ImagingError
+            XCTAssertEqual(imaging?.description, "damaged PNG: the file ends early")
+            XCTAssertFalse(imaging?.description.contains("png_pipe") ?? true)
+            XCTAssertTrue(imaging?.verboseDescription.contains("libav") ?? false, "the detail keeps libav's words")
+        }
+    }
+
+    /// The 1.3 KB corrupt file that said "Cannot allocate memory": libav's ENOMEM from a decoder is damage.
+    func testLibavOutOfMemoryCodeForCorruptDataIsDamage() {
+        let error = ImagingError(LibavError.library(operation: "avcodec_receive_frame", code: -12,
+                                                    message: "Cannot allocate memory"))
+        XCTAssertEqual(error.problem, .damaged(format: nil, .corruptData))
+        XCTAssertFalse(error.description.contains("memory"), error.description)
+        XCTAssertTrue(error.verboseDescription.contains("Cannot allocate memory"))
+    }
+
+    func testHugeDimensionsInAPNGHeaderAreTooLarge() throws {
+        // IHDR of 100000 x 100000: the probe reads it, the decoder refuses before allocating anything.
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        png += [0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        let path = try write("huge.png", png + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82])
+        XCTAssertThrowsError(try ImageDecoder.decode(path: path, fitting: PixelSize(square: 64))) { error in
+            XCTAssertEqual((error as? ImagingError)?.problem, .tooLarge(width: 100_000, height: 100_000), "\(error)")
+        }
+    }
+
+    func testMissingAndUnreadableFiles() throws {
+        XCTAssertThrowsError(try ImageDecoder.decode(path: directory.appendingPathComponent("gone.jpg").path,
+                                                     fitting: PixelSize(square: 64))) { error in
+            XCTAssertEqual((error as? ImagingError)?.description, "unreadable: no such file")
+        }
+        let locked = try write("locked.jpg", try GeneratedJPEG.encode(gradient()))
+        chmod(locked, 0)
+        defer { chmod(locked, 0o644) }
+        // root reads any file: the permission case only exists for other users.
+        if getuid() != 0 {
+            XCTAssertThrowsError(try ImageDecoder.decode(path: locked, fitting: PixelSize(square: 64))) { error in
+                XCTAssertEqual((error as? ImagingError)?.description, "unreadable: permission denied")
+            }
+        }
+        XCTAssertEqual(ImagingError.explaining(MediaError.io(path: locked, errno: EACCES), path: nil).description,
+                       "unreadable: permission denied")
+    }
+
+    func testATruncatedMovieIsADamagedMovie() throws {
+        let movie = try LibavTestMedia.generate("whole.mov", in: directory,
+                                                arguments: ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-frames:v", "5"])
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: movie)))
+        let cut = try write("cut.mov", Array(bytes.prefix(bytes.count / 2)))
+        var failure: Error?
+        do {
+            let decoder = try MovieDecoder(path: cut)
+            if try decoder.nextFrame() == nil { failure = LibavError.noVideoStream("the movie has no frames") }
+        } catch {
+            failure = error
+        }
+        let explained = ImagingError.explaining(try XCTUnwrap(failure, "half a movie without its moov cannot play"), path: cut)
+        XCTAssertEqual(explained.description, "damaged MOV movie: the file ends early", explained.verboseDescription)
+    }
+}
