@@ -134,20 +134,7 @@ public enum PictureProblem: Sendable, Equatable {
     }
 
     /// The name a user knows the format by.
-    public static func formatName(_ format: ContainerFormat) -> String {
-        switch format {
-        case .jpeg: return "JPEG"
-        case .heif: return "HEIC"
-        case .png: return "PNG"
-        case .gif: return "GIF"
-        case .webp: return "WebP"
-        case .tiff: return "TIFF"
-        case .bmp: return "BMP"
-        case .quickTime: return "MOV movie"
-        case .mp4: return "MP4 movie"
-        case .unknown: return "file"
-        }
-    }
+    public static func formatName(_ format: ContainerFormat) -> String { format.plainName }
 }
 
 /// Why a file could not be read at all.

@@ -34,6 +34,9 @@ public struct ScanReport: Codable, Sendable {
         public var captureDate: String?
         public var liveOffReason: String?
         public var warnings: [String]
+        /// The parsers' own words behind the plain warnings ("file: context: message"), for scripts and
+        /// `scan --verbose`.
+        public var problems: [String]
     }
     public var root: String
     public var counts: [String: Int]
@@ -71,7 +74,10 @@ public struct ScanReport: Codable, Sendable {
                 orientation: item.still?.info.orientation, rotation: motion?.rotation,
                 duration: item.movie?.info.duration, frameCount: item.movie?.info.frameCount,
                 stillImageTime: stillTime, embeddedMovie: embedded,
-                captureDate: picture?.captureDate, liveOffReason: item.liveOffReason, warnings: item.warnings)
+                captureDate: picture?.captureDate, liveOffReason: item.liveOffReason, warnings: item.warnings,
+                problems: item.files.flatMap { file in
+                    file.info.problems.map { "\(file.fileName): \($0.context): \($0.message)" }
+                })
         }
     }
 
@@ -81,8 +87,9 @@ public struct ScanReport: Codable, Sendable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    /// A readable table: one line per item, warnings indented below it.
-    public func table() -> String {
+    /// A readable table: one line per item, warnings indented below it (with `verbose`, the parsers'
+    /// own words below those).
+    public func table(verbose: Bool = false) -> String {
         var lines: [String] = []
         func pad(_ s: String, _ n: Int) -> String {
             s.count >= n ? String(s.prefix(n - 1)) + "…" : s + String(repeating: " ", count: n - s.count)
@@ -97,6 +104,7 @@ public struct ScanReport: Codable, Sendable {
             if let e = item.embeddedMovie { movie = "embedded \(e.length / 1024)K" }
             lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16) + (item.identifier ?? "-"))
             for w in item.warnings { lines.append("       ! " + w) }
+            if verbose { for p in item.problems { lines.append("         [" + p + "]") } }
         }
         let c = counts
         lines.append("")

@@ -26,6 +26,8 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
     var stats = false
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let scan: LibraryScan
@@ -37,7 +39,7 @@ struct ScanCommand: ParsableCommand {
         }
         let scanned = DispatchTime.now().uptimeNanoseconds
         let report = ScanReport(scan)
-        print(json ? try report.json() : report.table())
+        print(json ? try report.json() : report.table(verbose: diagnostics.verbose))
         if stats {
             let files = max(1, scan.fileCount)
             let seconds = Double(scanned - started) / 1e9
