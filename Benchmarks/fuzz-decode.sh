@@ -53,7 +53,8 @@ cd "$out"
 runs=()
 [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
 # -rss_limit_mb: libav may legitimately allocate a 200 MP frame for a forged header; more than 2 GiB is a finding.
-ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+# SWIFT_BACKTRACE off: Swift's backtracer reads memory ASan has not mapped and buries the report.
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
 ./decode-fuzz -max_total_time="$seconds" "${runs[@]}" -max_len="$maxlen" -timeout=20 -rss_limit_mb=2560 \
     -jobs="$jobs" -workers="$jobs" -print_final_stats=1 -artifact_prefix="$out/" corpus 2>&1 | tee "$out/run-$(date +%Y%m%d-%H%M%S).log" \
     | grep -E "^#|stat::|ERROR|SUMMARY|Done" | tail -40

@@ -49,8 +49,10 @@ public enum ImageDecoder {
             return try HEIFDecoder.decode(source: source, info: info, box: box, options: options)
         case .png, .gif, .webp, .tiff, .bmp:
             // The probe read the header's size: an absurd one is "too large", not whatever libav says of it.
+            // Multiplied with overflow checking: two 32-bit sizes overflow Int64 (found by the decode fuzzer).
             if let width = info.pixelWidth, let height = info.pixelHeight,
-               Int64(width) * Int64(height) > maxLibavPixels {
+               case let (pixels, overflow) = Int64(width).multipliedReportingOverflow(by: Int64(height)),
+               overflow || pixels > maxLibavPixels {
                 throw ImagingError.tooLarge(width: width, height: height)
             }
             return try OtherStillDecoder.decode(source: source, info: info, box: box)

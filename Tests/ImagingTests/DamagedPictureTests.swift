@@ -193,3 +193,27 @@ final class DamagedPictureTests: XCTestCase {
         XCTAssertEqual(explained.description, "damaged MOV movie: the file ends early", explained.verboseDescription)
     }
 }
+
+/// Regressions for what the decode fuzzer (Benchmarks/fuzz-decode.sh) found; each input is its crash file.
+final class DecodeFuzzFindingTests: XCTestCase {
+    /// crash-4151f88e: a PNG header of 4294967295 x 4294967040 overflowed Int64 in the pixel check (trap).
+    func testPNGHeaderWhosePixelCountOverflowsIsTooLarge() {
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+                              0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00]
+        let source = MemoryByteSource(bytes)
+        XCTAssertThrowsError(try ImageDecoder.decode(source: source, info: MediaProbe.probe(source), fitting: PixelSize(square: 48))) {
+            XCTAssertEqual(($0 as? ImagingError)?.problem, .tooLarge(width: 4_294_967_295, height: 4_294_967_040), "\($0)")
+        }
+    }
+
+    /// crash-a343fff8: a BMP whose height is Int32.min trapped in abs() while probing.
+    func testBMPWithTheSmallestNegativeHeightProbes() {
+        let bytes: [UInt8] = [0x42, 0x4D, 0x36, 0x4E, 0x24, 0x7E, 0x34, 0x00, 0x68, 0x65, 0x69, 0x66, 0xD4, 0x9C, 0x6F, 0x6C,
+                              0x6F, 0x72, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x45]
+        let info = MediaProbe.probe(MemoryByteSource(bytes))
+        XCTAssertEqual(info.format, .bmp)
+        XCTAssertEqual(info.pixelWidth, 2)
+        XCTAssertEqual(info.pixelHeight, Int(Int32.min.magnitude))
+        XCTAssertThrowsError(try ImageDecoder.decode(source: MemoryByteSource(bytes), info: info, fitting: PixelSize(square: 48)))
+    }
+}

@@ -47,7 +47,9 @@ struct HEVCTileGrid {
         guard !size.isEmpty, size.width <= image.width, size.height <= image.height else {
             throw ImagingError.cannotDecode("HEVC image of \(image.width)x\(image.height) cannot be drawn at \(size)")
         }
-        guard Int64(image.width) * Int64(image.height) <= LibavFrameSource.maximumPixels else {
+        // Two 32-bit ispe sizes can overflow Int64: multiply with overflow checking.
+        let (pixels, overflow) = Int64(image.width).multipliedReportingOverflow(by: Int64(image.height))
+        guard !overflow, pixels <= LibavFrameSource.maximumPixels else {
             throw ImagingError.tooLarge(width: image.width, height: image.height)
         }
         let count = size.width * size.height * 4
