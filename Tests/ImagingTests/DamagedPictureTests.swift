@@ -216,4 +216,36 @@ final class DecodeFuzzFindingTests: XCTestCase {
         XCTAssertEqual(info.pixelHeight, Int(Int32.min.magnitude))
         XCTAssertThrowsError(try ImageDecoder.decode(source: MemoryByteSource(bytes), info: info, fitting: PixelSize(square: 48)))
     }
+    /// crash-06cbe4f7: an HEIC whose tile ispe is wider than Int32.max trapped in Int32(...) after decoding a tile.
+    func testHEICTileWiderThanInt32IsAnErrorOrAPicture() throws {
+        let base64 = [
+            "AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAa1tZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA",
+            "AA5waXRtAAAAAAACAAAAEGlkYXQAAAAAAEAAMAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAHRAAEAAAAAAAADVwACAAEAAAAAAAAA",
+            "AQAAAAAAAAAIAAAAOGlpbmYAAwAAAAIAAAAVaW5mZQIAAAEAAQAAaHZjMQAAAAAVaW5mZQIAAAAAAgAAZ3JpZAAAAADYaXBycAAA",
+            "ALZpcGNvAAAAdmh2Y0MBA3AAAAAAAAAAAAAe8AD8/fj4AAAPAyAAAQAYQAEMAf//A3AAAAMAkAAAAwAAAwAaugJAIQABACpCAQED",
+            "cAAAAwCQAAADAAADAB6gIIEFlurkprm4EBAwIAAAAwAgAAADACEiAAEABkQBwXPAiQAAABRpc3BlAAAAAPf/AEAAAABAAAAAFGlz",
+            "cGUAAAAAAAAAQAAAADAAAAAQcGl4aQAAAAADCAgIAAAAGmlwbWEAAAAAAAAAAgABAoECAAIFA4QAAAAaaXJlZgAAAAAAAAAOZGlt",
+            "ZwACAAEAAQAAA19tZGF0AAADUygBrxOAlpuDj8CKnxIeb26Sv5I8ALv4HnXuy+1Ny2mGb1IWtDtmDVncAtHIz9iPt3WHc12qJRGv",
+            "POQfxrAkjFBu3rVleHRyYWN0X2V4aiAgYhqOMBB88P/QG372Dhhz/63itxTKsxdK4fEHizyA0WzcBaK8FKaLTtEeueGO2056j32I",
+            "1GeGX7pQjPVvBUBllONPnmy0zn67P1dwO6XTVIGTnCB3t8YVwGkc0wlIt6Ek7mOaPnSvD55paA2s+1LTiajjlnukmi3tECkipx1h",
+            "VGnvgEPnLJnEx0PzZAEw6mUktoRdeZ5miBGY7imvXzQojbncIw8P6AndDBsRkoYEekQKZFE+daeqot6+GbK5k2dGY3wbjX0KJRlA",
+            "/8/O9MditFvWZBOQFyEsd+iCyqP/b9V4i7JLOql5gpvYUxLEVv9QVBYR9AqzO605OkAqKioqKioqKiBTVEFSVCBTQ1JJUFQgKioq",
+            "KioqKir16OmpdHLZb4sWDUO2jVOmfB04BNu7cjWOEhVd5uIQKyBvk8rPZsUsfm3wAyt9i6jkRIU3/Nd8bujflE1IvKo/VQoJXxJd",
+            "x/zhgYUhhC0ESkLHpGF4CDPm0tHetK/KMb3O1BeNj1O0C3q8F9u3Y6Z90LJjurZU3SSXHT4M+DLJr0n+NBThEJJhN+3e8MBECa+y",
+            "ervMRPGLoas5GSItwF+1eid/wd8BnlR1VKpGoiHyfq/UnEpnSj5YUOZz7PJO0nFjYwiULOG/SOPtj6K0mLvATabFeKb45kM4cKRW",
+            "ougiHoV0/9KUbVxM9SEeoweOGJlA+/l4dfsHqSqGTArug9hvPviYMSsjdL4KQcq9F36+H+3izzLDrxVZ33pmtcNWXEPhRiDWi0kk",
+            "jawFmT4o0iWKMf78xmKuqoXxIEuM+ZfxcNouuG+Kx5RA0SsIv3F2xc8txv3feoyN5E7/lkMAfr48J2thRj1tUPXbVzn1sJBlmaLh",
+            "Zd4BjvwWV83c0zmSEBnvp7Rrt4DLRzYEsy8iNq1nRfUM7HhjQDOmLtGpTI5ZE0fiM0DvziiY0C36PnJV5p5bDNK3NmQbt6jcgNyS",
+            "C3sDRNjVEybKmNMSBXXHQHYH9nIyG2yt408KpZ+GpPbG/+KRipL1fi/RawzA4qBk2xqmKO8MDZBukGV2n4YhMMJTXuhrkqIuEVKl",
+            "pIsbMiWmIElycA==",
+        ].joined()
+        let bytes = try [UInt8](XCTUnwrap(Data(base64Encoded: base64)))
+        let source = MemoryByteSource(bytes)
+        do {
+            let decoded = try ImageDecoder.decode(source: source, info: MediaProbe.probe(source), fitting: PixelSize(square: 48))
+            XCTAssertFalse(decoded.frame.size.isEmpty)
+        } catch {
+            XCTAssertNotEqual((error as? ImagingError)?.description.isEmpty, true)
+        }
+    }
 }

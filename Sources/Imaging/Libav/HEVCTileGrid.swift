@@ -121,7 +121,8 @@ struct HEVCTileGrid {
                 }
                 guard let decoder else { continue }
                 let frame = try libav { () throws(LibavError) in try decoder.decode(data) }
-                guard frame.pointee.width == Int32(image.tileWidth), frame.pointee.height == Int32(image.tileHeight) else {
+                // Compared as Int: an ispe size above Int32.max trapped in Int32(...) (found by the decode fuzzer).
+                guard Int(frame.pointee.width) == image.tileWidth, Int(frame.pointee.height) == image.tileHeight else {
                     throw ImagingError.cannotDecode("tile \(tile.itemID) decoded to \(frame.pointee.width)x\(frame.pointee.height), its ispe says \(image.tileWidth)x\(image.tileHeight)")
                 }
                 let resolved = colour ?? Self.colour(stated: image.colour, frame: frame)
