@@ -95,7 +95,10 @@ enum JPEGDecoder {
                 guard let base = buf.baseAddress else { return -1 }
                 return tjDecompressHeader3(raw, base, UInt(buf.count), &w, &h, &subsampling, &colorspace)
             }
-            guard rc == 0, w > 0, h > 0 else {
+            // A warning while reading the header ("extraneous bytes before marker") is no error either, as
+            // long as the size was read: the decode then draws what it can (ImageMagick reads such files).
+            let warned = rc != 0 && tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue)
+            guard rc == 0 || warned, w > 0, h > 0 else {
                 throw ImagingError(.damaged(format: "JPEG", Self.endsEarly(lastError) ? .endsEarly : .badHeader),
                                    detail: bytes.isEmpty ? "empty JPEG" : "libjpeg-turbo header: \(lastError)")
             }

@@ -90,6 +90,17 @@ final class DamagedPictureTests: XCTestCase {
         XCTAssertTrue(decoded.damage?.problem.isDamage ?? false)
     }
 
+    /// libjpeg-turbo warns about stray bytes before a marker while reading the header; ImageMagick reads the
+    /// file, so does livegrid (one of the damaged files it refused).
+    func testStrayBytesBeforeTheScanAreAWarningNotAnError() throws {
+        let jpeg = try GeneratedJPEG.encode(gradient())
+        let scan = try XCTUnwrap(zip(jpeg.indices, jpeg.dropFirst()).first { jpeg[$0.0] == 0xFF && $0.1 == 0xDA }?.0)
+        let path = try write("stray.jpg", Array(jpeg[..<scan]) + [0x11, 0x22, 0x33, 0x44, 0x55] + Array(jpeg[scan...]))
+        let decoded = try ImageDecoder.decode(path: path, fitting: PixelSize(width: 64, height: 64))
+        XCTAssertEqual(decoded.frame.size, PixelSize(width: 64, height: 64))
+        XCTAssertTrue(decoded.damage?.detail?.contains("extraneous bytes") ?? false, "\(String(describing: decoded.damage))")
+    }
+
     func testAnIntactJPEGIsNotMarked() throws {
         let path = try write("whole.jpg", try GeneratedJPEG.encode(gradient()))
         XCTAssertNil(try ImageDecoder.decode(path: path, fitting: PixelSize(width: 64, height: 64)).damage)
