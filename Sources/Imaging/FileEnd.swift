@@ -22,10 +22,12 @@ enum FileEnd {
             let end = tail(64)
             return !zip(end, end.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
         case .png:
-            let end = tail(12)
-            return !(end.count >= 8 && Array(end[end.count - 8..<end.count - 4]) == Array("IEND".utf8))
+            // IEND anywhere in the last KiB: some writers append data after it, which is no damage.
+            let end = tail(1024), iend = Array("IEND".utf8)
+            return !(0..<max(0, end.count - 3)).contains { Array(end[$0..<$0 + 4]) == iend }
         case .gif:
-            return tail(1) != [0x3B]
+            // The trailer byte, after any zero padding.
+            return tail(256).reversed().first { $0 != 0 } != 0x3B
         case .webp:
             guard let riff = littleEndian32(at: 4) else { return true }
             return riff + 8 > size

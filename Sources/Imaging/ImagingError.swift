@@ -27,8 +27,6 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Corrupt or truncated data the codec refused; `ImageDecoder` decides whether the file ends early.
     public static func cannotDecode(_ detail: String) -> ImagingError { ImagingError(.damaged(format: nil, .corruptData), detail: detail) }
-    /// The header (sizes, tables, container structure) could not be read.
-    static func badHeader(_ detail: String) -> ImagingError { ImagingError(.damaged(format: nil, .badHeader), detail: detail) }
     /// A valid file of a variant livegrid does not decode.
     public static func unsupportedFormat(_ detail: String) -> ImagingError { ImagingError(.unsupported(format: nil), detail: detail) }
     /// Over `ImageDecoder`'s pixel or byte limits (an absurd header must not allocate gigabytes).

@@ -1,4 +1,3 @@
-import CFFmpeg
 import MediaFormats
 
 /// PNG, WebP, GIF (first frame), TIFF and BMP through the libav layer. Their orientation, if any, is not
