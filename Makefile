@@ -6,7 +6,7 @@ LIBRARY ?=
 # System libraries the build links (C shims in Sources/C*), and tools the tests drive.
 BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev libglib2.0-dev libavformat-dev libavcodec-dev \
                   libswscale-dev libavutil-dev libheif-dev libturbojpeg0-dev libcurl4-openssl-dev
-TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils
+TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils imagemagick
 BENCH_PACKAGES := chafa timg hyperfine
 # Real terminal emulators under a virtual X server for scripts/screenshots.sh (foot is Wayland-only).
 SCREENSHOT_PACKAGES := xvfb xterm x11-apps x11-utils imagemagick xdotool kitty libgl1-mesa-dri
@@ -16,7 +16,7 @@ PACKAGE_PACKAGES := dpkg-dev binutils debootstrap desktop-file-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps screenshots-deps screenshots build release run test bench fuzz demo-library clean \
+.PHONY: all deps test-deps bench-deps screenshots-deps screenshots build release run test bench fuzz demo-library clean fuzz-decode \
         demo-deps package-deps static-release install deb deb-test
 
 all: build
@@ -84,6 +84,11 @@ bench: bench-deps release
 
 fuzz: deps
 	Benchmarks/fuzz.sh
+
+# The whole decode path (ImageDecoder, MovieDecoder's first frame) under libFuzzer + ASan; seeds generated
+# from the fixtures by Fuzz/DecodeFuzz/make-corpus.sh (ffmpeg, heif-enc). FUZZ_SECONDS, FUZZ_JOBS as above.
+fuzz-decode: test-deps
+	Benchmarks/fuzz-decode.sh
 
 clean:
 	rm -rf .build .build-deb

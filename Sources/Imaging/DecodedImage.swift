@@ -39,9 +39,13 @@ public struct DecodedImage: Sendable {
     public var path: DecodePath
     /// Upright size of the whole picture (before fitting), when known.
     public var fullSize: PixelSize?
-    public init(frame: PixelFrame, path: DecodePath, fullSize: PixelSize?) {
+    /// Set when the file is damaged and the picture shows only what decoded (the rest grey): the grid
+    /// marks the item "damaged" and the info panel says why. Other viewers draw such files too.
+    public var damage: ImagingError?
+    public init(frame: PixelFrame, path: DecodePath, fullSize: PixelSize?, damage: ImagingError? = nil) {
         self.frame = frame
         self.path = path
         self.fullSize = fullSize
+        self.damage = damage
     }
 }

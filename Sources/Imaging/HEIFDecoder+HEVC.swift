@@ -12,7 +12,7 @@ extension HEIFDecoder {
         do throws(MediaError) {
             meta = try HEIFMeta.load(from: source, limits: limits)
             guard let primaryID = meta.primaryItemID else { throw MediaError.invalid("no primary item (pitm)") }
-            primary = try meta.codedImage(primaryID, source: source, limits: limits)
+            primary = try meta.codedImage(primaryID, source: source, limits: limits, allowingMissingTiles: true)
         } catch {
             throw ImagingError(error)
         }
@@ -23,12 +23,16 @@ extension HEIFDecoder {
            let thumbnailSize = thumbnail.uprightSize,
            thumbnailSize.covers(target, coverage: options.embeddedThumbnailMinimumCoverage),
            thumbnailSize.hasAspectRatio(of: fullSize),
-           let frame = try? render(thumbnail, source: source, upright: thumbnailSize.covers(target) ? target : thumbnailSize, limits: limits)
+           let (frame, thumbnailDamage) = try? render(thumbnail, source: source,
+                                                      upright: thumbnailSize.covers(target) ? target : thumbnailSize, limits: limits),
+           thumbnailDamage == nil
         {
             return DecodedImage(frame: frame, path: .heifThumbnail, fullSize: fullSize)
         }
-        let frame = try render(primary, source: source, upright: target, limits: limits)
-        return DecodedImage(frame: frame, path: .heifPrimary, fullSize: fullSize)
+        let (frame, damage) = try render(primary, source: source, upright: target, limits: limits)
+        // Tiles that could not be decoded are grey: the picture is shown, marked damaged.
+        return DecodedImage(frame: frame, path: .heifPrimary, fullSize: fullSize,
+                            damage: damage?.about(.heif).refined(by: source))
     }
 
     /// The biggest HEVC thumbnail item of `itemID` (files usually have 0 or 1).
@@ -42,7 +46,7 @@ extension HEIFDecoder {
     /// Draws `image` so that, once its transforms are applied, it is `target` (its upright size, or less).
     /// The tiles are scaled while drawing; the transforms then work on the small picture.
     static func render(_ image: HEIFCodedImage, source: any ByteSource, upright target: PixelSize,
-                       limits: ParseLimits) throws(ImagingError) -> PixelFrame {
+                       limits: ParseLimits) throws(ImagingError) -> (PixelFrame, damage: ImagingError?) {
         guard let upright = image.uprightSize, !target.isEmpty else { throw ImagingError.cannotDecode("HEIF clap leaves no picture") }
         if let colour = image.colour, colour.matrixCoefficients == 0 {
             throw ImagingError.unsupportedFormat("HEIF with RGB (identity matrix) coding")
@@ -51,7 +55,7 @@ extension HEIFDecoder {
         let (canvasScaleX, canvasScaleY) = image.swapsAxes ? (scaleY, scaleX) : (scaleX, scaleY)
         let canvas = PixelSize(width: min(image.width, max(1, Int((Double(image.width) * canvasScaleX).rounded()))),
                                height: min(image.height, max(1, Int((Double(image.height) * canvasScaleY).rounded()))))
-        var frame = try HEVCTileGrid(image: image, limits: limits).render(source: source, size: canvas)
+        var (frame, damage) = try HEVCTileGrid(image: image, limits: limits).render(source: source, size: canvas)
         // The full-size dimensions the transforms are defined on, followed alongside the small frame.
         var full = PixelSize(width: image.width, height: image.height)
         for transform in image.transforms {
@@ -71,7 +75,7 @@ extension HEIFDecoder {
                 break
             }
         }
-        return frame.size == target ? frame : frame.resized(to: target)
+        return (frame.size == target ? frame : frame.resized(to: target), damage)
     }
 }
 

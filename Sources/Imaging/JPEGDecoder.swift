@@ -37,7 +37,8 @@ enum JPEGDecoder {
            let thumbSize = try? handle.header(of: thumbBytes),
            thumbSize.covers(storedTarget, coverage: options.embeddedThumbnailMinimumCoverage),
            thumbSize.hasAspectRatio(of: header),
-           let frame = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true)
+           let (frame, thumbnailDamage) = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true),
+           thumbnailDamage == nil
         {
             // Only ever shrink: a thumbnail slightly under the target (allowed coverage) is used as is.
             let fitted = frame.size.covers(storedTarget) ? frame.resized(to: storedTarget) : frame
@@ -52,10 +53,10 @@ enum JPEGDecoder {
             header = try handle.header(of: bytes)
             storedTarget = header.fittedDown(in: storedBox)
         }
-        let frame = try handle.decode(bytes, header: header, target: storedTarget, allowScaling: options.useDCTScaling)
+        let (frame, damage) = try handle.decode(bytes, header: header, target: storedTarget, allowScaling: options.useDCTScaling)
         let path: DecodePath = frame.width < header.width ? .jpegScaled : .jpegFull
         return DecodedImage(frame: frame.resized(to: storedTarget).applyingExifOrientation(orientation),
-                            path: path, fullSize: swaps ? header.transposed : header)
+                            path: path, fullSize: swaps ? header.transposed : header, damage: damage)
     }
 
     /// Stored (not oriented) size of a JPEG, from its header only.
@@ -94,15 +95,22 @@ enum JPEGDecoder {
                 guard let base = buf.baseAddress else { return -1 }
                 return tjDecompressHeader3(raw, base, UInt(buf.count), &w, &h, &subsampling, &colorspace)
             }
-            guard rc == 0, w > 0, h > 0 else {
-                throw ImagingError.cannotDecode(bytes.isEmpty ? "empty JPEG" : "JPEG header: \(lastError)")
+            // A warning while reading the header ("extraneous bytes before marker") is no error either, as
+            // long as the size was read: the decode then draws what it can (ImageMagick reads such files).
+            let warned = rc != 0 && tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue)
+            guard rc == 0 || warned, w > 0, h > 0 else {
+                throw ImagingError(.damaged(format: "JPEG", Self.endsEarly(lastError) ? .endsEarly : .badHeader),
+                                   detail: bytes.isEmpty ? "empty JPEG" : "libjpeg-turbo header: \(lastError)")
             }
             return PixelSize(width: Int(w), height: Int(h))
         }
 
-        /// Decodes to RGBA at the smallest scaling factor whose output covers `target` (or 1/1).
+        /// Decodes to RGBA at the smallest scaling factor whose output covers `target` (or 1/1). A damaged
+        /// file (cut short, corrupt segments) still gives a picture when anything decoded: libjpeg-turbo's
+        /// warnings are not errors (ImageMagick, chafa and timg draw such files too); what did not decode is
+        /// grey, and the damage comes back beside the frame.
         func decode(_ bytes: [UInt8], header: PixelSize, target: PixelSize, allowScaling: Bool)
-            throws(ImagingError) -> PixelFrame
+            throws(ImagingError) -> (PixelFrame, damage: ImagingError?)
         {
             let scaled = allowScaling ? Self.scaledSize(of: header, covering: target) : header
             guard scaled.width > 0, scaled.height > 0,
@@ -110,17 +118,51 @@ enum JPEGDecoder {
             else {
                 throw ImagingError.tooLarge(width: header.width, height: header.height)
             }
-            var rgba = [UInt8](repeating: 0, count: scaled.width * scaled.height * 4)
+            // Grey where nothing decodes: libjpeg-turbo fills missing MCUs of a cut file with grey itself; a
+            // fatal error part-way leaves the rest of the buffer as it was, so it starts grey too.
+            var rgba = Self.greyPixels(scaled.width * scaled.height)
             let rc = bytes.withUnsafeBufferPointer { src -> Int32 in
                 rgba.withUnsafeMutableBufferPointer { dst -> Int32 in
                     guard let s = src.baseAddress, let d = dst.baseAddress else { return -1 }
                     return tjDecompress2(raw, s, UInt(src.count), d, Int32(scaled.width), Int32(scaled.width * 4),
-                                         Int32(scaled.height), Int32(TJPF_RGBA.rawValue),
-                                         TJFLAG_STOPONWARNING)
+                                         Int32(scaled.height), Int32(TJPF_RGBA.rawValue), 0)
                 }
             }
-            guard rc == 0 else { throw ImagingError.cannotDecode("JPEG data: \(lastError)") }
-            return PixelFrame(width: scaled.width, height: scaled.height, rgba: rgba)
+            let frame = PixelFrame(width: scaled.width, height: scaled.height, rgba: rgba)
+            guard rc != 0 else { return (frame, nil) }
+            let message = lastError
+            let damage = ImagingError(.damaged(format: "JPEG", Self.endsEarly(message) ? .endsEarly : .corruptData),
+                                      detail: "libjpeg-turbo: \(message)")
+            // A warning: the buffer holds the whole picture as far as it decoded. A fatal error: only what
+            // decoded before it, possibly nothing (then the buffer is still uniformly grey).
+            if tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) || !Self.isUniformGrey(rgba) {
+                return (frame, damage)
+            }
+            throw damage
+        }
+
+        /// Opaque mid grey, where nothing decoded.
+        static func greyPixels(_ count: Int) -> [UInt8] {
+            var pixels = [UInt8](repeating: 0x80, count: count * 4)
+            for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 0xFF }
+            return pixels
+        }
+
+        static func isUniformGrey(_ rgba: [UInt8]) -> Bool {
+            var index = 0
+            for byte in rgba {
+                if byte != (index & 3 == 3 ? 0xFF : 0x80) { return false }
+                index += 1
+            }
+            return true
+        }
+
+        /// libjpeg's messages for data that stops early ("Premature end of JPEG file", "Corrupt JPEG data:
+        /// premature end of data segment") and for a header cut off.
+        static func endsEarly(_ message: String) -> Bool {
+            let lowered = message.lowercased()
+            return lowered.contains("premature end") || lowered.contains("unexpected end")
+                || lowered.contains("empty input") || lowered.contains("insufficient data")
         }
 
         /// TurboJPEG's factors run from 2/1 down to 1/8; keep those ≤ 1 and take the smallest output that

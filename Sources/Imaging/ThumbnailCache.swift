@@ -66,6 +66,8 @@ public final class ThumbnailCache: @unchecked Sendable {
         public var frame: PixelFrame
         public var fromCache: Bool
         public var path: DecodePath?
+        /// Set when the picture shows only part of a damaged file (never for a cached thumbnail).
+        public var damage: ImagingError? = nil
     }
 
     /// The cached thumbnail when present and fresh (its Thumb::MTime equals the file's mtime).
@@ -87,7 +89,9 @@ public final class ThumbnailCache: @unchecked Sendable {
         if let frame = cached(forFile: path, size: size) { return Result(frame: frame, fromCache: true, path: nil) }
         guard let stat = FileStat(path) else { throw ImagingError.io("\(path): cannot stat") }
         if hasFreshFailure(forFile: path, mtime: stat.mtime) {
-            throw ImagingError.cannotDecode("failed before (remembered in \(failurePath(forFile: path)))")
+            // The failure PNG keeps no reason: a look at the file's ends says again what is wrong with it.
+            throw ImagingError.explaining(ImagingError.cannotDecode("failed before (remembered in \(failurePath(forFile: path)))"),
+                                          path: path)
         }
         let probed: MediaInfo
         if let info { probed = info } else {
@@ -98,14 +102,25 @@ public final class ThumbnailCache: @unchecked Sendable {
             decoded = try ImageDecoder.decode(path: path, info: probed, fitting: PixelSize(square: size.pixels),
                                               options: options)
         } catch {
-            if !isInsideCache(path), case .cannotDecode = error { recordFailure(forFile: path, mtime: stat.mtime) }
+            if !isInsideCache(path), Self.isWorthRemembering(error) { recordFailure(forFile: path, mtime: stat.mtime) }
             throw error
         }
-        if !isInsideCache(path) {
+        // A damaged picture is not cached: the cache has no place for the "damaged" mark, and a file cut short
+        // because it is still being copied must not keep its grey half once complete (same second, same mtime).
+        if !isInsideCache(path), decoded.damage == nil {
             store(decoded.frame, forFile: path, size: size, mtime: stat.mtime, fileSize: stat.size,
                   mimeType: Self.mimeType(of: probed.format))
         }
-        return Result(frame: decoded.frame, fromCache: false, path: decoded.path)
+        return Result(frame: decoded.frame, fromCache: false, path: decoded.path, damage: decoded.damage)
+    }
+
+    /// Failures of the file's content (damaged, not a picture, unsupported, too large): decoding again
+    /// would fail again. Unreadable files, missing libraries and lack of memory may go away.
+    static func isWorthRemembering(_ error: ImagingError) -> Bool {
+        switch error.problem {
+        case .damaged, .notAPicture, .unsupported, .tooLarge, .movieNotPicture: return true
+        default: return false
+        }
     }
 
     /// Writes a thumbnail (atomically) or keeps it in memory when the cache is not writable.

@@ -36,6 +36,9 @@ public struct ScanReport: Codable, Sendable {
         public var captureDate: String?
         public var liveOffReason: String?
         public var warnings: [String]
+        /// The parsers' own words behind the plain warnings ("file: context: message"), for scripts and
+        /// `scan --verbose`.
+        public var problems: [String]
     }
     public var root: String
     public var counts: [String: Int]
@@ -75,7 +78,10 @@ public struct ScanReport: Codable, Sendable {
                 orientation: item.still?.info.orientation, rotation: motion?.rotation,
                 duration: item.movie?.info.duration, frameCount: item.movie?.info.frameCount,
                 stillImageTime: stillTime, embeddedMovie: embedded,
-                captureDate: picture?.captureDate, liveOffReason: item.liveOffReason, warnings: item.warnings)
+                captureDate: picture?.captureDate, liveOffReason: item.liveOffReason, warnings: item.warnings,
+                problems: item.files.flatMap { file in
+                    file.info.problems.map { "\(file.fileName): \($0.context): \($0.message)" }
+                })
         }
     }
 
@@ -108,12 +114,13 @@ public struct ScanReport: Codable, Sendable {
         PathBytes.hasRawBytes(path) ? Data(PathBytes.bytes(of: path)).base64EncodedString() : nil
     }
 
-    /// A readable table: one line per item, warnings indented below it.
-    public func table() -> String { tableLines().joined(separator: "\n") }
+    /// A readable table: one line per item, warnings indented below it (with `verbose`, the parsers'
+    /// own words below those).
+    public func table(verbose: Bool = false) -> String { tableLines(verbose: verbose).joined(separator: "\n") }
 
     /// The table line by line. Every field is escaped (`VisibleText`) before it is measured, so a hostile
     /// or over-long name stays inside its column, which always ends in a space.
-    public func tableLines() -> [String] {
+    public func tableLines(verbose: Bool = false) -> [String] {
         var lines: [String] = []
         func pad(_ s: String, _ n: Int) -> String { VisibleText.column(s, width: n - 1) + " " }
         lines.append(pad("KIND", 7) + pad("NAME", 34) + pad("SIZE", 11) + pad("MOVIE", 16) + "IDENTIFIER")
@@ -127,6 +134,7 @@ public struct ScanReport: Codable, Sendable {
             lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16)
                          + VisibleText.escaped(item.identifier ?? "-"))
             for w in item.warnings { lines.append("       ! " + VisibleText.escaped(w)) }
+            if verbose { for p in item.problems { lines.append("         [" + VisibleText.escaped(p) + "]") } }
         }
         let c = counts
         lines.append("")

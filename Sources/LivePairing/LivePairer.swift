@@ -194,9 +194,17 @@ public enum LivePairer {
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
 
-    /// Parse problems worth telling the user, prefixed with the file name.
+    /// Parse problems worth telling the user, prefixed with the file name, in plain words (each sentence
+    /// once: a cut movie breaks several boxes). The parser's words stay in `MediaInfo.problems`.
     private static func problems(_ file: MediaFile) -> [String] {
-        file.info.problems.filter { $0.severity >= .warning }.map { "\(file.fileName): \($0.context): \($0.message)" }
+        var seen = Set<String>()
+        let sentences = file.info.problems.filter { $0.severity >= .warning }
+            .map { $0.plainSentence(format: file.info.format) }
+            .filter { seen.insert($0).inserted }
+        // A file cut short breaks whatever follows the cut: "ends early" says it all.
+        let cut = sentences.first { $0.hasSuffix("the file ends early") }
+        return (cut.map { [$0] + sentences.filter { !$0.hasPrefix("damaged ") } } ?? sentences)
+            .map { "\(file.fileName): \($0)" }
     }
 
     private static func folderOf(_ path: String) -> String {

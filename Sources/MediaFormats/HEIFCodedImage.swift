@@ -53,8 +53,13 @@ extension HEIFMeta {
     /// Describes `itemID` (an `hvc1` item or a `grid` of them) for decoding. Throws `.unsupported` for other
     /// codings (av01, jpeg...), images with alpha, unknown essential properties, and `.invalid` for
     /// inconsistent layouts (tile count or size not matching the grid).
-    public func codedImage(_ itemID: UInt32, source: any ByteSource, limits: ParseLimits) throws(MediaError) -> HEIFCodedImage {
+    ///
+    /// `allowingMissingTiles`: tiles may lie past the end of the file (a file cut short); reading such a tile
+    /// then fails as truncated, and a decoder draws the others (issue 15.6). Off, every tile is in the file.
+    public func codedImage(_ itemID: UInt32, source: any ByteSource, limits: ParseLimits,
+                           allowingMissingTiles: Bool = false) throws(MediaError) -> HEIFCodedImage {
         guard let item = item(itemID) else { throw MediaError.invalid("no item \(itemID)") }
+        let checkedSize = allowingMissingTiles ? UInt64.max : source.size
         if items(referring: "auxl", to: itemID).contains(where: isAlpha) {
             throw MediaError.unsupported("item \(itemID) has an alpha plane")
         }
@@ -67,7 +72,7 @@ extension HEIFMeta {
         }
         switch item.type {
         case "hvc1":
-            let tile = try codedTile(itemID, fileSize: source.size)
+            let tile = try codedTile(itemID, fileSize: checkedSize)
             guard let size = spatialExtent(of: itemID), size.width > 0, size.height > 0 else {
                 throw MediaError.invalid("hvc1 item \(itemID) has no size (ispe)")
             }
@@ -94,7 +99,7 @@ extension HEIFMeta {
                     throw MediaError.invalid("tile \(id) is \(size.width)x\(size.height), not \(first.width)x\(first.height) like the first")
                 }
                 tileSize = size
-                tiles.append(try codedTile(id, fileSize: source.size))
+                tiles.append(try codedTile(id, fileSize: checkedSize))
             }
             guard let tileSize else { throw MediaError.invalid("grid \(itemID) has no tiles") }
             // The tiles must cover the output, and no whole column or row may lie outside it.

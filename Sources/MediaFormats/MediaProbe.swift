@@ -36,12 +36,14 @@ public enum MediaProbe {
     /// Probes any byte source. Never throws: a file that cannot be parsed is `.unknown` with a problem.
     public static func probe(_ original: any ByteSource, limits: ParseLimits = .default) -> MediaInfo {
         let head: [UInt8]
+        let guessHead: [UInt8]
         let source: any ByteSource
         do {
             // One read serves the sniff and the parser's header read: a still costs one small read (plus a
             // tiny footer read for trailers), not three.
             let prefetched = try PrefetchedByteSource(base: original, headBytes: limits.headerProbeBytes)
             head = Array(prefetched.head.prefix(16))
+            guessHead = Array(prefetched.head.prefix(ContentGuess.sniffBytes))
             source = prefetched
         } catch {
             var info = MediaInfo(format: .unknown)
@@ -59,7 +61,9 @@ public enum MediaProbe {
                 return try SimpleImageProbe.probe(source, format: format, limits: limits)
             case .unknown:
                 var info = MediaInfo(format: .unknown)
-                info.problems.append(ParseProblem(.error, "file", "unrecognised file signature"))
+                // Said in the user's terms (issue 15.5): what the file seems to be instead.
+                let guess = ContentGuess.guess(guessHead)
+                info.problems.append(ParseProblem(.error, "file", "not a picture: \(guess.plainDescription)"))
                 return info
             }
         } catch {

@@ -19,8 +19,10 @@ public enum SimpleImageProbe {
         case .bmp:
             try r.skip(18)
             r.byteOrder = .littleEndian
-            info.pixelWidth = Int(abs(try r.readI32()))
-            info.pixelHeight = Int(abs(try r.readI32()))
+            // Negative heights mean top-down rows. `magnitude`, not abs(): abs(Int32.min) traps (found by
+            // the decode fuzzer).
+            info.pixelWidth = Int(try r.readI32().magnitude)
+            info.pixelHeight = Int(try r.readI32().magnitude)
         case .webp:
             try r.skip(12)
             let chunk = try r.readFourCC()

@@ -149,7 +149,7 @@ public struct ColorDepthDecision: Sendable, Hashable {
                 return ColorDepthDecision(depth: .truecolor, reason: known)
             }
             return ColorDepthDecision(depth: .indexed256,
-                                      reason: "TERM=\(term); truecolour needs COLORTERM=truecolor or --colors full")
+                                      reason: "TERM=\(term), no COLORTERM")
         }
         return ColorDepthDecision(depth: chafa, reason: "TERM=\(term)")
     }

@@ -46,7 +46,8 @@ final class BrowserRenderer {
             let layout = state.layout
             let width = min(48, max(20, layout.content.width / 2))
             drawInfo(item, in: CellRect(x: layout.content.width - width, y: layout.content.y, width: width,
-                                        height: layout.content.height), lines: state.infoPanelLines(for: item),
+                                        height: layout.content.height), 
+                     lines: state.infoPanelLines(for: item) + (provider.pictureNote(for: item.id)?.infoLines ?? []),
                      painter: painter)
         }
         if let remote = state.remote, remote.showsActivityPanel, state.mode != .help {
@@ -192,15 +193,28 @@ final class BrowserRenderer {
             return placement
         } else if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
             painter.picture(badge.badged(picture, item: item, liveOff: liveOff), in: rect)
-            return ScreenPainter.placement(of: picture, in: rect)
+            let placement = ScreenPainter.placement(of: picture, in: rect)
+            if let note = provider.pictureNote(for: item.id), note.shownInPart { drawDamagedMark(note, in: placement, painter: painter) }
+            return placement
         } else {
-            drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), painter: painter)
+            drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), note: provider.pictureNote(for: item.id),
+                            painter: painter)
             badge.drawOnPlaceholder(item: item, liveOff: liveOff, in: rect, painter: painter)
             return rect
         }
     }
 
-    private func drawPlaceholder(_ item: LibraryItem, in rect: CellRect, failed: Bool, painter: ScreenPainter) {
+    /// "! damaged" in the bottom-left corner of a picture that shows only part of a damaged file (the info
+    /// panel says what is wrong).
+    private func drawDamagedMark(_ note: PictureNote, in rect: CellRect, painter: ScreenPainter) {
+        guard rect.height > 0, rect.width >= 3 else { return }
+        let label = rect.width >= note.shortLabel.count + 4 ? " ! \(note.shortLabel) " : " ! "
+        painter.text(label, x: rect.x, y: rect.y + rect.height - 1, width: min(rect.width, DisplayWidth.of(label)),
+                     attributes: lg_a_bold(), color: .warning)
+    }
+
+    private func drawPlaceholder(_ item: LibraryItem, in rect: CellRect, failed: Bool, note: PictureNote? = nil,
+                                 painter: ScreenPainter) {
         // Corner marks and a label: cheap to send (the blank middle costs almost nothing) and clearly
         // "not loaded yet" rather than a broken picture.
         if rect.width >= 2, rect.height >= 2 {
@@ -211,7 +225,7 @@ final class BrowserRenderer {
         }
         let hasErrors = failed || item.files.contains { file in file.info.problems.contains { $0.severity == .error } }
         let fileType = item.primary.fileName.split(separator: ".").last.map { String($0).lowercased() } ?? ""
-        let label = hasErrors ? "! " + (failed ? "cannot show" : fileType) : fileType
+        let label = hasErrors ? "! " + (failed ? (note?.shortLabel ?? "cannot show") : fileType) : fileType
         guard rect.height > 0 else { return }
         let width = min(rect.width, DisplayWidth.of(label) + 2)
         painter.text(" \(label) ", x: rect.x + (rect.width - width) / 2, y: rect.y + rect.height / 2, width: width,
@@ -234,7 +248,8 @@ final class BrowserRenderer {
         painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {
             drawInfo(item, in: CellRect(x: content.x + content.width - infoWidth, y: content.y, width: infoWidth,
-                                        height: content.height), lines: state.infoPanelLines(for: item),
+                                        height: content.height), 
+                     lines: state.infoPanelLines(for: item) + (provider.pictureNote(for: item.id)?.infoLines ?? []),
                      painter: painter)
         }
         // Neighbours are prefetched at the viewer size: stepping through feels immediate.

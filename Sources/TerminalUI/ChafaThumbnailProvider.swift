@@ -17,6 +17,8 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     private let diskCache: ThumbnailCache
     /// Decoded pixels by item and freedesktop size: a resize or zoom re-renders without decoding again.
     private let frames = ThumbnailMemoryCache<String>(capacityBytes: 256 << 20)
+    /// What is wrong with items whose picture failed or shows only part of a damaged file.
+    private let notes = PictureNotes()
 
     private let lock = NSLock()
     private var rendered: [ThumbnailKey: RenderedImage] = [:]
@@ -97,10 +99,12 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             // A live item shown as a traditional still (movie missing or unplayable) wears LIVE OFF.
             badges[key] = pixelBadge?.badge(for: item, liveOff: item.liveOffReason != nil || liveOffIDs.contains(item.id))
         }
-        let frames = self.frames, diskCache = self.diskCache
+        let frames = self.frames, diskCache = self.diskCache, notes = self.notes
         let size = thumbnailSize(for: key)
         scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
-            Self.decode(item, size: size, frames: frames, diskCache: diskCache)
+            let result = Self.decode(item, size: size, frames: frames, diskCache: diskCache, notes: notes)
+            if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
+            return result
         }, completion: { [weak self] _, result in
             self?.finish(key, result)
         })
@@ -110,6 +114,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         guard !itemIDs.isEmpty else { return }
         for id in itemIDs {
             for size in ThumbnailSize.allCases { frames.remove("\(id)@\(size.rawValue)") }
+            notes.set(nil, for: id)
         }
         lock.withLock {
             for key in rendered.keys where itemIDs.contains(key.itemID) { rendered[key] = nil }
@@ -220,14 +225,18 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         return frame.sizedForCells(columns: key.width, rows: key.height, cell: renderer.cellPixelSize, badge: badge)
     }
 
+    public func pictureNote(for itemID: String) -> PictureNote? { notes.note(for: itemID) }
+
     private static func decode(_ item: LibraryItem, size: ThumbnailSize, frames: ThumbnailMemoryCache<String>,
-                               diskCache: ThumbnailCache) -> Result<PixelFrame, ImagingError> {
+                               diskCache: ThumbnailCache, notes: PictureNotes) -> Result<PixelFrame, ImagingError> {
         let cacheKey = "\(item.id)@\(size.rawValue)"
         if let frame = frames.frame(for: cacheKey) { return .success(frame) }
         do {
             let frame: PixelFrame
             if let still = item.still {
-                frame = try diskCache.thumbnail(forFile: still.path, size: size, info: still.info).frame
+                let thumbnail = try diskCache.thumbnail(forFile: still.path, size: size, info: still.info)
+                frame = thumbnail.frame
+                notes.set(thumbnail.damage.map { PictureNote(error: $0, shownInPart: true) }, for: item.id)
             } else if let movie = item.movie {
                 frame = try posterFrame(path: movie.path, box: PixelSize(square: size.pixels))
             } else {
@@ -235,10 +244,9 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             }
             frames.insert(frame, for: cacheKey)
             return .success(frame)
-        } catch let error as ImagingError {
-            return .failure(error)
         } catch {
-            return .failure(.cannotDecode("\(error)"))
+            // In the user's terms, with the file's first bytes and end looked at (issue 15.5).
+            return .failure(ImagingError.explaining(error, path: item.still?.path ?? item.movie?.path))
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+import Imaging
 import LivePairing
 import TerminalGraphics
 
@@ -53,10 +55,14 @@ public protocol ThumbnailProvider: AnyObject {
     /// These live items' movies could not be played: pictures with a badge drawn in (pixel modes) are made
     /// again with LIVE OFF.
     func markLiveOff(itemIDs: Set<String>)
+
+    /// What is wrong with an item's file, once its picture failed or showed only part of a damaged file.
+    func pictureNote(for itemID: String) -> PictureNote?
 }
 
 extension ThumbnailProvider {
     public var pixelOutput: PixelOutput? { nil }
+    public func pictureNote(for itemID: String) -> PictureNote? { nil }
     public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
     public func invalidate(itemIDs: Set<String>) {}
     public func markLiveOff(itemIDs: Set<String>) {}
@@ -73,4 +79,43 @@ public final class PlaceholderThumbnailProvider: ThumbnailProvider {
     public func hasFailed(_ key: ThumbnailKey) -> Bool { false }
     public func takeReadyKeys() -> [ThumbnailKey] { [] }
     public var hasPendingWork: Bool { false }
+}
+
+/// Why an item's picture is missing or partial, for the cell's mark and the info panel (issue 15.5/15.6).
+public struct PictureNote: Sendable, Equatable {
+    public var error: ImagingError
+    /// True when a picture is shown (what decoded of a damaged file), false when there is none.
+    public var shownInPart: Bool
+    public init(error: ImagingError, shownInPart: Bool) {
+        self.error = error
+        self.shownInPart = shownInPart
+    }
+
+    /// The few words a grid cell has room for.
+    public var shortLabel: String {
+        switch error.problem {
+        case .damaged: return "damaged"
+        case .notAPicture: return "not a picture"
+        case .unsupported: return "unsupported"
+        case .tooLarge: return "too large"
+        case .unreadable: return "unreadable"
+        case .needsLibrary: return "needs a library"
+        default: return "cannot show"
+        }
+    }
+
+    /// Info panel lines: the sentence, then the library's detail (the panel is where it belongs).
+    public var infoLines: [(label: String, value: String)] {
+        var lines = [(label: "Warning", value: error.description + (shownInPart ? " (shown as far as it decodes)" : ""))]
+        if let detail = error.detail { lines.append((label: "Detail", value: detail)) }
+        return lines
+    }
+}
+
+/// Notes by item id, written by decode workers, read by the UI thread.
+final class PictureNotes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String: PictureNote] = [:]
+    func set(_ note: PictureNote?, for itemID: String) { lock.withLock { notes[itemID] = note } }
+    func note(for itemID: String) -> PictureNote? { lock.withLock { notes[itemID] } }
 }

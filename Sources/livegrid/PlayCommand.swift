@@ -24,6 +24,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var output: TerminalAreaOptions
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     @Flag(help: "Print playback statistics on stderr.")
     var stats = false
 
@@ -40,7 +42,7 @@ struct PlayCommand: ParsableCommand {
         do {
             located = try PlayableMovie.locate(file: file)
         } catch {
-            throw ValidationError("\(file): \(error)")
+            throw ValidationError(describe(error, of: file, verbose: diagnostics.verbose))
         }
         let renderer = ChafaRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
                                      cellPixelSize: capabilities.cellPixelSize,
@@ -69,7 +71,7 @@ struct PlayCommand: ParsableCommand {
             }
         }
         if case .failed(let error)? = failed {
-            HumanOutput.error("\(file): \(error)")
+            HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))
             throw ExitCode(1)
         }
     }

@@ -26,6 +26,8 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
     var stats = false
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let scan: LibraryScan
@@ -40,7 +42,7 @@ struct ScanCommand: ParsableCommand {
         if json {
             print(try report.json())   // exact: the JSON encoder escapes control characters itself
         } else {
-            HumanOutput.lines(report.tableLines())
+            HumanOutput.lines(report.tableLines(verbose: diagnostics.verbose))
         }
         if stats {
             let files = max(1, scan.fileCount)

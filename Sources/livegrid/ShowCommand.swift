@@ -25,6 +25,8 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var output: TerminalAreaOptions
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     @Flag(help: "Print which graphics mode and colours were chosen, and why, on stderr.")
     var why = false
 
@@ -37,7 +39,7 @@ struct ShowCommand: ParsableCommand {
 
         // Decode and render on every core (one renderer per worker: chafa objects are not shared across
         // threads), then print in the order given.
-        let results = ParallelResults<Result<RenderedImage, Error>>(count: files.count)
+        let results = ParallelResults<Result<ShownPicture, Error>>(count: files.count)
         let workers = max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount))
         let files = self.files
         let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
@@ -54,11 +56,16 @@ struct ShowCommand: ParsableCommand {
         var failures = 0
         for (index, file) in files.enumerated() {
             switch results[index] {
-            case .success(let rendered)?:
-                output.write(Self.terminalBytes(rendered, insideTmux: capabilities.insideTmux))
+            case .success(let shown)?:
+                output.write(Self.terminalBytes(shown.rendered, insideTmux: capabilities.insideTmux))
+                if let damage = shown.damage {
+                    // Shown, but only what decoded: say so (the exit status stays 0, the picture is there).
+                    let note = diagnostics.verbose ? damage.verboseDescription : damage.description
+                    HumanOutput.error("\(file): \(note) (shown as far as it decodes, the rest grey)")
+                }
             case .failure(let error)?:
                 failures += 1
-                HumanOutput.error(describe(error, of: file))
+                HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))
             case nil:
                 failures += 1
             }
@@ -68,7 +75,7 @@ struct ShowCommand: ParsableCommand {
 
     /// Decodes at the pixel size the cell area covers, badges, renders.
     static func render(file: String, area: (columns: Int, rows: Int), renderer: ChafaRenderer,
-                       cell: PixelSizeInCells?, cache: ThumbnailCache? = nil) throws -> RenderedImage
+                       cell: PixelSizeInCells?, cache: ThumbnailCache? = nil) throws -> ShownPicture
     {
         let info = try MediaProbe.probe(path: file)
         let box: PixelSize
@@ -86,6 +93,7 @@ struct ShowCommand: ParsableCommand {
             box = CellGeometry.pixelBox(columns: area.columns, rows: area.rows, cell: cell)
         }
         var frame: PixelFrame
+        var damage: ImagingError?
         let badge: LiveBadge?
         if info.format.isMovie {
             let movie = try MovieDecoder(path: file)
@@ -95,15 +103,26 @@ struct ShowCommand: ParsableCommand {
             frame = poster.pixels
             badge = LiveBadge(info.contentIdentifier != nil ? .live : .video)
         } else {
-            frame = try cachedThumbnail(of: file, shown: info.displaySize.map { PixelSize(width: $0.width, height: $0.height) },
-                                        box: box, cache: cache)
-                ?? ImageDecoder.decode(path: file, info: info, fitting: box, options: options).frame
+            if let cached = cachedThumbnail(of: file, shown: info.displaySize.map { PixelSize(width: $0.width, height: $0.height) },
+                                            box: box, cache: cache) {
+                frame = cached
+            } else {
+                let decoded = try ImageDecoder.decode(path: file, info: info, fitting: box, options: options)
+                frame = decoded.frame
+                damage = decoded.damage
+            }
             badge = ShowLiveBadge.variant(forStill: file, info: info).map { LiveBadge($0) }
         }
         if let badge, renderer.mode.isPixelProtocol { frame = frame.drawingBadge(badge) }
         var rendered = try renderer.render(frame, maxColumns: area.columns, maxRows: area.rows)
         if let badge, renderer.mode == .symbols { rendered = rendered.compositing(badge) }
-        return rendered
+        return ShownPicture(rendered: rendered, damage: damage)
+    }
+
+    /// A picture ready for the terminal, and the damage of a file shown only in part.
+    struct ShownPicture {
+        var rendered: RenderedImage
+        var damage: ImagingError?
     }
 
     /// A fresh freedesktop thumbnail (already upright) of the smallest cached size that covers `box`, shrunk

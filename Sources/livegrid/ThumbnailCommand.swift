@@ -37,6 +37,8 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Benchmark baseline: decode the full image (no embedded thumbnail, no DCT scaling).")
     var fullDecode = false
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
         guard size > 0, size <= 4096 else { throw ValidationError("--size must be 1...4096") }
         var options = DecodeOptions.default
@@ -67,15 +69,14 @@ struct ThumbnailCommand: ParsableCommand {
                 try AtomicFileWriter.write(png, to: target, replace: force)
             } catch {
                 failures += 1
-                HumanOutput.error(describe(error, of: file))
+                HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))
             }
         }
         if failures > 0 { throw ExitCode(1) }
     }
 }
 
-/// "FILE: why", without repeating the path when the error already starts with it (I/O errors do).
-func describe(_ error: Error, of file: String) -> String {
-    let text = "\(error)"
-    return text.hasPrefix(file) ? text : "\(file): \(text)"
+/// "FILE: why" in plain words ("damaged JPEG: the file ends early"); --verbose adds the codec's detail.
+func describe(_ error: Error, of file: String, verbose: Bool = false) -> String {
+    "\(file): \(plainMessage(error, of: file, verbose: verbose))"
 }

@@ -35,7 +35,7 @@ final class PlaybackKittyKeyboardTests: XCTestCase {
         terminal.pump(seconds: 0.4)
         terminal.send("\u{1B}[32;1:3u")    // Space release
         terminal.pump(seconds: 0.3)
-        XCTAssertTrue(terminal.output.dropFirst(mark).contains("hold: kitty keys"), "the status bar names the source")
+        XCTAssertTrue(terminal.output.dropFirst(mark).contains("hold: kitty keys"), "the status bar names the source; trace: " + ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""))
         terminal.send("\u{1B}[113u")       // q, as kitty reports it with "all keys as escapes"
         terminal.pump(seconds: 1.0)
         XCTAssertTrue(terminal.output.dropFirst(mark).contains("\u{1B}[<u"), "flags popped on quit")
@@ -77,6 +77,7 @@ private final class ScriptedKittyTerminal {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["TERM"] = "xterm-256color"
+        env["COLORTERM"] = "truecolor"   // kitty exports it (and with 256 colours this pty start-up stalls: see the note)
         env.removeValue(forKey: "TMUX")
         for (key, value) in environment { env[key] = value }
         process.environment = env

@@ -76,7 +76,9 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertTrue(failPath.contains("/fail/livegrid-1.2/"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: failPath))
         XCTAssertThrowsError(try cache.thumbnail(forFile: broken, size: .normal)) {
-            XCTAssertTrue("\($0)".contains("failed before"), "\($0)")
+            // Remembered, and still said in plain words; the detail says it was remembered.
+            XCTAssertEqual(($0 as? ImagingError)?.problem.isDamage, true, "\($0)")
+            XCTAssertTrue(($0 as? ImagingError)?.verboseDescription.contains("failed before") ?? false, "\($0)")
         }
     }
 

@@ -33,7 +33,7 @@ final class ColorDepthDecisionTests: XCTestCase {
             // chafa: "terminals that advertise 256 colors usually support truecolor too (VTE, xterm)". But every
             // terminal sends xterm-256color, SSH forwards it without COLORTERM, and macOS Terminal (before 26)
             // cannot show 24-bit colour: truecolour only where the terminal says so.
-            (["TERM": "xterm-256color"], .indexed256, "TERM=xterm-256color; truecolour needs COLORTERM"),
+            (["TERM": "xterm-256color"], .indexed256, "TERM=xterm-256color, no COLORTERM"),
             (["TERM": "xterm-256color", "COLORTERM": "truecolor"], .truecolor, "COLORTERM=truecolor"),
             // ... except Apple's Terminal, which says so in TERM_PROGRAM.
             (["TERM": "xterm-256color", "TERM_PROGRAM": "Apple_Terminal"], .indexed256, "TERM_PROGRAM=Apple_Terminal"),

@@ -18,11 +18,13 @@ struct HEVCTileGrid {
         }
     }
 
-    /// The untransformed image (before clap/irot/imir) at exactly `size`.
-    func render(source: any ByteSource, size: PixelSize) throws(ImagingError) -> PixelFrame {
+    /// The untransformed image (before clap/irot/imir) at exactly `size`. Tiles that cannot be read or
+    /// decoded (a file cut short, corrupt tile data) stay grey and the picture comes with `damage`, as long as
+    /// one tile decoded; with none, the first tile's error is thrown.
+    func render(source: any ByteSource, size: PixelSize) throws(ImagingError) -> (PixelFrame, damage: ImagingError?) {
         let drawn = drawingSize(for: size)
-        let frame = try draw(source: source, size: drawn)
-        return drawn == size ? frame : frame.resized(to: size)
+        let (frame, damage) = try draw(source: source, size: drawn)
+        return (drawn == size ? frame : frame.resized(to: size), damage)
     }
 
     /// Tiles are scaled one by one to whole pixels, so a tile 16.25 pixels wide in the output would be drawn
@@ -43,28 +45,32 @@ struct HEVCTileGrid {
                          height: axis(size.height, full: image.height, tile: image.tileHeight))
     }
 
-    private func draw(source: any ByteSource, size: PixelSize) throws(ImagingError) -> PixelFrame {
+    private func draw(source: any ByteSource, size: PixelSize) throws(ImagingError) -> (PixelFrame, damage: ImagingError?) {
         guard !size.isEmpty, size.width <= image.width, size.height <= image.height else {
             throw ImagingError.cannotDecode("HEVC image of \(image.width)x\(image.height) cannot be drawn at \(size)")
         }
-        guard Int64(image.width) * Int64(image.height) <= LibavFrameSource.maximumPixels else {
+        // Two 32-bit ispe sizes can overflow Int64: multiply with overflow checking.
+        let (pixels, overflow) = Int64(image.width).multipliedReportingOverflow(by: Int64(image.height))
+        guard !overflow, pixels <= LibavFrameSource.maximumPixels else {
             throw ImagingError.tooLarge(width: image.width, height: image.height)
         }
         let count = size.width * size.height * 4
         var failure: ImagingError?
+        var damage: ImagingError?
         let rgba = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            // Zeroed first so that an error half-way leaves defined bytes behind (the array is dropped anyway).
-            buffer.initialize(repeating: 0)
+            // Opaque grey first: where a tile cannot be decoded, the picture stays grey.
+            buffer.initialize(repeating: 0x80)
+            for alpha in stride(from: 3, to: count, by: 4) { buffer[alpha] = 0xFF }
             initialized = count
             guard let base = buffer.baseAddress else { return }
             do throws(ImagingError) {
-                try drawTiles(source: source, into: base, size: size)
+                damage = try drawTiles(source: source, into: base, size: size)
             } catch {
                 failure = error
             }
         }
         if let failure { throw failure }
-        return PixelFrame(width: size.width, height: size.height, rgba: rgba)
+        return (PixelFrame(width: size.width, height: size.height, rgba: rgba), damage)
     }
 
     private struct ScalerKey: Hashable {
@@ -72,7 +78,9 @@ struct HEVCTileGrid {
         var target: PixelSize
     }
 
-    private func drawTiles(source: any ByteSource, into output: UnsafeMutablePointer<UInt8>, size: PixelSize) throws(ImagingError) {
+    /// Draws every tile it can; returns the first tile's error when some failed and others did not, throws
+    /// it when none could be drawn.
+    private func drawTiles(source: any ByteSource, into output: UnsafeMutablePointer<UInt8>, size: PixelSize) throws(ImagingError) -> ImagingError? {
         let columnEdges = Self.boundaries(count: image.columns, tileSize: image.tileWidth, fullSize: image.width, targetSize: size.width)
         let rowEdges = Self.boundaries(count: image.rows, tileSize: image.tileHeight, fullSize: image.height, targetSize: size.height)
         // Deblocking and SAO smooth edges a pixel or two wide: invisible once shrunk 2x or more.
@@ -90,12 +98,15 @@ struct HEVCTileGrid {
         var decoder: HEVCImageDecoder?
         var scalers: [ScalerKey: FrameScaler] = [:]
         var colour: FrameScaler.YUVColour?
+        var firstFailure: ImagingError?
+        var drawnTiles = 0
         for (index, tile) in image.tiles.enumerated() {
-                let row = index / image.columns, column = index % image.columns
-                guard row < image.rows else { break }
-                let x = columnEdges[column], y = rowEdges[row]
-                let target = PixelSize(width: columnEdges[column + 1] - x, height: rowEdges[row + 1] - y)
-                guard !target.isEmpty else { continue }
+            let row = index / image.columns, column = index % image.columns
+            guard row < image.rows else { break }
+            let x = columnEdges[column], y = rowEdges[row]
+            let target = PixelSize(width: columnEdges[column + 1] - x, height: rowEdges[row + 1] - y)
+            guard !target.isEmpty else { continue }
+            do throws(ImagingError) {
                 let data: [UInt8]
                 do {
                     data = try tile.data(from: source, limits: limits)
@@ -103,13 +114,15 @@ struct HEVCTileGrid {
                     throw ImagingError(error)
                 }
                 if decoder?.configuration != tile.configuration {
+                    decoder = nil
                     decoder = try libav { () throws(LibavError) in
                         try HEVCImageDecoder(configuration: tile.configuration, skipLoopFilter: skipLoopFilter)
                     }
                 }
-                guard let decoder else { break }
+                guard let decoder else { continue }
                 let frame = try libav { () throws(LibavError) in try decoder.decode(data) }
-                guard frame.pointee.width == Int32(image.tileWidth), frame.pointee.height == Int32(image.tileHeight) else {
+                // Compared as Int: an ispe size above Int32.max trapped in Int32(...) (found by the decode fuzzer).
+                guard Int(frame.pointee.width) == image.tileWidth, Int(frame.pointee.height) == image.tileHeight else {
                     throw ImagingError.cannotDecode("tile \(tile.itemID) decoded to \(frame.pointee.width)x\(frame.pointee.height), its ispe says \(image.tileWidth)x\(image.tileHeight)")
                 }
                 let resolved = colour ?? Self.colour(stated: image.colour, frame: frame)
@@ -126,7 +139,19 @@ struct HEVCTileGrid {
                 for line in 0..<target.height {
                     (output + ((y + line) * size.width + x) * 4).update(from: scratch + line * scratchRowBytes, count: target.width * 4)
                 }
+                drawnTiles += 1
+            } catch {
+                // A cut file loses its last tiles, corrupt data a few: the others are still worth showing.
+                if firstFailure == nil { firstFailure = error }
+                decoder = nil  // a fresh decoder for the next tile: no state left over from the broken one
+                if case .tooLarge = error.problem { throw error }
+            }
         }
+        if let firstFailure {
+            if drawnTiles == 0 { throw firstFailure }
+            return firstFailure
+        }
+        return nil
     }
 
     private func libav<T>(_ body: () throws(LibavError) -> T) throws(ImagingError) -> T {

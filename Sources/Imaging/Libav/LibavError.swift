@@ -16,6 +16,8 @@ public enum LibavError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(String)
     /// An allocation failed (libav returned NULL).
     case outOfMemory(String)
+    /// The header announces more pixels than `LibavFrameSource.maximumPixels` (checked before decoding).
+    case tooLarge(width: Int, height: Int)
 
     /// Wraps a negative libav return code with its `av_strerror` text.
     public static func library(_ operation: String, _ code: Int32) -> LibavError {
@@ -45,6 +47,7 @@ public enum LibavError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupported(let what): return "cannot decode: unsupported \(what)"
         case .invalidArgument(let why): return "invalid request: \(why)"
         case .outOfMemory(let what): return "out of memory allocating \(what)"
+        case .tooLarge(let width, let height): return "cannot decode: image size \(width)x\(height) is over the pixel limit"
         }
     }
 }

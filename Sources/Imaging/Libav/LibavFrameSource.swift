@@ -22,8 +22,10 @@ final class LibavFrameSource {
     static let maxConsecutiveFailures = 64
 
     /// Two threads: the machine this runs on has two cores, and frame threading adds a frame of latency each.
+    /// `outputCorrupt`: hand out frames the decoder flags as corrupt (a still shows what decoded of a
+    /// damaged file; playback keeps libav's default).
     init(input: LibavInput, stream: UnsafeMutablePointer<AVStream>, decoder: UnsafePointer<AVCodec>,
-         threadCount: Int32 = 2) throws(LibavError) {
+         threadCount: Int32 = 2, outputCorrupt: Bool = false) throws(LibavError) {
         self.input = input
         self.stream = stream
         guard let context = avcodec_alloc_context3(decoder) else { throw LibavError.outOfMemory("AVCodecContext") }
@@ -35,6 +37,7 @@ final class LibavFrameSource {
         // libavcodec refuses pictures above this, so a forged header cannot make it allocate gigabytes.
         context.pointee.max_pixels = LibavFrameSource.maximumPixels
         context.pointee.pkt_timebase = stream.pointee.time_base
+        if outputCorrupt { context.pointee.flags |= AV_CODEC_FLAG_OUTPUT_CORRUPT }
         result = avcodec_open2(context, decoder, nil)
         guard result >= 0 else { throw LibavError.library("avcodec_open2", result) }
         guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {

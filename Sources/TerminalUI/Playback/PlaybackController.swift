@@ -200,7 +200,8 @@ final class PlaybackController: @unchecked Sendable {
     private func ended(_ end: PlaybackEnd, stats: PlaybackStats, token: Int, key: String) {
         var failure: PlaybackFailure?
         switch end {
-        case .failed(let error): failure = .cannotDecode("\(error)")
+        // The status bar says it in plain words, never libav's code (issue 15.5).
+        case .failed(let error): failure = .cannotDecode(ImagingError(error).description)
         case .finished where stats.framesShown == 0: failure = .noFrames
         default: break
         }
