@@ -2,6 +2,7 @@ import BrowserCore
 import CNCurses
 import Foundation
 import Library
+import LibrarySources
 import LivePairing
 import VideoPlayback
 
@@ -17,6 +18,8 @@ public struct BrowserOptions {
     public var makeProvider: (CursesColorDepth, @escaping @Sendable (String) -> Void) -> ThumbnailProvider
     /// An http(s)/dav(s) directory to browse instead of `path` (see docs/REMOTE-UI.md).
     public var remoteURL: URL?
+    /// The client for `remoteURL` (already logged in for SFTP); nil makes one with default settings.
+    public var remoteClient: RemoteHTTPClient?
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -81,7 +84,7 @@ public final class BrowserApp {
         self.playback = playback
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
-            let remote = RemoteSession(url: url, inbox: inbox)
+            let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox)
             self.remote = remote
             state.beginRemote(libraryURL: remote.current.url)
             return RemoteThumbnailProvider(inner: provider, session: remote)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BrowserCore
 import Foundation
+import LibrarySources
 import TerminalUI
 
 struct BrowseCommand: ParsableCommand {
@@ -9,7 +10,7 @@ struct BrowseCommand: ParsableCommand {
         abstract: "Open the full-screen browser on a directory (the default command)."
     )
 
-    @Argument(help: "The directory to browse, or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",
+    @Argument(help: "The directory to browse, or an http://, https://, dav://, davs:// directory URL (credentials from the URL or ~/.netrc), or sftp://[user@]host[:port]/path/, ssh://… or host:path (OpenSSH configuration, known_hosts, agent, keys).",
               completion: .directory)
     var path: String = "."
 
@@ -58,6 +59,16 @@ struct BrowseCommand: ParsableCommand {
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
+        if let url = options.remoteURL {
+            let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
+            do {
+                try RemoteCommandSupport.prepare(url, client: client)
+            } catch let error as RemoteError {
+                FileHandle.standardError.write(Data("livegrid: \(BrowserState.displayString(url)): \(error.description)\n".utf8))
+                throw ExitCode(1)
+            }
+            options.remoteClient = client
+        }
         try BrowserApp(options: options).run()
     }
 }

@@ -37,7 +37,11 @@ public final class RemoteLibrary: @unchecked Sendable {
 
     /// Convenience: a library with its own client and download manager using default settings.
     public convenience init(url: URL) {
-        let client = RemoteHTTPClient()
+        self.init(url: url, client: RemoteHTTPClient())
+    }
+
+    /// Convenience: a library on `client` with a default download manager.
+    public convenience init(url: URL, client: RemoteHTTPClient) {
         self.init(url: url, client: client, downloads: DownloadManager(client: client))
     }
 
