@@ -123,6 +123,30 @@ final class RemoteSFTPTests: RemoteServerTestCase {
         XCTAssertFalse(log.contains("Accepted publickey"), "nothing logged in:\n\(log)")
     }
 
+    func testKeyWithPassphraseIsUnlockedByTheAnswerToThePrompt() async throws {
+        let key = try sshd.authorizedKey(named: "locked_ed25519", passphrase: "open sesame")
+        XCTAssertEqual(SSHKeyFile.isEncrypted(key), true)
+        XCTAssertEqual(SSHKeyFile.isEncrypted(sshd.clientKey), false)
+        var configuration = try configuration(identity: key, name: "locked")
+        let asked = StateLog()
+        configuration.ssh.askSecret = { prompt in
+            asked.append(URL(fileURLWithPath: "/"), .failed(reason: prompt, retryable: false))
+            return "open sesame"
+        }
+        let items = try await library(configuration).load()
+        XCTAssertFalse(items.isEmpty)
+        XCTAssertEqual(asked.all.count, 1, "one prompt, for the passphrase")
+        if case .failed(let prompt, _)? = asked.all.first?.1 { XCTAssertTrue(prompt.contains("locked_ed25519"), prompt) }
+
+        // Nobody to ask: the key is skipped with a reason, no hang.
+        do {
+            _ = try await library(try self.configuration(identity: key, name: "locked2")).load()
+            XCTFail("logged in without the passphrase")
+        } catch RemoteError.authenticationFailed(let why) {
+            XCTAssertTrue(why.contains("has a passphrase"), why)
+        }
+    }
+
     func testHostileNamesAreRefusedAsOverHTTP() async throws {
         let hostile = ["bell\u{07}.jpg", "esc\u{1B}[2J.jpg", "cr\r.jpg", "back\\slash.jpg",
                        "nl\n-rw-r--r--    1 root     root      153383 Nov 24 19:44 fake.jpg"]

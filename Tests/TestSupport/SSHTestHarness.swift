@@ -146,6 +146,21 @@ public final class SSHTestServer {
         return path
     }
 
+    /// A new key the server accepts (`passphrase` protects it); returns its path.
+    public func authorizedKey(named name: String, passphrase: String = "") throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        if !FileManager.default.fileExists(atPath: path) {
+            let result = try ExternalTool.runProgram("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", passphrase, "-C", name, "-f", path])
+            guard result.status == 0 else { throw MissingTool(message: "ssh-keygen failed: \(result.err)") }
+        }
+        let authorized = directory.appendingPathComponent("authorized_keys")
+        let handle = try FileHandle(forWritingTo: authorized)
+        handle.seekToEndOfFile()
+        handle.write(Data((try Self.publicKey(path) + "\n").utf8))
+        try handle.close()
+        return path
+    }
+
     /// A key the server does not know.
     public func strangerKey() throws -> String {
         let path = directory.appendingPathComponent("stranger_ed25519").path
