@@ -156,6 +156,12 @@ private final class FetchState: @unchecked Sendable {
             let slice = data[data.startIndex + lo ..< data.startIndex + min(hi, lo + max(0, room))]
             body.append(contentsOf: slice)
         }
+        // A 206 ends at the window's end by itself: letting it finish keeps the connection for the next
+        // request (an SFTP connection costs a whole SSH handshake and login; aborting closes it).
+        if honoured, position >= windowEnd, body.count < maxBytes || position >= windowEnd {
+            done = true
+            return nil
+        }
         // Enough: the window is complete, or the cap is reached (the caller sees a short body).
         if position >= windowEnd || body.count >= maxBytes {
             done = true
