@@ -14,8 +14,9 @@ def tmux(*args):
 
 for run in range(runs):
     home = tempfile.mkdtemp(prefix="livegrid-bench-home.")
-    command = ("env XDG_CACHE_HOME=%s/cache XDG_CONFIG_HOME=%s/config NETRC=/dev/null TERM=tmux-256color '%s' '%s'"
-               % (home, home, binary, url))
+    # EXTRA_ENV: more VAR=value words for livegrid (the sftp benchmark passes HOME and LIVEGRID_SSH_CONFIG).
+    command = ("env -u SSH_AUTH_SOCK XDG_CACHE_HOME=%s/cache XDG_CONFIG_HOME=%s/config NETRC=/dev/null %s TERM=tmux-256color '%s' '%s'"
+               % (home, home, os.environ.get("EXTRA_ENV", ""), binary, url))
     start = time.monotonic()
     tmux("new-session", "-d", "-s", "b", "-x", "160", "-y", "50", command)
     names = paired = picture = None

@@ -29,9 +29,22 @@ static inline CURLcode ccurl_setopt_callback(CURL *handle, CURLoption option, cc
     return curl_easy_setopt(handle, option, callback);
 }
 
+/// CURLOPT_SSH_KEYFUNCTION: decides on the server's host key (known_hosts match, mismatch or missing).
+typedef int (*ccurl_sshkey_callback)(CURL *easy, const struct curl_khkey *knownkey,
+                                     const struct curl_khkey *foundkey, enum curl_khmatch match, void *context);
+static inline CURLcode ccurl_setopt_sshkey(CURL *handle, ccurl_sshkey_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SSH_KEYFUNCTION, callback);
+}
+
 static inline long ccurl_info_long(CURL *handle, CURLINFO info) {
     long value = 0;
     if (curl_easy_getinfo(handle, info, &value) != CURLE_OK) return 0;
+    return value;
+}
+/// curl_off_t infos (CURLINFO_*_T); -1 when unknown.
+static inline curl_off_t ccurl_info_offset(CURL *handle, CURLINFO info) {
+    curl_off_t value = -1;
+    if (curl_easy_getinfo(handle, info, &value) != CURLE_OK) return -1;
     return value;
 }
 /// Owned by the handle: copy before the handle goes away. NULL when unknown.

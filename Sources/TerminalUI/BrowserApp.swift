@@ -2,6 +2,7 @@ import BrowserCore
 import CNCurses
 import Foundation
 import Library
+import LibrarySources
 import LivePairing
 import TerminalGraphics
 import VideoPlayback
@@ -24,6 +25,8 @@ public struct BrowserOptions {
     /// A file of `path` to select when the scan lists it (`livegrid PHOTO.jpg`), spelled as the scanner
     /// spells paths: `path + "/" + name`.
     public var selectPath: String?
+    /// The client for `remoteURL` (already logged in for SFTP); nil makes one with default settings.
+    public var remoteClient: RemoteHTTPClient?
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -98,7 +101,7 @@ public final class BrowserApp {
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
-            let remote = RemoteSession(url: url, inbox: inbox)
+            let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox)
             self.remote = remote
             state.beginRemote(libraryURL: remote.current.url)
             return RemoteThumbnailProvider(inner: provider, session: remote)

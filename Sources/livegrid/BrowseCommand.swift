@@ -2,6 +2,7 @@ import ArgumentParser
 import BrowserCore
 import Foundation
 import Library
+import LibrarySources
 import MediaFormats
 import TerminalGraphics
 import TerminalUI
@@ -14,7 +15,7 @@ struct BrowseCommand: ParsableCommand {
         usage: "livegrid [browse] [<path>] [<options>]"
     )
 
-    @Argument(help: "The directory to browse (or a photo or video in it, selected), or an http://, https://, dav:// or davs:// directory URL (credentials from the URL or ~/.netrc).",
+    @Argument(help: "The directory to browse (or a photo or video in it, selected), an http://, https://, dav://, davs:// directory URL (credentials from the URL or ~/.netrc), or sftp://[user@]host[:port]/path/, ssh://… or host:path (OpenSSH configuration, known_hosts, agent, keys).",
               completion: .directory)
     var path: String = "."
 
@@ -95,6 +96,17 @@ struct BrowseCommand: ParsableCommand {
         }
         // Temporaries a killed livegrid left in this folder (by name and dead owner; nothing else).
         if options.remoteURL == nil { StaleTemporaryFiles.removeOnce(in: options.path) }
+        if let url = options.remoteURL {
+            // Log in before curses takes the screen: a refused host key or a password prompt needs the terminal.
+            let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
+            do {
+                try RemoteCommandSupport.prepare(url, client: client)
+            } catch let error as RemoteError {
+                HumanOutput.error("\(BrowserState.displayString(url)): \(error.description)")
+                throw ExitCode(1)
+            }
+            options.remoteClient = client
+        }
         let app = BrowserApp(options: options)
         // `files=$(livegrid --print-marked DIR)`: stdout is a pipe, so the browser draws on the terminal
         // (/dev/tty) and only the paths go down the pipe, as fzf does.

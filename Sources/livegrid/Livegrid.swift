@@ -36,6 +36,7 @@ struct Livegrid: ParsableCommand {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
+            finish(0)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
@@ -45,8 +46,19 @@ struct Livegrid: ParsableCommand {
             } else if !message.isEmpty {
                 FileHandle.standardError.write(Data((HumanOutput.block(message) + "\n").utf8))
             }
-            Foundation.exit(code.rawValue)
+            finish(code.rawValue)
         }
+    }
+
+    /// Ends the process without running C library destructors. Background threads (the curl worker,
+    /// dispatch workers of the download manager) may still be winding down when a command returns, and
+    /// `exit()`'s destructors (OpenSSL/libssh2/libcurl global state) then race them: `scan sftp://...` crashed
+    /// in pthread_rwlock_wrlock(NULL) after printing its whole output, about one run in three. Every command
+    /// has already restored the terminal, committed or removed its files and written its output; stdio is
+    /// flushed here.
+    static func finish(_ code: Int32) -> Never {
+        fflush(nil)
+        _exit(code)
     }
 }
 

@@ -1,6 +1,8 @@
 import ArgumentParser
+import BrowserCore
 import Foundation
 import Library
+import LibrarySources
 
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +16,8 @@ struct ScanCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The directory to scan.", completion: .directory)
+    @Argument(help: "The directory to scan, or a remote directory URL (http(s)://, dav(s)://, sftp://, ssh://, host:path).",
+              completion: .directory)
     var path: String
 
     @Flag(name: .shortAndLong, help: "Descend into subdirectories.")
@@ -32,7 +35,16 @@ struct ScanCommand: ParsableCommand {
         let started = DispatchTime.now().uptimeNanoseconds
         let scan: LibraryScan
         do {
-            scan = try LibraryScanner.scan(directory: path, recursive: recursive)
+            if let url = RemoteBrowseArgument.url(path) {
+                let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
+                try RemoteCommandSupport.prepare(url, client: client)
+                scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive)
+            } else {
+                scan = try LibraryScanner.scan(directory: path, recursive: recursive)
+            }
+        } catch let error as RemoteError {
+            HumanOutput.error("\(RemoteBrowseArgument.url(path).map(BrowserState.displayString) ?? path): \(error.description)")
+            throw ExitCode(1)
         } catch let error as LibraryScanError {
             HumanOutput.error(error.description)
             throw ExitCode(1)

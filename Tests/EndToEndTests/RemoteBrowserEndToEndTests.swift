@@ -6,14 +6,82 @@ import XCTest
 /// so downloads take a few seconds, Python's fault server for a file that 404s, and a port nobody listens on.
 final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
 
-    private func open(_ url: String) throws -> TmuxSession {
+    private func open(_ url: String, environment: String = "") throws -> TmuxSession {
         try TmuxSession.requireTmux()
         guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
         let home = root.appendingPathComponent("home").path
-        // A private cache: every run downloads afresh.
-        let command = "env XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
-            + "TERM=tmux-256color '\(binary)' '\(url)'"
+        // A private cache: every run downloads afresh. No agent: the tests say which key logs in.
+        let command = "env -u SSH_AUTH_SOCK XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
+            + "\(environment) TERM=tmux-256color '\(binary)' '\(url)'"
         return try TmuxSession(command: command, columns: 120, rows: 40)
+    }
+
+    /// A run of chafa's block symbols in the grid: a thumbnail (placeholders are corner marks and labels;
+    /// progress bars use full blocks and shades, which are left out).
+    private func showsThumbnail(_ screen: [String]) -> Bool {
+        screen.dropFirst().dropLast().contains { line in
+            line.range(of: "[\u{2580}-\u{2587}\u{2589}-\u{2590}\u{2594}-\u{259F}]{6,}", options: .regularExpression) != nil
+        }
+    }
+
+    /// Issue 14.5: a still that has arrived is drawn at once, not when the last header of the directory was read.
+    func testThumbnailAppearsBeforePairingOfTheWholeDirectoryEnds() throws {
+        let many = root.appendingPathComponent("www/photos/many")
+        try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
+        for i in 1...60 {
+            try FileManager.default.linkItem(atPath: Fixtures.committed("motion-photo-v1.jpeg"),
+                                             toPath: many.appendingPathComponent(String(format: "PXL_%03d.jpg", i)).path)
+        }
+        // 150 KB per file at 150 KB/s per connection, 6 header probes at a time: pairing takes ~10 s.
+        let nginx = try RemoteTestHarness.startNginx(root: root, rate: "150k")
+        servers.append(nginx)
+        let session = try open("http://127.0.0.1:\(nginx.port)/slow/many/")
+        let screen = try session.waitFor("a thumbnail", timeout: 30) { showsThumbnail($0) }
+        XCTAssertTrue(screen.first?.contains("scanning") == true,
+                      "the first thumbnail came while the directory was still being paired:\n" + screen.joined(separator: "\n"))
+        try quitAndCheckExit(session)
+    }
+
+    func testSFTPLibraryShowsTheLivePhotoDownloadsAndPlays() throws {
+        let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
+        defer { sshd.stop() }
+        let config = try sshd.clientConfig()
+        let photos = root.appendingPathComponent("www/photos").path
+        let session = try open(sshd.url(photos), environment: "HOME='\(sshd.home)' LIVEGRID_SSH_CONFIG='\(config)'")
+        let done = try session.waitFor("train.jpg playable", timeout: 40) { screen in
+            cellText(screen, "train.jpg")?.contains("✓ playable") == true
+        }
+        XCTAssertTrue(cellText(done, "train.jpg")?.contains("◎ LIVE") == true, done.joined(separator: "\n"))
+        XCTAssertTrue(done.first?.contains("sftp://testhost") == true, "the header names the library: \(done.first ?? "")")
+        try session.send("l", "l")
+        try session.waitFor("train.jpg selected") { statusLine($0).contains("train.jpg") }
+        let before = cellText(try session.screen(), "train.jpg") ?? ""
+        var changed = false, status = ""
+        let holdEnds = Date().addingTimeInterval(2)
+        while Date() < holdEnds {
+            try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
+            let screen = try session.screen()
+            if cellText(screen, "train.jpg") != before { changed = true }
+            if statusLine(screen).contains("hold:") { status = statusLine(screen) }
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        XCTAssertTrue(changed, "the movie played in the cell")
+        XCTAssertTrue(status.contains("hold:"), "status while playing: \(status)")
+        try quitAndCheckExit(session)
+    }
+
+    func testSFTPUnknownHostKeyIsRefusedBeforeTheScreenIsTaken() throws {
+        let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
+        defer { sshd.stop() }
+        let empty = root.appendingPathComponent("empty_known_hosts").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let config = try sshd.clientConfig(named: "unknown", knownHosts: empty)
+        let session = try open(sshd.url(root.path), environment: "HOME='\(sshd.home)' LIVEGRID_SSH_CONFIG='\(config)'")
+        let screen = try session.waitFor("the refusal") { $0.joined().contains("is unknown") }
+        XCTAssertTrue(screen.joined(separator: "\n").contains("SHA256:"), screen.joined(separator: "\n"))
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, try session.display("#{pane_dead}") != "1" { Thread.sleep(forTimeInterval: 0.1) }
+        XCTAssertEqual(try session.display("#{pane_dead}"), "1", "livegrid exits")
     }
 
     private static let names = ["motion-photo-v1.jpeg", "train.jpg"]

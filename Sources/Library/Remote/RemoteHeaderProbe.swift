@@ -31,7 +31,10 @@ public enum RemoteHeaderProbe {
         }
         let head: RemoteResponse
         do {
-            head = try await client.fetch(entry.url, range: .bytes(first: 0, last: headBytes - 1), maxBytes: Int(headBytes))
+            // An SFTP entry without a size (a symbolic link) asks for an open range: its answer carries the size.
+            let range: RemoteFetchRange = entry.size == nil && RemoteHTTPClient.isSFTP(entry.url)
+                ? .from(0) : .bytes(first: 0, last: headBytes - 1)
+            head = try await client.fetch(entry.url, range: range, maxBytes: Int(headBytes))
             requests += 1
             fetched += UInt64(head.body.count)
         } catch {
@@ -39,6 +42,11 @@ public enum RemoteHeaderProbe {
         }
         guard let size = head.totalSize ?? entry.size else { return failed("the server gives no file size") }
         let source = SparseByteSource(size: size)
+        // SFTP has no "last N bytes" request: with the size known, ask for the bytes themselves.
+        let isSFTP = RemoteHTTPClient.isSFTP(entry.url)
+        func tail(_ n: UInt64) -> RemoteFetchRange {
+            isSFTP ? .bytes(first: size - min(n, size), last: size - 1) : .suffix(n)
+        }
         source.add(head.body, at: head.bodyOffset)
         let ranged = head.rangeHonoured
         var mtime = entry.modificationTime?.timeIntervalSince1970
@@ -47,10 +55,10 @@ public enum RemoteHeaderProbe {
         // Trailers of stills (Samsung SEF, MicroVideo) sit at the end: one small extra request when cheap.
         if !isMovieName, ranged, size > headBytes {
             let n = min(UInt64(limits.trailerProbeBytes), size - headBytes)
-            if let tail = try? await client.fetch(entry.url, range: .suffix(n), maxBytes: Int(n)) {
+            if let piece = try? await client.fetch(entry.url, range: tail(n), maxBytes: Int(n)) {
                 requests += 1
-                fetched += UInt64(tail.body.count)
-                source.add(tail.body, at: tail.bodyOffset)
+                fetched += UInt64(piece.body.count)
+                source.add(piece.body, at: piece.bodyOffset)
             }
         }
 
@@ -66,7 +74,7 @@ public enum RemoteHeaderProbe {
                 // mdat first: fetch the end of the file, doubling until the parser is satisfied.
                 let needed = size - miss.offset
                 tailLength = min(cap, min(size, max(needed, tailLength * 2, 64 << 10)))
-                range = .suffix(tailLength)
+                range = tail(tailLength)
             } else {
                 let length = min(cap, max(miss.length, 64 << 10))
                 let last = min(size - 1, miss.offset + length - 1)

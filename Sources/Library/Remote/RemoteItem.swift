@@ -13,6 +13,9 @@ public struct RemoteItem: Sendable, Identifiable {
     public var movieURL: URL?
     public var stillState: DownloadState
     public var movieState: DownloadState
+    /// The still's media info was read from its own bytes (header probe or the downloaded copy), not guessed
+    /// from its name: its picture can be made before pairing ends (orientation is known).
+    public var stillInfoKnown = false
 
     public init(item: LibraryItem, isPlaceholder: Bool, stillURL: URL?, movieURL: URL?,
                 stillState: DownloadState = .notRequested, movieState: DownloadState = .notRequested) {
@@ -22,6 +25,12 @@ public struct RemoteItem: Sendable, Identifiable {
         self.movieURL = movieURL
         self.stillState = stillState
         self.movieState = movieState
+    }
+
+    /// A picture made now would be right: paired, or the still's own info known, or a video (its poster frame
+    /// needs no info).
+    public var canShowPicture: Bool {
+        !isPlaceholder || stillInfoKnown || item.still == nil
     }
 
     /// Every file the item needs is on disk: for a Live Photo both halves, for a Motion Photo its still,

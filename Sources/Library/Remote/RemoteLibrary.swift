@@ -37,7 +37,11 @@ public final class RemoteLibrary: @unchecked Sendable {
 
     /// Convenience: a library with its own client and download manager using default settings.
     public convenience init(url: URL) {
-        let client = RemoteHTTPClient()
+        self.init(url: url, client: RemoteHTTPClient())
+    }
+
+    /// Convenience: a library on `client` with a default download manager.
+    public convenience init(url: URL, client: RemoteHTTPClient) {
         self.init(url: url, client: client, downloads: DownloadManager(client: client))
     }
 
@@ -117,6 +121,7 @@ public final class RemoteLibrary: @unchecked Sendable {
             }
             while let (i, result) = await group.next() {
                 results[i] = result
+                learned(result.file)
                 if next < entries.count {
                     let j = next, entry = entries[j]
                     group.addTask { (j, await RemoteHeaderProbe.probe(entry, client: client, limits: limits)) }
@@ -152,6 +157,32 @@ public final class RemoteLibrary: @unchecked Sendable {
                                     stillURL: nil, movieURL: movie.url))
         }
         return items.sorted { NaturalOrder.less($0.item.primary.path, $1.item.primary.path) }
+    }
+
+    // MARK: pictures before pairing ends
+
+    /// A still's real media info (from its header probe or its downloaded copy) goes into its placeholder at
+    /// once, so its picture does not wait for the whole directory to be paired.
+    private func learned(_ file: MediaFile) {
+        guard !file.info.format.isMovie, file.info.problems.allSatisfy({ $0.severity != .error }) else { return }
+        let changed: RemoteItem? = lock.withLock {
+            guard let i = _items.firstIndex(where: { $0.isPlaceholder && $0.item.still?.path == file.path }),
+                  !_items[i].stillInfoKnown else { return nil }
+            _items[i].item.still?.info = file.info
+            _items[i].stillInfoKnown = true
+            return _items[i]
+        }
+        if let changed { emit(.itemChanged(changed)) }
+    }
+
+    /// A placeholder's still just arrived: read its info from the local copy (a few KB from disk) instead of
+    /// waiting for its turn among the header probes.
+    private func probeDownloadedStill(_ url: URL, path: String) {
+        let name: String? = lock.withLock {
+            _items.first { $0.isPlaceholder && !$0.stillInfoKnown && $0.stillURL == url }?.item.still?.path
+        }
+        guard let name, let info = try? MediaProbe.probe(path: path, limits: limits) else { return }
+        learned(MediaFile(path: name, size: 0, modificationTime: 0, info: info))
     }
 
     // MARK: downloads
@@ -196,5 +227,6 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
         for item in changed { emit(.itemChanged(item)) }
         if !changed.isEmpty { emit(.activity(downloads.activity())) }
+        if case .downloaded(let path) = state { probeDownloadedStill(url, path: path) }
     }
 }

@@ -138,7 +138,7 @@ final class CurlEngine: @unchecked Sendable {
         } else if code == CURLE_OK {
             outcome = transfer.deliverResponse()   // a response without a body
         } else {
-            outcome = RemoteError(curlCode: code, detail: transfer.failureDetail(code), maxRedirects: transfer.maxRedirects)
+            outcome = transfer.failure(code)
         }
         transfer.complete(outcome)
     }

@@ -13,17 +13,25 @@ final class CurlTransfer {
     let maxRedirects: Int
     /// Nanoseconds of silence after which the worker ends the transfer with `.timedOut`.
     let idleNanoseconds: UInt64
-    private(set) var easy: UnsafeMutableRawPointer?
+    var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private var errorBuffer: UnsafeMutablePointer<CChar>?
-    private let requestURL: URL
+    var errorBuffer: UnsafeMutablePointer<CChar>?
+    let requestURL: URL
+    /// Set for `sftp://` requests: where to connect, as whom, how to log in, which known_hosts.
+    let ssh: SSHTransferSettings?
+    /// The first byte asked for (SFTP ranges are answered without headers: the response is made up here).
+    var sftpRange: (first: UInt64, last: UInt64?)?
+    /// The `If-Range` validator of a resumed SFTP download, checked against the file's modification time.
+    var sftpValidator: String?
+    /// Why the host key was refused (set by the host-key callback, worker thread).
+    var hostKeyProblem: HostKeyProblem?
 
     // Worker thread only.
     var lastActivity: UInt64 = DispatchTime.now().uptimeNanoseconds
     private var headerLines: [(name: String, value: String)] = []
     private var headerBytes = 0
     static let maxHeaderBytes = 256 << 10
-    private(set) var responseDelivered = false
+    var responseDelivered = false
     private(set) var completed = false
 
     // Any thread, under `lock`.
@@ -35,8 +43,9 @@ final class CurlTransfer {
 
     /// Configures an easy handle for `request`.
     init(request: URLRequest, handler: RemoteTransferHandler, configuration: RemoteHTTPConfiguration,
-         bufferSize: Int) {
+         bufferSize: Int, ssh: SSHTransferSettings? = nil) {
         self.handler = handler
+        self.ssh = ssh
         self.maxRedirects = max(0, configuration.maxRedirects)
         self.idleNanoseconds = UInt64(Self.clamped(configuration.idleTimeout) * 1e9)
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -47,7 +56,11 @@ final class CurlTransfer {
         guard let easy = curl_easy_init() else { setupError = .transport("libcurl could not create a handle"); return }
         self.easy = easy
         do {
-            try configure(easy, request: request, configuration: configuration, bufferSize: bufferSize)
+            if let ssh {
+                try configureSFTP(easy, request: request, settings: ssh, configuration: configuration, bufferSize: bufferSize)
+            } else {
+                try configure(easy, request: request, configuration: configuration, bufferSize: bufferSize)
+            }
         } catch {
             setupError = error as? RemoteError ?? .transport("\(error)")
         }
@@ -178,6 +191,7 @@ final class CurlTransfer {
     func deliverResponse() -> RemoteError? {
         guard !responseDelivered, let easy else { return nil }
         responseDelivered = true
+        if ssh != nil { return deliverSFTPResponse(easy) }
         let status = ccurl_info_long(easy, CURLINFO_RESPONSE_CODE)
         let url = ccurl_info_string(easy, CURLINFO_EFFECTIVE_URL).flatMap { URL(string: String(cString: $0)) } ?? requestURL
         var fields: [String: String] = [:]
@@ -202,6 +216,13 @@ final class CurlTransfer {
         handler.onComplete(error)
     }
 
+    /// The reason a transfer that libcurl ended with `code` failed, in the user's terms.
+    func failure(_ code: CURLcode) -> RemoteError {
+        if let hostKeyProblem { return .hostKeyRejected(host: ssh?.host.hostname ?? requestURL.host ?? "", problem: hostKeyProblem) }
+        if ssh != nil, let sftp = RemoteError(sftpCode: code, detail: failureDetail(code), url: requestURL) { return sftp }
+        return RemoteError(curlCode: code, detail: failureDetail(code), maxRedirects: maxRedirects)
+    }
+
     /// libcurl's own words for the last failure (the error buffer), or its generic text for `code`.
     func failureDetail(_ code: CURLcode) -> String {
         let detail = errorBuffer.map { String(cString: $0) } ?? ""
@@ -209,7 +230,7 @@ final class CurlTransfer {
     }
 
     /// Frees the easy handle, then what it pointed to (header list, error buffer). Idempotent.
-    private func releaseHandle() {
+    func releaseHandle() {
         if let easy { curl_easy_cleanup(easy) }
         easy = nil
         if let headerList { curl_slist_free_all(headerList) }

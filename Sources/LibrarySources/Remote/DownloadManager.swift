@@ -57,6 +57,8 @@ public final class DownloadManager: @unchecked Sendable {
         var resumedFrom: UInt64 = 0
         /// End of the part of the file whose writeback has been started (see `startWriteback`).
         var writebackFrom: UInt64 = 0
+        /// Started over once already because the file changed under a partial download.
+        var restarted = false
         init(url: URL, priority: DownloadPriority, order: Int) {
             self.url = url
             self.cacheKey = DownloadCache.key(for: url)
@@ -402,6 +404,14 @@ public final class DownloadManager: @unchecked Sendable {
                 outcome = .failed(reason: RemoteError.cache("size on disk does not match").description, retryable: true)
                 unlink(partPath)
             }
+        } else if case .changedOnServer? = problem, !job.restarted {
+            // SFTP has no If-Range: the transfer noticed the new modification time itself. Start over, as an
+            // HTTP server would have by answering 200.
+            unlink(partPath)
+            lock.withLock { job.restarted = true; job.state = .queued }
+            notify(url, .queued)
+            pump()
+            return
         } else {
             let e = problem ?? .cancelled
             switch e {

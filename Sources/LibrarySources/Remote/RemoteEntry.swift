@@ -38,6 +38,8 @@ public struct RejectedRemoteEntry: Sendable, Hashable, CustomStringConvertible {
 /// Which server software wrote a listing (detected from the body; parsing does not depend on it much).
 public enum RemoteListingFormat: String, Sendable {
     case nginxHTML, nginxJSON, apacheHTML, pythonHTML, genericHTML, webDAV
+    /// SFTP (`ls -l`-style long names checked against the names-only listing).
+    case sftp
 }
 
 /// A parsed directory listing.

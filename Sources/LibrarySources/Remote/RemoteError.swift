@@ -21,6 +21,17 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The TLS handshake failed (unknown certificate authority, wrong host name, expired certificate...).
     case tls(String)
     case cache(String)
+    /// The SSH server's host key is not the one in known_hosts (or not there at all): never accepted.
+    case hostKeyRejected(host: String, problem: HostKeyProblem)
+    /// No login method worked (agent, key files, password); the text lists what was tried.
+    case authenticationFailed(String)
+    /// The file or directory does not exist (SFTP's "no such file"; HTTP says 404).
+    case notFound(String)
+    /// The server refused to read it (SFTP permission denied).
+    case accessDenied(String)
+    /// A partial download's file changed on the server since (SFTP: new modification time or size); the
+    /// download starts over.
+    case changedOnServer(String)
 
     public var description: String {
         switch self {
@@ -33,11 +44,16 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .incomplete(let got, let want): return "incomplete: received \(got) of \(want) bytes"
         case .overlong(let want): return "the server sent more than the \(want) bytes it announced"
         case .invalidResponse(let why): return "invalid response: \(why)"
-        case .unsupportedURL(let url): return "unsupported URL \(url) (http, https, dav or davs only)"
+        case .unsupportedURL(let url): return "unsupported URL \(url) (http, https, dav, davs, sftp or ssh only)"
         case .cancelled: return "cancelled"
         case .transport(let why): return why
         case .tls(let why): return "secure connection failed: \(why)"
         case .cache(let why): return "download cache: \(why)"
+        case .hostKeyRejected(let host, let problem): return problem.sentence(host: host)
+        case .authenticationFailed(let why): return "login refused: \(why)"
+        case .notFound(let what): return "no such file or directory: \(what)"
+        case .accessDenied(let what): return "permission denied: \(what)"
+        case .changedOnServer(let what): return "\(what) changed on the server since the partial download"
         }
     }
 
@@ -47,6 +63,26 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut, .connectionLost, .incomplete, .transport: return true
         case .httpStatus(let code, _): return code >= 500 || code == 408 || code == 429
         default: return false
+        }
+    }
+}
+
+/// Why an SSH host key was refused. The fingerprint is OpenSSH's (`SHA256:` + unpadded base64), so it can be
+/// compared with `ssh-keygen -lf` on the server.
+public enum HostKeyProblem: Sendable, Equatable {
+    /// The host (with this port) is not in the known_hosts file.
+    case unknown(keyType: String, fingerprint: String, knownHostsFile: String)
+    /// The host is listed with another key: the server changed its key, or someone is in the middle.
+    case changed(keyType: String, fingerprint: String, knownHostsFile: String)
+
+    func sentence(host: String) -> String {
+        switch self {
+        case .unknown(let type, let fingerprint, let file):
+            return "the host key of \(host) is unknown (\(type) \(fingerprint)); it is not in \(file). "
+                + "Check the fingerprint with the server's owner, then connect once with ssh to add it"
+        case .changed(let type, let fingerprint, let file):
+            return "the host key of \(host) has CHANGED (now \(type) \(fingerprint)), it does not match \(file). "
+                + "Someone could be intercepting the connection; refused"
         }
     }
 }

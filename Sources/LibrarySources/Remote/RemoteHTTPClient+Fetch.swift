@@ -29,13 +29,13 @@ extension RemoteHTTPClient {
     /// the window's end is spent). `maxStreamBytes` bounds how much may be skipped that way.
     public func fetch(_ url: URL, method: String = "GET", range: RemoteFetchRange? = nil, body: Data? = nil,
                       headers extra: [String: String] = [:], maxBytes: Int = 16 << 20,
-                      maxStreamBytes: UInt64 = 64 << 20) async throws -> RemoteResponse {
+                      maxStreamBytes: UInt64 = 64 << 20, listOnly: Bool = false) async throws -> RemoteResponse {
         var request = try makeRequest(url, method: method, range: range)
         request.httpBody = body
         for (k, v) in extra { request.setValue(v, forHTTPHeaderField: k) }
         let state = FetchState(range: range, maxBytes: maxBytes, maxStreamBytes: maxStreamBytes)
         return try await withCheckedThrowingContinuation { continuation in
-            start(request, bufferSize: Self.fetchBufferSize, handler: RemoteTransferHandler(
+            start(request, bufferSize: Self.fetchBufferSize, listOnly: listOnly, handler: RemoteTransferHandler(
                 onResponse: { state.begin($0) },
                 onData: { state.append($0) },
                 onComplete: { error in
@@ -53,6 +53,7 @@ extension RemoteHTTPClient {
     public func list(_ url: URL, maxBytes: Int = 32 << 20) async throws -> RemoteListing {
         let directory = RemoteEntryValidator.directoryURL(url)
         let scheme = directory.scheme?.lowercased() ?? ""
+        if Self.isSFTP(directory) { return try await listSFTP(directory, maxBytes: maxBytes) }
         let request = try makeRequest(directory)
         guard let httpURL = request.url else { throw RemoteError.unsupportedURL(url.absoluteString) }
         if scheme.hasPrefix("dav") || scheme.hasPrefix("webdav") {
@@ -154,6 +155,12 @@ private final class FetchState: @unchecked Sendable {
             let room = maxBytes - body.count
             let slice = data[data.startIndex + lo ..< data.startIndex + min(hi, lo + max(0, room))]
             body.append(contentsOf: slice)
+        }
+        // A 206 ends at the window's end by itself: letting it finish keeps the connection for the next
+        // request (an SFTP connection costs a whole SSH handshake and login; aborting closes it).
+        if honoured, position >= windowEnd, body.count < maxBytes || position >= windowEnd {
+            done = true
+            return nil
         }
         // Enough: the window is complete, or the cap is reached (the caller sees a short body).
         if position >= windowEnd || body.count >= maxBytes {

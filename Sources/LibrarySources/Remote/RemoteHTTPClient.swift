@@ -15,6 +15,8 @@ public struct RemoteHTTPConfiguration: Sendable {
     public var userAgent = "livegrid"
     /// PEM file of the certificate authorities to trust for https (CURLOPT_CAINFO); nil trusts the system's.
     public var caBundlePath: String?
+    /// `sftp://` (and `ssh://`) settings: known_hosts, identities, agent, OpenSSH configuration, prompts.
+    public var ssh = SSHConfiguration()
     public init() {}
 }
 
@@ -35,16 +37,20 @@ public struct RemoteTransferHandler: @unchecked Sendable {
     }
 }
 
-/// HTTP(S) client on libcurl (see `CurlEngine`: one worker thread, system CAs, HTTP/1.1 keep-alive, bodies
+/// HTTP(S), WebDAV and SFTP client on libcurl (see `CurlEngine`: one worker thread, system CAs, HTTP/1.1 keep-alive, bodies
 /// streamed straight from curl's buffer to the handler). Nothing is buffered whole: small fetches keep at most
 /// their cap, downloads append each piece to disk. Redirects are followed up to `maxRedirects`, and
 /// credentials from the URL's userinfo or netrc are sent as Basic auth only to the host they belong to.
 public final class RemoteHTTPClient: @unchecked Sendable {
     public let configuration: RemoteHTTPConfiguration
     private let engine = CurlEngine()
-    private let lock = NSLock()
+    let lock = NSLock()
     private var credentialsByHost: [String: Netrc.Credentials] = [:]
     private let netrc: Netrc
+    /// SFTP: resolved host settings and the login that worked, by `user@host:port` as written in URLs.
+    var sshSessions: [String: SSHSession] = [:]
+    /// Passwords given in `sftp://user:password@host/` URLs, by the same key.
+    var sshURLPasswords: [String: String] = [:]
 
     /// Receive buffer of downloads: big pieces mean few handler calls (and few write(2)s) per megabyte.
     static let downloadBufferSize = 512 << 10
@@ -80,6 +86,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
             throw RemoteError.unsupportedURL(url.absoluteString)
         }
         switch parts.scheme?.lowercased() {
+        case "sftp", "ssh": return try makeSFTPRequest(parts, url: url, method: method, range: range)
         case "http", "https": break
         case "dav", "webdav": parts.scheme = "http"
         case "davs", "webdavs": parts.scheme = "https"
@@ -114,9 +121,14 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     }
 
     @discardableResult
-    func start(_ request: URLRequest, bufferSize: Int, handler: RemoteTransferHandler) -> Task {
+    func start(_ request: URLRequest, bufferSize: Int, listOnly: Bool = false, handler: RemoteTransferHandler) -> Task {
+        var ssh: SSHTransferSettings?
+        if let url = request.url, Self.isSFTP(url) {
+            ssh = transferSettings(for: url)
+            ssh?.listOnly = listOnly
+        }
         let transfer = CurlTransfer(request: request, handler: handler, configuration: configuration,
-                                    bufferSize: bufferSize)
+                                    bufferSize: bufferSize, ssh: ssh)
         engine.submit(transfer)
         return Task(transfer: transfer, client: self)
     }

@@ -148,4 +148,13 @@ public enum HTTPDate {
         }
         return nil
     }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for a Unix time (SFTP's modification time as a Last-Modified value).
+    public static func format(unixTime: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(unixTime)))
+    }
 }

@@ -13,4 +13,15 @@ public enum SHA256 {
         defer { g_free(digest) }
         return String(cString: digest)
     }
+
+    /// The 32-byte digest of `bytes` (SSH host-key fingerprints).
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else { return [] }
+        defer { g_checksum_free(checksum) }
+        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, gssize($0.count)) }
+        var out = [UInt8](repeating: 0, count: 32)
+        var length = gsize(out.count)
+        out.withUnsafeMutableBufferPointer { g_checksum_get_digest(checksum, $0.baseAddress, &length) }
+        return Array(out.prefix(Int(length)))
+    }
 }

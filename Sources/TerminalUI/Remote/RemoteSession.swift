@@ -15,9 +15,9 @@ final class RemoteSession {
     private var observerToken: Int?
     private var loadTask: Task<Void, Never>?
 
-    init(url: URL, inbox: EventInbox) {
+    init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox) {
         self.inbox = inbox
-        stack = [RemoteLibrary(url: url)]
+        stack = [client.map { RemoteLibrary(url: url, client: $0) } ?? RemoteLibrary(url: url)]
     }
 
     deinit {

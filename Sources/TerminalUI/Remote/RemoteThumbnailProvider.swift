@@ -16,6 +16,9 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
     private var directory: URL?
     /// Items whose download this provider asked for, at which priority.
     private var requested: [String: DownloadPriority] = [:]
+    /// The kind each item had when its picture was asked for: pixel pictures carry the badge, so a kind that
+    /// changes with pairing (a guessed Live Photo that is a lone still) makes the picture again.
+    private var kindAtRequest: [String: ItemKind] = [:]
 
     init(inner: ThumbnailProvider, session: RemoteSession) {
         self.inner = inner
@@ -28,18 +31,27 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
         if remote.url != directory {
             directory = remote.url
             requested.removeAll()
+            kindAtRequest.removeAll()
         }
         remoteItems = remote.itemsByID
+        let changed = Set(kindAtRequest.compactMap { id, kind in
+            remoteItems[id].map { $0.item.kind != kind } == true ? id : nil
+        })
+        if !changed.isEmpty {
+            inner.invalidate(itemIDs: changed)
+            for id in changed { kindAtRequest[id] = nil }
+        }
     }
 
     var modeDescription: String { inner.modeDescription }
 
     func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
         guard let remoteItem = remoteItems[key.itemID] else { return }  // folder entries have no picture
-        // Pictures wait for pairing: a placeholder's media info is only guessed from the name (no orientation),
-        // and a picture made from it would be cached (in memory and in the freedesktop cache) under the same
-        // local path as the right one. The download itself starts at once.
-        if !remoteItem.isPlaceholder, let local = Self.pictureItem(remoteItem) {
+        // A picture as soon as the still is on disk and its own info is known (its header probe, or the
+        // downloaded copy read locally): never from a name-guessed placeholder, whose missing orientation would
+        // be cached (in memory and in the freedesktop cache) under the same local path as the right picture.
+        if remoteItem.canShowPicture, let local = Self.pictureItem(remoteItem) {
+            if kindAtRequest[key.itemID] == nil { kindAtRequest[key.itemID] = remoteItem.item.kind }
             inner.request(key, item: local, priority: priority)
         }
         guard remoteItem.failure == nil, remoteItem.localItem == nil else { return }

@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One SSH destination as the client knows it: where it really is and the login that worked.
+struct SSHSession {
+    var settings: SSHHostSettings
+    /// nil until `prepare` found a working method (transfers then try the agent and an unencrypted key).
+    var auth: SSHAuthMethod?
+    /// True once a connection logged in with `auth`.
+    var proven = false
+}
+
+extension RemoteHTTPClient {
+    public static func isSFTP(_ url: URL) -> Bool {
+        let scheme = url.scheme?.lowercased()
+        return scheme == "sftp" || scheme == "ssh"
+    }
+
+    /// Key of a destination as URLs write it (before aliases are resolved).
+    static func sessionKey(_ url: URL) -> String {
+        "\(url.user ?? "")@\((url.host ?? "").lowercased()):\(url.port ?? 0)"
+    }
+
+    /// `ssh://` is the same as `sftp://`; the password (if any) is kept aside, the user stays in the URL
+    /// (entries below the root inherit it). SFTP has no suffix ranges without the size: callers give bytes.
+    func makeSFTPRequest(_ original: URLComponents, url: URL, method: String, range: RemoteFetchRange?) throws -> URLRequest {
+        var parts = original
+        parts.scheme = "sftp"
+        guard let host = parts.host, !host.isEmpty, method == "GET" else { throw RemoteError.unsupportedURL(url.absoluteString) }
+        if let password = parts.password {
+            let key = Self.sessionKey(url)
+            lock.withLock { sshURLPasswords[key] = password.removingPercentEncoding ?? password }
+        }
+        parts.password = nil
+        guard let clean = parts.url else { throw RemoteError.unsupportedURL(url.absoluteString) }
+        var request = URLRequest(url: clean)
+        request.httpMethod = method
+        switch range {
+        case .suffix?: throw RemoteError.invalidResponse("SFTP needs a byte range with a start")
+        case let range?: request.setValue(range.headerValue, forHTTPHeaderField: "Range")
+        case nil: break
+        }
+        return request
+    }
+
+    /// The session of `url`, resolving its host settings (`ssh -G`) on first use.
+    func session(for url: URL) -> SSHSession {
+        let key = Self.sessionKey(url)
+        if let known = lock.withLock({ sshSessions[key] }) { return known }
+        let settings = SSHHostSettings.resolve(url, configuration: configuration.ssh)
+        let password = lock.withLock { sshURLPasswords[key] }
+        return lock.withLock {
+            if let raced = sshSessions[key] { return raced }
+            let session = SSHSession(settings: settings, auth: password.map { SSHAuthMethod.password($0) })
+            sshSessions[key] = session
+            return session
+        }
+    }
+
+    func transferSettings(for url: URL) -> SSHTransferSettings {
+        let session = session(for: url)
+        return SSHTransferSettings(host: session.settings, auth: session.auth, useAgent: configuration.ssh.useAgent
+                                   && Self.agentSocketPresent)
+    }
+
+    /// libssh2 looks for the agent through this process's `SSH_AUTH_SOCK` (libcurl offers no other way), so
+    /// that is what decides whether the agent is worth a try.
+    static var agentSocketPresent: Bool {
+        guard let socket = ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"], !socket.isEmpty else { return false }
+        return FileManager.default.fileExists(atPath: socket)
+    }
+
+    /// For `sftp://` URLs: finds a login that works, in the order ssh-agent, the identity files (asking
+    /// for a passphrase through `SSHConfiguration.askSecret` when a key has one), then a password (the
+    /// URL's, or asked). Each try is one real connection listing the directory; a host-key refusal or any
+    /// other failure ends the search at once. Does nothing for other URLs or once a login is known.
+    public func prepare(_ url: URL) async throws {
+        guard Self.isSFTP(url) else { return }
+        let directory = RemoteEntryValidator.directoryURL(url)
+        _ = try makeRequest(directory)   // records a URL password
+        let key = Self.sessionKey(directory)
+        let current = session(for: directory)
+        if current.proven { return }
+        let ssh = configuration.ssh
+        let settings = current.settings
+        var tried: [String] = []
+        func attempt(_ method: SSHAuthMethod) async throws -> Bool {
+            lock.withLock { sshSessions[key]?.auth = method }
+            do {
+                _ = try await fetch(directory, maxBytes: 1, listOnly: true)
+                lock.withLock { sshSessions[key]?.proven = true }
+                return true
+            } catch RemoteError.authenticationFailed {
+                tried.append(method.description)
+                lock.withLock { sshSessions[key]?.auth = nil }
+                return false
+            } catch {
+                lock.withLock { sshSessions[key]?.auth = nil }
+                throw error
+            }
+        }
+        if ssh.useAgent, Self.agentSocketPresent, try await attempt(.agent) { return }
+        for path in settings.identityFiles where FileManager.default.isReadableFile(atPath: path) {
+            guard let encrypted = SSHKeyFile.isEncrypted(path) else { continue }
+            var passphrase: String?
+            if encrypted {
+                passphrase = ssh.askSecret?("Passphrase for key \(path): ")
+                guard passphrase != nil else { tried.append("key \(path) (has a passphrase; no terminal to ask)"); continue }
+            }
+            if try await attempt(.key(path: path, passphrase: passphrase)) { return }
+        }
+        let urlPassword = lock.withLock { sshURLPasswords[key] }
+        if let password = urlPassword ?? ssh.askSecret?("\(settings.user)@\(settings.hostname)'s password: ") {
+            if try await attempt(.password(password)) { return }
+        } else {
+            tried.append("no password (no terminal to ask)")
+        }
+        throw RemoteError.authenticationFailed("\(settings.user)@\(settings.hostname) accepted none of: "
+                                               + (tried.isEmpty ? "(no agent, no key files)" : tried.joined(separator: ", ")))
+    }
+
+    /// SFTP directory: the long listing (types, sizes, dates) and the names-only listing, checked against
+    /// each other (see `SFTPListingParser`).
+    func listSFTP(_ directory: URL, maxBytes: Int) async throws -> RemoteListing {
+        if !session(for: directory).proven { try await prepare(directory) }
+        let long = try await fetch(directory, maxBytes: maxBytes)
+        let names = try await fetch(directory, maxBytes: maxBytes, listOnly: true)
+        return SFTPListingParser.parse(long: long.body, names: names.body, baseURL: directory)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `livegrid scan URL`: the same JSON as for a local folder, over sftp:// (a real sshd) and http:// (nginx).
+final class RemoteScanCommandTests: RemoteServerTestCase {
+    private struct Report: Decodable {
+        struct Item: Decodable {
+            struct File: Decodable { var path: String; var role: String; var size: UInt64 }
+            var kind: String
+            var name: String
+            var files: [File]
+            var identifier: String?
+        }
+        var counts: [String: Int]
+        var items: [Item]
+    }
+
+    /// Runs the binary without a controlling terminal (`setsid`): no prompt can ever wait for an answer.
+    private func scan(_ url: String, _ environment: [String: String]) throws -> (status: Int32, out: String, err: String) {
+        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let cache = root.appendingPathComponent("cache").path
+        let env = ["XDG_CACHE_HOME=\(cache)", "NETRC=/dev/null"] + environment.map { "\($0.key)=\($0.value)" }
+        return try ExternalTool.runProgram("/usr/bin/setsid", ["-w", "/usr/bin/env", "-u", "SSH_AUTH_SOCK"] + env
+                                           + [binary, "scan", "--json", url])
+    }
+
+    func testScanOverSFTPAndHTTPGivesTheSameItems() throws {
+        let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
+        defer { sshd.stop() }
+        let photos = root.appendingPathComponent("www/photos").path
+        let sftp = try scan(sshd.url(photos), ["HOME": sshd.home, "LIVEGRID_SSH_CONFIG": try sshd.clientConfig()])
+        XCTAssertEqual(sftp.status, 0, sftp.err)
+        let sftpReport = try JSONDecoder().decode(Report.self, from: Data(sftp.out.utf8))
+        let live = try XCTUnwrap(sftpReport.items.first { $0.kind == "live" }, sftp.out)
+        XCTAssertEqual(live.files.map(\.role), ["still", "movie"])
+        XCTAssertEqual(live.files.first?.path, sshd.url(photos) + "train.jpg")
+        XCTAssertEqual(live.files.last?.size, 1509892)
+
+        let nginx = try RemoteTestHarness.startNginx(root: root)
+        servers.append(nginx)
+        let http = try scan("http://127.0.0.1:\(nginx.port)/photos/", [:])
+        XCTAssertEqual(http.status, 0, http.err)
+        let httpReport = try JSONDecoder().decode(Report.self, from: Data(http.out.utf8))
+        XCTAssertEqual(httpReport.counts, sftpReport.counts)
+        XCTAssertEqual(httpReport.items.map { [$0.kind, $0.name, $0.identifier ?? "-"] },
+                       sftpReport.items.map { [$0.kind, $0.name, $0.identifier ?? "-"] })
+    }
+
+    func testScanWithAWrongKeyFailsWithAReasonAndNoPrompt() throws {
+        let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
+        defer { sshd.stop() }
+        let config = try sshd.clientConfig(named: "stranger", identity: try sshd.strangerKey())
+        let result = try scan(sshd.url(root.path), ["HOME": sshd.home, "LIVEGRID_SSH_CONFIG": config])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.err.contains("login refused"), result.err)
+        XCTAssertTrue(result.err.contains("stranger_ed25519"), result.err)
+        XCTAssertEqual(result.out, "")
+    }
+}
