@@ -77,8 +77,16 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
         FileManager.default.createFile(atPath: empty, contents: Data())
         let config = try sshd.clientConfig(named: "unknown", knownHosts: empty)
         let session = try open(sshd.url(root.path), environment: "HOME='\(sshd.home)' LIVEGRID_SSH_CONFIG='\(config)'")
-        let screen = try session.waitFor("the refusal") { $0.joined().contains("is unknown") }
-        XCTAssertTrue(screen.joined(separator: "\n").contains("SHA256:"), screen.joined(separator: "\n"))
+        // The whole pane with its history, wrapped lines joined: the sentence is longer than one row.
+        var text = ""
+        let refusalDeadline = Date().addingTimeInterval(10)
+        while Date() < refusalDeadline {
+            text = try session.run(["capture-pane", "-p", "-J", "-S", "-", "-t", session.name])
+            if text.contains("is unknown") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTAssertTrue(text.contains("is unknown"), text)
+        XCTAssertTrue(text.contains("SHA256:"), text)
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, try session.display("#{pane_dead}") != "1" { Thread.sleep(forTimeInterval: 0.1) }
         XCTAssertEqual(try session.display("#{pane_dead}"), "1", "livegrid exits")

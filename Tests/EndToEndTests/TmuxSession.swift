@@ -25,9 +25,18 @@ final class TmuxSession {
 
     deinit { _ = try? run(["kill-server"], capture: false) }
 
+    /// The server's only setting, read before the first command starts: a command that exits at once (a
+    /// refusal before the screen is taken) keeps its pane, so its last screen can be read. Setting it after
+    /// `new-session` raced such a command.
+    private static let configPath: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-e2e-tmux.conf").path
+        try? "set -g remain-on-exit on\n".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }()
+
     @discardableResult
     func run(_ arguments: [String], capture: Bool = true) throws -> String {
-        try ToolRunner.run(Self.tmuxPath ?? "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments,
+        try ToolRunner.run(Self.tmuxPath ?? "/usr/bin/tmux", ["-L", socket, "-f", Self.configPath] + arguments,
                            capture: capture).output
     }
 
