@@ -115,18 +115,8 @@ public struct ExportRunner: Sendable {
         let assembly = try MediaWriting.stillWithoutMotion(source)
         return try transfer.writeGroup(files.map { ($0 as NSString).lastPathComponent }, in: directory) { i, destination in
             try observe(files[i], 0)
-            let writer: AtomicFileWriter
-            if i == 0 {
-                writer = try AtomicFileWriter(destination: destination)
-                do {
-                    try assembly.stream(from: source) { try writer.write($0) }
-                } catch {
-                    writer.abort()
-                    throw error
-                }
-            } else {
-                writer = try copier.prepare(files[i], to: destination)
-            }
+            let writer = i == 0 ? try AtomicFileWriter.prepare(assembly, from: source, to: destination)
+                : try copier.prepare(files[i], to: destination)
             try observe(files[i], fileSize(files[i]))
             return writer
         }

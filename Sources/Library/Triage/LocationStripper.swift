@@ -26,18 +26,8 @@ struct LocationStripper {
         // Prepared, not committed: the group commits movie and sidecars first, the still last.
         return try transfer.writeGroup(files.map { ($0 as NSString).lastPathComponent }, in: directory) { i, destination in
             try observe(files[i], 0)
-            let writer: AtomicFileWriter
-            if let planned = plans[i] {
-                writer = try AtomicFileWriter(destination: destination)
-                do {
-                    try planned.assembly.stream(from: planned.source) { try writer.write($0) }
-                } catch {
-                    writer.abort()
-                    throw error
-                }
-            } else {
-                writer = try copier.prepare(files[i], to: destination)
-            }
+            let writer = try plans[i].map { try AtomicFileWriter.prepare($0.assembly, from: $0.source, to: destination) }
+                ?? copier.prepare(files[i], to: destination)
             try observe(files[i], fileSize(files[i]))
             return writer
         }

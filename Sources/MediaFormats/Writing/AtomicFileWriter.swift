@@ -166,9 +166,21 @@ extension AtomicFileWriter {
     /// Streams a writer's `ByteAssembly` (new bytes + ranges of `source`) into `destination` atomically.
     public static func write(_ assembly: ByteAssembly, from source: any ByteSource, to destination: String,
                              permissions: mode_t = 0o644, replace: Bool = true) throws {
+        try prepare(assembly, from: source, to: destination, permissions: permissions).commit(replace: replace)
+    }
+
+    /// `assembly` streamed into a temporary beside `destination`, not yet committed: the caller commits it,
+    /// alone or with its group (`commitGroup`), or aborts it. A failed stream removes the temporary.
+    public static func prepare(_ assembly: ByteAssembly, from source: any ByteSource, to destination: String,
+                               permissions: mode_t = 0o644) throws -> AtomicFileWriter {
         let writer = try AtomicFileWriter(destination: destination, permissions: permissions)
-        try assembly.stream(from: source) { try writer.write($0) }
-        try writer.commit(replace: replace)
+        do {
+            try assembly.stream(from: source) { try writer.write($0) }
+        } catch {
+            writer.abort()
+            throw error
+        }
+        return writer
     }
 }
 
