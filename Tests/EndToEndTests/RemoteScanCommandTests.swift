@@ -47,6 +47,41 @@ final class RemoteScanCommandTests: RemoteServerTestCase {
                        sftpReport.items.map { [$0.kind, $0.name, $0.identifier ?? "-"] })
     }
 
+    /// ssh-agent first: with no usable key file, only the agent's key can log in, and without the agent the
+    /// same command is refused.
+    func testScanLogsInThroughTheAgent() throws {
+        let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
+        defer { sshd.stop() }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-agent") else {
+            throw MissingRequirement.tool("ssh-agent is not installed (openssh-client)")
+        }
+        let socket = root.appendingPathComponent("agent.sock").path
+        // In the foreground (-D) as our child, its output to /dev/null: an agent that daemonised while holding a
+        // pipe we read to its end would block the test forever.
+        let agent = Process()
+        agent.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-agent")
+        agent.arguments = ["-D", "-a", socket]
+        agent.standardOutput = FileHandle.nullDevice
+        agent.standardError = FileHandle.nullDevice
+        try agent.run()
+        defer { agent.terminate(); agent.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let added = try ExternalTool.runProgram("/usr/bin/env", ["SSH_AUTH_SOCK=\(socket)", "/usr/bin/ssh-add", "-q", sshd.clientKey])
+        XCTAssertEqual(added.status, 0, added.err)
+
+        let emptyHome = root.appendingPathComponent("agent-home").path
+        try FileManager.default.createDirectory(atPath: emptyHome, withIntermediateDirectories: true)
+        let config = try sshd.clientConfig(named: "agent_only", identity: root.appendingPathComponent("no-such-key").path)
+        let photos = root.appendingPathComponent("www/photos").path
+        let withAgent = try scan(sshd.url(photos), ["HOME": emptyHome, "LIVEGRID_SSH_CONFIG": config, "SSH_AUTH_SOCK": socket])
+        XCTAssertEqual(withAgent.status, 0, withAgent.err)
+        XCTAssertTrue(withAgent.out.contains("\"live\""), withAgent.out)
+        let withoutAgent = try scan(sshd.url(photos), ["HOME": emptyHome, "LIVEGRID_SSH_CONFIG": config])
+        XCTAssertEqual(withoutAgent.status, 1, "only the agent holds the key")
+        XCTAssertTrue(withoutAgent.err.contains("login refused"), withoutAgent.err)
+    }
+
     func testScanWithAWrongKeyFailsWithAReasonAndNoPrompt() throws {
         let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
         defer { sshd.stop() }
