@@ -72,8 +72,11 @@ struct GraphicsModeDecision {
     /// The status-bar words for a pixel mode: "sixels 9x18 px cells (DA1 reports sixel graphics)".
     var pixelDescription: String {
         let cell = capabilities.cellPixelSize.map { "\($0.width)x\($0.height) px cells" } ?? "10x20 px cells assumed"
-        let why = capabilities.reasons.first { $0.hasPrefix("graphics:") }
-            .flatMap { $0.split(separator: "(", maxSplits: 1).last.map { "(" + $0 } } ?? ""
+        // Inside tmux the whole reason ("the terminal outside tmux (XTerm(379)) reports sixel graphics through
+        // passthrough") would squeeze the item's name out of the status bar: `--why`/`show --why` keep it.
+        let why = capabilities.tmuxPassthroughDepth > 0 ? "(through tmux)"
+            : capabilities.reasons.first { $0.hasPrefix("graphics:") }
+                .flatMap { $0.split(separator: "(", maxSplits: 1).last.map { "(" + $0 } } ?? ""
         return "\(capabilities.graphicsMode.rawValue), \(cell) \(why)".trimmingCharacters(in: .whitespaces)
     }
 }
