@@ -60,17 +60,8 @@ enum RawCommand {
             close(fds[0])
             throw ToolRunner.Failure(description: "cannot run \(program): error \(spawned)")
         }
-        var output = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fds[0], &buffer, buffer.count)
-            if count <= 0 { break }
-            output += buffer[0..<count]
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let output = ToolRunner.readToEnd(fds[0])
+        let exitCode = ToolRunner.waitForExit(pid)
         let err = (try? Data(contentsOf: URL(fileURLWithPath: errFile))).map { [UInt8]($0) } ?? []
         return Result(status: exitCode, out: output, err: err)
     }

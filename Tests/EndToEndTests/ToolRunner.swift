@@ -42,19 +42,27 @@ enum ToolRunner {
             if capture { close(fds[0]) }
             throw Failure(description: "cannot run \(path): error \(spawned)")
         }
+        let output = capture ? readToEnd(fds[0]) : []
+        return (String(decoding: output, as: UTF8.self), waitForExit(pid))
+    }
+
+    /// Everything until end of file on `fd`, which is then closed.
+    static func readToEnd(_ fd: Int32) -> [UInt8] {
         var output = [UInt8]()
-        if capture {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(fds[0], &buffer, buffer.count)
-                if count <= 0 { break }
-                output += buffer[0..<count]
-            }
-            close(fds[0])
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            output += buffer[0..<count]
         }
+        close(fd)
+        return output
+    }
+
+    /// The exit status of `pid` as a shell reports it (128 + signal for a killed program).
+    static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (String(decoding: output, as: UTF8.self), exitCode)
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }
