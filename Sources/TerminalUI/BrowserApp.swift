@@ -81,13 +81,17 @@ public final class BrowserApp {
         defer { CursesSession.restore() }
 
         let inbox = self.inbox
+        let wake = inbox.wake
+        wake.installForSignals()
         var provider = options.makeProvider(session.colorDecision) { inbox.post(.showMessage($0)) }
+        provider.setReadyHandler { wake.wake() }
         imageWriter = provider.pixelOutput.map {
             TerminalImageWriter(mode: $0.mode, tmux: $0.tmux, cellHeight: $0.cellPixelSize?.height)
         }
         defer { imageWriter?.removeAll() }
         // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
         let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) }
+        tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
         // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
         idlok(session.window, imageWriter == nil)
@@ -95,7 +99,7 @@ public final class BrowserApp {
         let playback = BrowserPlayback(session: session, mouse: options.config.mouse,
                                        hints: options.config.playbackHints, pixels: provider.pixelOutput,
                                        badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
-                                       post: { [inbox] in inbox.post($0) })
+                                       post: { [inbox] in inbox.post($0) }, wake: { wake.wake() })
         defer { playback.shutdown() }
         self.playback = playback
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
@@ -123,27 +127,24 @@ public final class BrowserApp {
             startScan(&state)
         }
 
-        // Redraw only when something changed: while a movie plays the loop wakes every few milliseconds.
+        // One loop that sleeps: it blocks in poll() on the tty and the inbox's wake pipe until input comes,
+        // something is posted (scan, pictures, downloads, triage, movie frames, tmux, signals) or the
+        // earliest timer is due, and redraws only when something changed.
         var dirty = true
         var gridCompleteTraced = false
-        var lastRender = 0.0
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
-            if dirty || MonotonicClock.now() - lastRender > 0.1 {
+            if dirty {
                 render(state, renderer: renderer, provider: provider, session: session)
                 playback.didDraw()
-                lastRender = MonotonicClock.now()
             }
-            // Block for input when nothing runs in the background; poll briefly while pictures or a scan
-            // are on their way so they appear as soon as they are ready (and often while a movie plays).
-            let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty
-                || triageWorker.isBusy || playback.isBusy
-            // A local scan or picture finishing is not an input event: poll often enough that it shows at once.
-            let loading = remote == nil && (state.isScanning || provider.hasPendingWork)
-            let idle: Int32 = tmuxWatch.map { Int32($0.interval * 1000) } ?? -1
-            let timeout: Int32 = busy ? playback.pollMilliseconds(otherwise: loading ? 4 : 30)
-                : (state.remoteNeedsPolling() ? 100 : idle)
-            let events = playback.readEvents(session: session, timeoutMilliseconds: timeout)
+            var timers = LoopTimers()
+            timers.add("playback", at: playback.nextDeadline)
+            timers.add("transfers", at: state.remoteRedrawDeadline().map { MonotonicClock.now() + $0.timeIntervalSinceNow })
+            let wakeup = LoopWait.wait(wake: wake, timeoutMilliseconds: timers.pollTimeout(now: MonotonicClock.now()))
+            startupTrace?.log("loop-wake \(wakeup.traceName)")
+            // Curses also turns a SIGWINCH into a resize "key": read after every wake-up, not only on input.
+            let events = playback.readEvents(session: session)
             var actions = inbox.drain()
             for event in events {
                 if let handled = playback.actions(for: event, state: state, keymap: options.config.keymap) {
@@ -177,8 +178,9 @@ public final class BrowserApp {
                 startupTrace.log("grid-complete")
             }
             let newFrame = playback.controller.takeNewFrame()
+            // A timer that fired changes what is drawn (the hint started, the transfer line went away).
             dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame || resumed
-                || tmuxRedraw != nil
+                || tmuxRedraw != nil || wakeup.contains(.timer)
         }
     }
 

@@ -34,6 +34,8 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     /// for one of them waits for it instead of decoding the same file twice.
     private var prewarming: Set<ThumbnailKey> = []
     private var prewarmQueue: [ThumbnailKey] = []
+    /// Wakes the event loop when pictures are ready (set once, before the first request).
+    private var onReady: @Sendable () -> Void = {}
     /// Rendered pictures kept for redraws (a few screens' worth; cells are small, pixel pictures are not).
     private let renderedLimit: Int
 
@@ -64,7 +66,14 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
 
     deinit { scheduler.shutdown() }
 
-    public var hasPendingWork: Bool { lock.withLock { !inFlight.isEmpty || !ready.isEmpty || !prewarming.isEmpty } }
+    public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { onReady = handler }
+    }
+
+    /// Call without `lock` held.
+    private func announceReady() {
+        lock.withLock { onReady }()
+    }
 
     public func picture(for key: ThumbnailKey) -> RenderedImage? {
         lock.withLock { rendered[key] }
@@ -163,6 +172,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             }
             ready.append(key)
         }
+        announceReady()
     }
 
     /// Call with `lock` held.
@@ -216,6 +226,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             // Either way the loop redraws: a miss is then requested the normal way.
             ready.append(key)
         }
+        announceReady()
     }
 
     /// Pixel modes: the frame resampled to exactly the pixels of the cells it will cover, with the badge drawn

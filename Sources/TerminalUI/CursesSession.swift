@@ -43,6 +43,7 @@ final class CursesSession {
         window = screen
         Self.installSignalHandlers()
         Self.hookResume()
+        Self.hookResize()
         cbreak()
         noecho()
         nonl()
@@ -162,6 +163,7 @@ final class CursesSession {
     /// them again.
     nonisolated(unsafe) static var resumedFromStop = false
     nonisolated(unsafe) private static var cursesStopHandler: (@convention(c) (Int32) -> Void)?
+    nonisolated(unsafe) private static var cursesResizeHandler: (@convention(c) (Int32) -> Void)?
 
     /// True once after each resume.
     static func takeResumed() -> Bool {
@@ -193,6 +195,18 @@ final class CursesSession {
                 previous(received)   // returns after SIGCONT
             }
             CursesSession.resumedFromStop = true
+            LoopWake.wakeFromSignal()
+        }
+    }
+
+    /// Wraps ncurses's SIGWINCH handler (it only sets a flag that the next read turns into KEY_RESIZE) so the
+    /// sleeping event loop wakes: a signal landing just before `poll()` would otherwise wait for the next key.
+    static func hookResize() {
+        cursesResizeHandler = installWithoutRestart(SIGWINCH) { received in
+            if let previous = CursesSession.cursesResizeHandler, unsafeBitCast(previous, to: Int.self) > 1 {
+                previous(received)
+            }
+            LoopWake.wakeFromSignal()
         }
     }
 

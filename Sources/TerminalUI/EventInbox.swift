@@ -1,28 +1,27 @@
 import BrowserCore
 import Foundation
 
-/// Actions posted by background threads (scan results) for the UI loop to apply on its next turn.
-final class EventInbox: @unchecked Sendable {
+/// Actions posted by background threads (scan results, downloads, triage, playback notes) for the UI loop to
+/// apply on its next turn. Posting also wakes the loop (`LoopWake`): no producer needs a busy flag.
+final class EventInbox: @unchecked Sendable {  // the lock below guards `actions`; the wake is a file descriptor
     private let lock = NSLock()
     private var actions: [BrowserAction] = []
+    let wake = LoopWake()
 
     func post(_ action: BrowserAction) {
-        lock.lock()
-        actions.append(action)
-        lock.unlock()
+        lock.withLock { actions.append(action) }
+        wake.wake()
     }
 
+    /// Takes every posted action. Empties the wake pipe first: anything posted after that wakes the loop's
+    /// next wait.
     func drain() -> [BrowserAction] {
-        lock.lock()
-        defer { lock.unlock() }
-        let drained = actions
-        actions.removeAll()
-        return drained
+        wake.reset()
+        return lock.withLock {
+            defer { actions.removeAll() }
+            return actions
+        }
     }
 
-    var isEmpty: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return actions.isEmpty
-    }
+    var isEmpty: Bool { lock.withLock { actions.isEmpty } }
 }

@@ -27,8 +27,8 @@ public enum PicturePriority: Int, Sendable, Comparable {
 }
 
 /// Makes cell pictures (symbol-mode `RenderedImage`s, sized to fit the key's cells) in the background. The UI thread calls every method and never waits on a decode:
-/// `picture(for:)` answers from memory or says nil (the cell shows a placeholder), and the UI polls
-/// `takeReadyKeys()` each loop turn to know what to redraw.
+/// `picture(for:)` answers from memory or says nil (the cell shows a placeholder), and the provider wakes
+/// the loop (`setReadyHandler`), which takes `takeReadyKeys()` to know what to redraw.
 public protocol ThumbnailProvider: AnyObject {
     /// Why pictures look the way they do ("symbols: TERM=xterm-256color"), for the status bar.
     var modeDescription: String { get }
@@ -42,8 +42,8 @@ public protocol ThumbnailProvider: AnyObject {
     func hasFailed(_ key: ThumbnailKey) -> Bool
     /// Keys finished since the last call.
     func takeReadyKeys() -> [ThumbnailKey]
-    /// True while requests are queued or running (the loop then polls input with a short timeout).
-    var hasPendingWork: Bool { get }
+    /// Called (on any thread) whenever a key becomes ready for `takeReadyKeys`: wakes the event loop.
+    func setReadyHandler(_ handler: @escaping @Sendable () -> Void)
     /// Set when pictures are pixel-protocol bytes (sixel/kitty/iTerm2) the tty writer places after curses.
     var pixelOutput: PixelOutput? { get }
     /// Starts making pictures of `width`x`height` cells for the item ids `stills` returns (evaluated in the
@@ -66,6 +66,7 @@ extension ThumbnailProvider {
     public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
     public func invalidate(itemIDs: Set<String>) {}
     public func markLiveOff(itemIDs: Set<String>) {}
+    public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) {}
 }
 
 /// The provider used when pictures are off (`graphics.mode = "none"`) or no renderer is available:
@@ -78,7 +79,6 @@ public final class PlaceholderThumbnailProvider: ThumbnailProvider {
     public func picture(for key: ThumbnailKey) -> RenderedImage? { nil }
     public func hasFailed(_ key: ThumbnailKey) -> Bool { false }
     public func takeReadyKeys() -> [ThumbnailKey] { [] }
-    public var hasPendingWork: Bool { false }
 }
 
 /// Why an item's picture is missing or partial, for the cell's mark and the info panel (issue 15.5/15.6).

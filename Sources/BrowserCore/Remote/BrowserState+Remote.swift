@@ -32,6 +32,14 @@ extension BrowserState {
         return isScanning || remote.activity.isVisible(at: now, linger: Self.activityLinger)
     }
 
+    /// When the screen changes next without an event: the transfer line goes away `activityLinger` seconds
+    /// after the last transfer finished (everything else remote arrives as events). nil: no such moment.
+    public func remoteRedrawDeadline(at now: Date = Date()) -> Date? {
+        guard let activity = remote?.activity, activity.isIdle, let finishedAt = activity.finishedAt,
+              activity.isVisible(at: now, linger: Self.activityLinger) else { return nil }
+        return finishedAt.addingTimeInterval(Self.activityLinger)
+    }
+
     /// How long the activity line stays after the last transfer finished.
     public static let activityLinger: TimeInterval = 3
 

@@ -36,7 +36,8 @@ struct TmuxPaneView: Equatable, Sendable {
 /// Watches tmux for redraws that wipe pixel pictures. tmux sends the pane nothing when its window is
 /// switched away and back (focus events only with `focus-events on`, off by default, and not for every
 /// case), so a background thread asks tmux every `interval` (one `tmux display`, about 8 ms of a process
-/// start) and the loop takes the result; a resize asks at once.
+/// start) and wakes the loop
+/// when tmux wiped or moved the pictures; a resize asks at once.
 final class TmuxRedrawWatch: @unchecked Sendable {
     private let lock = NSLock()
     private var view: TmuxPaneView?
@@ -45,6 +46,8 @@ final class TmuxRedrawWatch: @unchecked Sendable {
     private let depth: Int
     private let ask: @Sendable () -> TmuxChain?
     let interval: TimeInterval
+    /// Wakes the event loop when a redraw is pending.
+    private var wake: @Sendable () -> Void = {}
 
     init(depth: Int, interval: TimeInterval = 0.3, ask: @escaping @Sendable () -> TmuxChain? = { TmuxQuery.chain() }) {
         self.depth = depth
@@ -62,16 +65,20 @@ final class TmuxRedrawWatch: @unchecked Sendable {
 
     func stop() { lock.withLock { stopped = true } }
 
+    /// Sets what wakes the event loop once a redraw is pending.
+    func setWake(_ wake: @escaping @Sendable () -> Void) { lock.withLock { self.wake = wake } }
+
     /// Asks tmux now; records a redraw for the loop when tmux wiped or moved the pictures.
     func poll() {
         guard let chain = ask() else { return }
         let now = TmuxPaneView(chain: chain)
-        lock.withLock {
-            if let view, TmuxPaneView.needsRedraw(before: view, after: now) {
-                pendingTarget = TmuxPassthroughTarget(chain: chain, depth: depth)
-            }
-            view = now
+        let wakeIfRedraw: (@Sendable () -> Void)? = lock.withLock {
+            defer { view = now }
+            guard let view, TmuxPaneView.needsRedraw(before: view, after: now) else { return nil }
+            pendingTarget = TmuxPassthroughTarget(chain: chain, depth: depth)
+            return wake
         }
+        wakeIfRedraw?()
     }
 
     /// The new passthrough target when the pictures must be drawn again (once per redraw), else nil.

@@ -22,14 +22,15 @@ final class BrowserPlayback {
     private var hintCandidate: (itemID: String, since: Double, done: Bool)?
 
     /// `pixels`/`badge`: the grid's pixel protocol and badge, so movie frames are drawn like its pictures.
+    /// `wake`: wakes the event loop (each new movie frame).
     init(session: CursesSession, mouse: Bool, hints: Bool, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
-         post: @escaping @Sendable (BrowserAction) -> Void) {
+         post: @escaping @Sendable (BrowserAction) -> Void, wake: @escaping @Sendable () -> Void) {
         let trace = EventTrace()
         self.trace = trace
         self.post = post
         hintsEnabled = hints
         controller = PlaybackController(depth: session.colorDecision?.depth, pixels: pixels, badge: badge, trace: trace,
-                                        notify: { message in
+                                        wake: wake, notify: { message in
                                             // The hold is over for the state too, so its release cannot clear the message.
                                             post(.playReleased)
                                             post(.showMessage(message))
@@ -51,17 +52,14 @@ final class BrowserPlayback {
         KittyKeyboard.pop()
     }
 
-    /// True while something will change on screen without input (a movie playing, a hint or hold timer).
-    var isBusy: Bool { controller.isActive || hold.activeSource != nil || hintDue != nil }
-
-    /// How long the loop may wait for input: short while frames arrive, up to the next timer otherwise.
-    func pollMilliseconds(otherwise: Int32) -> Int32 {
-        let now = MonotonicClock.now()
-        var wait = Double(otherwise) / 1000
-        if controller.isActive { wait = min(wait, 0.008) }
-        if let deadline = hold.nextDeadline { wait = min(wait, max(0.001, deadline - now)) }
-        if let due = hintDue { wait = min(wait, max(0.001, due - now)) }
-        return Int32((wait * 1000).rounded(.up))
+    /// The next moment a timer of playback needs the loop (an auto-repeat hold that may have ended, the hint
+    /// of movement coming due), or nil. Movie frames wake the loop themselves.
+    var nextDeadline: Double? {
+        let hold = self.hold.nextDeadline
+        // A hint already due that could not start (a remote copy not here yet, a hold playing) waits for the
+        // event that changes that, not for a timer (it would fire at once, again and again).
+        let hint = hintDue.flatMap { $0 > MonotonicClock.now() ? $0 : nil }
+        return [hold, hint].compactMap { $0 }.min()
     }
 
     private var hintDue: Double? {
@@ -69,18 +67,17 @@ final class BrowserPlayback {
         return candidate.since + Self.hintDelay
     }
 
-    /// Reads input: curses' decoder normally, raw bytes through InputDecoder with the kitty protocol.
-    func readEvents(session: CursesSession, timeoutMilliseconds: Int32) -> [TerminalEvent] {
+    /// Reads the input already there (the loop waited for it in `LoopWait`): curses' decoder normally, raw
+    /// bytes through InputDecoder with the kitty protocol. Also picks up a pending resize (curses reports
+    /// SIGWINCH as a key).
+    func readEvents(session: CursesSession) -> [TerminalEvent] {
         guard var reader = raw else {
             var events: [TerminalEvent] = []
-            if let first = session.readEvent(timeoutMilliseconds: timeoutMilliseconds) {
-                events.append(first)
-                while let next = session.readEvent(timeoutMilliseconds: 0) { events.append(next) }
-            }
+            while let next = session.readEvent(timeoutMilliseconds: 0) { events.append(next) }
             return events
         }
         defer { raw = reader }
-        return reader.read(timeoutMilliseconds: timeoutMilliseconds).compactMap { input in
+        return reader.read(timeoutMilliseconds: 0).compactMap { input in
             switch input {
             case .resize: return .resize(session.size)
             case .event(.key(let key)):

@@ -31,6 +31,8 @@ final class PlaybackController: @unchecked Sendable {
     private let trace: EventTrace?
     /// Called (on any thread) with a status message for the bar.
     private let notify: @Sendable (String) -> Void
+    /// Wakes the event loop (on the presenter thread, after each new frame and at the end).
+    private let wake: @Sendable () -> Void
 
     private var player: MoviePlayer?
     private var generation = 0
@@ -50,7 +52,7 @@ final class PlaybackController: @unchecked Sendable {
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
     init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
-         trace: EventTrace?, notify: @escaping @Sendable (String) -> Void) {
+         trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void) {
         if let pixels, pixels.mode.isPixelProtocol {
             renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
             self.pixels = pixels
@@ -61,6 +63,7 @@ final class PlaybackController: @unchecked Sendable {
         badgePainter = badge
         self.trace = trace
         self.notify = notify
+        self.wake = wake
     }
 
     deinit { player?.stop() }
@@ -195,6 +198,7 @@ final class PlaybackController: @unchecked Sendable {
             frameSerial += 1
             hasNewFrame = true
         }
+        wake()
     }
 
     private func ended(_ end: PlaybackEnd, stats: PlaybackStats, token: Int, key: String) {
@@ -218,6 +222,7 @@ final class PlaybackController: @unchecked Sendable {
         }
         trace?.log("playback-end \(end) \(stats)")
         if let failure, wasCurrent { notify("LIVE OFF: \(failure)") }
+        if wasCurrent || failure != nil { wake() }
     }
 
     private func remember(_ failure: PlaybackFailure, _ itemID: String) -> PlaybackFailure {

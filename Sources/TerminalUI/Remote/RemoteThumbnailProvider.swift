@@ -86,7 +86,7 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
     func picture(for key: ThumbnailKey) -> RenderedImage? { inner.picture(for: key) }
     func hasFailed(_ key: ThumbnailKey) -> Bool { inner.hasFailed(key) }
     func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
-    var hasPendingWork: Bool { inner.hasPendingWork }
+    func setReadyHandler(_ handler: @escaping @Sendable () -> Void) { inner.setReadyHandler(handler) }
     var pixelOutput: PixelOutput? { inner.pixelOutput }
 
     /// What the picture is made from: the local still as soon as it is downloaded (a Live Photo's thumbnail

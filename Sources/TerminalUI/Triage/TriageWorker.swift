@@ -10,7 +10,6 @@ import MediaFormats
 final class TriageWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "livegrid.triage")
     private let lock = NSLock()
-    private var pending = 0
     private var cancelRequested = false
     private let post: @Sendable (BrowserAction) -> Void
 
@@ -18,22 +17,15 @@ final class TriageWorker: @unchecked Sendable {
         self.post = post
     }
 
-    /// True while work is queued or running (the loop polls instead of blocking on input then).
-    var isBusy: Bool { lock.withLock { pending > 0 } }
-
     func perform(_ request: TriageRequest) {
         if case .cancelExport = request {
             lock.withLock { cancelRequested = true }
             return
         }
-        lock.withLock {
-            pending += 1
-            if case .export = request { cancelRequested = false }
-        }
+        if case .export = request { lock.withLock { cancelRequested = false } }
         queue.async { [self] in
-            // Post before leaving `pending`: the loop must never see "idle" with a result not yet posted.
+            // Posting wakes the event loop.
             if let result = run(request) { post(.triage(.result(result))) }
-            lock.withLock { pending -= 1 }
         }
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The event loop's one wake descriptor: a non-blocking self-pipe. Every background producer (scan, picture
+/// workers, downloads, triage, movie frames, the tmux watch) and the signal handlers (SIGWINCH, resume after
+/// Ctrl-Z) write one byte; the loop sleeps in `poll()` on the tty and on `readDescriptor`, so it wakes at once
+/// for real work and never otherwise.
+///
+/// A pipe rather than Linux's eventfd: Swift's Glibc module does not export `eventfd`, and a pipe works on
+/// every POSIX system (DECISIONS.md). A full pipe (thousands of wakes not yet drained) simply drops the
+/// write: the loop is awake already.
+final class LoopWake: @unchecked Sendable {  // C boundary: two file descriptors, written from any thread
+    let readDescriptor: Int32
+    private let writeDescriptor: Int32
+
+    /// The descriptor signal handlers write to (async-signal-safe: a plain word read, one write(2)).
+    /// Set by `installForSignals`; -1 when no loop runs.
+    nonisolated(unsafe) private static var signalDescriptor: Int32 = -1
+
+    init() {
+        var descriptors: [Int32] = [-1, -1]
+        if pipe(&descriptors) == 0 {
+            for descriptor in descriptors {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        readDescriptor = descriptors[0]
+        writeDescriptor = descriptors[1]
+    }
+
+    deinit {
+        if Self.signalDescriptor == writeDescriptor { Self.signalDescriptor = -1 }
+        if readDescriptor >= 0 { close(readDescriptor) }
+        if writeDescriptor >= 0 { close(writeDescriptor) }
+    }
+
+    /// Wakes the loop (from any thread).
+    func wake() {
+        Self.writeOneByte(writeDescriptor)
+    }
+
+    /// Empties the pipe: called by the loop right before it takes the inbox, so a wake posted after this
+    /// point wakes the next `poll()` again (none is lost).
+    func reset() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while buffer.withUnsafeMutableBytes({ read(readDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Makes `wakeFromSignal` wake this loop.
+    func installForSignals() { Self.signalDescriptor = writeDescriptor }
+
+    /// For signal handlers: one write(2), nothing else.
+    static func wakeFromSignal() {
+        let descriptor = signalDescriptor
+        if descriptor >= 0 { writeOneByte(descriptor) }
+    }
+
+    private static func writeOneByte(_ descriptor: Int32) {
+        var byte: UInt8 = 1
+        _ = write(descriptor, &byte, 1)
+    }
+}
