@@ -56,7 +56,7 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
+        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics"]),
         .target(name: "TerminalUI",
                 dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "Imaging", "CNCurses"],
