@@ -1,7 +1,7 @@
 #!/bin/sh
 # CPU used by an idle browser: the event loop must sleep in poll() until something happens (issue 16.1).
 #
-#   Benchmarks/idle-cpu.sh [BINARY] [LIBRARY] [SECONDS]
+#   Benchmarks/idle-cpu.sh [BINARY] [LIBRARY] [SECONDS]     (IDLE_ARGS: extra livegrid options, e.g. --graphics sixel)
 #
 # Opens LIBRARY (default: the demo library of `make demo-library`, recursively; else Tests/Fixtures) at
 # 120x40 in a private tmux server, waits for the first complete grid (LIVEGRID_TRACE `grid-complete`) and
@@ -30,7 +30,7 @@ tmuxq() { tmux -L "$socket" -f /dev/null "$@"; }
 
 trace="$work/trace.log"
 tmuxq new-session -d -s idle -x 120 -y 40 \
-    "env LIVEGRID_TRACE='$trace' XDG_CACHE_HOME='$work/cache' XDG_CONFIG_HOME='$work/config' TERM=tmux-256color '$binary' $recursive '$library'"
+    "env LIVEGRID_TRACE='$trace' XDG_CACHE_HOME='$work/cache' XDG_CONFIG_HOME='$work/config' TERM=tmux-256color '$binary' ${IDLE_ARGS:-} $recursive '$library'"
 pid=$(tmuxq display-message -p -t idle '#{pane_pid}')
 waited=0
 until grep -q ' grid-complete' "$trace" 2>/dev/null; do
@@ -53,6 +53,6 @@ sleep "$seconds"
 after=$(ticks); wakes_after=$(grep -c ' loop-wake ' "$trace" || true)
 tmuxq send-keys -t idle q
 
-echo "livegrid idle CPU: $library${recursive:+ (recursive)}, 120x40 tmux pane, $seconds s without input after the grid completed"
+echo "livegrid idle CPU: $library${recursive:+ (recursive)} ${IDLE_ARGS:-}, 120x40 tmux pane, $seconds s without input after the grid completed"
 awk -v b="$before" -v a="$after" -v hz="$hz" -v s="$seconds" -v w=$((wakes_after - wakes_before)) \
     'BEGIN { printf "  cpu %d ticks of 1/%d s = %.3f %% of one core; loop wake-ups: %d\n", a - b, hz, (a - b) / hz / s * 100, w }'

@@ -38,6 +38,13 @@ public enum BrowserAction: Sendable {
     /// The seam for press-and-hold playback: the front end sends these, a player reacts to the effects.
     case playPressed
     case playReleased
+    /// Play key or button 1 as the terminal reported it, at monotonic time `at`: the reducer's hold input
+    /// turns it into the actions above (and selections and clicks for the mouse).
+    case playInput(PlayInput, at: Double)
+    /// The loop's clock: ends auto-repeat holds whose repeats stopped, starts a hint that came due.
+    case playbackTick(at: Double)
+    /// What the playback engine reports back.
+    case playback(PlaybackReport)
     case scanStarted
     case scanFinished(LibraryScan)
     case scanFailed(String)
@@ -54,6 +61,8 @@ public enum BrowserEffect: Sendable, Equatable {
     case startScan
     case redrawAll
     case startPlayback(itemID: String)
+    /// Plays the hint of movement of `itemID` (about a second, once).
+    case startHint(itemID: String)
     case stopPlayback
     case quit
     /// Network work for a remote library.

@@ -3,13 +3,13 @@ extension BrowserState {
     @discardableResult
     public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
         let effects = reduceAction(action)
-        return effects + triageFollowUp()
+        return effects + playbackFollowUp() + triageFollowUp()
     }
 
     private mutating func reduceAction(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
         case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed, .triage(.result),
-             .remote(.event): break
+             .remote(.event), .playInput, .playbackTick, .playback: break
         default: message = nil
         }
         switch action {
@@ -75,12 +75,21 @@ extension BrowserState {
             selectIndex(index)
         case .playPressed:
             if let effects = triagePlayPressed() { return effects }
+            // A LIVE OFF item (a still whose movie is missing, a movie that failed) says why instead.
+            if !isPlayPressed, let item = selectedItem, let reason = liveOffReason(for: item) {
+                message = "LIVE OFF: \(reason)"
+                break
+            }
             guard let item = selectedItem, item.kind.isLive || item.kind == .video, !isPlayPressed else { break }
-            isPlayPressed = true
-            if let waiting = waitForRemotePlayback(item) { return waiting }
-            return [.startPlayback(itemID: item.id)]
+            return beginHold(item)
         case .playReleased:
             return stopPlaybackIfNeeded()
+        case .playInput(let input, let time):
+            return reducePlayInput(input, at: time)
+        case .playbackTick(let time):
+            return reducePlaybackTick(at: time)
+        case .playback(let report):
+            reducePlaybackReport(report)
         case .scanStarted:
             isScanning = true
         case .scanFinished(let scan):
@@ -126,10 +135,9 @@ extension BrowserState {
         return stopPlaybackIfNeeded()
     }
 
-    private mutating func stopPlaybackIfNeeded() -> [BrowserEffect] {
+    mutating func stopPlaybackIfNeeded() -> [BrowserEffect] {
         guard isPlayPressed else { return [] }
-        isPlayPressed = false
-        return [.stopPlayback]
+        return endHold()
     }
 
     private mutating func move(_ direction: MoveDirection) {

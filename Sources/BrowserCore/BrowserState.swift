@@ -38,8 +38,10 @@ public struct BrowserState: Sendable {
     /// True while the user types a filter after `/`.
     public var isEditingFilter = false
 
+    /// Press-and-hold playback and the hint of movement (see `PlaybackSession`).
+    public var playback = PlaybackSession()
     /// True between "play pressed" and "play released" on a live item (the playback seam).
-    public var isPlayPressed = false
+    public var isPlayPressed: Bool { playback.phase.isHeld }
     public var wantsQuit = false
     /// Set when the browser shows a remote directory (see `BrowserState+Remote`).
     public var remote: RemoteBrowseState?

@@ -96,14 +96,15 @@ public final class BrowserApp {
         // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
         idlok(session.window, imageWriter == nil)
         // After the provider's terminal probe: the kitty keyboard query reads its own replies.
-        let playback = BrowserPlayback(session: session, mouse: options.config.mouse,
-                                       hints: options.config.playbackHints, pixels: provider.pixelOutput,
+        let playback = BrowserPlayback(session: session, mouse: options.config.mouse, pixels: provider.pixelOutput,
                                        badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
                                        post: { [inbox] in inbox.post($0) }, wake: { wake.wake() })
         defer { playback.shutdown() }
         self.playback = playback
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
+        state.playback.hintsEnabled = options.config.playbackHints
+        state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox)
             self.remote = remote
@@ -119,12 +120,11 @@ public final class BrowserApp {
             keymap: options.config.keymap)
         renderer.livePicture = { playback.picture(for: $0, in: $1) }
         renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
-        renderer.playbackNote = { playback.statusNote }
         if scanStartedEarly {
             state.reduce(.scanStarted)
             prewarmFirstScreen(provider, layout: state.layout)
-        } else {
-            startScan(&state)
+        } else if startScan(isScanning: state.isScanning) {
+            state.reduce(.scanStarted)
         }
 
         // One loop that sleeps: it blocks in poll() on the tty and the inbox's wake pipe until input comes,
@@ -139,15 +139,16 @@ public final class BrowserApp {
                 playback.didDraw()
             }
             var timers = LoopTimers()
-            timers.add("playback", at: playback.nextDeadline)
+            timers.add("playback", at: state.playback.nextDeadline)
             timers.add("transfers", at: state.remoteRedrawDeadline().map { MonotonicClock.now() + $0.timeIntervalSinceNow })
             let wakeup = LoopWait.wait(wake: wake, timeoutMilliseconds: timers.pollTimeout(now: MonotonicClock.now()))
             startupTrace?.log("loop-wake \(wakeup.traceName)")
             // Curses also turns a SIGWINCH into a resize "key": read after every wake-up, not only on input.
             let events = playback.readEvents(session: session)
             var actions = inbox.drain()
+            let now = MonotonicClock.now()
             for event in events {
-                if let handled = playback.actions(for: event, state: state, keymap: options.config.keymap) {
+                if let handled = playback.actions(for: event, state: state, keymap: options.config.keymap, now: now) {
                     actions += handled
                 } else if let action = action(for: event, state: state, keymap: options.config.keymap) {
                     actions.append(action)
@@ -162,13 +163,16 @@ public final class BrowserApp {
             if let tmuxRedraw { imageWriter?.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
             if resumed { clearok(curscr, true); imageWriter?.screenCleared() }
-            // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
-            actions += playback.tick(state: state)
-            for action in actions {
+            // The clock: ends an auto-repeat hold whose repeats stopped (terminals without key-up), starts a
+            // hint that came due.
+            actions.append(.playbackTick(at: now))
+            // Effects run here, outside the reducer; what they report goes through it in this same turn.
+            var queue = actions[...]
+            while let action = queue.popFirst() {
                 if case .scanFinished(let scan) = action { provider.invalidate(itemIDs: changedItems(in: scan)) }
-                for effect in state.reduce(action) { perform(effect, state: &state) }
+                for effect in state.reduce(action) { queue += perform(effect, state: state) }
+                if queue.isEmpty { queue += playback.update(state: state) }
             }
-            playback.update(state: state)
             provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
             let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
@@ -226,19 +230,20 @@ public final class BrowserApp {
         }
     }
 
-    private func perform(_ effect: BrowserEffect, state: inout BrowserState) {
+    /// Carries out an effect; returns what it reports back, for the reducer.
+    private func perform(_ effect: BrowserEffect, state: BrowserState) -> [BrowserAction] {
         switch effect {
         case .startScan:
-            startScan(&state)
-        case .startPlayback(let itemID):
+            return startScan(isScanning: state.isScanning) ? [.scanStarted] : []
+        case .startPlayback(let itemID), .startHint(let itemID):
             // Remote items play their downloaded copy (nil until playable); local items play as they are.
-            if let item = state.playableItem(id: itemID) {
-                onPlayback?(item)
-                playback?.startHold(item, shownID: itemID, state: &state)
-            }
+            guard let item = state.playableItem(id: itemID), let playback else { return [] }
+            if case .startPlayback = effect { onPlayback?(item) }
+            return playback.start(item, shownID: itemID, purpose: effect == .startHint(itemID: itemID) ? .hint : .hold,
+                                  state: state)
         case .stopPlayback:
             onPlayback?(nil)
-            playback?.stopHold()
+            return playback?.stop() ?? []
         case .quit:
             break
         case .redrawAll:
@@ -255,16 +260,14 @@ public final class BrowserApp {
             }
             triageWorker.perform(request)
         }
+        return []
     }
 
-    private func startScan(_ state: inout BrowserState) {
-        guard !state.isScanning else { return }
-        state.reduce(.scanStarted)
-        if let remote {
-            remote.load()
-            return
-        }
-        launchLocalScan()
+    /// Starts a scan unless one runs; true when it started (the reducer then hears `.scanStarted`).
+    private func startScan(isScanning: Bool) -> Bool {
+        guard !isScanning else { return false }
+        if let remote { remote.load() } else { launchLocalScan() }
+        return true
     }
 
     /// The first screen of a local, non-recursive scan is the directory's first stills by name: their cached

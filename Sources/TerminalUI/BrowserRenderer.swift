@@ -11,11 +11,9 @@ final class BrowserRenderer {
     let keymap: Keymap
     /// Keys of the pictures the last frame wanted, most wanted first.
     private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
-    /// Playback hooks: the movie frame to draw instead of the key photo, why an item shows LIVE OFF, and
-    /// the status-bar note while a hold plays.
+    /// Playback hooks: the movie frame to draw instead of the key photo, and why an item shows LIVE OFF.
     var livePicture: ((LibraryItem, CellRect) -> (image: RenderedImage, serial: Int)?)?
     var liveOffReason: ((LibraryItem) -> String?)?
-    var playbackNote: (() -> String?)?
     /// Pixel-protocol pictures of the last frame (placed by `TerminalImageWriter` after curses' update) and the
     /// panels drawn over the grid (pictures under them are not shown).
     private(set) var pixelPictures: [PixelPicture] = []
@@ -87,7 +85,7 @@ final class BrowserRenderer {
         } else {
             left = state.isScanning ? " scanning…" : " no photos here"
         }
-        if state.remote?.pendingPlayID == nil, let note = playbackNote?() { left += " · " + note }
+        if state.remote?.pendingPlayID == nil, let note = state.playback.statusNote { left += " · " + note }
         let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
         // A prompt gets the whole line: its question must be readable.
         var right = state.triage.prompt != nil ? " "

@@ -98,7 +98,10 @@ extension BrowserState {
             if remote?.pendingPlayID == item.id, item.isPlayable {
                 remote?.pendingPlayID = nil
                 // Still held: play now. Released meanwhile: nothing (the user let go).
-                if isPlayPressed, selectedItem?.id == item.id { return [.startPlayback(itemID: item.id)] }
+                if playback.phase == .pressed(itemID: item.id), selectedItem?.id == item.id {
+                    playback.phase = .loading(itemID: item.id, purpose: .hold)
+                    return [.startPlayback(itemID: item.id)]
+                }
             }
         case .activity(let activity):
             remote?.activity = activity

@@ -34,8 +34,7 @@ extension BrowserState {
     mutating func triagePlayPressed() -> [BrowserEffect]? {
         guard let dialog = triage.exportDialog, triage.prompt == nil else { return nil }
         guard let item = dialog.currentItem, item.kind.isLive || item.kind == .video, !isPlayPressed else { return [] }
-        isPlayPressed = true
-        return [.startPlayback(itemID: item.id)]
+        return beginHold(item)
     }
 
     mutating func reduceTriage(_ action: TriageAction) -> [BrowserEffect] {
@@ -304,9 +303,7 @@ extension BrowserState {
     }
 
     private mutating func stopPreview() -> [BrowserEffect] {
-        guard isPlayPressed else { return [] }
-        isPlayPressed = false
-        return [.stopPlayback]
+        stopPlaybackIfNeeded()
     }
 
     private mutating func apply(_ result: TriageResult) -> [BrowserEffect] {

@@ -33,6 +33,8 @@ final class PlaybackController: @unchecked Sendable {
     private let notify: @Sendable (String) -> Void
     /// Wakes the event loop (on the presenter thread, after each new frame and at the end).
     private let wake: @Sendable () -> Void
+    /// Called when the current movie ended (item key, nil) or any movie failed (key, failure).
+    private let onEnd: (@Sendable (String, PlaybackFailure?) -> Void)?
 
     private var player: MoviePlayer?
     private var generation = 0
@@ -52,7 +54,8 @@ final class PlaybackController: @unchecked Sendable {
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
     init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
-         trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void) {
+         trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
+         onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil) {
         if let pixels, pixels.mode.isPixelProtocol {
             renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
             self.pixels = pixels
@@ -64,6 +67,7 @@ final class PlaybackController: @unchecked Sendable {
         self.trace = trace
         self.notify = notify
         self.wake = wake
+        self.onEnd = onEnd
     }
 
     deinit { player?.stop() }
@@ -74,6 +78,9 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     var isActive: Bool { lock.withLock { playing != nil } }
+
+    /// True once the current playback has a frame to draw.
+    var hasFrame: Bool { lock.withLock { playing != nil && latest != nil } }
 
     /// The picture area (in cells) the current playback renders for.
     var area: (columns: Int, rows: Int)? { lock.withLock { playing.map { ($0.columns, $0.rows) } } }
@@ -222,6 +229,7 @@ final class PlaybackController: @unchecked Sendable {
         }
         trace?.log("playback-end \(end) \(stats)")
         if let failure, wasCurrent { notify("LIVE OFF: \(failure)") }
+        if failure != nil || wasCurrent { onEnd?(key, failure) }
         if wasCurrent || failure != nil { wake() }
     }
 

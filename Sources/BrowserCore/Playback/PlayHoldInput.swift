@@ -1,8 +1,5 @@
-import BrowserCore
-import VideoPlayback
-
 /// What tells the browser that a hold ended, shown in the status bar while playing.
-enum HoldSource: String, Sendable {
+public enum HoldSource: String, Sendable {
     /// The kitty keyboard protocol reports Space's release.
     case kittyKeys = "kitty keys"
     /// A mouse button's press and release.
@@ -15,31 +12,31 @@ enum HoldSource: String, Sendable {
 /// `HoldDetector`: explicit releases when the terminal reports them (kitty keyboard protocol, mouse),
 /// auto-repeat inference otherwise. A mouse click (a quick press and release) still selects and opens as
 /// before; a press held on a live cell plays it.
-struct PlayHoldInput {
+public struct PlayHoldInput: Sendable {
     /// Presses shorter than this are clicks (select / open), not holds.
-    static let clickSeconds = 0.3
+    public static let clickSeconds = 0.3
 
-    private(set) var keys: HoldDetector
+    public private(set) var keys: HoldDetector
     private var mouse = HoldDetector(mode: .explicitRelease)
-    let keySource: HoldSource
+    public let keySource: HoldSource
     /// The source of the hold in progress, for the status bar.
-    private(set) var activeSource: HoldSource?
+    public private(set) var activeSource: HoldSource?
     private var mousePress: (x: Int, y: Int, time: Double, wasSelected: Bool, plays: Bool)?
 
-    init(kittyKeys: Bool) {
+    public init(kittyKeys: Bool) {
         keySource = kittyKeys ? .kittyKeys : .keyRepeat
         keys = HoldDetector(mode: kittyKeys ? .explicitRelease : .autoRepeat)
     }
 
     /// The play key went down, repeated or came up.
-    mutating func playKey(_ type: KeyEventType, now: Double) -> [BrowserAction] {
+    public mutating func playKey(_ type: KeyEventType, now: Double) -> [BrowserAction] {
         guard activeSource != .mouse else { return [] }
         return translate(keys.handle(type, at: now), source: keySource)
     }
 
     /// Button 1 went down at (x, y) over grid item `index` (nil: not over an item; the viewer passes the
     /// selection). A live item starts playing at once (selected first); anything else clicks as before.
-    mutating func mouseDown(x: Int, y: Int, index: Int?, state: BrowserState, now: Double) -> [BrowserAction] {
+    public mutating func mouseDown(x: Int, y: Int, index: Int?, state: BrowserState, now: Double) -> [BrowserAction] {
         guard let index, state.items.indices.contains(index), state.items[index].kind.isLive || state.items[index].kind == .video,
               activeSource == nil else {
             mousePress = nil
@@ -52,7 +49,7 @@ struct PlayHoldInput {
     }
 
     /// Button 1 came up: ends a hold; a quick press on the already selected item still opens it.
-    mutating func mouseUp(now: Double, mode: BrowserMode) -> [BrowserAction] {
+    public mutating func mouseUp(now: Double, mode: BrowserMode) -> [BrowserAction] {
         guard let press = mousePress else { return [] }
         mousePress = nil
         var actions = translate(mouse.handle(.release, at: now), source: .mouse)
@@ -63,16 +60,16 @@ struct PlayHoldInput {
     }
 
     /// Ends an auto-repeat hold whose repeats stopped.
-    mutating func tick(now: Double) -> [BrowserAction] {
+    public mutating func tick(now: Double) -> [BrowserAction] {
         guard activeSource == keySource else { return [] }
         return translate(keys.tick(now: now), source: keySource)
     }
 
     /// When `tick` could next change something (the loop's wake-up), or nil.
-    var nextDeadline: Double? { activeSource == keySource ? keys.nextDeadline : nil }
+    public var nextDeadline: Double? { activeSource == keySource ? keys.nextDeadline : nil }
 
     /// Forgets a hold without a release (the item went away, the terminal was suspended).
-    mutating func cancel() {
+    public mutating func cancel() {
         _ = keys.cancel()
         _ = mouse.cancel()
         mousePress = nil

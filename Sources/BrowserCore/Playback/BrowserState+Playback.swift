@@ -1,0 +1,109 @@
+import LivePairing
+
+/// The playback state machine's transitions (see `PlaybackPhase`). Effects (`.startPlayback`, `.startHint`,
+/// `.stopPlayback`) run outside the reducer; the engine's answers come back as `.playback(PlaybackReport)`.
+extension BrowserState {
+    /// Why `item` cannot play: the scan's reason (its movie is missing) or a failure met while playing.
+    public func liveOffReason(for item: LibraryItem) -> String? {
+        item.liveOffReason ?? playback.failures[item.id]
+    }
+
+    /// A hold starts on `item`: it plays at once, or once a remote item's copy is here.
+    mutating func beginHold(_ item: LibraryItem) -> [BrowserEffect] {
+        playback.hintCandidate?.done = true
+        if let waiting = waitForRemotePlayback(item) {
+            playback.phase = .pressed(itemID: item.id)
+            return waiting
+        }
+        playback.phase = .loading(itemID: item.id, purpose: .hold)
+        return [.startPlayback(itemID: item.id)]
+    }
+
+    /// The hold ends: back to the key photo.
+    mutating func endHold() -> [BrowserEffect] {
+        switch playback.phase {
+        case .pressed:
+            playback.phase = .idle
+            return [.stopPlayback]
+        case .loading(let id, _), .playing(let id, _):
+            playback.phase = .returning(itemID: id)
+            return [.stopPlayback]
+        case .idle, .returning:
+            return []
+        }
+    }
+
+    mutating func reducePlayInput(_ input: PlayInput, at time: Double) -> [BrowserEffect] {
+        playback.now = max(playback.now, time)
+        var hold = playback.input
+        let translated: [BrowserAction]
+        switch input {
+        case .key(let type): translated = hold.playKey(type, now: time)
+        case .mouseDown(let x, let y, let index): translated = hold.mouseDown(x: x, y: y, index: index, state: self, now: time)
+        case .mouseUp: translated = hold.mouseUp(now: time, mode: mode)
+        }
+        playback.input = hold
+        return reduceHoldActions(translated)
+    }
+
+    mutating func reducePlaybackTick(at time: Double) -> [BrowserEffect] {
+        playback.now = max(playback.now, time)
+        if playback.hintCandidate != nil, playback.hintCandidate?.since == nil { playback.hintCandidate?.since = playback.now }
+        return reduceHoldActions(playback.input.tick(now: playback.now))
+    }
+
+    /// The hold input's actions; a release with nothing held is dropped (it would clear the status bar's
+    /// LIVE OFF reason).
+    private mutating func reduceHoldActions(_ actions: [BrowserAction]) -> [BrowserEffect] {
+        var effects: [BrowserEffect] = []
+        for action in actions {
+            if case .playReleased = action, !isPlayPressed { continue }
+            effects += reduce(action)
+        }
+        return effects
+    }
+
+    mutating func reducePlaybackReport(_ report: PlaybackReport) {
+        switch report {
+        case .firstFrame(let id):
+            if case .loading(id, let purpose) = playback.phase { playback.phase = .playing(itemID: id, purpose: purpose) }
+        case .ended(let id):
+            if playback.phase.isActive, playback.phase.itemID == id { playback.phase = .idle }
+        case .refused(let id, let reason, let permanent):
+            if permanent { playback.failures[id] = reason }
+            guard playback.phase.isActive, playback.phase.itemID == id else { return }
+            if case .loading(_, .hold) = playback.phase { message = "LIVE OFF: \(reason)" }
+            playback.phase = .idle
+        case .failed(let id, let reason):
+            playback.failures[id] = reason
+            guard playback.phase.isActive, playback.phase.itemID == id else { return }
+            message = "LIVE OFF: \(reason)"
+            playback.phase = .idle
+        case .stopped:
+            if case .returning = playback.phase { playback.phase = .idle }
+        }
+    }
+
+    /// After every action: playback follows the selection, and the hint timer runs.
+    mutating func playbackFollowUp() -> [BrowserEffect] {
+        let selected = mode == .help ? nil : selectedItem
+        var effects: [BrowserEffect] = []
+        if playback.phase.isActive, let id = playback.phase.itemID, id != selected?.id {
+            playback.phase = .returning(itemID: id)
+            effects.append(.stopPlayback)
+        }
+        guard let item = selected, item.kind.isLive else {
+            playback.hintCandidate = nil
+            return effects
+        }
+        if playback.hintCandidate?.itemID != item.id { playback.hintCandidate = (item.id, nil, false) }
+        guard let due = playback.hintDue, playback.now >= due, !isPlayPressed, !playback.phase.isActive else { return effects }
+        // A remote item plays its downloaded copy: until both halves are here there is nothing to hint with.
+        // The hint waits for it while the item stays selected.
+        guard playableItem(id: item.id) != nil else { return effects }
+        playback.hintCandidate?.done = true
+        guard liveOffReason(for: item) == nil else { return effects }
+        playback.phase = .loading(itemID: item.id, purpose: .hint)
+        return effects + [.startHint(itemID: item.id)]
+    }
+}

@@ -1,0 +1,113 @@
+/// Why a movie plays.
+public enum PlaybackPurpose: Sendable, Equatable {
+    /// Press and hold: the whole movie from the start while held.
+    case hold
+    /// The "hint of movement": about a second around the still-image time, once, after the item stayed selected.
+    case hint
+}
+
+/// Press-and-hold playback as one state machine, owned by the reducer:
+/// idle → pressed (held; a remote copy still downloading) → loading (the engine was asked to play) →
+/// playing (frames on screen) → returning (stop asked; the key photo comes back) → idle.
+/// A hint goes idle → loading → playing → idle on its own; a movie that ends or fails goes back to idle.
+public enum PlaybackPhase: Sendable, Equatable {
+    case idle
+    case pressed(itemID: String)
+    case loading(itemID: String, purpose: PlaybackPurpose)
+    case playing(itemID: String, purpose: PlaybackPurpose)
+    case returning(itemID: String)
+
+    public var itemID: String? {
+        switch self {
+        case .idle: return nil
+        case .pressed(let id), .loading(let id, _), .playing(let id, _), .returning(let id): return id
+        }
+    }
+
+    /// True while the user holds the play key or button (a hold that has not been let go).
+    public var isHeld: Bool {
+        switch self {
+        case .pressed, .loading(_, .hold), .playing(_, .hold): return true
+        default: return false
+        }
+    }
+
+    /// True while the engine plays (or is starting) a movie.
+    public var isActive: Bool {
+        switch self {
+        case .loading, .playing: return true
+        default: return false
+        }
+    }
+}
+
+/// Play input as the terminal reported it, stamped by the loop's clock.
+public enum PlayInput: Sendable, Equatable {
+    /// The play key went down, repeated or came up.
+    case key(KeyEventType)
+    /// Button 1 went down over grid item `index` (nil: not over an item; the viewer passes the selection).
+    case mouseDown(x: Int, y: Int, index: Int?)
+    case mouseUp
+}
+
+/// What the playback engine reports back (its effects run outside the reducer).
+public enum PlaybackReport: Sendable, Equatable {
+    /// The first frame of `itemID` is ready to draw.
+    case firstFrame(itemID: String)
+    /// The movie played to its end, or stopped because its picture area changed.
+    case ended(itemID: String)
+    /// The movie could not start: `reason` in plain words. `permanent`: the file's fault (remembered as LIVE
+    /// OFF), not the screen's (a picture area too small here). A hold says it in the status bar; a hint is quiet.
+    case refused(itemID: String, reason: String, permanent: Bool)
+    /// The movie failed while playing (a corrupt stream, no frame at all): LIVE OFF from now on.
+    case failed(itemID: String, reason: String)
+    /// The stop asked for is done: the key photo shows again.
+    case stopped
+}
+
+/// The playback part of `BrowserState`: the phase, the hold input (auto-repeat inference or real releases),
+/// the hint timer, and the clock the loop advances with `.playbackTick(at:)` at the end of every turn (tests advance it by hand, as
+/// swift-nio's EmbeddedEventLoop.advanceTime does).
+public struct PlaybackSession: Sendable {
+    /// Seconds an item stays selected before its hint plays.
+    public static let hintDelay = 1.0
+
+    public internal(set) var phase: PlaybackPhase = .idle
+    public internal(set) var input = PlayHoldInput(kittyKeys: false)
+    /// `[playback] hints` (`--no-motion` turns them off).
+    public var hintsEnabled = false
+    /// The last time the loop told (monotonic seconds).
+    public internal(set) var now: Double = 0
+    /// The selection the hint timer runs for, since when (stamped by the next tick of the clock), and whether
+    /// its hint already played.
+    public internal(set) var hintCandidate: (itemID: String, since: Double?, done: Bool)?
+    /// Items whose movie failed to play, with the reason: they show as LIVE OFF and do not try again.
+    public internal(set) var failures: [String: String] = [:]
+
+    public init() {}
+
+    /// Sets which input tells a hold's end (the kitty keyboard protocol when the terminal has it).
+    public mutating func useKeyInput(kittyKeys: Bool) {
+        input = PlayHoldInput(kittyKeys: kittyKeys)
+    }
+
+    /// For the status bar while a hold plays: which input tells when it ends.
+    public var statusNote: String? {
+        switch phase {
+        case .loading(_, .hold), .playing(_, .hold): return "◎ hold: \((input.activeSource ?? input.keySource).rawValue)"
+        default: return nil
+        }
+    }
+
+    var hintDue: Double? {
+        guard hintsEnabled, let candidate = hintCandidate, !candidate.done, let since = candidate.since else { return nil }
+        return since + Self.hintDelay
+    }
+
+    /// The next moment the loop must advance the clock (an auto-repeat hold may have ended, a hint comes
+    /// due), or nil. A hint already due that could not start waits for the event that changes that.
+    public var nextDeadline: Double? {
+        let hint = hintDue.flatMap { $0 > now ? $0 : nil }
+        return [input.nextDeadline, hint].compactMap { $0 }.min()
+    }
+}
