@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction, top to bottom (see DECISIONS.md):
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
-//   -> LibrarySources -> Library -> BrowserCore -> TerminalUI -> livegrid
+//   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
 // Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
 // the media core imports no C.
@@ -57,9 +57,14 @@ let package = Package(
 
         // MARK: UI
         .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics"]),
+        // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
+        // the remote session, the triage worker, the playback engine driver.
+        .target(name: "BrowserRuntime",
+                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
+                               "LivePairing", "MediaFormats"]),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
-                               "MediaFormats", "Imaging", "CNCurses"],
+                dependencies: ["BrowserCore", "BrowserRuntime", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                               "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 
         // MARK: the executable
@@ -67,7 +72,7 @@ let package = Package(
             name: "livegrid",
             dependencies: [
                 "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
-                "LibrarySources", "Library", "BrowserCore", "TerminalUI",
+                "LibrarySources", "Library", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: cModuleSettings
@@ -86,9 +91,11 @@ let package = Package(
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing",
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "BrowserCore", "TerminalGraphics", "LivePairing", "MediaFormats"],
+        .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "BrowserRuntime", "BrowserCore", "TerminalGraphics",
+                                                             "LivePairing", "MediaFormats"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
                     swiftSettings: cModuleSettings),
     ]
 )

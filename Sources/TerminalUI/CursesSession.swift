@@ -1,3 +1,4 @@
+import BrowserRuntime
 import CNCurses
 import Foundation
 import MediaFormats

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserRuntime
 import Foundation
 import TerminalGraphics
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrowserRuntime
 import Foundation
 import Imaging
 import MediaFormats

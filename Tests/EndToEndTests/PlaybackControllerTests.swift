@@ -1,7 +1,7 @@
 import Foundation
 import LivePairing
 import MediaFormats
-@testable import TerminalUI
+@testable import BrowserRuntime
 import TestSupport
 import XCTest
 

@@ -1,4 +1,5 @@
 import XCTest
+import BrowserRuntime
 @testable import TerminalUI
 
 final class PixelSequencesTests: XCTestCase {

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserRuntime
 import CNCurses
 import Foundation
 import LivePairing

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserRuntime
 import CNCurses
 import Library
 import LivePairing

@@ -4,11 +4,11 @@ import VideoPlayback
 /// `LIVEGRID_TRACE=file`: appends "<monotonic seconds> <event>" lines (start-up, scan finished, first complete
 /// grid, key events, playback start, first frame drawn), so first paint and press-to-first-frame latency can be
 /// measured from outside. Off (nil) without the variable.
-final class EventTrace: @unchecked Sendable {
+public final class EventTrace: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()
 
-    init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["LIVEGRID_TRACE"], !path.isEmpty else { return nil }
         // O_APPEND: several tracers (start-up, playback) write to one file without overwriting each other.
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -16,7 +16,7 @@ final class EventTrace: @unchecked Sendable {
         self.handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
-    func log(_ event: String) {
+    public func log(_ event: String) {
         let line = String(format: "%.6f ", MonotonicClock.now()) + event + "\n"
         lock.withLock { handle.write(Data(line.utf8)) }
     }

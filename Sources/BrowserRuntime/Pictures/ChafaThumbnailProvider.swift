@@ -2,7 +2,9 @@ import Foundation
 import Imaging
 import LivePairing
 import MediaFormats
-import TerminalGraphics
+// ChafaRenderer (a chafa canvas, C state) is not Sendable: TerminalGraphics is still Swift 5 mode and its renderers
+// are used from one thread at a time (the presenter here, one worker per renderer in the pool).
+@preconcurrency import TerminalGraphics
 
 /// Real pictures: decodes on the imaging scheduler's workers (through the freedesktop thumbnail cache for
 /// stills, a poster frame for videos), renders with chafa into symbol cells on the same worker, and hands
@@ -48,7 +50,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         self.init(depth: depth, reason: reason, version: version, warn: warn, mode: .symbols)
     }
 
-    init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, warn: @escaping @Sendable (String) -> Void,
+    public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, warn: @escaping @Sendable (String) -> Void,
          mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, badge: BadgePainter? = nil,
          tmux: TmuxPassthroughTarget? = nil) {
         let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))

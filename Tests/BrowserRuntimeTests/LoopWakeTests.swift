@@ -1,5 +1,5 @@
 import Foundation
-@testable import TerminalUI
+@testable import BrowserRuntime
 import XCTest
 
 /// The event loop's wait: a post from another thread wakes `poll()`, timers give the timeout.

@@ -8,15 +8,15 @@ import Foundation
 /// A pipe rather than Linux's eventfd: Swift's Glibc module does not export `eventfd`, and a pipe works on
 /// every POSIX system (DECISIONS.md). A full pipe (thousands of wakes not yet drained) simply drops the
 /// write: the loop is awake already.
-final class LoopWake: @unchecked Sendable {  // C boundary: two file descriptors, written from any thread
-    let readDescriptor: Int32
+public final class LoopWake: @unchecked Sendable {  // C boundary: two file descriptors, written from any thread
+    public let readDescriptor: Int32
     private let writeDescriptor: Int32
 
     /// The descriptor signal handlers write to (async-signal-safe: a plain word read, one write(2)).
     /// Set by `installForSignals`; -1 when no loop runs.
     nonisolated(unsafe) private static var signalDescriptor: Int32 = -1
 
-    init() {
+    public init() {
         var descriptors: [Int32] = [-1, -1]
         if pipe(&descriptors) == 0 {
             for descriptor in descriptors {
@@ -35,22 +35,22 @@ final class LoopWake: @unchecked Sendable {  // C boundary: two file descriptors
     }
 
     /// Wakes the loop (from any thread).
-    func wake() {
+    public func wake() {
         Self.writeOneByte(writeDescriptor)
     }
 
     /// Empties the pipe: called by the loop right before it takes the inbox, so a wake posted after this
     /// point wakes the next `poll()` again (none is lost).
-    func reset() {
+    public func reset() {
         var buffer = [UInt8](repeating: 0, count: 256)
         while buffer.withUnsafeMutableBytes({ read(readDescriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     /// Makes `wakeFromSignal` wake this loop.
-    func installForSignals() { Self.signalDescriptor = writeDescriptor }
+    public func installForSignals() { Self.signalDescriptor = writeDescriptor }
 
     /// For signal handlers: one write(2), nothing else.
-    static func wakeFromSignal() {
+    public static func wakeFromSignal() {
         let descriptor = signalDescriptor
         if descriptor >= 0 { writeOneByte(descriptor) }
     }

@@ -9,7 +9,7 @@ import TerminalGraphics
 /// into a download of the item (visible cells at `.visible`, the next page at `.background`) and, once the
 /// still (or a video's movie) is on disk, into a request to the real provider with the local copy.
 /// Cells scrolled away drop their downloads that have not started, so the queue follows the screen.
-final class RemoteThumbnailProvider: ThumbnailProvider {
+public final class RemoteThumbnailProvider: ThumbnailProvider {
     private let inner: ThumbnailProvider
     private let session: RemoteSession
     private var remoteItems: [String: RemoteItem] = [:]
@@ -20,13 +20,13 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
     /// changes with pairing (a guessed Live Photo that is a lone still) makes the picture again.
     private var kindAtRequest: [String: ItemKind] = [:]
 
-    init(inner: ThumbnailProvider, session: RemoteSession) {
+    public init(inner: ThumbnailProvider, session: RemoteSession) {
         self.inner = inner
         self.session = session
     }
 
     /// Called before each frame with the state the renderer will draw.
-    func update(from state: BrowserState) {
+    public func update(from state: BrowserState) {
         guard let remote = state.remote else { return }
         if remote.url != directory {
             directory = remote.url
@@ -43,9 +43,9 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
         }
     }
 
-    var modeDescription: String { inner.modeDescription }
+    public var modeDescription: String { inner.modeDescription }
 
-    func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
         guard let remoteItem = remoteItems[key.itemID] else { return }  // folder entries have no picture
         // A picture as soon as the still is on disk and its own info is known (its header probe, or the
         // downloaded copy read locally): never from a name-guessed placeholder, whose missing orientation would
@@ -61,7 +61,7 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
         session.current.download(key.itemID, priority: wanted)
     }
 
-    func cancelAll(except keep: Set<ThumbnailKey>) {
+    public func cancelAll(except keep: Set<ThumbnailKey>) {
         inner.cancelAll(except: keep)
         let kept = Set(keep.map(\.itemID))
         for (id, _) in requested where !kept.contains(id) {
@@ -82,16 +82,16 @@ final class RemoteThumbnailProvider: ThumbnailProvider {
         }
     }
 
-    func invalidate(itemIDs: Set<String>) { inner.invalidate(itemIDs: itemIDs) }
-    func picture(for key: ThumbnailKey) -> RenderedImage? { inner.picture(for: key) }
-    func hasFailed(_ key: ThumbnailKey) -> Bool { inner.hasFailed(key) }
-    func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
-    func setReadyHandler(_ handler: @escaping @Sendable () -> Void) { inner.setReadyHandler(handler) }
-    var pixelOutput: PixelOutput? { inner.pixelOutput }
+    public func invalidate(itemIDs: Set<String>) { inner.invalidate(itemIDs: itemIDs) }
+    public func picture(for key: ThumbnailKey) -> RenderedImage? { inner.picture(for: key) }
+    public func hasFailed(_ key: ThumbnailKey) -> Bool { inner.hasFailed(key) }
+    public func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
+    public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) { inner.setReadyHandler(handler) }
+    public var pixelOutput: PixelOutput? { inner.pixelOutput }
 
     /// What the picture is made from: the local still as soon as it is downloaded (a Live Photo's thumbnail
     /// does not wait for its movie), or a video's local movie.
-    static func pictureItem(_ item: RemoteItem) -> LibraryItem? {
+    public static func pictureItem(_ item: RemoteItem) -> LibraryItem? {
         if var still = item.item.still, let path = item.stillState.localPath {
             still.path = path
             return LibraryItem(kind: .still, still: still)

@@ -1,20 +1,22 @@
 import Dispatch
 import Foundation
-import TerminalGraphics
+// ChafaRenderer (a chafa canvas, C state) is not Sendable: TerminalGraphics is still Swift 5 mode and its renderers
+// are used from one thread at a time (the presenter here, one worker per renderer in the pool).
+@preconcurrency import TerminalGraphics
 
 /// One chafa renderer per picture worker: a renderer's symbol map and canvas config are shared by its
 /// canvases, so one renderer draws one picture at a time; a pool lets the workers render in parallel instead
 /// of queueing behind a single lock.
-final class ChafaRendererPool: @unchecked Sendable {
+public final class ChafaRendererPool: @unchecked Sendable {
     /// The first renderer: for the settings all of them share (mode, cell pixel size).
-    let prototype: ChafaRenderer
+    public let prototype: ChafaRenderer
     /// How many pictures can render at once.
-    let count: Int
+    public let count: Int
     private var idle: [ChafaRenderer]
     private let lock = NSLock()
     private let available: DispatchSemaphore
 
-    init(count: Int, make: () -> ChafaRenderer) {
+    public init(count: Int, make: () -> ChafaRenderer) {
         let renderers = (0..<max(1, count)).map { _ in make() }
         prototype = renderers[0]
         self.count = renderers.count
@@ -22,7 +24,7 @@ final class ChafaRendererPool: @unchecked Sendable {
         available = DispatchSemaphore(value: renderers.count)
     }
 
-    func withRenderer<T>(_ body: (ChafaRenderer) throws -> T) rethrows -> T {
+    public func withRenderer<T>(_ body: (ChafaRenderer) throws -> T) rethrows -> T {
         available.wait()
         let renderer = lock.withLock { idle.removeLast() }
         defer {

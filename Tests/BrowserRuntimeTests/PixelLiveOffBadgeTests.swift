@@ -5,7 +5,7 @@ import MediaFormats
 import TerminalGraphics
 import TestSupport
 import XCTest
-@testable import TerminalUI
+@testable import BrowserRuntime
 
 /// Issue 14.4 in the browser's pixel modes: the grid's pixel pictures wear the badge the symbol cells wear,
 /// LIVE OFF included (a Live Photo still whose movie is missing used to get no badge at all).

@@ -2,7 +2,9 @@ import Foundation
 import Imaging
 import LivePairing
 import MediaFormats
-import TerminalGraphics
+// ChafaRenderer (a chafa canvas, C state) is not Sendable: TerminalGraphics is still Swift 5 mode and its renderers
+// are used from one thread at a time (the presenter here, one worker per renderer in the pool).
+@preconcurrency import TerminalGraphics
 import VideoPlayback
 
 /// Plays the movie of one item inside its picture rect, for the browser: a `MoviePlayer` decodes and
@@ -13,8 +15,8 @@ import VideoPlayback
 ///
 /// Failures (no movie, a codec libav cannot decode, a corrupt stream, no frame at all) are remembered per
 /// item: the item then shows as a traditional still with the LIVE OFF badge and the reason in the status bar.
-final class PlaybackController: @unchecked Sendable {
-    enum Purpose: Sendable, Equatable {
+public final class PlaybackController: @unchecked Sendable {
+    public enum Purpose: Sendable, Equatable {
         /// Press and hold: the whole movie from the start while held.
         case hold
         /// The "hint of movement": about a second around the still-image time, once.
@@ -22,8 +24,8 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     /// Smallest picture area worth playing in (fewer cells show nothing recognisable).
-    static let minimumColumns = 6
-    static let minimumRows = 3
+    public static let minimumColumns = 6
+    public static let minimumRows = 3
 
     private let renderer: ChafaRenderer?
     private let renderLock = NSLock()
@@ -53,7 +55,7 @@ final class PlaybackController: @unchecked Sendable {
     private var newFailures: Set<String> = []
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
-    init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
+    public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
          onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil) {
         if let pixels, pixels.mode.isPixelProtocol {
@@ -73,20 +75,20 @@ final class PlaybackController: @unchecked Sendable {
     deinit { player?.stop() }
 
     /// The item being played and why, or nil.
-    var current: (itemID: String, purpose: Purpose)? {
+    public var current: (itemID: String, purpose: Purpose)? {
         lock.withLock { playing.map { ($0.itemID, $0.purpose) } }
     }
 
-    var isActive: Bool { lock.withLock { playing != nil } }
+    public var isActive: Bool { lock.withLock { playing != nil } }
 
     /// True once the current playback has a frame to draw.
-    var hasFrame: Bool { lock.withLock { playing != nil && latest != nil } }
+    public var hasFrame: Bool { lock.withLock { playing != nil && latest != nil } }
 
     /// The picture area (in cells) the current playback renders for.
-    var area: (columns: Int, rows: Int)? { lock.withLock { playing.map { ($0.columns, $0.rows) } } }
+    public var area: (columns: Int, rows: Int)? { lock.withLock { playing.map { ($0.columns, $0.rows) } } }
 
     /// Why the item cannot play: the scan's reason (its movie is missing) or a remembered failure.
-    func liveOffReason(for item: LibraryItem) -> String? {
+    public func liveOffReason(for item: LibraryItem) -> String? {
         if let reason = item.liveOffReason { return reason }
         return lock.withLock { failures[item.id]?.description }
     }
@@ -97,7 +99,7 @@ final class PlaybackController: @unchecked Sendable {
     /// `key` is the id of the item as the grid shows it (a remote item plays its downloaded copy, whose
     /// paths, and so id, differ); frames and failures are kept under it.
     @discardableResult
-    func start(_ item: LibraryItem, as key: String? = nil, purpose: Purpose, columns: Int, rows: Int) -> PlaybackFailure? {
+    public func start(_ item: LibraryItem, as key: String? = nil, purpose: Purpose, columns: Int, rows: Int) -> PlaybackFailure? {
         stop()
         let key = key ?? item.id
         if let known = lock.withLock({ failures[key] }) { return known }
@@ -140,7 +142,7 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     /// Stops at once: the key photo shows again on the next draw.
-    func stop() {
+    public func stop() {
         let old: MoviePlayer? = lock.withLock {
             generation += 1
             let old = player
@@ -154,12 +156,12 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     /// The frame to draw for `itemID` in a picture area of `columns` x `rows`, if it is playing there.
-    func picture(for itemID: String, columns: Int, rows: Int) -> RenderedImage? {
+    public func picture(for itemID: String, columns: Int, rows: Int) -> RenderedImage? {
         frame(for: itemID, columns: columns, rows: rows)?.image
     }
 
     /// The same with the frame's number (pixel modes key each frame by it).
-    func frame(for itemID: String, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
+    public func frame(for itemID: String, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
         lock.withLock {
             guard let playing, playing.itemID == itemID, playing.columns == columns, playing.rows == rows,
                   let latest else { return nil }
@@ -168,7 +170,7 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     /// True once per new frame (or stop): the loop then redraws.
-    func takeNewFrame() -> Bool {
+    public func takeNewFrame() -> Bool {
         lock.withLock {
             defer { hasNewFrame = false }
             return hasNewFrame
@@ -176,7 +178,7 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     /// Called by the loop after `doupdate` drew a frame: traces the first one of a playback.
-    func didDraw() {
+    public func didDraw() {
         let first: Bool = lock.withLock {
             guard latest != nil, !firstFrameTraced else { return false }
             firstFrameTraced = true
@@ -238,7 +240,7 @@ final class PlaybackController: @unchecked Sendable {
         return failure
     }
 
-    func takeNewFailures() -> Set<String> {
+    public func takeNewFailures() -> Set<String> {
         lock.withLock {
             defer { newFailures.removeAll() }
             return newFailures
@@ -246,7 +248,7 @@ final class PlaybackController: @unchecked Sendable {
     }
 
     /// The still's moment in the movie: the movie's still-image-time, or a Motion Photo's presentation time.
-    static func stillTime(of item: LibraryItem) -> Double? {
+    public static func stillTime(of item: LibraryItem) -> Double? {
         if let time = item.movie?.info.stillImageTime { return time }
         if let us = item.still?.info.embeddedMovie?.presentationTimestampUs, us >= 0 { return Double(us) / 1_000_000 }
         return nil

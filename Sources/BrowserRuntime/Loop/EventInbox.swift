@@ -3,19 +3,21 @@ import Foundation
 
 /// Actions posted by background threads (scan results, downloads, triage, playback notes) for the UI loop to
 /// apply on its next turn. Posting also wakes the loop (`LoopWake`): no producer needs a busy flag.
-final class EventInbox: @unchecked Sendable {  // the lock below guards `actions`; the wake is a file descriptor
+public final class EventInbox: @unchecked Sendable {  // the lock below guards `actions`; the wake is a file descriptor
     private let lock = NSLock()
     private var actions: [BrowserAction] = []
-    let wake = LoopWake()
+    public let wake = LoopWake()
 
-    func post(_ action: BrowserAction) {
+    public init() {}
+
+    public func post(_ action: BrowserAction) {
         lock.withLock { actions.append(action) }
         wake.wake()
     }
 
     /// Takes every posted action. Empties the wake pipe first: anything posted after that wakes the loop's
     /// next wait.
-    func drain() -> [BrowserAction] {
+    public func drain() -> [BrowserAction] {
         wake.reset()
         return lock.withLock {
             defer { actions.removeAll() }
@@ -23,5 +25,5 @@ final class EventInbox: @unchecked Sendable {  // the lock below guards `actions
         }
     }
 
-    var isEmpty: Bool { lock.withLock { actions.isEmpty } }
+    public var isEmpty: Bool { lock.withLock { actions.isEmpty } }
 }

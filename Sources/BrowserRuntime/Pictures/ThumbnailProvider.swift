@@ -113,9 +113,9 @@ public struct PictureNote: Sendable, Equatable {
 }
 
 /// Notes by item id, written by decode workers, read by the UI thread.
-final class PictureNotes: @unchecked Sendable {
+public final class PictureNotes: @unchecked Sendable {
     private let lock = NSLock()
     private var notes: [String: PictureNote] = [:]
-    func set(_ note: PictureNote?, for itemID: String) { lock.withLock { notes[itemID] = note } }
-    func note(for itemID: String) -> PictureNote? { lock.withLock { notes[itemID] } }
+    public func set(_ note: PictureNote?, for itemID: String) { lock.withLock { notes[itemID] = note } }
+    public func note(for itemID: String) -> PictureNote? { lock.withLock { notes[itemID] } }
 }

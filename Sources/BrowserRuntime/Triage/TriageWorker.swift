@@ -7,17 +7,17 @@ import MediaFormats
 
 /// Runs the triage file work (sidecars, trash, copy/move, rotate, export) on one background queue, in the
 /// order asked, and posts the results to the app's inbox. The draw loop never waits on a file.
-final class TriageWorker: @unchecked Sendable {
+public final class TriageWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "livegrid.triage")
     private let lock = NSLock()
     private var cancelRequested = false
     private let post: @Sendable (BrowserAction) -> Void
 
-    init(post: @escaping @Sendable (BrowserAction) -> Void) {
+    public init(post: @escaping @Sendable (BrowserAction) -> Void) {
         self.post = post
     }
 
-    func perform(_ request: TriageRequest) {
+    public func perform(_ request: TriageRequest) {
         if case .cancelExport = request {
             lock.withLock { cancelRequested = true }
             return

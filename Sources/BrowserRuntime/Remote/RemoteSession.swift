@@ -8,14 +8,14 @@ import LivePairing
 /// event to the UI loop through the `EventInbox` (tagged with its directory, so late events of a directory
 /// left since are dropped), and carries out `RemoteEffect`s. Nothing here blocks the UI thread: listing,
 /// probing and downloads run on the HTTP client's libcurl thread and Swift concurrency's threads.
-final class RemoteSession {
+public final class RemoteSession {
     private let inbox: EventInbox
     /// The directory shown, with the ones above it (root first) to go back up without listing again.
     private var stack: [RemoteLibrary]
     private var observerToken: Int?
     private var loadTask: Task<Void, Never>?
 
-    init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox) {
+    public init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox) {
         self.inbox = inbox
         stack = [client.map { RemoteLibrary(url: url, client: $0) } ?? RemoteLibrary(url: url)]
     }
@@ -25,10 +25,10 @@ final class RemoteSession {
         current.downloads.cancelAll()
     }
 
-    var current: RemoteLibrary { stack[stack.count - 1] }
+    public var current: RemoteLibrary { stack[stack.count - 1] }
 
     /// Lists the current directory (again, for `r`); events arrive through the inbox.
-    func load() {
+    public func load() {
         let library = current
         if let observerToken { library.removeObserver(observerToken) }
         let inbox = self.inbox, directory = library.url
@@ -36,16 +36,16 @@ final class RemoteSession {
             inbox.post(.remote(.event(directory: directory, event)))
         }
         loadTask?.cancel()
-        loadTask = Task.detached {
+        loadTask = Task.detached { [library, inbox, directory] in
             do {
                 try await library.load()
             } catch {
-                inbox.post(.remote(.listingFailed(directory: directory, Self.describe(error))))
+                inbox.post(.remote(.listingFailed(directory: directory, RemoteSession.describe(error))))
             }
         }
     }
 
-    func perform(_ effect: RemoteEffect) {
+    public func perform(_ effect: RemoteEffect) {
         switch effect {
         case .openDirectory(let entry):
             let child = current.subdirectory(entry)
@@ -72,7 +72,7 @@ final class RemoteSession {
 
     /// Drops the library's downloads that are queued but not running (`cancel` leaves running ones' partial
     /// files for a resume; queued ones simply leave the queue).
-    static func cancelQueued(of library: RemoteLibrary, keeping keep: Set<String> = []) {
+    public static func cancelQueued(of library: RemoteLibrary, keeping keep: Set<String> = []) {
         for item in library.items where !keep.contains(item.id) {
             for (url, state) in [(item.stillURL, item.stillState), (item.movieURL, item.movieState)] {
                 if let url, state == .queued { library.downloads.cancel(url) }
@@ -83,7 +83,7 @@ final class RemoteSession {
     /// The answer to a triage file operation on a remote directory: remote items are names on a server, not
     /// files here, so trash/copy/rotate/ratings would act on the working directory. Only in-memory triage
     /// (marks, filters) works remotely for now; the refusal goes back as an ordinary result.
-    static func refusal(of request: TriageRequest) -> TriageResult {
+    public static func refusal(of request: TriageRequest) -> TriageResult {
         let message = "not available for a remote directory"
         switch request {
         case .loadStates: return .statesLoaded([:])
@@ -92,7 +92,7 @@ final class RemoteSession {
         }
     }
 
-    static func describe(_ error: Error) -> String {
+    public static func describe(_ error: Error) -> String {
         if let remote = error as? RemoteError { return remote.description }
         return "\(error)"
     }
