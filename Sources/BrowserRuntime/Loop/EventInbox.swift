@@ -1,17 +1,17 @@
 import BrowserCore
 import Foundation
+import Synchronization
 
 /// Actions posted by background threads (scan results, downloads, triage, playback notes) for the UI loop to
 /// apply on its next turn. Posting also wakes the loop (`LoopWake`): no producer needs a busy flag.
-public final class EventInbox: @unchecked Sendable {  // the lock below guards `actions`; the wake is a file descriptor
-    private let lock = NSLock()
-    private var actions: [BrowserAction] = []
+public final class EventInbox: Sendable {
+    private let actions = Mutex<[BrowserAction]>([])
     public let wake = LoopWake()
 
     public init() {}
 
     public func post(_ action: BrowserAction) {
-        lock.withLock { actions.append(action) }
+        actions.withLock { $0.append(action) }
         wake.wake()
     }
 
@@ -19,11 +19,11 @@ public final class EventInbox: @unchecked Sendable {  // the lock below guards `
     /// next wait.
     public func drain() -> [BrowserAction] {
         wake.reset()
-        return lock.withLock {
-            defer { actions.removeAll() }
-            return actions
+        return actions.withLock { posted in
+            defer { posted.removeAll() }
+            return posted
         }
     }
 
-    public var isEmpty: Bool { lock.withLock { actions.isEmpty } }
+    public var isEmpty: Bool { actions.withLock { $0.isEmpty } }
 }

@@ -4,7 +4,7 @@ import VideoPlayback
 /// `LIVEGRID_TRACE=file`: appends "<monotonic seconds> <event>" lines (start-up, scan finished, first complete
 /// grid, key events, playback start, first frame drawn), so first paint and press-to-first-frame latency can be
 /// measured from outside. Off (nil) without the variable.
-public final class EventTrace: @unchecked Sendable {
+public final class EventTrace: @unchecked Sendable {  // C boundary: one file descriptor, writes serialised by `lock`
     private let handle: FileHandle
     private let lock = NSLock()
 

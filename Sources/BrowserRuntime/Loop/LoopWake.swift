@@ -8,7 +8,7 @@ import Foundation
 /// A pipe rather than Linux's eventfd: Swift's Glibc module does not export `eventfd`, and a pipe works on
 /// every POSIX system (DECISIONS.md). A full pipe (thousands of wakes not yet drained) simply drops the
 /// write: the loop is awake already.
-public final class LoopWake: @unchecked Sendable {  // C boundary: two file descriptors, written from any thread
+public final class LoopWake: Sendable {
     public let readDescriptor: Int32
     private let writeDescriptor: Int32
 

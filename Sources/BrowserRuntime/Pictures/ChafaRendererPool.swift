@@ -7,7 +7,7 @@ import Foundation
 /// One chafa renderer per picture worker: a renderer's symbol map and canvas config are shared by its
 /// canvases, so one renderer draws one picture at a time; a pool lets the workers render in parallel instead
 /// of queueing behind a single lock.
-public final class ChafaRendererPool: @unchecked Sendable {
+public final class ChafaRendererPool: @unchecked Sendable {  // C boundary: chafa canvases, each lent to one thread at a time
     /// The first renderer: for the settings all of them share (mode, cell pixel size).
     public let prototype: ChafaRenderer
     /// How many pictures can render at once.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Imaging
 import LivePairing
 import TerminalGraphics
@@ -113,9 +114,8 @@ public struct PictureNote: Sendable, Equatable {
 }
 
 /// Notes by item id, written by decode workers, read by the UI thread.
-public final class PictureNotes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var notes: [String: PictureNote] = [:]
-    public func set(_ note: PictureNote?, for itemID: String) { lock.withLock { notes[itemID] = note } }
-    public func note(for itemID: String) -> PictureNote? { lock.withLock { notes[itemID] } }
+public final class PictureNotes: Sendable {
+    private let notes = Mutex<[String: PictureNote]>([:])
+    public func set(_ note: PictureNote?, for itemID: String) { notes.withLock { $0[itemID] = note } }
+    public func note(for itemID: String) -> PictureNote? { notes.withLock { $0[itemID] } }
 }

@@ -15,7 +15,7 @@ import VideoPlayback
 ///
 /// Failures (no movie, a codec libav cannot decode, a corrupt stream, no frame at all) are remembered per
 /// item: the item then shows as a traditional still with the LIVE OFF badge and the reason in the status bar.
-public final class PlaybackController: @unchecked Sendable {
+public final class PlaybackController: @unchecked Sendable {  // C boundary: a chafa renderer (under `renderLock`); state under `lock`
     public enum Purpose: Sendable, Equatable {
         /// Press and hold: the whole movie from the start while held.
         case hold

@@ -7,7 +7,7 @@ import MediaFormats
 
 /// Runs the triage file work (sidecars, trash, copy/move, rotate, export) on one background queue, in the
 /// order asked, and posts the results to the app's inbox. The draw loop never waits on a file.
-public final class TriageWorker: @unchecked Sendable {
+public final class TriageWorker: @unchecked Sendable {  // `cancelRequested` is guarded by `lock`; the rest is immutable
     private let queue = DispatchQueue(label: "livegrid.triage")
     private let lock = NSLock()
     private var cancelRequested = false
