@@ -38,6 +38,9 @@ let package = Package(
         // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
+        // MARK: terminal protocol (pure: input decoding, escape sequences)
+        .target(name: "TerminalProtocol"),
+
         // MARK: pure-Swift media core
         .target(name: "MediaFormats"),
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
@@ -56,14 +59,15 @@ let package = Package(
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics"]),
+        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics",
+                                                  "TerminalProtocol"]),
         // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
                 dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
                                "LivePairing", "MediaFormats"]),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "BrowserRuntime", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                dependencies: ["BrowserCore", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 
@@ -89,13 +93,13 @@ let package = Package(
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing",
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "TerminalProtocol", "Library", "LibrarySources", "LivePairing",
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "BrowserRuntime", "BrowserCore", "TerminalGraphics",
                                                              "LivePairing", "MediaFormats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
                     swiftSettings: cModuleSettings),
     ]
 )

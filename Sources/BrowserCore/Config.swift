@@ -1,5 +1,6 @@
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// Which graphics protocol draws pictures; `auto` lets terminal detection decide.
 public enum GraphicsModeSetting: String, Sendable, CaseIterable {

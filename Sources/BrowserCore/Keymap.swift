@@ -1,3 +1,4 @@
+import TerminalProtocol
 /// What a key means, before the mode decides the action (`q` quits in the grid, goes back in the viewer).
 public enum KeyCommand: String, Sendable, CaseIterable {
     case moveUp = "move-up"

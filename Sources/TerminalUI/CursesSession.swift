@@ -4,6 +4,7 @@ import Foundation
 import MediaFormats
 import BrowserCore
 import TerminalGraphics
+import TerminalProtocol
 
 /// An input event read from curses.
 enum TerminalEvent {

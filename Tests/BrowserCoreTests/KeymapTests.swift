@@ -1,6 +1,7 @@
 import BrowserCore
 import Library
 import LivePairing
+import TerminalProtocol
 import XCTest
 
 final class KeymapTests: XCTestCase {

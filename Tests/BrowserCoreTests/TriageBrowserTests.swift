@@ -1,6 +1,7 @@
 import BrowserCore
 import Library
 import LivePairing
+import TerminalProtocol
 import XCTest
 
 /// Triage in the browser state machine: keys through the keymap, the reducer, and the requests it emits.

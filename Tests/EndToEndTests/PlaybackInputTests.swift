@@ -3,6 +3,7 @@ import Foundation
 import Library
 import LivePairing
 import MediaFormats
+import TerminalProtocol
 @testable import TerminalUI
 import TestSupport
 import XCTest

@@ -1,3 +1,4 @@
+import TerminalProtocol
 /// Turns key (or mouse button) events into "hold started" / "hold ended", whatever the terminal can report.
 ///
 /// Terminals report key repeats, not releases, unless the kitty keyboard protocol (event types) or a mouse

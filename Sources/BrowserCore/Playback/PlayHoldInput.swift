@@ -1,3 +1,4 @@
+import TerminalProtocol
 /// What tells the browser that a hold ended, shown in the status bar while playing.
 public enum HoldSource: String, Sendable {
     /// The kitty keyboard protocol reports Space's release.

@@ -1,3 +1,4 @@
+import TerminalProtocol
 /// Why a movie plays.
 public enum PlaybackPurpose: Sendable, Equatable {
     /// Press and hold: the whole movie from the start while held.

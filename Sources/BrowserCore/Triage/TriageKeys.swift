@@ -1,4 +1,5 @@
 import Library
+import TerminalProtocol
 
 /// Keys while a triage prompt or the export dialog is open: they take every key, so typing a directory
 /// never moves the grid.

@@ -1,6 +1,7 @@
 import BrowserCore
 import CNCurses
 import Foundation
+import TerminalProtocol
 
 /// The kitty keyboard protocol (https://sw.kovidgoyal.net/kitty/keyboard-protocol/): with it the terminal
 /// reports key releases, so "hold Space" ends the moment Space comes up instead of after auto-repeat stops.
@@ -11,9 +12,9 @@ import Foundation
 /// 8) and popped on every way out: normal exit, Ctrl-Z (pushed again on resume), fatal signals.
 /// The flags live per screen (main / alternate), so push happens after curses entered the alternate screen.
 enum KittyKeyboard {
-    static let pushFlags = "\u{1B}[>11u"
-    static let popFlags = "\u{1B}[<u"
-    static let query = "\u{1B}[?u\u{1B}[c"
+    static let pushFlags = TerminalSequences.kittyKeyboardPush
+    static let popFlags = TerminalSequences.kittyKeyboardPop
+    static let query = TerminalSequences.kittyKeyboardQuery
 
     /// True while flags are pushed; read by signal handlers (a plain word, written by the UI thread only).
     nonisolated(unsafe) static var isPushed = false
@@ -119,10 +120,10 @@ struct RawInputReader {
     init(window: UnsafeMutablePointer<WINDOW>, mouse: Bool) {
         self.window = window
         keypad(window, false)
-        if mouse { KittyKeyboard.writeRaw("\u{1B}[?1000h\u{1B}[?1006h") }
+        if mouse { KittyKeyboard.writeRaw(TerminalSequences.sgrMouseOn) }
     }
 
-    static func restoreMouse() { KittyKeyboard.writeRaw("\u{1B}[?1006l\u{1B}[?1000l") }
+    static func restoreMouse() { KittyKeyboard.writeRaw(TerminalSequences.sgrMouseOff) }
 
     enum Input {
         case event(InputEvent)
@@ -155,45 +156,4 @@ struct RawInputReader {
         }
         return events.map(Input.event) + (resized ? [.resize] : [])
     }
-}
-
-extension KeyEvent {
-    /// The legacy key this kitty key event stands for (what the keymap knows), or nil. Without the
-    /// "alternate keys" flag a shifted key arrives as its base key plus Shift: letters are upper-cased and
-    /// the US layout's shifted symbols assumed.
-    var keyInput: KeyInput? {
-        switch key {
-        case .up: return .up
-        case .down: return .down
-        case .left: return .left
-        case .right: return .right
-        case .pageUp: return .pageUp
-        case .pageDown: return .pageDown
-        case .home: return .home
-        case .end: return .end
-        case .enter: return .enter
-        case .escape: return .escape
-        case .tab: return .tab
-        case .backspace: return .backspace
-        case .function(let n): return .function(n)
-        case .insert, .delete: return nil
-        case .character(let scalar):
-            if modifiers.contains(.ctrl), (0x61...0x7A).contains(scalar.value), let control = Unicode.Scalar(scalar.value & 0x1F) {
-                return .character(Character(control))
-            }
-            if modifiers.contains(.shift) {
-                if (0x61...0x7A).contains(scalar.value), let upper = Unicode.Scalar(scalar.value - 0x20) {
-                    return .character(Character(upper))
-                }
-                if let shifted = Self.usShifted[Character(scalar)] { return .character(shifted) }
-            }
-            return .character(Character(scalar))
-        }
-    }
-
-    private static let usShifted: [Character: Character] = [
-        "1": "!", "2": "@", "3": "#", "4": "$", "5": "%", "6": "^", "7": "&", "8": "*", "9": "(", "0": ")",
-        "-": "_", "=": "+", "[": "{", "]": "}", "\\": "|", ";": ":", "'": "\"", ",": "<", ".": ">", "/": "?",
-        "`": "~",
-    ]
 }

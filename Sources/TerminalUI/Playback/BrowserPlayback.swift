@@ -4,6 +4,7 @@ import CNCurses
 import Foundation
 import LivePairing
 import TerminalGraphics
+import TerminalProtocol
 import VideoPlayback
 
 /// The browser's side of press-and-hold playback: reads the input (kitty keyboard protocol with real key-up,
