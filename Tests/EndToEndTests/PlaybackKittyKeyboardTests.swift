@@ -49,6 +49,26 @@ final class PlaybackKittyKeyboardTests: XCTestCase {
         XCTAssertTrue(lines[release...].contains { $0.hasPrefix("playback-end stopped") }, "the release stops playback:\n\(log)")
     }
 
+    /// With `--graphics symbols` no graphics probe runs: the kitty keyboard check asks by itself and reads the
+    /// answer through the start-up reply reader.
+    func testKittyKeysDetectedWithoutTheGraphicsProbe() throws {
+        let trace = fixture.home.appendingPathComponent("trace").path
+        let terminal = try ScriptedKittyTerminal(binary: fixture.binary,
+                                                 arguments: ["--no-motion", "--graphics", "symbols", fixture.directory.path],
+                                                 environment: ["LIVEGRID_TRACE": trace,
+                                                               "XDG_CACHE_HOME": fixture.home.appendingPathComponent("cache").path,
+                                                               "XDG_CONFIG_HOME": fixture.home.appendingPathComponent("config").path])
+        terminal.pump(seconds: 1.5)
+        XCTAssertFalse(terminal.output.contains("\u{1B}_G"), "no graphics probe (it would have asked for the keyboard too)")
+        XCTAssertTrue(terminal.output.contains("\u{1B}[?u\u{1B}[c"), "the keyboard check asked the terminal itself")
+        XCTAssertTrue(terminal.output.contains("\u{1B}[>11u"), "flags 11 pushed")
+        terminal.send("\u{1B}[113u")       // q
+        terminal.pump(seconds: 1.0)
+        XCTAssertEqual(terminal.waitForExit(), 0)
+        let log = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        XCTAssertTrue(log.contains(" input kitty keys"), log)
+    }
+
     func testCtrlCInKittyModePopsTheFlags() throws {
         let terminal = try ScriptedKittyTerminal(binary: fixture.binary, arguments: ["--no-motion", fixture.directory.path],
                                                  environment: ["XDG_CACHE_HOME": fixture.home.appendingPathComponent("cache").path])

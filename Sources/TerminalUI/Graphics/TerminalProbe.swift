@@ -33,6 +33,21 @@ enum TerminalProbe {
         let sent = probe.withUnsafeBytes { write(output, $0.baseAddress!, $0.count) }
         guard sent == probe.count else { return .none }
 
+        let received = readReplies(input: input, timeoutMilliseconds: timeoutMilliseconds) {
+            TerminalReplies.parse($0).primaryDeviceAttributes != nil
+        }
+        var replies = TerminalReplies.parse(received)
+        if replies.cellPixelSize == nil { replies.cellPixelSize = cellSizeFromWindowSize(output) }
+        // Only a probe the terminal answered (DA1 arrived) can stand in for a later keyboard query.
+        if replies.primaryDeviceAttributes != nil { lastReplies = replies }
+        return replies
+    }
+
+    /// The one reader of terminal replies at start-up (this probe and the kitty keyboard check): reads what
+    /// arrives on `input` until `isComplete` says the answer is there (the DA1 reply, which every terminal
+    /// sends last) or `timeoutMilliseconds` pass. Keys typed meanwhile are read too and dropped by the callers.
+    static func readReplies(input: Int32 = STDIN_FILENO, timeoutMilliseconds: Int,
+                            until isComplete: ([UInt8]) -> Bool) -> [UInt8] {
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
         var buffer = [UInt8](repeating: 0, count: 512)
@@ -44,13 +59,9 @@ enum TerminalProbe {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
             guard count > 0 else { break }
             received += buffer.prefix(count)
-            if TerminalReplies.parse(received).primaryDeviceAttributes != nil { break }
+            if isComplete(received) { break }
         }
-        var replies = TerminalReplies.parse(received)
-        if replies.cellPixelSize == nil { replies.cellPixelSize = cellSizeFromWindowSize(output) }
-        // Only a probe the terminal answered (DA1 arrived) can stand in for a later keyboard query.
-        if replies.primaryDeviceAttributes != nil { lastReplies = replies }
-        return replies
+        return received
     }
 
     /// The cell size from the kernel's window size when the terminal fills in its pixel fields (many do).

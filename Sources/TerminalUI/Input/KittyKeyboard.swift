@@ -23,33 +23,28 @@ enum KittyKeyboard {
     nonisolated(unsafe) private static var previousStopHandler: (@convention(c) (Int32) -> Void)?
 
     /// Asks the terminal; reads replies until the DA1 answer or `timeout` seconds. Keys typed meanwhile
-    /// are dropped (the window is 150 ms at start-up). Curses must be set up (keypad is switched off and
-    /// back on around the read).
+    /// are dropped (the window is 150 ms at start-up). Curses must be set up (cbreak, before its first read).
     static func detect(window: UnsafeMutablePointer<WINDOW>, timeout: Double = 0.15) -> Bool {
         if let setting = ProcessInfo.processInfo.environment["LIVEGRID_KITTY_KEYS"], setting == "0" { return false }
         // The graphics probe at start-up asked `CSI ? u` too: no second round trip to the terminal.
         if let probed = TerminalProbe.lastReplies { return probed.keyboardProtocolFlags != nil }
         refresh()
         writeRaw(query)
-        keypad(window, false)
-        defer { keypad(window, true) }
-        var decoder = InputDecoder()
+        // Curses is in cbreak mode: the replies are read straight from the tty by the start-up reply reader
+        // (curses has read nothing yet), and decoded by TerminalProtocol's InputDecoder.
         var supported = false
-        let deadline = Date().addingTimeInterval(timeout)
-        reading: while true {
-            let left = deadline.timeIntervalSinceNow
-            if left <= 0 { break }
-            wtimeout(window, Int32(max(1, left * 1000)))
-            let byte = wgetch(window)
-            if byte == ERR { break }
-            guard (0...255).contains(byte) else { continue }
-            for event in decoder.feed([UInt8(byte)]) {
+        _ = TerminalProbe.readReplies(timeoutMilliseconds: Int(timeout * 1000)) { bytes in
+            supported = false
+            var decoder = InputDecoder()
+            var answered = false
+            for event in decoder.feed(bytes) {
                 switch event {
                 case .keyboardProtocolFlags: supported = true
-                case .primaryDeviceAttributes: break reading
+                case .primaryDeviceAttributes: answered = true
                 default: continue
                 }
             }
+            return answered
         }
         return supported
     }
