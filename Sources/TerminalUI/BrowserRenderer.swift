@@ -237,7 +237,7 @@ final class BrowserRenderer {
         let content = state.layout.content
         guard let item = state.selectedItem, content.height >= 2 else { return }
         let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
-        guard let pictureRect = BrowserPlayback.viewerPictureRect(state) else { return }
+        guard let pictureRect = state.viewerPictureRect else { return }
         drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
         if let remote = state.remote {
             RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,

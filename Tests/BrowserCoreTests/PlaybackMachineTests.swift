@@ -125,3 +125,21 @@ final class PlaybackMachineTests: XCTestCase {
         XCTAssertEqual(state.mode, .viewer, "a quick press on the selected item still opens it")
     }
 }
+
+/// Where a movie plays: the selected grid cell, or the viewer's picture area beside the info panel.
+final class PictureRectTests: XCTestCase {
+    func testSelectedPictureRectFollowsTheModeAndTheInfoPanel() {
+        var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
+        state.reduce(.scanFinished(LibraryScan(root: "/photos", items: TestItems.stills(10), warnings: [])))
+        state.reduce(.move(.right))
+        XCTAssertEqual(state.selectedPictureRect, state.layout.pictureRect(index: 1, scrollRow: state.scrollRow))
+        state.reduce(.openViewer)
+        let content = state.layout.content
+        XCTAssertEqual(state.selectedPictureRect, CellRect(x: content.x, y: content.y, width: content.width, height: content.height - 1))
+        state.reduce(.toggleInfo)
+        XCTAssertEqual(state.selectedPictureRect?.width, content.width - min(48, max(20, content.width / 2)),
+                       "the info panel takes its share")
+        state.reduce(.toggleHelp)
+        XCTAssertEqual(state.selectedPictureRect, state.viewerPictureRect, "help is drawn over the viewer")
+    }
+}

@@ -121,7 +121,7 @@ final class BrowserPlayback {
     /// `.startPlayback` / `.startHint`: plays `item` (what plays: a remote item's downloaded copy) in the
     /// picture area of `shownID` (grid cell or viewer). Returns the engine's refusal, if any, as a report.
     func start(_ item: LibraryItem, shownID: String, purpose: PlaybackPurpose, state: BrowserState) -> [BrowserAction] {
-        guard let rect = Self.pictureRect(state) else {
+        guard let rect = state.selectedPictureRect else {
             return [.playback(.refused(itemID: shownID, reason: PlaybackFailure.tooSmall.description, permanent: false))]
         }
         let enginePurpose: PlaybackController.Purpose = purpose == .hold ? .hold : .hint
@@ -148,7 +148,7 @@ final class BrowserPlayback {
             return []
         }
         // A resize or zoom moved the picture: its frames no longer fit, back to the key photo.
-        if let area = controller.area, let rect = Self.pictureRect(state), (area.columns, area.rows) != (rect.width, rect.height) {
+        if let area = controller.area, let rect = state.selectedPictureRect, (area.columns, area.rows) != (rect.width, rect.height) {
             controller.stop()
             return [.playback(.ended(itemID: current.itemID))]
         }
@@ -162,24 +162,4 @@ final class BrowserPlayback {
     }
 
     func didDraw() { controller.didDraw() }
-
-    /// Where the selected item's picture is drawn: its grid cell, or the viewer's picture area.
-    static func pictureRect(_ state: BrowserState) -> CellRect? {
-        let layout = state.layout
-        switch state.mode == .help ? state.modeBeforeHelp : state.mode {
-        case .viewer:
-            return viewerPictureRect(state)
-        default:
-            guard !layout.isList else { return nil }
-            return layout.pictureRect(index: state.selection, scrollRow: state.scrollRow)
-        }
-    }
-
-    /// The viewer's picture area: the content minus the info panel and the caption line.
-    static func viewerPictureRect(_ state: BrowserState) -> CellRect? {
-        let content = state.layout.content
-        guard content.height >= 2 else { return nil }
-        let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
-        return CellRect(x: content.x, y: content.y, width: content.width - infoWidth, height: content.height - 1)
-    }
 }

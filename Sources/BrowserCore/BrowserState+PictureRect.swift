@@ -1,0 +1,21 @@
+extension BrowserState {
+    /// Where the selected item's picture is drawn: its grid cell, or the viewer's picture area (a movie plays
+    /// there, sized to it). nil in the list layout.
+    public var selectedPictureRect: CellRect? {
+        switch mode == .help ? modeBeforeHelp : mode {
+        case .viewer:
+            return viewerPictureRect
+        default:
+            guard !layout.isList else { return nil }
+            return layout.pictureRect(index: selection, scrollRow: scrollRow)
+        }
+    }
+
+    /// The viewer's picture area: the content minus the info panel and the caption line.
+    public var viewerPictureRect: CellRect? {
+        let content = layout.content
+        guard content.height >= 2 else { return nil }
+        let infoWidth = showsInfo ? min(48, max(20, content.width / 2)) : 0
+        return CellRect(x: content.x, y: content.y, width: content.width - infoWidth, height: content.height - 1)
+    }
+}
