@@ -4,6 +4,8 @@ import PackageDescription
 // Dependency direction, top to bottom (see DECISIONS.md):
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
+// TerminalProtocol (pure: input decoding, escape sequences) has no dependencies; BrowserCore and TerminalUI use it.
+// BrowserRuntime holds the services that never draw (no curses); TerminalUI only draws and reads the terminal.
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
 // Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
 // the media core imports no C.
