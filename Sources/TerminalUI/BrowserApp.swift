@@ -164,15 +164,21 @@ public final class BrowserApp {
             if let tmuxRedraw { imageWriter?.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
             if resumed { clearok(curscr, true); imageWriter?.screenCleared() }
-            // The clock: ends an auto-repeat hold whose repeats stopped (terminals without key-up), starts a
-            // hint that came due.
-            actions.append(.playbackTick(at: now))
-            // Effects run here, outside the reducer; what they report goes through it in this same turn.
-            var queue = actions[...]
+            // The turn ends with the clock (it ends an auto-repeat hold whose repeats stopped, starts a hint that
+            // came due). Effects run here, outside the reducer; what they report goes through it in this same turn.
+            var queue = (actions + [.playbackTick(at: now)])[...]
+            var effectsRan = false
             while let action = queue.popFirst() {
                 if case .scanFinished(let scan) = action { provider.invalidate(itemIDs: changedItems(in: scan)) }
-                for effect in state.reduce(action) { queue += perform(effect, state: state) }
-                if queue.isEmpty { queue += playback.update(state: state) }
+                for effect in state.reduce(action) {
+                    effectsRan = true
+                    queue += perform(effect, state: state)
+                }
+                if queue.isEmpty {
+                    let reports = playback.update(state: state)
+                    effectsRan = effectsRan || !reports.isEmpty
+                    queue += reports
+                }
             }
             provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
@@ -184,7 +190,7 @@ public final class BrowserApp {
             }
             let newFrame = playback.controller.takeNewFrame()
             // A timer that fired changes what is drawn (the hint started, the transfer line went away).
-            dirty = !events.isEmpty || !actions.isEmpty || !readyPictures.isEmpty || newFrame || resumed
+            dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
                 || tmuxRedraw != nil || wakeup.contains(.timer)
         }
     }
