@@ -38,8 +38,11 @@ let package = Package(
         // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
+        // MARK: concurrency toolkit (no dependencies): Locked<Value> and Parallel.map, used by every module
+        .target(name: "Concurrent"),
+
         // MARK: pure-Swift media core
-        .target(name: "MediaFormats"),
+        .target(name: "MediaFormats", dependencies: ["Concurrent"]),
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
@@ -52,7 +55,7 @@ let package = Package(
 
         // MARK: library
         .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources"],
+        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources"],
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
@@ -66,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "livegrid",
             dependencies: [
-                "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
+                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
                 "LibrarySources", "Library", "BrowserCore", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -75,6 +78,7 @@ let package = Package(
 
         // MARK: tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ConcurrentTests", dependencies: ["Concurrent"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "LivePairingTests", dependencies: ["LivePairing", "MediaFormats"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG"], swiftSettings: cModuleSettings),
