@@ -46,17 +46,15 @@ let package = Package(
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
+        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
-        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"],
-                swiftSettings: cModuleSettings),
+        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa"],
                 swiftSettings: cModuleSettings),
 
         // MARK: library
-        .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources"],
-                swiftSettings: cModuleSettings),
+        .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
+        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources"]),
 
         // MARK: UI
         .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
@@ -72,8 +70,7 @@ let package = Package(
                 "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
                 "LibrarySources", "Library", "BrowserCore", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: cModuleSettings
+            ]
         ),
 
         // MARK: tests

@@ -120,14 +120,14 @@ struct BrowseCommand: ParsableCommand {
         }
         defer {
             if savedOutput >= 0 {
-                fflush(stdout)
+                fflush(nil)   // every C stream, stdout among them (the global `stdout` is not concurrency-safe)
                 dup2(savedOutput, STDOUT_FILENO)
                 close(savedOutput)
             }
         }
         try app.run()
         if printMarked {
-            fflush(stdout)
+            fflush(nil)   // every C stream, stdout among them (the global `stdout` is not concurrency-safe)
             if savedOutput >= 0 { dup2(savedOutput, STDOUT_FILENO) }
             Self.printPaths(app.markedFilesAtExit, nullTerminated: null)
         }

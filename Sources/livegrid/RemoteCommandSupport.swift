@@ -1,4 +1,5 @@
 import BrowserCore
+import Concurrent
 import Foundation
 import Library
 import LibrarySources
@@ -39,7 +40,7 @@ enum RemoteCommandSupport {
         let rootText = BrowserState.displayString(root.url)
         var pending = [(root, "")]
         while let (library, prefix) = pending.popLast() {
-            let rejected = RejectedLog()
+            let rejected = Locked<[RejectedRemoteEntry]>([])
             let token = library.addObserver { event in
                 if case .listed(_, _, let refused) = event { rejected.set(refused) }
             }
@@ -69,27 +70,16 @@ enum RemoteCommandSupport {
     }
 
     /// Runs async work to completion from a synchronous command.
-    static func wait<T>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
-        let box = ResultBox<T>()
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
+        let outcome = Locked<Result<T, Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            do { box.value = .success(try await work()) } catch { box.value = .failure(error) }
+            do { outcome.set(.success(try await work())) } catch { outcome.set(.failure(error)) }
             done.signal()
         }
         done.wait()
-        return box.value ?? .failure(RemoteError.cancelled)
+        return outcome.value ?? .failure(RemoteError.cancelled)
     }
-}
-
-private final class ResultBox<T>: @unchecked Sendable {
-    var value: Result<T, Error>?
-}
-
-private final class RejectedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [RejectedRemoteEntry] = []
-    func set(_ list: [RejectedRemoteEntry]) { lock.lock(); entries = list; lock.unlock() }
-    var value: [RejectedRemoteEntry] { lock.lock(); defer { lock.unlock() }; return entries }
 }
 
 /// A passphrase or password read from the controlling terminal with echo off. No terminal (a script, a test
