@@ -16,7 +16,8 @@ public struct TerminalCapabilities: Sendable, Hashable {
 
     public var why: String { reasons.joined(separator: "; ") }
 
-    /// The environment variable that forces a graphics mode (same values as `--format`).
+    /// The environment variable that forces a graphics mode (`GraphicsModeSetting`'s words; `auto` and `none`
+    /// leave the choice to detection here, the browser reads `none` as "no pictures").
     public static let overrideVariable = "LIVEGRID_GRAPHICS"
 
     /// - Parameters:
@@ -48,7 +49,7 @@ public struct TerminalCapabilities: Sendable, Hashable {
         if let forcedMode {
             mode = forcedMode
             reasons.append("graphics: \(mode.rawValue) (forced by flag)")
-        } else if let value = env[overrideVariable], let forced = GraphicsMode(userName: value) {
+        } else if let value = env[overrideVariable], let forced = GraphicsModeSetting(userName: value)?.forcedMode {
             mode = forced
             reasons.append("graphics: \(mode.rawValue) (forced by \(overrideVariable)=\(value))")
         } else if insideTmux, let tmux {

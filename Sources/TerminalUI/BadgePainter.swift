@@ -10,14 +10,9 @@ struct BadgePainter {
     var corner: BadgeCorner
     var style: LiveBadge.Style
 
-    init(corner: BadgeCornerSetting, style: BadgeStyleSetting) {
-        switch corner {
-        case .topLeft: self.corner = .topLeft
-        case .topRight: self.corner = .topRight
-        case .bottomLeft: self.corner = .bottomLeft
-        case .bottomRight: self.corner = .bottomRight
-        }
-        self.style = style == .overlay ? .overlay : .solid
+    init(corner: BadgeCorner, style: LiveBadge.Style) {
+        self.corner = corner
+        self.style = style
     }
 
     func badge(for kind: ItemKind) -> LiveBadge? {

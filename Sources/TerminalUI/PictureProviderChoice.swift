@@ -8,7 +8,7 @@ public enum PictureProviderChoice {
     /// - Parameter colors: the colour decision the session made (nil: the terminal has no colours).
     public static func make(setting: GraphicsModeSetting, colors: ColorDepthDecision?, version: String,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
-                            badgeCorner: BadgeCornerSetting = .topLeft, badgeStyle: BadgeStyleSetting = .solid,
+                            badgeCorner: BadgeCorner = .topLeft, badgeStyle: LiveBadge.Style = .solid,
                             warn: @escaping @Sendable (String) -> Void) -> ThumbnailProvider {
         if setting == .none {
             return PlaceholderThumbnailProvider(reason: "no pictures (graphics.mode = none)")

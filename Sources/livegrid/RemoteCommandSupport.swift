@@ -13,9 +13,9 @@ enum RemoteCommandSupport {
     /// terminal (/dev/tty, no echo).
     static func configuration(interactive: Bool) -> RemoteHTTPConfiguration {
         var configuration = RemoteHTTPConfiguration()
-        let environment = ProcessInfo.processInfo.environment
-        if let file = environment["LIVEGRID_SSH_CONFIG"], !file.isEmpty { configuration.ssh.openSSHConfigFile = file }
-        if let home = environment["HOME"], home.hasPrefix("/") { configuration.ssh.homeDirectory = home }
+        let environment = LaunchEnvironment.current
+        if let file = environment.sshConfigFile { configuration.ssh.openSSHConfigFile = file }
+        if let home = environment.home { configuration.ssh.homeDirectory = home }
         if interactive { configuration.ssh.askSecret = { TerminalSecretPrompt.ask($0) } }
         return configuration
     }
@@ -32,7 +32,7 @@ enum RemoteCommandSupport {
     /// paths start with the scanned directory.
     static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool) throws -> LibraryScan {
         var downloads = DownloadManager.Configuration()
-        downloads.cacheRoot = DownloadCache.defaultRoot()
+        downloads.cacheRoot = DownloadCache.defaultRoot(environment: LaunchEnvironment.current.variables)
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
         var items: [LibraryItem] = []

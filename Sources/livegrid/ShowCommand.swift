@@ -42,7 +42,7 @@ struct ShowCommand: ParsableCommand {
         // threads), then print in the order given.
         let files = self.files
         let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
-        let cache = noCache ? nil : ThumbnailCache(version: LivegridVersion.string)
+        let cache = noCache ? nil : ThumbnailCache(version: LivegridVersion.string, environment: LaunchEnvironment.current.variables)
         let results = Parallel.map(count: files.count, makeWorker: {
             ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
         }, { renderer, index in
