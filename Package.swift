@@ -73,6 +73,10 @@ let package = Package(
             ]
         ),
 
+        // MARK: benchmarks (run by Benchmarks/*.sh, not by the tests)
+        .executableTarget(name: "remote-bench", dependencies: ["Concurrent", "Library", "LibrarySources"],
+                          path: "Benchmarks/RemoteBench"),
+
         // MARK: tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ConcurrentTests", dependencies: ["Concurrent"]),
