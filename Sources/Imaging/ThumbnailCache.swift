@@ -83,7 +83,7 @@ public final class ThumbnailCache: Sendable {
         guard let bytes = Self.readSmallFile(key) else { return nil }
         let text = PNGChunks.textEntries(of: bytes)
         guard text["Thumb::MTime"] == String(stat.mtime), text["Thumb::URI"] == uri(forFile: path) else { return nil }
-        return try? PNGCodec.decode(bytes)
+        return try? PNGCodec.decode(bytes)   // try?: a damaged cache entry is no entry (it is made again)
     }
 
     /// The thumbnail of `path` at `size`: from the cache when fresh, else decoded (with `info` or a probe),
@@ -92,7 +92,7 @@ public final class ThumbnailCache: Sendable {
                           options: DecodeOptions = .default) throws(ImagingError) -> Result
     {
         if let frame = cached(forFile: path, size: size) { return Result(frame: frame, fromCache: true, path: nil) }
-        guard let stat = FileStat(path) else { throw ImagingError.io("\(path): cannot stat") }
+        guard let stat = FileStat(path) else { throw ImagingError.io(path: path, errno: errno) }
         if hasFreshFailure(forFile: path, mtime: stat.mtime) {
             // The failure PNG keeps no reason: a look at the file's ends says again what is wrong with it.
             throw ImagingError.explaining(ImagingError.cannotDecode("failed before (remembered in \(failurePath(forFile: path)))"),
@@ -141,7 +141,7 @@ public final class ThumbnailCache: Sendable {
         let written: Bool
         if fallback.withLockedValue({ $0.inUse }) {
             written = false
-        } else if let png = try? PNGCodec.encode(frame, text: text) {
+        } else if let png = try? PNGCodec.encode(frame, text: text) {   // try?: kept in memory instead (below)
             written = writeAtomically(png, to: target)
         } else {
             written = false

@@ -64,8 +64,7 @@ struct GraphicsModeDecision {
         // Inside tmux the whole reason ("the terminal outside tmux (XTerm(379)) reports sixel graphics through
         // passthrough") would squeeze the item's name out of the status bar: `--why`/`show --why` keep it.
         let why = capabilities.tmuxPassthroughDepth > 0 ? "(through tmux)"
-            : capabilities.reasons.first { $0.hasPrefix("graphics:") }
-                .flatMap { $0.split(separator: "(", maxSplits: 1).last.map { "(" + $0 } } ?? ""
+            : capabilities.graphicsWhy.isEmpty ? "" : "(\(capabilities.graphicsWhy))"
         return "\(capabilities.graphicsMode.rawValue), \(cell) \(why)".trimmingCharacters(in: .whitespaces)
     }
 }
