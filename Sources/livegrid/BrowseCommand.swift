@@ -73,6 +73,7 @@ struct BrowseCommand: ParsableCommand {
         if noMotion { settings.playbackHints = false }
         if let mode = graphics ?? LaunchEnvironment.current.graphicsMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
+        // try?: validate() already resolved it and reported any problem.
         let local = RemoteBrowseArgument.url(path) == nil ? try? LocalBrowseTarget.resolve(path).get() : nil
         var options = BrowserOptions(path: local?.directory ?? path, recursive: recursive, config: settings,
                                      makeProvider: { colors, warn in

@@ -196,6 +196,7 @@ public final class RemoteLibrary: Sendable {
         let name: String? = state.withLockedValue { state in
             state.items.first { $0.isPlaceholder && !$0.stillInfoKnown && $0.stillURL == url }?.item.still?.path
         }
+        // try?: a copy that does not probe waits for its header probe, which reports the problem.
         guard let name, let info = try? MediaProbe.probe(path: path, limits: limits) else { return }
         learned(MediaFile(path: name, size: 0, modificationTime: 0, info: info))
     }
