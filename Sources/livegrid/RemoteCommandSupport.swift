@@ -14,6 +14,7 @@ enum RemoteCommandSupport {
     static func configuration(interactive: Bool) -> RemoteHTTPConfiguration {
         var configuration = RemoteHTTPConfiguration()
         let environment = LaunchEnvironment.current
+        configuration.netrc = Netrc.load(environment: environment.variables)
         if let file = environment.sshConfigFile { configuration.ssh.openSSHConfigFile = file }
         if let home = environment.home { configuration.ssh.homeDirectory = home }
         if interactive { configuration.ssh.askSecret = { TerminalSecretPrompt.ask($0) } }
