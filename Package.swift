@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Dependency direction, top to bottom (see DECISIONS.md):
+//   Concurrent (Locked, Parallel.map; no dependencies, used by every module)
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> TerminalUI -> livegrid
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
@@ -9,7 +10,8 @@ import PackageDescription
 // the media core imports no C.
 
 /// Modules that touch C pointers all day keep the Swift 5 language mode: strict sendability checking of
-/// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode.
+/// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode (Concurrent, MediaFormats,
+/// LivePairing, VideoPlayback, Library, livegrid); BrowserCore and TerminalUI follow with the runtime rework.
 let cModuleSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
