@@ -24,7 +24,11 @@ build() {
     echo "fuzz-decode: building $out/decode-fuzz"
     local sanitize=(-sanitize=fuzzer,address -O -g -parse-as-library)
     # Each C shim directory holds its module.modulemap; CCodecLoader is a SwiftPM C target, so it gets one here.
-    local cmodules=(-I Sources/CTurboJPEG -I Sources/CHeif -I Sources/CFFmpeg -I Sources/CPNG -I "$out/modules/CCodecLoader")
+    local cmodules=(-I Sources/CTurboJPEG -I Sources/CHeif -I Sources/CFFmpeg -I Sources/CPNG -I Sources/CGLib
+                    -I "$out/modules/CCodecLoader")
+    # Imaging imports CGLib (GChecksum): its header needs GLib's include directories.
+    local flag
+    for flag in $(pkg-config --cflags glib-2.0); do cmodules+=(-Xcc "$flag"); done
     printf 'module CCodecLoader {\n    header "%s"\n    export *\n}\n' "$root/Sources/CCodecLoader/include/CCodecLoader.h" \
         > "$out/modules/CCodecLoader/module.modulemap"
     clang -c -O1 -g -fsanitize=address -ISources/CCodecLoader/include Sources/CCodecLoader/CodecLoader.c \
