@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Dependency direction, top to bottom (see DECISIONS.md):
+//   Concurrent (Locked, Parallel.map; no dependencies, used by every module)
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
 // TerminalProtocol (pure: input decoding, escape sequences) has no dependencies; BrowserCore and TerminalUI use it.
@@ -11,7 +12,8 @@ import PackageDescription
 // the media core imports no C.
 
 /// Modules that touch C pointers all day keep the Swift 5 language mode: strict sendability checking of
-/// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode.
+/// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode (Concurrent, MediaFormats,
+/// LivePairing, VideoPlayback, Library, livegrid); BrowserCore and TerminalUI follow with the runtime rework.
 let cModuleSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -40,25 +42,25 @@ let package = Package(
         // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
+        // MARK: concurrency toolkit (no dependencies): Locked<Value> and Parallel.map, used by every module
+        .target(name: "Concurrent"),
         // MARK: terminal protocol (pure: input decoding, escape sequences)
         .target(name: "TerminalProtocol"),
 
         // MARK: pure-Swift media core
-        .target(name: "MediaFormats"),
+        .target(name: "MediaFormats", dependencies: ["Concurrent"]),
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
+        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
-        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"],
-                swiftSettings: cModuleSettings),
+        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa"],
                 swiftSettings: cModuleSettings),
 
         // MARK: library
-        .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources"],
-                swiftSettings: cModuleSettings),
+        .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
+        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources"]),
 
         // MARK: UI
         .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics",
@@ -77,15 +79,19 @@ let package = Package(
         .executableTarget(
             name: "livegrid",
             dependencies: [
-                "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
+                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
                 "LibrarySources", "Library", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: cModuleSettings
+            ]
         ),
+
+        // MARK: benchmarks (run by Benchmarks/*.sh, not by the tests)
+        .executableTarget(name: "remote-bench", dependencies: ["Concurrent", "Library", "LibrarySources"],
+                          path: "Benchmarks/RemoteBench"),
 
         // MARK: tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ConcurrentTests", dependencies: ["Concurrent"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "LivePairingTests", dependencies: ["LivePairing", "MediaFormats"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG"], swiftSettings: cModuleSettings),

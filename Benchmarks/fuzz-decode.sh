@@ -24,23 +24,29 @@ build() {
     echo "fuzz-decode: building $out/decode-fuzz"
     local sanitize=(-sanitize=fuzzer,address -O -g -parse-as-library)
     # Each C shim directory holds its module.modulemap; CCodecLoader is a SwiftPM C target, so it gets one here.
-    local cmodules=(-I Sources/CTurboJPEG -I Sources/CHeif -I Sources/CFFmpeg -I Sources/CPNG -I "$out/modules/CCodecLoader")
+    local cmodules=(-I Sources/CTurboJPEG -I Sources/CHeif -I Sources/CFFmpeg -I Sources/CPNG -I Sources/CGLib
+                    -I "$out/modules/CCodecLoader")
+    # Imaging imports CGLib (GChecksum): its header needs GLib's include directories.
+    local flag
+    for flag in $(pkg-config --cflags glib-2.0); do cmodules+=(-Xcc "$flag"); done
     printf 'module CCodecLoader {\n    header "%s"\n    export *\n}\n' "$root/Sources/CCodecLoader/include/CCodecLoader.h" \
         > "$out/modules/CCodecLoader/module.modulemap"
     clang -c -O1 -g -fsanitize=address -ISources/CCodecLoader/include Sources/CCodecLoader/CodecLoader.c \
         -o "$out/CodecLoader.o"
-    swiftc "${sanitize[@]}" -swift-version 6 -module-name MediaFormats -wmo -c \
+    swiftc "${sanitize[@]}" -swift-version 6 -module-name Concurrent -wmo -c Sources/Concurrent/*.swift \
+        -emit-module -emit-module-path "$out/modules/Concurrent.swiftmodule" -o "$out/Concurrent.o"
+    swiftc "${sanitize[@]}" -swift-version 6 -module-name MediaFormats -wmo -c -I "$out/modules" \
         $(find Sources/MediaFormats -name '*.swift' | sort) \
         -emit-module -emit-module-path "$out/modules/MediaFormats.swiftmodule" -o "$out/MediaFormats.o"
     swiftc "${sanitize[@]}" -swift-version 5 -module-name Imaging -wmo -c -I "$out/modules" "${cmodules[@]}" \
         $(find Sources/Imaging -name '*.swift' | sort) \
         -emit-module -emit-module-path "$out/modules/Imaging.swiftmodule" -o "$out/Imaging.o"
     swiftc "${sanitize[@]}" -module-name DecodeFuzz -I "$out/modules" "${cmodules[@]}" \
-        Fuzz/DecodeFuzz/main.swift "$out/MediaFormats.o" "$out/Imaging.o" "$out/CodecLoader.o" \
+        Fuzz/DecodeFuzz/main.swift "$out/Concurrent.o" "$out/MediaFormats.o" "$out/Imaging.o" "$out/CodecLoader.o" \
         -lturbojpeg -lpng16 -ldl -o "$out/decode-fuzz"
 }
 
-newest_source=$(find Fuzz/DecodeFuzz Sources/MediaFormats Sources/Imaging Sources/CCodecLoader -newer "$out/decode-fuzz" \
+newest_source=$(find Fuzz/DecodeFuzz Sources/Concurrent Sources/MediaFormats Sources/Imaging Sources/CCodecLoader -newer "$out/decode-fuzz" \
                 -type f 2>/dev/null | head -1 || true)
 if [ ! -x "$out/decode-fuzz" ] || [ -n "$newest_source" ]; then build; fi
 

@@ -14,9 +14,12 @@ jobs="${FUZZ_JOBS:-1}"
 mkdir -p "$out/corpus"
 
 echo "fuzz: building $out/parser-fuzz"
+# MediaFormats imports Concurrent (its lock box): built first as a module of its own.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name Concurrent -wmo -c \
+    Sources/Concurrent/*.swift -emit-module -emit-module-path "$out/Concurrent.swiftmodule" -o "$out/Concurrent.o"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-    -module-name ParserFuzz \
-    Fuzz/ParserFuzz/main.swift Sources/MediaFormats/*.swift \
+    -module-name ParserFuzz -I "$out" \
+    Fuzz/ParserFuzz/main.swift Sources/MediaFormats/*.swift "$out/Concurrent.o" \
     -o "$out/parser-fuzz"
 
 for f in "$root"/Tests/Fixtures/* "$root"/../shared/fixtures/* "$root"/../shared/fixtures/*/*; do

@@ -4,7 +4,8 @@
 #  2. download throughput of DownloadManager vs curl (without and with a final fsync) on the same 200 MB file
 #  3. peak RSS of a 200 MB download vs a 20 MB one (memory must not grow with file size)
 #  4. time to the first painted grid of `livegrid URL` for a 500-item listing (tmux capture-pane polling)
-# Needs nginx (apt-get install nginx). Builds the tests in debug unless CONFIG=release.
+# Needs nginx (apt-get install nginx). Builds remote-bench (Benchmarks/RemoteBench) and livegrid in debug
+# unless CONFIG=release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CONFIG=${CONFIG:-debug}
@@ -38,15 +39,13 @@ timeout -s KILL 900 nginx -p "$work" -c "$work/nginx.conf" &
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 echo "items listed: $(curl -s "http://127.0.0.1:$port/many/" | grep -c '<a href="[^.]')"
 
-# The test bundle uses @testable imports: a release build of it needs -enable-testing.
-testing=(); [ "$CONFIG" = release ] && testing=(-Xswiftc -enable-testing)
-swift build --build-tests -c "$CONFIG" "${testing[@]}" >/dev/null
-swift build -c "$CONFIG" "${testing[@]}" >/dev/null
-bin=".build/$CONFIG/livegridPackageTests.xctest"
+swift build -c "$CONFIG" --product remote-bench >/dev/null
+swift build -c "$CONFIG" --product livegrid >/dev/null
+bin=".build/$CONFIG/remote-bench"
 run() { "$bin" "$@" 2>&1 | grep -E '^BENCH|error' || true; }
 
 echo "== listing and pairing (500 items)"
-LIVEGRID_REMOTE_BENCH_URL="http://127.0.0.1:$port/many/" run LibraryTests.RemoteBenchmarkTests/testListingAndPairingTimes
+run listing "http://127.0.0.1:$port/many/"
 
 echo "== download throughput (200 MB) vs curl, 5 runs each, alternating"
 for i in 1 2 3 4 5; do
@@ -57,12 +56,11 @@ for i in 1 2 3 4 5; do
   start=$(date +%s.%N); curl -s -o "$work/curl.out" "http://127.0.0.1:$port/big/large.bin"; sync "$work/curl.out"; end=$(date +%s.%N)
   python3 -c "print('BENCH curl + fsync: 200000000 bytes in %.3f s = %.1f MB/s' % ($end-$start, 200/($end-$start)))"
   rm -f "$work/curl.out"
-  LIVEGRID_REMOTE_BENCH_FILE="http://127.0.0.1:$port/big/large.bin" run LibraryTests.RemoteBenchmarkTests/testLargeDownload
+  run download "http://127.0.0.1:$port/big/large.bin"
 done
 for f in large small; do
   echo "== $f.bin through DownloadManager (peak RSS via /usr/bin/time -v)"
-  LIVEGRID_REMOTE_BENCH_FILE="http://127.0.0.1:$port/big/$f.bin" /usr/bin/time -v "$bin" \
-    LibraryTests.RemoteBenchmarkTests/testLargeDownload 2>&1 | grep -E '^BENCH|Maximum resident' || true
+  /usr/bin/time -v "$bin" download "http://127.0.0.1:$port/big/$f.bin" 2>&1 | grep -E '^BENCH|Maximum resident' || true
 done
 
 echo "== first painted grid of a 500-item remote listing (livegrid in a 160x50 tmux pane)"

@@ -5,8 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/writes-bench
 mkdir -p "$out"
-swiftc -O -parse-as-library -module-name WritesBench Benchmarks/WritesBench/main.swift \
-    $(find Sources/MediaFormats -name '*.swift') -o "$out/writes-bench"
+# MediaFormats imports Concurrent (its lock box): built first as a module of its own.
+swiftc -O -parse-as-library -module-name Concurrent -wmo -c Sources/Concurrent/*.swift \
+    -emit-module -emit-module-path "$out/Concurrent.swiftmodule" -o "$out/Concurrent.o"
+swiftc -O -parse-as-library -module-name WritesBench -I "$out" Benchmarks/WritesBench/main.swift \
+    $(find Sources/MediaFormats -name '*.swift') "$out/Concurrent.o" -o "$out/writes-bench"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/many" "$work/out"

@@ -2,25 +2,6 @@ import Foundation
 import TerminalGraphics
 import TerminalProtocol
 
-/// Which graphics protocol draws pictures; `auto` lets terminal detection decide.
-public enum GraphicsModeSetting: String, Sendable, CaseIterable {
-    case auto, symbols, sixel, kitty, iterm, none
-}
-
-public enum BadgeCornerSetting: String, Sendable, CaseIterable {
-    case topLeft = "top-left"
-    case topRight = "top-right"
-    case bottomLeft = "bottom-left"
-    case bottomRight = "bottom-right"
-}
-
-public enum BadgeStyleSetting: String, Sendable, CaseIterable {
-    /// Drawn over the picture.
-    case overlay
-    /// A solid label that hides the picture under it.
-    case solid
-}
-
 /// The user's settings (`$XDG_CONFIG_HOME/livegrid/config.toml`); every field has a default, so a missing
 /// file is the default config.
 public struct BrowserConfig: Sendable {
@@ -28,8 +9,8 @@ public struct BrowserConfig: Sendable {
     /// `[graphics] colors`: the colour depth of pictures; nil (`"auto"`) lets `ColorDepthDecision` decide.
     /// The same words as `--colors` (`ColorDepth(userName:)`).
     public var colors: ColorDepth?
-    public var badgeCorner: BadgeCornerSetting = .topLeft
-    public var badgeStyle: BadgeStyleSetting = .solid
+    public var badgeCorner: BadgeCorner = .topLeft
+    public var badgeStyle: LiveBadge.Style = .solid
     public var zoom = GridLayout.defaultZoom
     public var mouse = true
     /// `[playback] hints`: play a second of a live item's movie once it stays selected (`--no-motion` = false).
@@ -78,12 +59,15 @@ public struct BrowserConfig: Sendable {
     private mutating func apply(_ entry: TOMLEntry) throws {
         switch (entry.table, entry.key) {
         case ("graphics", "mode"):
-            graphicsMode = try Self.choice(entry)
+            guard case .string(let text) = entry.value, let mode = GraphicsModeSetting(userName: text) else {
+                throw TOMLError(line: entry.line, message: "graphics.mode must be one of: \(GraphicsModeSetting.userNames)")
+            }
+            graphicsMode = mode
         case ("graphics", "colors"), ("graphics", "colours"):
-            guard case .string(let text) = entry.value, text == "auto" || ColorDepth(userName: text) != nil else {
+            guard case .string(let text) = entry.value, let setting = ColorDepthSetting(userName: text) else {
                 throw TOMLError(line: entry.line, message: "graphics.colors must be one of: \(ColorDepth.userNames)")
             }
-            colors = ColorDepth(userName: text)
+            colors = setting.depth
         case ("badge", "corner"):
             badgeCorner = try Self.choice(entry)
         case ("badge", "style"):

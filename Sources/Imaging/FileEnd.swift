@@ -9,7 +9,7 @@ enum FileEnd {
         guard size > 0 else { return true }
         func tail(_ count: UInt64) -> [UInt8] {
             let start = size > count ? size - count : 0
-            return (try? source.read(at: start, count: Int(size - start))) ?? []
+            return (try? source.read(at: start, count: Int(size - start))) ?? []   // try?: unread end = not known cut
         }
         func littleEndian32(at offset: UInt64) -> UInt64? {
             guard let bytes = try? source.read(at: offset, count: 4), bytes.count == 4 else { return nil }

@@ -39,7 +39,7 @@ extension HEIFDecoder {
     private static func largestThumbnail(of itemID: UInt32, in meta: HEIFMeta, source: any ByteSource,
                                          limits: ParseLimits) -> HEIFCodedImage? {
         meta.items(referring: "thmb", to: itemID).prefix(64)
-            .compactMap { try? meta.codedImage($0, source: source, limits: limits) }
+            .compactMap { try? meta.codedImage($0, source: source, limits: limits) }   // try?: an unusable candidate is skipped
             .max { $0.width * $0.height < $1.width * $1.height }
     }
 

@@ -10,6 +10,7 @@ enum HEIFDecoder {
     static func decode(source: any ByteSource, info: MediaInfo, box: PixelSize, options: DecodeOptions)
         throws(ImagingError) -> DecodedImage
     {
+        // try?: libheif below is the fallback for every failure of the libav path (DECISIONS.md, Pixels).
         if let decoded = try? decodeWithLibav(source: source, box: box, options: options) { return decoded }
         return try decodeWithLibheif(source: source, box: box, options: options)
     }

@@ -27,7 +27,7 @@ public enum ImageDecoder {
     {
         // Trust the bytes over a probe that may have failed: sniff again when the probe said unknown.
         var format = info.format
-        if format == .unknown, let head = try? source.read(at: 0, count: 16) { format = MediaProbe.sniff(head) }
+        if format == .unknown, let head = try? source.read(at: 0, count: 16) { format = MediaProbe.sniff(head) }   // try?: unread = unknown, the decode says why
         do {
             return try decode(source: source, format: format, info: info, box: box, options: options)
         } catch {
@@ -59,7 +59,7 @@ public enum ImageDecoder {
         case .quickTime, .mp4:
             throw ImagingError(.movieNotPicture(format: PictureProblem.formatName(format)))
         case .unknown:
-            let head = (try? source.read(at: 0, count: ContentGuess.sniffBytes)) ?? []
+            let head = (try? source.read(at: 0, count: ContentGuess.sniffBytes)) ?? []   // try?: only refines the sentence
             throw ImagingError(.notAPicture(ContentGuess.guess(head)))
         }
     }

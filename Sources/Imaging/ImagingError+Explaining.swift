@@ -47,6 +47,7 @@ extension ImagingError {
         case let error as MediaError: base = ImagingError(error)
         default: base = ImagingError(.other("\(error)"))
         }
+        // try?: an unreadable file keeps the sentence it has; the look only makes it more precise.
         guard let path, base.needsLookAtFile, let source = try? FileByteSource(path: path) else { return base }
         return base.refined(by: source)
     }
@@ -63,7 +64,7 @@ extension ImagingError {
     /// turns "corrupt"/"bad header" into "ends early" when the file is visibly cut short.
     func refined(by source: any ByteSource) -> ImagingError {
         guard needsLookAtFile else { return self }
-        let head = (try? source.read(at: 0, count: ContentGuess.sniffBytes)) ?? []
+        let head = (try? source.read(at: 0, count: ContentGuess.sniffBytes)) ?? []   // try?: only refines the sentence
         let format = MediaProbe.sniff(Array(head.prefix(16)))
         var refined = self
         if format == .unknown {

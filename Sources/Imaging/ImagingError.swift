@@ -31,8 +31,8 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
     public static func unsupportedFormat(_ detail: String) -> ImagingError { ImagingError(.unsupported(format: nil), detail: detail) }
     /// Over `ImageDecoder`'s pixel or byte limits (an absurd header must not allocate gigabytes).
     public static func tooLarge(width: Int, height: Int) -> ImagingError { ImagingError(PictureProblem.tooLarge(width: width, height: height)) }
-    /// Reading the file failed for a reason other than its content.
-    public static func io(_ detail: String) -> ImagingError { ImagingError(.unreadable(.readError), detail: detail) }
+    /// Reading the file failed for a reason other than its content: the errno says which (missing, permission).
+    public static func io(path: String, errno code: Int32) -> ImagingError { ImagingError(MediaError.io(path: path, errno: code)) }
     /// Writing an encoded picture failed.
     public static func cannotEncode(_ detail: String) -> ImagingError { ImagingError(.cannotWrite, detail: detail) }
 

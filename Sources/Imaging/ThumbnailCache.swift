@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import MediaFormats
 
@@ -7,14 +8,18 @@ import MediaFormats
 /// same directory and renamed. Failures are remembered as empty PNGs in `fail/livegrid-<version>/`.
 /// When the cache cannot be written (read-only, full, no permission) it keeps thumbnails in memory instead
 /// and reports that once through `warn`.
-public final class ThumbnailCache: @unchecked Sendable {
+public final class ThumbnailCache: Sendable {
     public let root: String
     public let software: String
     public let failDirectoryName: String
     private let warn: @Sendable (String) -> Void
-    private let lock = NSLock()
-    private var memoryFallback: [String: (mtime: Int, frame: PixelFrame)] = [:]
-    private var usingMemoryFallback = false
+    /// Thumbnails kept in memory once the cache turned out not to be writable.
+    private let fallback = Locked(MemoryFallback())
+
+    private struct MemoryFallback {
+        var frames: [String: (mtime: Int, frame: PixelFrame)] = [:]
+        var inUse = false
+    }
 
     /// - Parameters:
     ///   - root: the `thumbnails` directory; defaults to `$XDG_CACHE_HOME/thumbnails` or `~/.cache/thumbnails`.
@@ -57,7 +62,7 @@ public final class ThumbnailCache: @unchecked Sendable {
     }
 
     /// Whether the cache fell back to memory (after a failed write).
-    public var isMemoryOnly: Bool { lock.withLock { usingMemoryFallback } }
+    public var isMemoryOnly: Bool { fallback.withLockedValue { $0.inUse } }
 
     // MARK: lookup and generation
 
@@ -74,11 +79,11 @@ public final class ThumbnailCache: @unchecked Sendable {
     public func cached(forFile path: String, size: ThumbnailSize) -> PixelFrame? {
         guard let stat = FileStat(path) else { return nil }
         let key = thumbnailPath(forFile: path, size: size)
-        if let entry = lock.withLock({ memoryFallback[key] }), entry.mtime == stat.mtime { return entry.frame }
+        if let entry = fallback.withLockedValue({ $0.frames[key] }), entry.mtime == stat.mtime { return entry.frame }
         guard let bytes = Self.readSmallFile(key) else { return nil }
         let text = PNGChunks.textEntries(of: bytes)
         guard text["Thumb::MTime"] == String(stat.mtime), text["Thumb::URI"] == uri(forFile: path) else { return nil }
-        return try? PNGCodec.decode(bytes)
+        return try? PNGCodec.decode(bytes)   // try?: a damaged cache entry is no entry (it is made again)
     }
 
     /// The thumbnail of `path` at `size`: from the cache when fresh, else decoded (with `info` or a probe),
@@ -87,7 +92,7 @@ public final class ThumbnailCache: @unchecked Sendable {
                           options: DecodeOptions = .default) throws(ImagingError) -> Result
     {
         if let frame = cached(forFile: path, size: size) { return Result(frame: frame, fromCache: true, path: nil) }
-        guard let stat = FileStat(path) else { throw ImagingError.io("\(path): cannot stat") }
+        guard let stat = FileStat(path) else { throw ImagingError.io(path: path, errno: errno) }
         if hasFreshFailure(forFile: path, mtime: stat.mtime) {
             // The failure PNG keeps no reason: a look at the file's ends says again what is wrong with it.
             throw ImagingError.explaining(ImagingError.cannotDecode("failed before (remembered in \(failurePath(forFile: path)))"),
@@ -134,15 +139,15 @@ public final class ThumbnailCache: @unchecked Sendable {
         if let mimeType { text.append(("Thumb::Mimetype", mimeType)) }
         text.append(("Software", software))
         let written: Bool
-        if lock.withLock({ usingMemoryFallback }) {
+        if fallback.withLockedValue({ $0.inUse }) {
             written = false
-        } else if let png = try? PNGCodec.encode(frame, text: text) {
+        } else if let png = try? PNGCodec.encode(frame, text: text) {   // try?: kept in memory instead (below)
             written = writeAtomically(png, to: target)
         } else {
             written = false
         }
         if !written {
-            lock.withLock { memoryFallback[target] = (mtime, frame) }
+            fallback.withLockedValue { $0.frames[target] = (mtime, frame) }
         }
     }
 
@@ -160,7 +165,7 @@ public final class ThumbnailCache: @unchecked Sendable {
     }
 
     func recordFailure(forFile path: String, mtime: Int) {
-        guard !lock.withLock({ usingMemoryFallback }) else { return }
+        guard !fallback.withLockedValue({ $0.inUse }) else { return }
         let text: [(key: String, value: String)] = [
             ("Thumb::URI", uri(forFile: path)), ("Thumb::MTime", String(mtime)), ("Software", software),
         ]
@@ -196,9 +201,9 @@ public final class ThumbnailCache: @unchecked Sendable {
     }
 
     private func fallBackToMemory(_ problem: String) -> Bool {
-        let first: Bool = lock.withLock {
-            defer { usingMemoryFallback = true }
-            return !usingMemoryFallback
+        let first: Bool = fallback.withLockedValue { fallback in
+            defer { fallback.inUse = true }
+            return !fallback.inUse
         }
         if first { warn("thumbnail cache not writable (\(problem)); keeping thumbnails in memory for this session") }
         return false

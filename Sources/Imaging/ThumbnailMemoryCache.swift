@@ -1,15 +1,10 @@
-import Foundation
+import Concurrent
 
 /// An LRU of decoded pictures bounded by bytes (not by count: one 1024² thumbnail weighs as much as 64
 /// 128² ones). Thread-safe.
-public final class ThumbnailMemoryCache<Key: Hashable & Sendable>: @unchecked Sendable {
+public final class ThumbnailMemoryCache<Key: Hashable & Sendable>: Sendable {
     public let capacityBytes: Int
-    private let lock = NSLock()
-    private var entries: [Key: Node] = [:]
-    /// Most recently used at `head`, evicted from `tail`.
-    private var head: Node?
-    private var tail: Node?
-    private var _totalBytes = 0
+    private let lru: Locked<LRU>
 
     private final class Node {
         let key: Key
@@ -22,19 +17,45 @@ public final class ThumbnailMemoryCache<Key: Hashable & Sendable>: @unchecked Se
         }
     }
 
-    public init(capacityBytes: Int) {
-        self.capacityBytes = max(0, capacityBytes)
+    /// The entries and their use order; reached only under the lock.
+    private struct LRU {
+        var entries: [Key: Node] = [:]
+        /// Most recently used at `head`, evicted from `tail`.
+        var head: Node?
+        var tail: Node?
+        var totalBytes = 0
+
+        mutating func unlink(_ node: Node) {
+            node.newer?.older = node.older
+            node.older?.newer = node.newer
+            if head === node { head = node.older }
+            if tail === node { tail = node.newer }
+            node.newer = nil
+            node.older = nil
+        }
+
+        mutating func pushFront(_ node: Node) {
+            node.older = head
+            head?.newer = node
+            head = node
+            if tail == nil { tail = node }
+        }
     }
 
-    public var totalBytes: Int { lock.withLock { _totalBytes } }
-    public var count: Int { lock.withLock { entries.count } }
+    public init(capacityBytes: Int) {
+        self.capacityBytes = max(0, capacityBytes)
+        lru = Locked(LRU())
+    }
+
+    public var totalBytes: Int { lru.withLockedValue { $0.totalBytes } }
+    public var count: Int { lru.withLockedValue { $0.entries.count } }
 
     /// The picture for `key`, marking it most recently used.
     public func frame(for key: Key) -> PixelFrame? {
-        lock.withLock {
-            guard let node = entries[key] else { return nil }
-            unlink(node)
-            pushFront(node)
+        lru.withLockedValue { lru in
+            guard let node = lru.entries[key] else { return nil }
+            lru.unlink(node)
+            lru.pushFront(node)
             return node.frame
         }
     }
@@ -42,54 +63,34 @@ public final class ThumbnailMemoryCache<Key: Hashable & Sendable>: @unchecked Se
     /// Stores a picture, evicting least recently used ones until the total fits. A picture bigger than the
     /// whole capacity is not kept.
     public func insert(_ frame: PixelFrame, for key: Key) {
-        lock.withLock {
-            if let old = entries.removeValue(forKey: key) {
-                unlink(old)
-                _totalBytes -= old.frame.byteCount
+        let capacityBytes = self.capacityBytes
+        lru.withLockedValue { lru in
+            if let old = lru.entries.removeValue(forKey: key) {
+                lru.unlink(old)
+                lru.totalBytes -= old.frame.byteCount
             }
             guard frame.byteCount <= capacityBytes else { return }
             let node = Node(key: key, frame: frame)
-            entries[key] = node
-            pushFront(node)
-            _totalBytes += frame.byteCount
-            while _totalBytes > capacityBytes, let victim = tail {
-                unlink(victim)
-                entries[victim.key] = nil
-                _totalBytes -= victim.frame.byteCount
+            lru.entries[key] = node
+            lru.pushFront(node)
+            lru.totalBytes += frame.byteCount
+            while lru.totalBytes > capacityBytes, let victim = lru.tail {
+                lru.unlink(victim)
+                lru.entries[victim.key] = nil
+                lru.totalBytes -= victim.frame.byteCount
             }
         }
     }
 
     public func remove(_ key: Key) {
-        lock.withLock {
-            guard let node = entries.removeValue(forKey: key) else { return }
-            unlink(node)
-            _totalBytes -= node.frame.byteCount
+        lru.withLockedValue { lru in
+            guard let node = lru.entries.removeValue(forKey: key) else { return }
+            lru.unlink(node)
+            lru.totalBytes -= node.frame.byteCount
         }
     }
 
     public func removeAll() {
-        lock.withLock {
-            entries.removeAll()
-            head = nil
-            tail = nil
-            _totalBytes = 0
-        }
-    }
-
-    private func unlink(_ node: Node) {
-        node.newer?.older = node.older
-        node.older?.newer = node.newer
-        if head === node { head = node.older }
-        if tail === node { tail = node.newer }
-        node.newer = nil
-        node.older = nil
-    }
-
-    private func pushFront(_ node: Node) {
-        node.older = head
-        head?.newer = node
-        head = node
-        if tail == nil { tail = node }
+        lru.withLockedValue { $0 = LRU() }
     }
 }

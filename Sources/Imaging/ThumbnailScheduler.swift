@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 
 /// What a thumbnail request is for: the item and the pixel size. A new request with the same key replaces the
@@ -22,26 +23,34 @@ public enum ThumbnailPriority: Int, Sendable, Comparable, CaseIterable {
 
 /// A bounded pool of worker threads (one per core) running thumbnail jobs by priority. `submit` and `cancel`
 /// only take a lock: the caller (the UI loop) never waits. Completions run on a worker thread; the caller
-/// hands them to its own loop.
-public final class ThumbnailScheduler: @unchecked Sendable {
+/// hands them to its own loop. Workers sleep on a semaphore that counts queued jobs (a replaced or cancelled
+/// job leaves one spare count behind: a worker wakes, finds nothing, and sleeps again).
+public final class ThumbnailScheduler: Sendable {
     public typealias Job = @Sendable () -> Result<PixelFrame, ImagingError>
     public typealias Completion = @Sendable (ThumbnailRequestKey, Result<PixelFrame, ImagingError>) -> Void
 
-    private struct Pending {
+    private struct Pending: Sendable {
         var key: ThumbnailRequestKey
         var generation: UInt64
         var job: Job
         var completion: Completion
     }
 
-    private let condition = NSCondition()
-    /// One FIFO per priority.
-    private var queues: [[Pending]] = Array(repeating: [], count: ThumbnailPriority.allCases.count)
-    /// The generation a key's result must carry to be delivered; absent = cancelled.
-    private var current: [ThumbnailRequestKey: UInt64] = [:]
-    private var nextGeneration: UInt64 = 1
-    private var stopping = false
-    private var threads: [Thread] = []
+    private struct Queues {
+        /// One FIFO per priority.
+        var byPriority: [[Pending]] = Array(repeating: [], count: ThumbnailPriority.allCases.count)
+        /// The generation a key's result must carry to be delivered; absent = cancelled.
+        var current: [ThumbnailRequestKey: UInt64] = [:]
+        var nextGeneration: UInt64 = 1
+        var stopping = false
+
+        mutating func removeQueued(_ key: ThumbnailRequestKey) {
+            for p in byPriority.indices { byPriority[p].removeAll { $0.key == key } }
+        }
+    }
+
+    private let queues = Locked(Queues())
+    private let jobsWaiting = DispatchSemaphore(value: 0)
     public let workerCount: Int
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -50,7 +59,6 @@ public final class ThumbnailScheduler: @unchecked Sendable {
             let thread = Thread { [weak self] in self?.workLoop() }
             thread.name = "livegrid-thumbnail-\(i)"
             thread.start()
-            threads.append(thread)
         }
     }
 
@@ -60,87 +68,79 @@ public final class ThumbnailScheduler: @unchecked Sendable {
     public func submit(_ key: ThumbnailRequestKey, priority: ThumbnailPriority, job: @escaping Job,
                        completion: @escaping Completion)
     {
-        condition.lock()
-        removeQueued(key)
-        let generation = nextGeneration
-        nextGeneration += 1
-        current[key] = generation
-        queues[priority.rawValue].append(Pending(key: key, generation: generation, job: job, completion: completion))
-        condition.signal()
-        condition.unlock()
+        queues.withLockedValue { queues in
+            queues.removeQueued(key)
+            let generation = queues.nextGeneration
+            queues.nextGeneration += 1
+            queues.current[key] = generation
+            queues.byPriority[priority.rawValue].append(Pending(key: key, generation: generation, job: job,
+                                                                completion: completion))
+        }
+        jobsWaiting.signal()
     }
 
     /// Moves a queued request to another priority (a cell scrolled into view).
     public func reprioritize(_ key: ThumbnailRequestKey, to priority: ThumbnailPriority) {
-        condition.lock()
-        defer { condition.unlock() }
-        for p in queues.indices {
-            if let i = queues[p].firstIndex(where: { $0.key == key }) {
-                let pending = queues[p].remove(at: i)
-                queues[priority.rawValue].append(pending)
-                return
+        queues.withLockedValue { queues in
+            for p in queues.byPriority.indices {
+                if let i = queues.byPriority[p].firstIndex(where: { $0.key == key }) {
+                    let pending = queues.byPriority[p].remove(at: i)
+                    queues.byPriority[priority.rawValue].append(pending)
+                    return
+                }
             }
         }
     }
 
     /// Forgets a request: removed from the queue if waiting, its result dropped if running.
     public func cancel(_ key: ThumbnailRequestKey) {
-        condition.lock()
-        removeQueued(key)
-        current[key] = nil
-        condition.unlock()
+        queues.withLockedValue { queues in
+            queues.removeQueued(key)
+            queues.current[key] = nil
+        }
     }
 
     /// Cancels every request whose key is not in `keep` (the new visible page).
     public func cancelAll(except keep: Set<ThumbnailRequestKey> = []) {
-        condition.lock()
-        for p in queues.indices { queues[p].removeAll { !keep.contains($0.key) } }
-        current = current.filter { keep.contains($0.key) }
-        condition.unlock()
+        queues.withLockedValue { queues in
+            for p in queues.byPriority.indices { queues.byPriority[p].removeAll { !keep.contains($0.key) } }
+            queues.current = queues.current.filter { keep.contains($0.key) }
+        }
     }
 
     /// Requests waiting (not running).
     public var queuedCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return queues.reduce(0) { $0 + $1.count }
+        queues.withLockedValue { $0.byPriority.reduce(0) { $0 + $1.count } }
     }
 
     /// Stops the workers after their current job; queued jobs are dropped.
     public func shutdown() {
-        condition.lock()
-        stopping = true
-        for p in queues.indices { queues[p].removeAll() }
-        current.removeAll()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func removeQueued(_ key: ThumbnailRequestKey) {
-        for p in queues.indices { queues[p].removeAll { $0.key == key } }
+        queues.withLockedValue { queues in
+            queues.stopping = true
+            for p in queues.byPriority.indices { queues.byPriority[p].removeAll() }
+            queues.current.removeAll()
+        }
+        for _ in 0..<workerCount { jobsWaiting.signal() }
     }
 
     private func workLoop() {
         while true {
-            condition.lock()
-            while !stopping && queues.allSatisfy({ $0.isEmpty }) { condition.wait() }
-            if stopping {
-                condition.unlock()
-                return
+            jobsWaiting.wait()
+            let (stopping, next) = queues.withLockedValue { queues -> (Bool, Pending?) in
+                guard !queues.stopping else { return (true, nil) }
+                guard let p = queues.byPriority.firstIndex(where: { !$0.isEmpty }) else { return (false, nil) }
+                return (false, queues.byPriority[p].removeFirst())
             }
-            guard let p = queues.firstIndex(where: { !$0.isEmpty }) else {
-                condition.unlock()
-                continue
-            }
-            let pending = queues[p].removeFirst()
-            condition.unlock()
+            if stopping { return }
+            guard let pending = next else { continue }
 
             let result = pending.job()
 
-            condition.lock()
-            let deliver = current[pending.key] == pending.generation
-            if deliver { current[pending.key] = nil }
-            condition.unlock()
+            let deliver = queues.withLockedValue { queues in
+                guard queues.current[pending.key] == pending.generation else { return false }
+                queues.current[pending.key] = nil
+                return true
+            }
             if deliver { pending.completion(pending.key, result) }
         }
     }

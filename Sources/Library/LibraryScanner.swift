@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import LivePairing
 import MediaFormats
@@ -117,18 +118,9 @@ public enum LibraryScanner {
         return mediaExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    /// Probes files on a few threads: warm scans are CPU-bound (2 cores), cold ones wait on the disk, so a
-    /// handful of threads keeps both busy.
+    /// Probes files on every core (Parallel.map: one worker per processor, results in listing order).
     static func probeAll(_ paths: [String], limits: ParseLimits, counter: ReadCounter) -> [MediaFile] {
-        let results = UnsafeResultBox(count: paths.count)
-        let next = AtomicIndex()
-        let threads = max(1, min(paths.count, 2 * ProcessInfo.processInfo.activeProcessorCount + 2))
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while let i = next.take(below: paths.count) {
-                results.set(i, probeOne(paths[i], limits: limits, counter: counter))
-            }
-        }
-        return results.values.compactMap { $0 }
+        Parallel.map(count: paths.count) { probeOne(paths[$0], limits: limits, counter: counter) }.compactMap { $0 }
     }
 
     static func probeOne(_ path: String, limits: ParseLimits, counter: ReadCounter) -> MediaFile? {
@@ -149,24 +141,5 @@ public enum LibraryScanner {
             info = failed
         }
         return MediaFile(path: path, size: UInt64(max(0, st.st_size)), modificationTime: mtime, info: info)
-    }
-}
-
-/// Results written by index from several threads; each slot is written once.
-private final class UnsafeResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [MediaFile?]
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ v: MediaFile?) { lock.lock(); values[i] = v; lock.unlock() }
-}
-
-private final class AtomicIndex: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func take(below limit: Int) -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard value < limit else { return nil }
-        value += 1
-        return value - 1
     }
 }

@@ -1,3 +1,4 @@
+import Concurrent
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,30 +31,16 @@ extension ByteSource {
 }
 
 /// Counts what was read: the scan benchmark reports bytes read per file from it.
-public final class ReadCounter: @unchecked Sendable {
-    private let lock = NSLockLite()
-    private var _reads = 0
-    private var _bytes: UInt64 = 0
+public final class ReadCounter: Sendable {
+    private let totals = Locked((reads: 0, bytes: UInt64(0)))
     public init() {}
-    public func add(bytes: Int) { lock.withLock { _reads += 1; _bytes += UInt64(bytes) } }
-    public var reads: Int { lock.withLock { _reads } }
-    public var bytes: UInt64 { lock.withLock { _bytes } }
-}
-
-/// A tiny pthread mutex so the pure core needs no Foundation.
-final class NSLockLite: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
+    public func add(bytes: Int) { totals.withLockedValue { $0.reads += 1; $0.bytes += UInt64(bytes) } }
+    public var reads: Int { totals.value.reads }
+    public var bytes: UInt64 { totals.value.bytes }
 }
 
 /// A file opened read-only, read with `pread` (thread-safe, no shared file position).
-public final class FileByteSource: ByteSource, @unchecked Sendable {
+public final class FileByteSource: ByteSource, Sendable {
     public let path: String
     public let size: UInt64
     public let counter: ReadCounter?

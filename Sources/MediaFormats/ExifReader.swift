@@ -33,6 +33,7 @@ public enum ExifReader {
             return summary
         }
         header.byteOrder = order
+        // try?: a short header is the same "not TIFF" as a wrong magic (reported below).
         guard (try? header.skip(2)) != nil, let magic = try? header.readU16(), magic == 42,
               let ifd0Offset = try? header.readU32() else {
             summary.problems.append(ParseProblem(.error, "exif", "bad TIFF header at offset \(fileOffset)"))

@@ -92,6 +92,7 @@ struct TIFFDirectoryReader {
         guard index >= 0, index < entry.count else { return nil }
         var r = ByteReader(buffer, byteOrder: byteOrder)
         let at = entry.valueIndex + index * entry.type.unitSize
+        // try?: a value that cannot be read is an absent value; the IFD walk records structural problems.
         guard (try? r.seek(to: at)) != nil else { return nil }
         switch entry.type {
         case .byte, .undefined: return (try? r.readU8()).map(UInt64.init)

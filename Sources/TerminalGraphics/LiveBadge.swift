@@ -1,8 +1,12 @@
 import Imaging
 
 /// Which corner every badge sits in (one corner for all items, so the eye learns where to look).
+/// The raw values are the words of config.toml's `[badge] corner`.
 public enum BadgeCorner: String, Sendable, CaseIterable, Hashable {
-    case topLeft, topRight, bottomLeft, bottomRight
+    case topLeft = "top-left"
+    case topRight = "top-right"
+    case bottomLeft = "bottom-left"
+    case bottomRight = "bottom-right"
     var isTop: Bool { self == .topLeft || self == .topRight }
     var isLeft: Bool { self == .topLeft || self == .bottomLeft }
 }
@@ -20,6 +24,7 @@ public struct LiveBadge: Sendable, Hashable {
         case video
     }
 
+    /// The raw values are the words of config.toml's `[badge] style`.
     public enum Style: String, Sendable, CaseIterable, Hashable {
         /// Over the picture, with a darkened backing so it reads on any photo.
         case overlay

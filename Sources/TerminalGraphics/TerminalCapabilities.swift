@@ -8,15 +8,45 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var insideTmux: Bool
     /// How many times pixel sequences are wrapped for tmux passthrough (0 outside tmux; 2 in nested tmux).
     public var tmuxPassthroughDepth: Int = 0
+    /// Why pixel pictures were possible but are off (typed; its sentences are rendered where shown).
+    public var blockedGraphics: BlockedGraphics?
     /// A short status-bar phrase when pixel pictures were possible but are off, with the fix
     /// ("tmux passthrough is off: set -g allow-passthrough on"); nil otherwise.
-    public var graphicsHint: String?
+    public var graphicsHint: String? { blockedGraphics?.hint }
+    /// Why the graphics mode was chosen ("answered the kitty graphics query"), as in `reasons`.
+    public var graphicsWhy: String = ""
     /// One human sentence per decision ("graphics: kitty (answered the kitty graphics query)").
     public var reasons: [String]
 
+    /// What keeps pixel pictures out inside tmux although the terminal outside may show them.
+    public enum BlockedGraphics: Sendable, Hashable {
+        /// tmux older than 3.3 has no passthrough.
+        case tmuxTooOld(version: String)
+        /// Passthrough is off in tmux (`outer`: in the outer one of nested tmuxes).
+        case passthroughOff(outer: Bool)
+
+        /// The status-bar phrase with the fix.
+        public var hint: String {
+            switch self {
+            case .tmuxTooOld(let version): return "tmux \(version): pictures need tmux 3.3+"
+            case .passthroughOff(let outer):
+                return "\(outer ? "the outer tmux" : "tmux") passthrough is off: \(TerminalCapabilities.passthroughFix)"
+            }
+        }
+
+        /// A few words to keep beside the mode once the hint was shown.
+        public var shortHint: String {
+            switch self {
+            case .tmuxTooOld(let version): return "tmux \(version)"
+            case .passthroughOff: return "passthrough off"
+            }
+        }
+    }
+
     public var why: String { reasons.joined(separator: "; ") }
 
-    /// The environment variable that forces a graphics mode (same values as `--format`).
+    /// The environment variable that forces a graphics mode (`GraphicsModeSetting`'s words; `auto` and `none`
+    /// leave the choice to detection here, the browser reads `none` as "no pictures").
     public static let overrideVariable = "LIVEGRID_GRAPHICS"
 
     /// - Parameters:
@@ -44,24 +74,26 @@ public struct TerminalCapabilities: Sendable, Hashable {
 
         // Graphics.
         var mode: GraphicsMode
-        var hint: String?
+        var blocked: BlockedGraphics?
+        let graphicsWhy: String
         if let forcedMode {
             mode = forcedMode
-            reasons.append("graphics: \(mode.rawValue) (forced by flag)")
-        } else if let value = env[overrideVariable], let forced = GraphicsMode(userName: value) {
+            graphicsWhy = "forced by flag"
+        } else if let value = env[overrideVariable], let forced = GraphicsModeSetting(userName: value)?.forcedMode {
             mode = forced
-            reasons.append("graphics: \(mode.rawValue) (forced by \(overrideVariable)=\(value))")
+            graphicsWhy = "forced by \(overrideVariable)=\(value)"
         } else if insideTmux, let tmux {
-            let (detected, why, tmuxHint) = detectGraphicsThroughTmux(tmux, replies: replies)
+            let (detected, why, tmuxBlocked) = detectGraphicsThroughTmux(tmux, replies: replies)
             mode = detected
-            hint = tmuxHint
-            reasons.append("graphics: \(mode.rawValue) (\(why))")
+            blocked = tmuxBlocked
+            graphicsWhy = why
         } else {
             let (detected, why) = detectGraphics(env: env, term: term, program: program, replies: replies,
                                                  insideTmux: insideTmux)
             mode = detected
-            reasons.append("graphics: \(mode.rawValue) (\(why))")
+            graphicsWhy = why
         }
+        reasons.append("graphics: \(mode.rawValue) (\(graphicsWhy))")
         if term == "dumb" && mode.isPixelProtocol && forcedMode == nil && env[overrideVariable] == nil {
             mode = .symbols
         }
@@ -76,7 +108,8 @@ public struct TerminalCapabilities: Sendable, Hashable {
         var capabilities = TerminalCapabilities(colorDepth: colors, graphicsMode: mode, cellPixelSize: cell,
                                                 insideTmux: insideTmux, reasons: reasons)
         if insideTmux && mode.isPixelProtocol { capabilities.tmuxPassthroughDepth = max(1, tmux?.depth ?? 1) }
-        capabilities.graphicsHint = mode.isPixelProtocol ? nil : hint
+        capabilities.blockedGraphics = mode.isPixelProtocol ? nil : blocked
+        capabilities.graphicsWhy = graphicsWhy
         return capabilities
     }
 
@@ -111,7 +144,7 @@ extension TerminalCapabilities {
     /// Inside tmux, with what tmux said and the outer terminal's replies through passthrough (none when
     /// passthrough is off: the probe is not sent). Returns the mode, why, and a status-bar hint.
     static func detectGraphicsThroughTmux(_ tmux: TmuxChain, replies: TerminalReplies)
-        -> (GraphicsMode, String, String?)
+        -> (GraphicsMode, String, BlockedGraphics?)
     {
         guard let inner = tmux.levels.first, inner.hasClient else {
             // Nobody would see a hint, and nothing is known of the terminal a client will bring.
@@ -119,12 +152,12 @@ extension TerminalCapabilities {
         }
         if let old = tmux.tooOld {
             return (.symbols, "tmux \(old.version) cannot pass pictures through (3.3 or later can)",
-                    "tmux \(old.version): pictures need tmux 3.3+")
+                    .tmuxTooOld(version: old.version))
         }
         if let off = tmux.passthroughOff {
             let which = off.index == 0 ? "tmux" : "the outer tmux"
             return (.symbols, "\(which) passthrough is off; \(passthroughFix) shows pictures",
-                    "\(which) passthrough is off: \(passthroughFix)")
+                    .passthroughOff(outer: off.index != 0))
         }
         let outer = tmux.outerTerminal.map { "the terminal outside tmux (\($0))" } ?? "the terminal outside tmux"
         let outerName = tmux.levels.last?.clientTermname ?? ""

@@ -9,7 +9,7 @@ public enum PictureProviderChoice {
     /// - Parameter colors: the colour decision the session made (nil: the terminal has no colours).
     public static func make(setting: GraphicsModeSetting, colors: ColorDepthDecision?, version: String,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
-                            badgeCorner: BadgeCornerSetting = .topLeft, badgeStyle: BadgeStyleSetting = .solid,
+                            badgeCorner: BadgeCorner = .topLeft, badgeStyle: LiveBadge.Style = .solid,
                             warn: @escaping @Sendable (String) -> Void) -> ThumbnailProvider {
         if setting == .none {
             return PlaceholderThumbnailProvider(reason: "no pictures (graphics.mode = none)")
@@ -35,12 +35,10 @@ public enum PictureProviderChoice {
         // Short: the status bar shortens the item's line first, and playback notes live there. The colour
         // reason names TERM (tmux's when inside tmux), which also tells why symbols were chosen there.
         var reason = (setting == .symbols ? "symbols (config), " : "symbols, ") + colors.summary
-        if setting == .auto, let hint = capabilities.graphicsHint {
+        if setting == .auto, let blocked = capabilities.blockedGraphics {
             // The fix once, where the messages go; a few words stay beside the mode.
-            warn(hint)
-            let short = hint.contains("passthrough is off") ? "passthrough off"
-                : hint.split(separator: ":").first.map(String.init) ?? hint
-            reason += " (\(short))"
+            warn(blocked.hint)
+            reason += " (\(blocked.shortHint))"
         }
         return ChafaThumbnailProvider(depth: colors.depth, reason: reason, version: version, warn: warn)
     }

@@ -6,6 +6,7 @@ import Darwin
 
 /// A mutex and condition variable whose timed waits run on CLOCK_MONOTONIC (Foundation's NSCondition waits
 /// until a wall-clock `Date`, which a clock change would stretch). Waits wake early on `broadcast()`.
+// unchecked: a pthread mutex and condition (C), the only way to wait on CLOCK_MONOTONIC.
 final class MonotonicCondition: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()

@@ -42,6 +42,7 @@ public enum PlaybackEnd: Sendable, Equatable {
 ///
 /// The sink and `onEnd` are called on the presenter thread, never concurrently; a UI should post the frame
 /// to its own event loop (or render it right there if its renderer is thread-safe). A player plays once.
+// unchecked: state guarded by a pthread condition (C; Mutex has none) for CLOCK_MONOTONIC timed waits.
 public final class MoviePlayer: @unchecked Sendable {
     public typealias FrameSink = @Sendable (DecodedFrame) -> Void
     public typealias EndHandler = @Sendable (PlaybackEnd, PlaybackStats) -> Void

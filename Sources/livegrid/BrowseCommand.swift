@@ -25,11 +25,11 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: "Config file (default: $XDG_CONFIG_HOME/livegrid/config.toml).", completion: .file())
     var config: String?
 
-    @Option(help: "Graphics mode: auto, symbols, sixel, kitty, iterm or none (overrides the config and LIVEGRID_GRAPHICS).")
-    var graphics: String?
+    @Option(help: "Graphics mode (overrides the config and LIVEGRID_GRAPHICS, which take the same words).")
+    var graphics: GraphicsModeSetting?
 
-    @Option(help: "Colours of pictures: auto, full, 256, 16 or 8 (overrides the config's graphics.colors).")
-    var colors: String?
+    @Option(help: "Colours of pictures (overrides the config's graphics.colors).")
+    var colors: ColorDepthSetting?
 
     @Flag(help: "Ignore the mouse (keeps the terminal's own selection working).")
     var noMouse = false
@@ -60,27 +60,20 @@ struct BrowseCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if let colors, colors != "auto", ColorDepth(userName: colors) == nil {
-            throw ValidationError("--colors must be one of: \(ColorDepth.userNames) (got \(colors))")
-        }
-        if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {
-            throw ValidationError("unknown graphics mode '\(graphics)'; use one of: "
-                                  + GraphicsModeSetting.allCases.map(\.rawValue).joined(separator: ", "))
-        }
     }
 
     func run() throws {
         var settings: BrowserConfig
         do {
-            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath())
+            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables))
         } catch {
             throw ValidationError("config: \(error)")
         }
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
-        let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
-        if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
+        if let mode = graphics ?? LaunchEnvironment.current.graphicsMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
+        // try?: validate() already resolved it and reported any problem.
         let local = RemoteBrowseArgument.url(path) == nil ? try? LocalBrowseTarget.resolve(path).get() : nil
         var options = BrowserOptions(path: local?.directory ?? path, recursive: recursive, config: settings,
                                      makeProvider: { colors, warn in
@@ -89,9 +82,9 @@ struct BrowseCommand: ParsableCommand {
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
         options.selectPath = local?.selectPath
-        if let colors, let depth = ColorDepth(userName: colors) {
-            options.colorOverride = .init(depth, source: "--colors \(colors)")
-        } else if colors != "auto", let depth = settings.colors {
+        if let depth = colors?.depth {
+            options.colorOverride = .init(depth, source: "--colors \(depth.rawValue)")
+        } else if colors != .auto, let depth = settings.colors {
             options.colorOverride = .init(depth, source: "config graphics.colors")
         }
         // Temporaries a killed livegrid left in this folder (by name and dead owner; nothing else).
@@ -120,14 +113,14 @@ struct BrowseCommand: ParsableCommand {
         }
         defer {
             if savedOutput >= 0 {
-                fflush(stdout)
+                fflush(nil)   // every C stream, stdout among them (the global `stdout` is not concurrency-safe)
                 dup2(savedOutput, STDOUT_FILENO)
                 close(savedOutput)
             }
         }
         try app.run()
         if printMarked {
-            fflush(stdout)
+            fflush(nil)   // every C stream, stdout among them (the global `stdout` is not concurrency-safe)
             if savedOutput >= 0 { dup2(savedOutput, STDOUT_FILENO) }
             Self.printPaths(app.markedFilesAtExit, nullTerminated: null)
         }

@@ -30,6 +30,7 @@ struct Livegrid: ParsableCommand {
     /// be opened; `PathBytes` keeps it), and every message it prints passes `VisibleText` (an error that
     /// quotes a hostile argument must not become a terminal control sequence).
     static func main() {
+        LaunchEnvironment.start()
         let arguments = (1..<Int(CommandLine.argc)).compactMap { index in
             CommandLine.unsafeArgv[index].map { PathBytes.string(cString: $0) }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserRuntime
+import Concurrent
 import Foundation
 import Imaging
 import MediaFormats
@@ -79,14 +80,12 @@ struct PlayCommand: ParsableCommand {
 }
 
 /// One playback's output side: renders each frame and writes it in place, counting bytes and render time.
+// unchecked: holds a ChafaRenderer (C chafa objects), used only on the player's presenter thread.
 private final class PlayRun: @unchecked Sendable {
     private let renderer: ChafaRenderer
     private let area: (columns: Int, rows: Int)
     private let insideTmux: Bool
-    private let lock = NSLock()
-    private var bytesWritten = 0
-    private var frames = 0
-    private var renderSeconds = 0.0
+    private let totals = Locked((bytesWritten: 0, frames: 0, renderSeconds: 0.0))
 
     init(renderer: ChafaRenderer, area: (columns: Int, rows: Int), insideTmux: Bool) {
         self.renderer = renderer
@@ -101,16 +100,16 @@ private final class PlayRun: @unchecked Sendable {
         let bytes = PlaybackGeometry.inPlaceBytes(image, insideTmux: insideTmux)
         let rendered = MonotonicClock.now() - began
         TerminalOutput.write(bytes)
-        lock.withLock {
-            bytesWritten += bytes.count
-            frames += 1
-            renderSeconds += rendered
+        totals.withLockedValue {
+            $0.bytesWritten += bytes.count
+            $0.frames += 1
+            $0.renderSeconds += rendered
         }
     }
 
     func report(stats: PlaybackStats, info: MovieStreamInfo?, cpuSeconds: Double, round: Int, of rounds: Int,
                 target: PixelSize, mode: GraphicsMode) -> String {
-        let (written, shown, render) = lock.withLock { (bytesWritten, frames, renderSeconds) }
+        let (written, shown, render) = totals.value
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         let perFrame = shown > 0 ? written / shown : 0
         let achieved = stats.wallTime > 0 ? Double(stats.framesShown) / stats.wallTime : 0

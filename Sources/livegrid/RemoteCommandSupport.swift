@@ -1,4 +1,5 @@
 import BrowserCore
+import Concurrent
 import Foundation
 import Library
 import LibrarySources
@@ -12,9 +13,10 @@ enum RemoteCommandSupport {
     /// terminal (/dev/tty, no echo).
     static func configuration(interactive: Bool) -> RemoteHTTPConfiguration {
         var configuration = RemoteHTTPConfiguration()
-        let environment = ProcessInfo.processInfo.environment
-        if let file = environment["LIVEGRID_SSH_CONFIG"], !file.isEmpty { configuration.ssh.openSSHConfigFile = file }
-        if let home = environment["HOME"], home.hasPrefix("/") { configuration.ssh.homeDirectory = home }
+        let environment = LaunchEnvironment.current
+        configuration.netrc = Netrc.load(environment: environment.variables)
+        if let file = environment.sshConfigFile { configuration.ssh.openSSHConfigFile = file }
+        if let home = environment.home { configuration.ssh.homeDirectory = home }
         if interactive { configuration.ssh.askSecret = { TerminalSecretPrompt.ask($0) } }
         return configuration
     }
@@ -31,7 +33,7 @@ enum RemoteCommandSupport {
     /// paths start with the scanned directory.
     static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool) throws -> LibraryScan {
         var downloads = DownloadManager.Configuration()
-        downloads.cacheRoot = DownloadCache.defaultRoot()
+        downloads.cacheRoot = DownloadCache.defaultRoot(environment: LaunchEnvironment.current.variables)
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
         var items: [LibraryItem] = []
@@ -39,7 +41,7 @@ enum RemoteCommandSupport {
         let rootText = BrowserState.displayString(root.url)
         var pending = [(root, "")]
         while let (library, prefix) = pending.popLast() {
-            let rejected = RejectedLog()
+            let rejected = Locked<[RejectedRemoteEntry]>([])
             let token = library.addObserver { event in
                 if case .listed(_, _, let refused) = event { rejected.set(refused) }
             }
@@ -69,27 +71,16 @@ enum RemoteCommandSupport {
     }
 
     /// Runs async work to completion from a synchronous command.
-    static func wait<T>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
-        let box = ResultBox<T>()
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
+        let outcome = Locked<Result<T, Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            do { box.value = .success(try await work()) } catch { box.value = .failure(error) }
+            do { outcome.set(.success(try await work())) } catch { outcome.set(.failure(error)) }
             done.signal()
         }
         done.wait()
-        return box.value ?? .failure(RemoteError.cancelled)
+        return outcome.value ?? .failure(RemoteError.cancelled)
     }
-}
-
-private final class ResultBox<T>: @unchecked Sendable {
-    var value: Result<T, Error>?
-}
-
-private final class RejectedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [RejectedRemoteEntry] = []
-    func set(_ list: [RejectedRemoteEntry]) { lock.lock(); entries = list; lock.unlock() }
-    var value: [RejectedRemoteEntry] { lock.lock(); defer { lock.unlock() }; return entries }
 }
 
 /// A passphrase or password read from the controlling terminal with echo off. No terminal (a script, a test

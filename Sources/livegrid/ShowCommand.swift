@@ -1,4 +1,5 @@
 import ArgumentParser
+import Concurrent
 import Foundation
 import Imaging
 import MediaFormats
@@ -39,19 +40,16 @@ struct ShowCommand: ParsableCommand {
 
         // Decode and render on every core (one renderer per worker: chafa objects are not shared across
         // threads), then print in the order given.
-        let results = ParallelResults<Result<ShownPicture, Error>>(count: files.count)
-        let workers = max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount))
         let files = self.files
         let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
-        let cache = noCache ? nil : ThumbnailCache(version: LivegridVersion.string)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let renderer = ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
-            for index in stride(from: worker, to: files.count, by: workers) {
-                results[index] = Result {
-                    try Self.render(file: files[index], area: area, renderer: renderer, cell: cell, cache: cache)
-                }
+        let cache = noCache ? nil : ThumbnailCache(version: LivegridVersion.string, environment: LaunchEnvironment.current.variables)
+        let results = Parallel.map(count: files.count, makeWorker: {
+            ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
+        }, { renderer, index in
+            Result<ShownPicture, Error> {
+                try Self.render(file: files[index], area: area, renderer: renderer, cell: cell, cache: cache)
             }
-        }
+        })
         let output = FileHandle.standardOutput
         var failures = 0
         for (index, file) in files.enumerated() {
@@ -173,16 +171,5 @@ struct TerminalWindow {
             cell = PixelSizeInCells(width: Int(ws.ws_xpixel) / Int(ws.ws_col), height: Int(ws.ws_ypixel) / Int(ws.ws_row))
         }
         return TerminalWindow(columns: Int(ws.ws_col), rows: Int(ws.ws_row), cellPixelSize: cell)
-    }
-}
-
-/// Slots written by concurrent workers (each index by exactly one worker), read after they finish.
-final class ParallelResults<T>: @unchecked Sendable {
-    private var slots: [T?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    subscript(index: Int) -> T? {
-        get { lock.withLock { slots[index] } }
-        set { lock.withLock { slots[index] = newValue } }
     }
 }

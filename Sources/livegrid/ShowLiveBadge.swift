@@ -26,7 +26,7 @@ enum ShowLiveBadge {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         let stem = url.deletingPathExtension().lastPathComponent.lowercased()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }   // try?: no partner found
         let movies = names.filter { movieExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
         let named = movies.filter { $0.lowercased().hasPrefix(stem) }
         let probe = { (names: [String]) -> [MediaFile] in

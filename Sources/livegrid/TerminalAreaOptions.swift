@@ -10,19 +10,13 @@ struct TerminalAreaOptions: ParsableArguments {
     @Option(help: "Area in cells, WxH (default: the terminal size, or 80x24 when not a terminal).")
     var size: String?
 
-    @Option(help: "symbols, sixels, kitty or iterm (default: detected).")
-    var format: String?
+    @Option(help: "Graphics mode (default: detected; also sixel, iterm2, block).")
+    var format: GraphicsMode?
 
-    @Option(help: "full, 256, 16 or 8 (default: the config's graphics.colors, else decided like chafa; --why says how).")
-    var colors: String?
+    @Option(help: "Colours (default: the config's graphics.colors, else decided like chafa; --why says how).")
+    var colors: ColorDepthSetting?
 
     func validate() throws {
-        if let format, GraphicsMode(userName: format) == nil {
-            throw ValidationError("--format must be symbols, sixels, kitty or iterm (got \(format))")
-        }
-        if let colors, colors != "auto", ColorDepth(userName: colors) == nil {
-            throw ValidationError("--colors must be one of: \(ColorDepth.userNames) (got \(colors))")
-        }
         if let size, ShowCommand.parseCells(size) == nil {
             throw ValidationError("--size must be WxH in cells (got \(size))")
         }
@@ -34,20 +28,20 @@ struct TerminalAreaOptions: ParsableArguments {
         let area = size.flatMap(ShowCommand.parseCells)
             ?? (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
         let colorDecision = TerminalColorChoice.decide(override: Self.colorOverride(flag: colors))
-        var capabilities = TerminalCapabilities.detect(environment: ProcessInfo.processInfo.environment,
-                                                       forcedMode: format.flatMap(GraphicsMode.init(userName:)),
-                                                       colors: colorDecision)
+        var capabilities = TerminalCapabilities.detect(environment: LaunchEnvironment.current.variables,
+                                                       forcedMode: format, colors: colorDecision)
         if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
         return (area, capabilities)
     }
 
     /// `--colors`, else the config's `graphics.colors` (the browser's setting: the same terminal, the same
     /// colours), else nil (decide). A config that cannot be read is reported and left out.
-    static func colorOverride(flag: String?, configPath: String? = BrowserConfig.defaultPath())
+    static func colorOverride(flag: ColorDepthSetting?,
+                              configPath: String? = BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables))
         -> ColorDepthDecision.Override?
     {
-        if let flag, let depth = ColorDepth(userName: flag) { return .init(depth, source: "--colors \(flag)") }
-        if flag == "auto" { return nil }
+        if let depth = flag?.depth { return .init(depth, source: "--colors \(depth.rawValue)") }
+        if flag == .auto { return nil }
         do {
             if let depth = try BrowserConfig.load(path: configPath).colors {
                 return .init(depth, source: "config graphics.colors")

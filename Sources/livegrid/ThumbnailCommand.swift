@@ -45,7 +45,7 @@ struct ThumbnailCommand: ParsableCommand {
         if noEmbedded { options.useEmbeddedThumbnails = false }
         if fullDecode { options = .fullDecode }
         let intoDirectory = files.count > 1
-        let thumbnailCache = cache ? ThumbnailCache(version: LivegridVersion.string) : nil
+        let thumbnailCache = cache ? ThumbnailCache(version: LivegridVersion.string, environment: LaunchEnvironment.current.variables) : nil
         var failures = 0
         for file in files {
             let target = intoDirectory

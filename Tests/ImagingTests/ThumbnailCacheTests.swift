@@ -127,3 +127,15 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertEqual(ThumbnailSize.covering(2000), .xxLarge)
     }
 }
+
+/// A file that cannot be stat'ed is a typed "unreadable" with its errno, not a string.
+final class ThumbnailCacheTypedErrorTests: XCTestCase {
+    func testMissingFileIsUnreadableMissing() {
+        let cache = ThumbnailCache(root: FileManager.default.temporaryDirectory.path + "/livegrid-thumbs-\(getpid())",
+                                   version: "test", environment: [:], warn: { _ in })
+        XCTAssertThrowsError(try cache.thumbnail(forFile: "/nonexistent-livegrid-\(getpid()).jpg", size: .normal)) { error in
+            XCTAssertEqual((error as? ImagingError)?.problem, .unreadable(.missing), "\(error)")
+            XCTAssertEqual("\(error)", "unreadable: no such file")
+        }
+    }
+}

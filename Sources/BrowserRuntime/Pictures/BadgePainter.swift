@@ -9,14 +9,9 @@ public struct BadgePainter: Sendable {
     public var corner: BadgeCorner
     public var style: LiveBadge.Style
 
-    public init(corner: BadgeCornerSetting, style: BadgeStyleSetting) {
-        switch corner {
-        case .topLeft: self.corner = .topLeft
-        case .topRight: self.corner = .topRight
-        case .bottomLeft: self.corner = .bottomLeft
-        case .bottomRight: self.corner = .bottomRight
-        }
-        self.style = style == .overlay ? .overlay : .solid
+    public init(corner: BadgeCorner, style: LiveBadge.Style) {
+        self.corner = corner
+        self.style = style
     }
 
     public func badge(for kind: ItemKind) -> LiveBadge? {

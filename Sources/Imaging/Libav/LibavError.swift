@@ -1,3 +1,4 @@
+import Concurrent
 import CFFmpeg
 #if canImport(Glibc)
 import Glibc
@@ -52,11 +53,18 @@ public enum LibavError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// libav's log level as the executable was asked at start (`LIVEGRID_AV_LOG`, a debugging aid); nil: quiet.
+/// Set before the first decoder opens: it is applied once.
+public enum LibavLogging {
+    static let requestedLevel = Locked<Int32?>(nil)
+    public static func request(level: Int32?) { requestedLevel.set(level) }
+}
+
 /// One-time libav set-up shared by every decoder: libav logs to stderr by default, which would scribble over
-/// a full-screen terminal UI, so it is silenced unless `LIVEGRID_AV_LOG` asks for it (debugging aid).
+/// a full-screen terminal UI, so it is silenced unless `LibavLogging` asks for a level.
 enum LibavSetup {
     static let once: Void = {
-        if let level = getenv("LIVEGRID_AV_LOG"), let value = Int32(String(cString: level)) {
+        if let value = LibavLogging.requestedLevel.value {
             av_log_set_level(value)
         } else {
             av_log_set_level(AV_LOG_QUIET)

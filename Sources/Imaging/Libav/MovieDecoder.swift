@@ -8,6 +8,7 @@ import MediaFormats
 /// range in the still (`SliceByteSource`). Timestamps are seconds from the movie start after the edit list
 /// (libavformat's mov demuxer applies edit lists). Not thread-safe: use one instance from one thread at a
 /// time (it may move between threads, hence `@unchecked Sendable`).
+// unchecked: libav C pointers (format, codec, scaler contexts), used by one thread at a time.
 public final class MovieDecoder: @unchecked Sendable {
     public let info: MovieStreamInfo
     private let input: LibavInput

@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import LibrarySources
 import LivePairing
@@ -7,33 +8,41 @@ import MediaFormats
 /// from headers alone → download on demand (visible first, "play" to the front) with per-item state.
 ///
 /// Thread-safe. Events go to observers (`addObserver` / `updates()`), never under the library's lock.
-public final class RemoteLibrary: @unchecked Sendable {
+public final class RemoteLibrary: Sendable {
     public let url: URL
     public let client: RemoteHTTPClient
     public let downloads: DownloadManager
     public let limits: ParseLimits
     /// Header probes run at once (each is a few small requests).
-    public var probeConcurrency = 6
+    public var probeConcurrency: Int {
+        get { state.withLockedValue { $0.probeConcurrency } }
+        set { state.withLockedValue { $0.probeConcurrency = newValue } }
+    }
 
-    private let lock = NSLock()
-    private var _listing: RemoteListing?
-    private var _items: [RemoteItem] = []
-    private var _probeBytes: UInt64 = 0
-    private var _probeRequests = 0
-    private var entriesByName: [String: RemoteEntry] = [:]
-    private var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
-    private var nextObserver = 0
-    private var downloadToken: Int?
+    /// Everything that changes after init, reached only under its lock.
+    private struct State {
+        var probeConcurrency = 6
+        var listing: RemoteListing?
+        var items: [RemoteItem] = []
+        var probeBytes: UInt64 = 0
+        var probeRequests = 0
+        var entriesByName: [String: RemoteEntry] = [:]
+        var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
+        var nextObserver = 0
+        var downloadToken: Int?
+    }
+    private let state = Locked(State())
 
     public init(url: URL, client: RemoteHTTPClient, downloads: DownloadManager, limits: ParseLimits = .default) {
         self.url = RemoteEntryValidator.directoryURL(url)
         self.client = client
         self.downloads = downloads
         self.limits = limits
-        downloadToken = downloads.addObserver { [weak self] url, state in self?.downloadChanged(url, state) }
+        let token = downloads.addObserver { [weak self] url, state in self?.downloadChanged(url, state) }
+        state.withLockedValue { $0.downloadToken = token }
     }
 
-    deinit { if let downloadToken { downloads.removeObserver(downloadToken) } }
+    deinit { if let token = state.withLockedValue({ $0.downloadToken }) { downloads.removeObserver(token) } }
 
     /// Convenience: a library with its own client and download manager using default settings.
     public convenience init(url: URL) {
@@ -45,12 +54,12 @@ public final class RemoteLibrary: @unchecked Sendable {
         self.init(url: url, client: client, downloads: DownloadManager(client: client))
     }
 
-    public var listing: RemoteListing? { lock.withLock { _listing } }
-    public var items: [RemoteItem] { lock.withLock { _items } }
+    public var listing: RemoteListing? { state.withLockedValue { $0.listing } }
+    public var items: [RemoteItem] { state.withLockedValue { $0.items } }
     public var subdirectories: [RemoteEntry] { listing?.directories ?? [] }
     /// Bytes and requests spent reading headers for pairing.
-    public var probeBytes: UInt64 { lock.withLock { _probeBytes } }
-    public var probeRequests: Int { lock.withLock { _probeRequests } }
+    public var probeBytes: UInt64 { state.withLockedValue { $0.probeBytes } }
+    public var probeRequests: Int { state.withLockedValue { $0.probeRequests } }
 
     /// A library for a subdirectory, sharing this one's client and cache.
     public func subdirectory(_ entry: RemoteEntry) -> RemoteLibrary {
@@ -63,9 +72,13 @@ public final class RemoteLibrary: @unchecked Sendable {
 
     @discardableResult
     public func addObserver(_ observer: @escaping @Sendable (RemoteLibraryEvent) -> Void) -> Int {
-        lock.withLock { nextObserver += 1; observers[nextObserver] = observer; return nextObserver }
+        state.withLockedValue { state in
+            state.nextObserver += 1
+            state.observers[state.nextObserver] = observer
+            return state.nextObserver
+        }
     }
-    public func removeObserver(_ token: Int) { _ = lock.withLock { observers.removeValue(forKey: token) } }
+    public func removeObserver(_ token: Int) { _ = state.withLockedValue { $0.observers.removeValue(forKey: token) } }
 
     public func updates() -> AsyncStream<RemoteLibraryEvent> {
         AsyncStream { continuation in
@@ -75,7 +88,7 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     private func emit(_ event: RemoteLibraryEvent) {
-        for observer in lock.withLock({ Array(observers.values) }) { observer(event) }
+        for observer in state.withLockedValue({ Array($0.observers.values) }) { observer(event) }
     }
 
     // MARK: loading
@@ -86,19 +99,21 @@ public final class RemoteLibrary: @unchecked Sendable {
         let listing = try await client.list(url)
         let media = listing.files.filter { LibraryScanner.mediaExtensions.contains($0.url.pathExtension.lowercased()) }
         let placeholders = Self.placeholders(for: media)
-        lock.withLock {
-            _listing = listing
-            entriesByName = Dictionary(media.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-            _items = placeholders.map(withStates)
+        // Download states are read under the lock, as `downloadChanged` writes them: no change falls between.
+        state.withLockedValue { state in
+            state.listing = listing
+            state.entriesByName = Dictionary(media.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            state.items = placeholders.map(withStates)
         }
         emit(.listed(items: items, subdirectories: listing.directories, rejected: listing.rejected))
 
         let results = await probeAll(media)
         let paired = LivePairer.pair(results.map(\.file))
-        lock.withLock {
-            _probeBytes = results.reduce(0) { $0 + $1.bytesFetched }
-            _probeRequests = results.reduce(0) { $0 + $1.requests }
-            _items = paired.map { item in
+        state.withLockedValue { state in
+            state.probeBytes = results.reduce(0) { $0 + $1.bytesFetched }
+            state.probeRequests = results.reduce(0) { $0 + $1.requests }
+            let entriesByName = state.entriesByName
+            state.items = paired.map { item in
                 withStates(RemoteItem(item: item, isPlaceholder: false,
                                       stillURL: item.still.flatMap { entriesByName[$0.path]?.url },
                                       movieURL: item.movie.flatMap { entriesByName[$0.path]?.url }))
@@ -165,12 +180,12 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// once, so its picture does not wait for the whole directory to be paired.
     private func learned(_ file: MediaFile) {
         guard !file.info.format.isMovie, file.info.problems.allSatisfy({ $0.severity != .error }) else { return }
-        let changed: RemoteItem? = lock.withLock {
-            guard let i = _items.firstIndex(where: { $0.isPlaceholder && $0.item.still?.path == file.path }),
-                  !_items[i].stillInfoKnown else { return nil }
-            _items[i].item.still?.info = file.info
-            _items[i].stillInfoKnown = true
-            return _items[i]
+        let changed: RemoteItem? = state.withLockedValue { state in
+            guard let i = state.items.firstIndex(where: { $0.isPlaceholder && $0.item.still?.path == file.path }),
+                  !state.items[i].stillInfoKnown else { return nil }
+            state.items[i].item.still?.info = file.info
+            state.items[i].stillInfoKnown = true
+            return state.items[i]
         }
         if let changed { emit(.itemChanged(changed)) }
     }
@@ -178,9 +193,10 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// A placeholder's still just arrived: read its info from the local copy (a few KB from disk) instead of
     /// waiting for its turn among the header probes.
     private func probeDownloadedStill(_ url: URL, path: String) {
-        let name: String? = lock.withLock {
-            _items.first { $0.isPlaceholder && !$0.stillInfoKnown && $0.stillURL == url }?.item.still?.path
+        let name: String? = state.withLockedValue { state in
+            state.items.first { $0.isPlaceholder && !$0.stillInfoKnown && $0.stillURL == url }?.item.still?.path
         }
+        // try?: a copy that does not probe waits for its header probe, which reports the problem.
         guard let name, let info = try? MediaProbe.probe(path: path, limits: limits) else { return }
         learned(MediaFile(path: name, size: 0, modificationTime: 0, info: info))
     }
@@ -192,7 +208,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         guard let item = items.first(where: { $0.id == id }) else { return }
         for (url, name) in [(item.stillURL, item.item.still?.path), (item.movieURL, item.item.movie?.path)] {
             guard let url else { continue }
-            let entry = name.flatMap { n in lock.withLock { entriesByName[n] } }
+            let entry = name.flatMap { n in state.withLockedValue { $0.entriesByName[n] } }
             downloads.request(url, priority: priority, expectedSize: entry?.size, expectedETag: entry?.etag)
         }
     }
@@ -216,12 +232,12 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     private func downloadChanged(_ url: URL, _ state: DownloadState) {
-        let changed: [RemoteItem] = lock.withLock {
+        let changed: [RemoteItem] = self.state.withLockedValue { library in
             var out: [RemoteItem] = []
-            for i in _items.indices where _items[i].stillURL == url || _items[i].movieURL == url {
-                if _items[i].stillURL == url { _items[i].stillState = state }
-                if _items[i].movieURL == url { _items[i].movieState = state }
-                out.append(_items[i])
+            for i in library.items.indices where library.items[i].stillURL == url || library.items[i].movieURL == url {
+                if library.items[i].stillURL == url { library.items[i].stillState = state }
+                if library.items[i].movieURL == url { library.items[i].movieState = state }
+                out.append(library.items[i])
             }
             return out
         }

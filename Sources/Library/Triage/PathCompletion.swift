@@ -16,7 +16,7 @@ public enum PathCompletion {
             directory = home + directory.dropFirst()
         }
         if !directory.hasPrefix("/") { directory = workingDirectory + "/" + directory }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }   // try?: no completion
         var found: [String] = []
         for name in names.sorted() where name.hasPrefix(namePrefix) {
             if name.hasPrefix("."), !namePrefix.hasPrefix(".") { continue }

@@ -50,6 +50,7 @@ public enum SidecarLocator {
     private static func sharedByOthers(stemOf path: String, own: Set<String>) -> Bool {
         let dir = (path as NSString).deletingLastPathComponent
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        // try?: an unreadable folder has no sidecar livegrid could read either.
         let names = ((try? PathBytes.entries(of: dir.isEmpty ? "." : dir)) ?? []).map(\.name)
         return names.contains { name in
             let ext = (name as NSString).pathExtension.lowercased()

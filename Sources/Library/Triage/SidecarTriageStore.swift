@@ -16,13 +16,18 @@ public enum SidecarTriageStore {
     public static let xmpNamespace = "http://ns.adobe.com/xap/1.0/"
     public static let digiKamNamespace = "http://www.digikam.org/ns/1.0/"
 
+    /// Typed up to the edge: the path and the underlying error, rendered only in `description`.
     public enum StoreError: Error, CustomStringConvertible {
-        case unreadable(String, String)
-        case write(String, String)
+        case unreadable(path: String, MediaError)
+        /// Over 16 MiB: no real sidecar is, and reading it whole would be the cost of a hostile file.
+        case tooLarge(path: String, bytes: UInt64)
+        case write(path: String, any Error)
         public var description: String {
             switch self {
-            case .unreadable(let p, let why): return "\(p): cannot read sidecar: \(why)"
-            case .write(let p, let why): return "\(p): cannot write sidecar: \(why)"
+            case .unreadable(let p, .io(_, let code)): return "\(p): cannot read sidecar: \(String(cString: strerror(code)))"
+            case .unreadable(let p, let error): return "\(p): cannot read sidecar: \(error)"
+            case .tooLarge(let p, let bytes): return "\(p): cannot read sidecar: \(bytes) bytes is too large for one"
+            case .write(let p, let error): return "\(p): cannot write sidecar: \(error)"
             }
         }
     }
@@ -34,16 +39,16 @@ public enum SidecarTriageStore {
     }
 
     public static func read(sidecar path: String) throws -> TriageState {
-        guard let data = contents(of: path) else {
-            throw StoreError.unreadable(path, "no such file or permission denied")
-        }
+        let data = try contents(of: path)
         return state(of: XMPPacketText(String(decoding: data, as: UTF8.self)))
     }
 
     /// A sidecar's bytes, read through the raw path (`PathBytes`: the photo's name may not be UTF-8).
-    private static func contents(of path: String) -> [UInt8]? {
-        guard let source = try? FileByteSource(path: path), source.size < 16 << 20 else { return nil }
-        return try? source.readExactly(at: 0, count: Int(source.size))
+    private static func contents(of path: String) throws(StoreError) -> [UInt8] {
+        let source: FileByteSource
+        do { source = try FileByteSource(path: path) } catch { throw .unreadable(path: path, error) }
+        guard source.size < 16 << 20 else { throw .tooLarge(path: path, bytes: source.size) }
+        do { return try source.readExactly(at: 0, count: Int(source.size)) } catch { throw .unreadable(path: path, error) }
     }
 
     /// Interprets an XMP packet's Rating and PickLabel.
@@ -66,9 +71,7 @@ public enum SidecarTriageStore {
         var permissions: mode_t = 0o644
         var st = StatBuffer()
         if PathBytes.stat(path, &st) == 0 {
-            guard let data = contents(of: path) else {
-                throw StoreError.unreadable(path, "permission denied")
-            }
+            let data = try contents(of: path)
             packet = XMPPacketText(String(decoding: data, as: UTF8.self))
             permissions = st.st_mode & 0o7777
         } else {
@@ -78,7 +81,7 @@ public enum SidecarTriageStore {
             try apply(state, to: &packet)
             try AtomicFileWriter.write(Array(packet.text.utf8), to: path, permissions: permissions)
         } catch {
-            throw StoreError.write(path, "\(error)")
+            throw StoreError.write(path: path, error)
         }
         return path
     }

@@ -116,7 +116,7 @@ public struct XMPPacketText: Sendable, Hashable {
     }
 
     private func matches(_ pattern: String, in text: String) -> [NSTextCheckingResult] {
-        guard let re = try? NSRegularExpression(pattern: pattern) else { return [] }
+        guard let re = try? NSRegularExpression(pattern: pattern) else { return [] }   // try?: the pattern is ours, built from escaped names
         return re.matches(in: text, range: NSRange(text.startIndex..., in: text))
     }
     private func range(_ m: NSTextCheckingResult, _ i: Int) -> Range<String.Index>? {

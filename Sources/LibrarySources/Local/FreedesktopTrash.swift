@@ -182,7 +182,7 @@ public struct FreedesktopTrash: Sendable {
         var st = stat()
         if lstat(shared, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, (st.st_mode & S_ISVTX) != 0 {
             let mine = shared + "/\(uid)"
-            if (try? FreedesktopTrash.makeTrash(mine, parentsToo: false)) != nil { return mine }
+            if (try? FreedesktopTrash.makeTrash(mine, parentsToo: false)) != nil { return mine }   // try?: else the home trash
         }
         let own = POSIXFile.join(topdir, ".Trash-\(uid)")
         do {

@@ -13,6 +13,7 @@ import Foundation
 /// Threading: `submit` and `cancel` may be called from any thread (handlers included); they queue work under
 /// a lock and wake the worker with `curl_multi_wakeup`. Only the worker touches the multi handle and the
 /// easy handles.
+// unchecked: owns the curl multi handle (C), touched only by its worker thread; queues are under `lock`.
 final class CurlEngine: @unchecked Sendable {
     /// `curl_global_init` exactly once per process, before the first handle (a `static let` is thread-safe).
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))

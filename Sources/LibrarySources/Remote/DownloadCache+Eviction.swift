@@ -46,6 +46,7 @@ extension DownloadCache {
     public func totalBytes() -> UInt64 { scanEntries().reduce(0) { $0 + $1.bytes } }
 
     func scanEntries() -> [Entry] {
+        // try?: a cache that cannot be listed has nothing livegrid could evict.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
         return names.compactMap { key -> Entry? in
             guard Self.isKey(key), let files = try? FileManager.default.contentsOfDirectory(atPath: root + "/" + key) else {

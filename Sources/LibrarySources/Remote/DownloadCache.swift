@@ -43,7 +43,7 @@ public struct DownloadCache: Sendable {
 
     public func readMetadata(for url: URL) -> DownloadMetadata? {
         guard let data = FileManager.default.contents(atPath: metadataPath(for: url)), data.count < 1 << 16 else { return nil }
-        return try? JSONDecoder().decode(DownloadMetadata.self, from: data)
+        return try? JSONDecoder().decode(DownloadMetadata.self, from: data)   // try?: damaged metadata = not cached, fetched again
     }
 
     public func writeMetadata(_ meta: DownloadMetadata, for url: URL) throws {

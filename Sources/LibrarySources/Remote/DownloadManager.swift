@@ -10,6 +10,7 @@ import FoundationNetworking
 /// for an evicted file on the eviction queue, `.queued` on the requester's thread), never under the manager's
 /// lock, with states in the order they happened for each URL. Keep them short: the worker thread also reads
 /// every other transfer's socket.
+// unchecked: not a C boundary; every var is under `lock` (NSLock), to move to Locked with the remote rework.
 public final class DownloadManager: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var cacheRoot: String = DownloadCache.defaultRoot()

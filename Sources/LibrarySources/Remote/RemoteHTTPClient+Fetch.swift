@@ -81,6 +81,7 @@ extension RemoteHTTPClient {
 }
 
 /// Accumulates one fetch; touched only on the client's worker thread.
+// unchecked: filled by curl's body callbacks (C) on the worker thread alone.
 private final class FetchState: @unchecked Sendable {
     let range: RemoteFetchRange?
     let maxBytes: Int

@@ -23,6 +23,7 @@ public struct RemoteHTTPConfiguration: Sendable {
 /// Callbacks of one streaming request. Called on the client's worker thread, in order: `onResponse` once (the
 /// final response, after redirects), `onData` for each piece of the body, `onComplete` exactly once and last.
 /// A handler that returns an error ends the transfer, which then completes with that error.
+// unchecked: closures called only on the curl worker thread (C callbacks), never concurrently.
 public struct RemoteTransferHandler: @unchecked Sendable {
     public var onResponse: (HTTPURLResponse) -> RemoteError?
     /// The `Data` lends libcurl's receive buffer for the duration of the call: copy what you keep. The next
@@ -41,6 +42,7 @@ public struct RemoteTransferHandler: @unchecked Sendable {
 /// streamed straight from curl's buffer to the handler). Nothing is buffered whole: small fetches keep at most
 /// their cap, downloads append each piece to disk. Redirects are followed up to `maxRedirects`, and
 /// credentials from the URL's userinfo or netrc are sent as Basic auth only to the host they belong to.
+// unchecked: fronts the curl engine (C handles on its worker thread); its own state is under `lock`.
 public final class RemoteHTTPClient: @unchecked Sendable {
     public let configuration: RemoteHTTPConfiguration
     private let engine = CurlEngine()
@@ -58,6 +60,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     static let fetchBufferSize = 64 << 10
 
     /// A started request; `cancel()` ends it with `.cancelled` (from any thread; a no-op once it completed).
+    // unchecked: wraps a curl easy handle's transfer (C), cancelled through the engine's lock.
     public final class Task: @unchecked Sendable {
         fileprivate let transfer: CurlTransfer
         fileprivate weak var client: RemoteHTTPClient?

@@ -1,15 +1,18 @@
+import Concurrent
 import Foundation
 import MediaFormats
 
 /// A remote file known only in pieces: the ranges partial downloads fetched, plus its total size.
 /// Reads inside known ranges succeed; a read touching an unknown byte throws `missingBytesError` and is
 /// remembered in `misses`, so the caller can fetch exactly what a parser asked for and probe again.
-public final class SparseByteSource: ByteSource, @unchecked Sendable {
+public final class SparseByteSource: ByteSource, Sendable {
     public let size: UInt64
-    private let lock = NSLock()
-    /// Known pieces, sorted by offset, never overlapping.
-    private var pieces: [(offset: UInt64, bytes: [UInt8])] = []
-    private var _misses: [ByteRange] = []
+    private struct Known {
+        /// Known pieces, sorted by offset, never overlapping.
+        var pieces: [(offset: UInt64, bytes: [UInt8])] = []
+        var misses: [ByteRange] = []
+    }
+    private let known = Locked(Known())
 
     /// Prefix of the message of the error thrown for unknown bytes.
     public static let missingBytesPrefix = "sparse source: bytes not downloaded"
@@ -26,10 +29,10 @@ public final class SparseByteSource: ByteSource, @unchecked Sendable {
     public func add(_ bytes: [UInt8], at offset: UInt64) {
         guard offset < size, !bytes.isEmpty else { return }
         let usable = Array(bytes.prefix(Int(min(UInt64(bytes.count), size - offset))))
-        lock.withLock {
+        known.withLockedValue { known in
             var merged = (offset: offset, bytes: usable)
             var kept: [(offset: UInt64, bytes: [UInt8])] = []
-            for piece in pieces {
+            for piece in known.pieces {
                 let pieceEnd = piece.offset + UInt64(piece.bytes.count)
                 let mergedEnd = merged.offset + UInt64(merged.bytes.count)
                 if pieceEnd < merged.offset || piece.offset > mergedEnd {
@@ -45,31 +48,31 @@ public final class SparseByteSource: ByteSource, @unchecked Sendable {
                 merged = (start, union)
             }
             kept.append(merged)
-            pieces = kept.sorted { $0.offset < $1.offset }
+            known.pieces = kept.sorted { $0.offset < $1.offset }
         }
     }
 
     /// Ranges held, in order.
     public var knownRanges: [ByteRange] {
-        lock.withLock { pieces.map { ByteRange(offset: $0.offset, length: UInt64($0.bytes.count)) } }
+        known.withLockedValue { $0.pieces.map { ByteRange(offset: $0.offset, length: UInt64($0.bytes.count)) } }
     }
     public var knownByteCount: UInt64 { knownRanges.reduce(0) { $0 + $1.length } }
 
     /// Reads that failed since the last `clearMisses()`, in order.
-    public var misses: [ByteRange] { lock.withLock { _misses } }
-    public func clearMisses() { lock.withLock { _misses.removeAll() } }
+    public var misses: [ByteRange] { known.withLockedValue { $0.misses } }
+    public func clearMisses() { known.withLockedValue { $0.misses.removeAll() } }
 
     public func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
         guard count > 0, offset < size else { return [] }
         let wanted = min(UInt64(count), size - offset)
-        let found: [UInt8]? = lock.withLock {
-            for piece in pieces where piece.offset <= offset {
+        let found: [UInt8]? = known.withLockedValue { known in
+            for piece in known.pieces where piece.offset <= offset {
                 let pieceEnd = piece.offset + UInt64(piece.bytes.count)
                 guard offset + wanted <= pieceEnd else { continue }
                 let start = Int(offset - piece.offset)
                 return Array(piece.bytes[start..<start + Int(wanted)])
             }
-            _misses.append(ByteRange(offset: offset, length: wanted))
+            known.misses.append(ByteRange(offset: offset, length: wanted))
             return nil
         }
         guard let found else {

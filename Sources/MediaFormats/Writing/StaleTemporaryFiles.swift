@@ -1,3 +1,4 @@
+import Concurrent
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +47,7 @@ public enum StaleTemporaryFiles {
     /// temporary in a folder, so the next livegrid that writes there cleans up after a killed one.
     public static func removeOnce(in directory: String) {
         let key = canonicalPath(directory)
-        let first = sweptLock.withLock { swept.insert(key).inserted }
+        let first = swept.withLockedValue { $0.insert(key).inserted }
         if first { remove(in: directory) }
     }
 
@@ -104,6 +105,5 @@ public enum StaleTemporaryFiles {
         return String(cString: resolved)
     }
 
-    private static let sweptLock = NSLockLite()
-    nonisolated(unsafe) private static var swept: Set<String> = []
+    private static let swept = Locked<Set<String>>([])
 }

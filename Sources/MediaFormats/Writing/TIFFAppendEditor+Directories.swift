@@ -68,6 +68,7 @@ extension TIFFAppendEditor {
 
     mutating func zero(_ range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return }
+        // try?: cannot fail, the range was checked just above (patchBytes checks it again).
         try? patchBytes(at: range.lowerBound, [UInt8](repeating: 0, count: range.count))
     }
 

@@ -1,3 +1,4 @@
+import Concurrent
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -94,7 +95,8 @@ public enum TemporaryFileRegistry {
 
     nonisolated(unsafe) static var table: Table?
     nonisolated(unsafe) static var ending: Int32 = 0
-    private static let lock = NSLockLite()
+    /// Guards `table` and `previousActions` against other threads (the signal handler reads slots by state).
+    private static let lock = Locked()
 
     private static func claim(state: Int32, path: String, primary: String?, device: UInt64, inode: UInt64) -> Slot? {
         guard PathBytes.bytes(of: path).count < Table.pathBytes,

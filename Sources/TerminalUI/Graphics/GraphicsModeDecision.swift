@@ -9,17 +9,6 @@ struct GraphicsModeDecision {
     /// Inside tmux: what tmux said (nil outside tmux, or when tmux did not answer).
     var tmux: TmuxChain? = nil
 
-    /// The mode a setting forces, or nil for `auto` (detect) and `none`.
-    static func forcedMode(for setting: GraphicsModeSetting) -> GraphicsMode? {
-        switch setting {
-        case .auto, .none: return nil
-        case .symbols: return .symbols
-        case .sixel: return .sixels
-        case .kitty: return .kitty
-        case .iterm: return .iterm
-        }
-    }
-
     /// Probe only when a pixel protocol is possible: never for symbols; in tmux only through passthrough
     /// (tmux ≥ 3.3, passthrough on, a client attached), else only when a pixel mode is forced (tmux answers
     /// for itself then, which still gives DA1).
@@ -58,7 +47,7 @@ struct GraphicsModeDecision {
         let depth = probeDepth(setting: setting, environment: environment, tmux: chain)
         let replies = depth.map(probe) ?? .none
         let capabilities = TerminalCapabilities.detect(environment: environment, replies: replies, tmux: chain,
-                                                       forcedMode: forcedMode(for: setting))
+                                                       forcedMode: setting.forcedMode)
         return GraphicsModeDecision(capabilities: capabilities, probed: depth != nil, tmux: chain)
     }
 
@@ -75,8 +64,7 @@ struct GraphicsModeDecision {
         // Inside tmux the whole reason ("the terminal outside tmux (XTerm(379)) reports sixel graphics through
         // passthrough") would squeeze the item's name out of the status bar: `--why`/`show --why` keep it.
         let why = capabilities.tmuxPassthroughDepth > 0 ? "(through tmux)"
-            : capabilities.reasons.first { $0.hasPrefix("graphics:") }
-                .flatMap { $0.split(separator: "(", maxSplits: 1).last.map { "(" + $0 } } ?? ""
+            : capabilities.graphicsWhy.isEmpty ? "" : "(\(capabilities.graphicsWhy))"
         return "\(capabilities.graphicsMode.rawValue), \(cell) \(why)".trimmingCharacters(in: .whitespaces)
     }
 }
