@@ -1,0 +1,176 @@
+import Foundation
+import Imaging
+import Library
+import LivePairing
+import MediaFormats
+import TestSupport
+import XCTest
+
+/// `livegrid edit` (issue 20: key photo, trim, mute, adjustments) run as a user would on copies; every
+/// output is checked by the in-process scanner and by exiftool/ffprobe, and the originals stay byte-identical.
+final class StudioEditTests: XCTestCase {
+    var dir: URL!
+    var out: String!
+
+    override func setUpWithError() throws {
+        dir = try Fixtures.makeTemporaryDirectory("studio-edit")
+        out = dir.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    }
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    // MARK: helpers
+
+    func livegrid(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
+        return try ExternalTool.runProgram(binary, arguments)
+    }
+
+    func tool(_ name: String, _ arguments: [String]) throws -> String { try ExternalTool.run(name, arguments) }
+
+    /// train.jpg + train.mov (iPhone 6s, 1440×1080 H.264, PCM sound, 1.23 s) copied into the test directory.
+    func trainPair() throws -> (still: String, movie: String) {
+        let still = dir.appendingPathComponent("train.jpg").path, movie = dir.appendingPathComponent("train.mov").path
+        try FileManager.default.copyItem(atPath: try Fixtures.shared("train.jpg"), toPath: still)
+        try FileManager.default.copyItem(atPath: try Fixtures.shared("train.mov"), toPath: movie)
+        return (still, movie)
+    }
+
+    /// A generated Live Photo: a 320×240 testsrc2 clip at 30 fps (keyframe every `gop` frames, no B-frames,
+    /// with a sine sound), its still the frame at `stillTime`, paired by make-live. Needs only ffmpeg.
+    func generatedPair(seconds: Double = 3, gop: Int = 30, stillTime: Double = 1.5, codec: String = "libx264",
+                       size: String = "320x240") throws -> (still: String, movie: String) {
+        let clip = dir.appendingPathComponent("gen-src.mov").path
+        let frame = dir.appendingPathComponent("gen-src.jpg").path
+        _ = try tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=duration=\(seconds):size=\(size):rate=30",
+                                "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
+                                "-c:v", codec, "-g", "\(gop)", "-bf", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+                                "-map_metadata", "-1", "-y", clip])
+        _ = try tool("ffmpeg", ["-v", "error", "-ss", "\(stillTime)", "-i", clip, "-frames:v", "1", "-q:v", "2", "-y", frame])
+        guard FileManager.default.fileExists(atPath: clip), FileManager.default.fileExists(atPath: frame) else {
+            throw XCTSkip("ffmpeg could not make the generated clip")
+        }
+        let made = try livegrid(["make-live", frame, clip, "--still-time", "\(stillTime)"])
+        XCTAssertEqual(made.status, 0, made.err)
+        try FileManager.default.removeItem(atPath: clip)
+        try FileManager.default.removeItem(atPath: frame)
+        return (dir.appendingPathComponent("gen-src-live.JPG").path, dir.appendingPathComponent("gen-src-live.MOV").path)
+    }
+
+    func snapshot(_ paths: [String]) throws -> [Data] { try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } }
+
+    /// The one live item in the output directory.
+    func editedItem() throws -> LibraryItem {
+        let scan = try LibraryScanner.scan(directory: out)
+        let live = scan.items.filter { $0.kind == .live }
+        XCTAssertEqual(live.count, 1, "items: \(scan.items.map { "\($0.kind) \($0.displayName)" })")
+        return try XCTUnwrap(live.first)
+    }
+
+    func identifiers(still: String, movie: String) throws -> (still: String, movie: String) {
+        let a = try tool("exiftool", ["-s3", "-MediaGroupUUID", still]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let b = try tool("exiftool", ["-s3", "-ContentIdentifier", movie]).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (a, b)
+    }
+
+    func streams(_ movie: String) throws -> [String] {
+        try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", movie])
+            .split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }
+    }
+
+    func videoDuration(_ movie: String) throws -> Double {
+        let text = try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration", "-of", "csv=p=0", movie])
+        return try XCTUnwrap(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), text)
+    }
+
+    // MARK: key photo
+
+    func testKeyPhotoOnTheTrainPair() throws {
+        let pair = try trainPair()
+        let before = try snapshot([pair.still, pair.movie])
+        let original = try identifiers(still: pair.still, movie: pair.movie)
+        let result = try livegrid(["edit", pair.still, "--key-photo-at", "0.8", "-o", out])
+        XCTAssertEqual(result.status, 0, result.err)
+        let item = try editedItem()
+        let still = try XCTUnwrap(item.still?.path), movie = try XCTUnwrap(item.movie?.path)
+        XCTAssertTrue(still.hasSuffix(".JPG"))
+        // Same content identifier on both halves, read by exiftool.
+        let ids = try identifiers(still: still, movie: movie)
+        XCTAssertEqual(ids.still, original.still)
+        XCTAssertEqual(ids.movie, original.movie)
+        XCTAssertFalse(ids.still.isEmpty)
+        // Still-image time within one frame (29.97 fps) of the chosen key photo.
+        XCTAssertEqual(try XCTUnwrap(item.movie?.info.stillImageTime), 0.8, accuracy: 1 / 29.97)
+        // The still: the movie's full resolution, the camera's Exif kept, upright.
+        let exif = try tool("exiftool", ["-s", "-ImageSize", "-Make", "-Model", "-Orientation", "-ExposureTime", still])
+        XCTAssertTrue(exif.contains("1440x1080"), exif)
+        XCTAssertTrue(exif.contains("iPhone 6s"), exif)
+        XCTAssertTrue(exif.contains("Horizontal (normal)"), exif)
+        XCTAssertTrue(exif.contains("ExposureTime"), exif)
+        // The movie is a stream copy: same video and sound packets.
+        XCTAssertEqual(try ExternalTool.packetHash(movie, stream: "v"), try ExternalTool.packetHash(pair.movie, stream: "v"))
+        XCTAssertEqual(try ExternalTool.packetHash(movie, stream: "a"), try ExternalTool.packetHash(pair.movie, stream: "a"))
+        XCTAssertEqual(try snapshot([pair.still, pair.movie]), before, "the originals changed")
+    }
+
+    func testKeyPhotoStillIsTheMovieFrameAtTheStillImageTime() throws {
+        let pair = try generatedPair()
+        let result = try livegrid(["edit", pair.movie, "--key-photo-at", "2.2", "-o", out])
+        XCTAssertEqual(result.status, 0, result.err)
+        let item = try editedItem()
+        let stillTime = try XCTUnwrap(item.movie?.info.stillImageTime)
+        XCTAssertEqual(stillTime, 2.2, accuracy: 1 / 30.0)
+        let still = try ImageDecoder.decode(path: try XCTUnwrap(item.still?.path), fitting: PixelSize(width: 4096, height: 4096)).frame
+        let frame = try StudioRenderer.frame(ofMovie: try FileByteSource(path: try XCTUnwrap(item.movie?.path)), at: stillTime).image
+        let rgb = RGBImage(width: still.width, height: still.height,
+                           rgb: still.rgba.enumerated().filter { $0.offset % 4 != 3 }.map(\.element))
+        // JPEG (quality 92, 4:2:0) against the decoded movie frame: a few levels on testsrc2's sharp edges;
+        // the frame a second away (testsrc2 moves) differs by far more.
+        let match = try XCTUnwrap(rgb.meanDifference(to: frame))
+        XCTAssertLessThan(match, 5)
+        let other = try StudioRenderer.frame(ofMovie: try FileByteSource(path: try XCTUnwrap(item.movie?.path)), at: 1.0).image
+        XCTAssertGreaterThan(try XCTUnwrap(rgb.meanDifference(to: other)), 2 * match)
+    }
+
+    // MARK: bad input
+
+    func testBadInputGetsAPlainMessageAndNoFiles() throws {
+        let pair = try generatedPair(seconds: 2, stillTime: 1)
+        let before = try snapshot([pair.still, pair.movie])
+        let past = try livegrid(["edit", pair.still, "--key-photo-at", "99", "-o", out])
+        XCTAssertEqual(past.status, 1)
+        XCTAssertTrue(past.err.contains("past the end"), past.err)
+        let nan = try livegrid(["edit", pair.still, "--key-photo-at", "nan", "-o", out])
+        XCTAssertNotEqual(nan.status, 0)
+        XCTAssertTrue(nan.err.contains("--key-photo-at"), nan.err)
+        let backwards = try livegrid(["edit", pair.still, "--trim", "1.5:0.5", "-o", out])
+        XCTAssertEqual(backwards.status, 1)
+        XCTAssertTrue(backwards.err.contains("--trim takes START:END"), backwards.err)
+        let nothing = try livegrid(["edit", pair.still, "-o", out])
+        XCTAssertEqual(nothing.status, 1)
+        XCTAssertTrue(nothing.err.contains("nothing to do"), nothing.err)
+
+        // A truncated movie: the pair no longer pairs, or its movie cannot be read; either way a sentence.
+        let truncated = dir.appendingPathComponent("cut")
+        try FileManager.default.createDirectory(at: truncated, withIntermediateDirectories: true)
+        let cutStill = truncated.appendingPathComponent("a.JPG").path, cutMovie = truncated.appendingPathComponent("a.MOV").path
+        try FileManager.default.copyItem(atPath: pair.still, toPath: cutStill)
+        let movieBytes = try Data(contentsOf: URL(fileURLWithPath: pair.movie))
+        try movieBytes.prefix(movieBytes.count / 3).write(to: URL(fileURLWithPath: cutMovie))
+        let cut = try livegrid(["edit", cutStill, "--key-photo-at", "0.5", "-o", out])
+        XCTAssertEqual(cut.status, 1)
+        XCTAssertTrue(cut.err.hasPrefix("livegrid: "), cut.err)
+        XCTAssertFalse(cut.err.contains("Fatal error"), cut.err)
+
+        // A missing half.
+        try FileManager.default.removeItem(atPath: cutMovie)
+        let alone = try livegrid(["edit", cutStill, "--key-photo-at", "0.5", "-o", out])
+        XCTAssertEqual(alone.status, 1)
+        XCTAssertTrue(alone.err.contains("not a Live Photo"), alone.err)
+
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "a failed edit left files")
+        XCTAssertEqual(try snapshot([pair.still, pair.movie]), before)
+    }
+}
