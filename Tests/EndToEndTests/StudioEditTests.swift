@@ -134,6 +134,89 @@ final class StudioEditTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(rgb.meanDifference(to: other)), 2 * match)
     }
 
+    // MARK: trim and mute
+
+    func testTrimOnAKeyframeIsAStreamCopy() throws {
+        let pair = try generatedPair(gop: 30, stillTime: 1.5)
+        let before = try snapshot([pair.still, pair.movie])
+        let result = try livegrid(["edit", pair.still, "--trim", "1:2.5", "-o", out])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("stream copy"), result.out)
+        let item = try editedItem()
+        let movie = try XCTUnwrap(item.movie?.path), still = try XCTUnwrap(item.still?.path)
+        XCTAssertEqual(try videoDuration(movie), 1.5, accuracy: 1.01 / 30)
+        XCTAssertEqual(try streams(movie).filter { $0 == "audio" }.count, 1)
+        // The key photo (1.5 s) was kept: now 0.5 s into the trimmed movie, and the still is unchanged.
+        XCTAssertEqual(try XCTUnwrap(item.movie?.info.stillImageTime), 0.5, accuracy: 1 / 30.0)
+        let ids = try identifiers(still: still, movie: movie)
+        XCTAssertEqual(ids.still, ids.movie)
+        XCTAssertEqual(ids.still, try identifiers(still: pair.still, movie: pair.movie).still)
+        XCTAssertEqual(try snapshot([pair.still, pair.movie]), before)
+    }
+
+    func testTrimBetweenKeyframesReencodesWithTheSameCodec() throws {
+        for codec in ["libx264", "libx265"] {
+            try? FileManager.default.removeItem(atPath: out)
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let pair = try generatedPair(gop: 30, stillTime: 1.5, codec: codec)
+            let result = try livegrid(["edit", pair.movie, "--trim", "0.5:2", "-o", out])
+            XCTAssertEqual(result.status, 0, result.err)
+            XCTAssertTrue(result.out.contains("re-encoded"), result.out)
+            let item = try editedItem()
+            let movie = try XCTUnwrap(item.movie?.path)
+            let codecName = try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0", movie])
+            XCTAssertEqual(codecName.trimmingCharacters(in: .whitespacesAndNewlines), codec == "libx264" ? "h264" : "hevc")
+            XCTAssertEqual(try videoDuration(movie), 1.5, accuracy: 2.01 / 30)
+            XCTAssertEqual(try XCTUnwrap(item.movie?.info.stillImageTime), 1.0, accuracy: 1 / 30.0)
+            XCTAssertEqual(try streams(movie).filter { $0 == "audio" }.count, 1)
+            let ids = try identifiers(still: try XCTUnwrap(item.still?.path), movie: movie)
+            XCTAssertEqual(ids.still, ids.movie)
+            XCTAssertFalse(ids.movie.isEmpty)
+            try FileManager.default.removeItem(atPath: pair.still)
+            try FileManager.default.removeItem(atPath: pair.movie)
+        }
+    }
+
+    func testMuteDropsTheSoundAndKeepsEveryMetadataTrack() throws {
+        let pair = try trainPair()
+        let before = try snapshot([pair.still, pair.movie])
+        let result = try livegrid(["edit", pair.still, "--mute", "-o", out])
+        XCTAssertEqual(result.status, 0, result.err)
+        let item = try editedItem()
+        let movie = try XCTUnwrap(item.movie?.path)
+        let original = try streams(pair.movie), muted = try streams(movie)
+        XCTAssertTrue(original.contains("audio"))
+        XCTAssertFalse(muted.contains("audio"), "\(muted)")
+        XCTAssertEqual(muted.filter { $0 == "data" }.count, original.filter { $0 == "data" }.count, "metadata tracks: \(muted)")
+        XCTAssertEqual(try ExternalTool.packetHash(movie, stream: "v"), try ExternalTool.packetHash(pair.movie, stream: "v"))
+        XCTAssertEqual(try XCTUnwrap(item.movie?.info.stillImageTime), try XCTUnwrap(MediaProbe.probe(try FileByteSource(path: pair.movie)).stillImageTime), accuracy: 0.002)
+        let ids = try identifiers(still: try XCTUnwrap(item.still?.path), movie: movie)
+        XCTAssertEqual(ids.still, ids.movie)
+        // The sound's bytes are gone from the file, not just unreferenced: a stretch of its PCM samples
+        // (from the middle, not silence) is found in the original and not in the muted copy.
+        let raw = dir.appendingPathComponent("sound.raw").path
+        _ = try tool("ffmpeg", ["-v", "error", "-i", pair.movie, "-map", "0:a", "-c", "copy", "-f", "s16le", "-y", raw])
+        let sound = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let stretch = sound.subdata(in: (sound.count / 2)..<(sound.count / 2 + 4096))
+        XCTAssertTrue(stretch.contains { $0 != 0 })
+        XCTAssertNotNil(try Data(contentsOf: URL(fileURLWithPath: pair.movie)).range(of: stretch))
+        XCTAssertNil(try Data(contentsOf: URL(fileURLWithPath: movie)).range(of: stretch), "the sound's samples are still in the file")
+        XCTAssertEqual(try snapshot([pair.still, pair.movie]), before)
+    }
+
+    func testTrimmingAwayTheKeyPhotoMovesItIntoTheKeptRange() throws {
+        let pair = try generatedPair(stillTime: 2)
+        let result = try livegrid(["edit", pair.still, "--trim", "0:1", "--mute", "-o", out])
+        XCTAssertEqual(result.status, 0, result.err)
+        let item = try editedItem()
+        let movie = try XCTUnwrap(item.movie?.path)
+        let stillTime = try XCTUnwrap(item.movie?.info.stillImageTime)
+        XCTAssertLessThan(stillTime, 1)
+        XCTAssertGreaterThanOrEqual(stillTime, 0.9)
+        XCTAssertFalse(try streams(movie).contains("audio"))
+        XCTAssertEqual(try videoDuration(movie), 1, accuracy: 1.01 / 30)
+    }
+
     // MARK: bad input
 
     func testBadInputGetsAPlainMessageAndNoFiles() throws {
