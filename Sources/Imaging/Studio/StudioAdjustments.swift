@@ -59,9 +59,6 @@ public struct StudioAdjustments: Sendable, Equatable {
     /// The filter chain for an upright picture of `width`×`height` (nil when nothing changes).
     func filters(width: Int, height: Int) -> [String] {
         var chain: [String] = []
-        if let crop = cropSize(width: width, height: height), crop.width != width || crop.height != height {
-            chain.append("crop=\(crop.width):\(crop.height)")
-        }
         if exposure > 0 {
             let white = String(format: "%.6f", pow(2, -exposure))
             chain.append("colorlevels=rimax=\(white):gimax=\(white):bimax=\(white)")
@@ -73,6 +70,11 @@ public struct StudioAdjustments: Sendable, Equatable {
             chain.append(String(format: "eq=contrast=%.4f:saturation=%.4f", contrast, saturation))
         }
         if blackAndWhite { chain.append("hue=s=0") }
+        // The crop last: colour filters commute with it, and FFmpeg 5.1's colorlevels reads whole
+        // linesizes from a cropped packed-RGB frame's shifted start, past the buffer's end (a crash).
+        if let crop = cropSize(width: width, height: height), crop.width != width || crop.height != height {
+            chain.append("crop=\(crop.width):\(crop.height)")
+        }
         return chain
     }
 }
