@@ -15,12 +15,13 @@ extension StudioRenderer {
 
     public enum Alignment: Sendable { case automatic, always, never }
 
-    /// A shift of more than this many full-resolution pixels means the camera moved.
-    static let cameraMovedThreshold = 2.0
+    /// Width of the grey copies the camera's movement is measured on: one pixel there is ~1% of the
+    /// picture's width, the smallest movement that visibly blurs a long exposure's still parts.
+    static let motionProbeWidth = 96
 
     public static func longExposure(source: any ByteSource, alignment: Alignment = .automatic) throws(LibavError) -> LongExposure {
         let shift = alignment == .automatic ? try largestShift(source: source) : 0
-        let align = alignment == .always || (alignment == .automatic && shift > cameraMovedThreshold)
+        let align = alignment == .always || (alignment == .automatic && shift > 0)
         let movie = try StudioMovie(source: source)
         let chain = [movie.uprightFilter].compactMap { $0 } + (align ? ["deshake=edge=mirror"] : []) + ["format=rgb24"]
         var graph: FilterGraph?
@@ -63,11 +64,15 @@ extension StudioRenderer {
                             aligned: align, measuredShift: shift)
     }
 
-    /// The largest translation of any frame against the first, found on 160-pixel-wide grey copies by an
-    /// exhaustive search of ±8 pixels (our own: a whole-picture shift is all the decision needs).
+    /// The largest translation against the first frame of up to 8 frames spread over the movie, found on
+    /// 96-pixel-wide grey copies by an exhaustive search of ±6 pixels, in full-resolution pixels (our own:
+    /// a whole-picture shift is all the decision needs, and libavfilter's deshake then does the aligning).
     static func largestShift(source: any ByteSource) throws(LibavError) -> Double {
         let movie = try StudioMovie(source: source)
-        let chain = [movie.uprightFilter].compactMap { $0 } + ["scale=160:-2", "format=gray"]
+        let chain = [movie.uprightFilter].compactMap { $0 } + ["scale=\(motionProbeWidth):-2", "format=gray"]
+        let frameCount = max(1, Int(movie.duration / movie.frameDuration))
+        let step = max(1, frameCount / 8)
+        var index = 0
         var graph: FilterGraph?
         var first: [UInt8] = []
         var width = 0, height = 0
@@ -75,13 +80,15 @@ extension StudioRenderer {
         var fullWidth = 1
         func drain() throws(LibavError) {
             try graph?.pull { (frame) throws(LibavError) in
-                guard let base = frame.pointee.data.0 else { return }
+                let current = index
+                index += 1
+                guard current % step == 0, let base = frame.pointee.data.0 else { return }
                 let w = Int(frame.pointee.width), h = Int(frame.pointee.height), stride = Int(frame.pointee.linesize.0)
                 var grey = [UInt8](repeating: 0, count: w * h)
                 for row in 0..<h { for column in 0..<w { grey[row * w + column] = base[row * stride + column] } }
                 if first.isEmpty { first = grey; width = w; height = h; return }
                 guard w == width, h == height else { return }
-                let (dx, dy) = bestShift(first, grey, width: w, height: h, radius: 8)
+                let (dx, dy) = bestShift(first, grey, width: w, height: h, radius: 6)
                 largest = max(largest, (Double(dx * dx + dy * dy)).squareRoot() * Double(fullWidth) / Double(w))
             }
         }
