@@ -60,7 +60,8 @@ struct StudioExport {
             var jpeg = try StudioEditor.studio { try exposure.image.jpeg() }
             var exifNote = ""
             if let still = item.still, still.info.format == .jpeg {
-                jpeg = try MediaWriting.jpegCarryingExif(of: try FileByteSource(path: still.path), newJPEG: jpeg)
+                jpeg = try MediaWriting.jpegCarryingExif(of: try FileByteSource(path: still.path), newJPEG: jpeg,
+                                                         keepingContentIdentifier: false)
             } else {
                 exifNote = ", without Exif (the original still is not a JPEG)"
             }

@@ -4,7 +4,9 @@ extension MediaWriting {
     /// `newJPEG` (freshly encoded pixels, upright) carrying the Exif of `original` (a JPEG): camera data,
     /// the Apple MakerNote and its content identifier kept, Orientation set to 1 because the new pixels are
     /// already upright. Without Exif in the original, the new JPEG comes back with Orientation 1 only.
-    public static func jpegCarryingExif(of original: any ByteSource, newJPEG: [UInt8],
+    /// With `keepingContentIdentifier: false` the Apple MakerNote loses its content identifier (and only
+    /// that): a long exposure is no Live Photo still and must not pair with the original's movie.
+    public static func jpegCarryingExif(of original: any ByteSource, newJPEG: [UInt8], keepingContentIdentifier: Bool = true,
                                         limits: ParseLimits = .default) throws(MediaError) -> [UInt8] {
         let originalList = try JPEGSegmentList(original, limits: limits)
         let fresh = MemoryByteSource(newJPEG)
@@ -16,7 +18,19 @@ extension MediaWriting {
             combined = try assembly.bytes(from: fresh)
         }
         let upright = MemoryByteSource(combined)
-        return try JPEGExifWriter.setOrientation(upright, 1, limits: limits).bytes(from: upright)
+        let result = try JPEGExifWriter.setOrientation(upright, 1, limits: limits).bytes(from: upright)
+        guard !keepingContentIdentifier else { return result }
+        let withIdentifier = MemoryByteSource(result)
+        return try JPEGExifWriter.editExif(withIdentifier, limits: limits) { (editor: inout TIFFAppendEditor) throws(MediaError) in
+            guard editor.ifd0Offset != 0 else { return }
+            try editor.updateExifIFD { (entries: inout [TIFFAppendEditor.Entry], editor: inout TIFFAppendEditor) throws(MediaError) in
+                guard let note = entries.first(where: { $0.tag == TIFFAppendEditor.makerNoteTag }),
+                      let bytes = editor.valueBytes(note), AppleMakerNoteWriter.isApple(bytes) else { return }
+                let stripped = try AppleMakerNoteWriter.makerNote(existing: bytes, setting: nil, limits: editor.limits)
+                entries.removeAll { $0.tag == TIFFAppendEditor.makerNoteTag }
+                entries.append(try editor.entry(tag: TIFFAppendEditor.makerNoteTag, type: 7, count: UInt32(stripped.count), data: stripped))
+            }
+        }.bytes(from: withIdentifier)
     }
 
     /// The movie without its sound tracks (`soun` handler): every other track (video, timed metadata such
