@@ -288,6 +288,41 @@ LG_FORWARD(LG_HEIF, struct heif_error, heif_image_handle_get_thumbnail,
 LG_FORWARD_VOID(LG_HEIF, heif_image_handle_release, (const struct heif_image_handle *handle), (handle))
 LG_FORWARD_VOID(LG_HEIF, heif_image_release, (const struct heif_image *image), (image))
 
+// libheif writing (the studio's HEIC stills)
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_number_of_metadata_blocks,
+           (const struct heif_image_handle *handle, const char *type_filter), (handle, type_filter))
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_list_of_metadata_block_IDs,
+           (const struct heif_image_handle *handle, const char *type_filter, heif_item_id *ids, int count),
+           (handle, type_filter, ids, count))
+LG_FORWARD(LG_HEIF, size_t, heif_image_handle_get_metadata_size,
+           (const struct heif_image_handle *handle, heif_item_id metadata_id), (handle, metadata_id))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_image_handle_get_metadata,
+           (const struct heif_image_handle *handle, heif_item_id metadata_id, void *out_data),
+           (handle, metadata_id, out_data))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_get_encoder_for_format,
+           (struct heif_context *context, enum heif_compression_format format, struct heif_encoder **encoder),
+           (context, format, encoder))
+LG_FORWARD_VOID(LG_HEIF, heif_encoder_release, (struct heif_encoder *encoder), (encoder))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_encoder_set_lossy_quality, (struct heif_encoder *encoder, int quality),
+           (encoder, quality))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_image_create,
+           (int width, int height, enum heif_colorspace colorspace, enum heif_chroma chroma, struct heif_image **out_image),
+           (width, height, colorspace, chroma, out_image))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_image_add_plane,
+           (struct heif_image *image, enum heif_channel channel, int width, int height, int bit_depth),
+           (image, channel, width, height, bit_depth))
+LG_FORWARD(LG_HEIF, uint8_t *, heif_image_get_plane, (struct heif_image *image, enum heif_channel channel, int *out_stride),
+           (image, channel, out_stride))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_encode_image,
+           (struct heif_context *ctx, const struct heif_image *image, struct heif_encoder *encoder,
+            const struct heif_encoding_options *options, struct heif_image_handle **out_image_handle),
+           (ctx, image, encoder, options, out_image_handle))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_add_exif_metadata,
+           (struct heif_context *ctx, const struct heif_image_handle *image_handle, const void *data, int size),
+           (ctx, image_handle, data, size))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_write,
+           (struct heif_context *ctx, struct heif_writer *writer, void *userdata), (ctx, writer, userdata))
+
 // MARK: versions (for `livegrid version`)
 LG_FORWARD(LG_AVUTIL, unsigned, avutil_version, (void), ())
 LG_FORWARD(LG_SWSCALE, unsigned, swscale_version, (void), ())

@@ -52,18 +52,13 @@ struct StudioEditor {
         let stillBytes: [UInt8]?
         var frameTime = keyTime
         if newStillFromMovie {
-            guard stillInfo.format == .jpeg else {
-                throw LiveWriting.Failure("\(stillPath): a new key photo is written as JPEG and needs a JPEG original for its Exif (HEIC key photos are not written yet); export it --as still instead")
-            }
+            try Self.requireRewritable(stillInfo, stillPath)
             let frame = try Self.studio { try StudioRenderer.frame(ofMovie: movieSource, at: keyTime, adjustments: request.adjustments) }
             frameTime = frame.time
-            let jpeg = try Self.studio { try frame.image.jpeg() }
-            stillBytes = try MediaWriting.jpegCarryingExif(of: stillSource, newJPEG: jpeg)
+            stillBytes = try Self.encodeStill(frame.image, like: stillSource, format: stillInfo.format)
             notes.append("key photo: the frame at \(Self.seconds(frameTime)) s (\(frame.image.width)×\(frame.image.height))")
         } else if !request.adjustments.isEmpty {
-            guard stillInfo.format == .jpeg else {
-                throw LiveWriting.Failure("\(stillPath): adjusted stills are written as JPEG and need a JPEG original (HEIC is not written yet); convert to a still instead: livegrid export ITEM --as still")
-            }
+            try Self.requireRewritable(stillInfo, stillPath)
             let decoded: DecodedImage
             do {
                 decoded = try ImageDecoder.decode(source: stillSource, info: stillInfo, fitting: PixelSize(width: 32768, height: 32768))
@@ -72,7 +67,7 @@ struct StudioEditor {
             }
             if let damage = decoded.damage { throw LiveWriting.Failure("\(stillPath): the still is damaged (\(damage)); nothing was written") }
             let image = try Self.studio { try StudioRenderer.adjusted(decoded.frame, adjustments: request.adjustments) }
-            stillBytes = try MediaWriting.jpegCarryingExif(of: stillSource, newJPEG: try Self.studio { try image.jpeg() })
+            stillBytes = try Self.encodeStill(image, like: stillSource, format: stillInfo.format)
         } else {
             stillBytes = nil
         }
@@ -96,9 +91,18 @@ struct StudioEditor {
                 rendered = try Self.studio { try StudioRenderer.streamCopyTrim(movieSource, to: path, trim: range, keepAudio: !request.mute) }
             }
             if rendered == nil {
-                rendered = try Self.studio {
-                    try StudioRenderer.renderMovie(movieSource, to: path, trim: range, adjustments: request.adjustments, keepAudio: !request.mute)
+                do {
+                    rendered = try StudioRenderer.renderMovie(movieSource, to: path, trim: range, adjustments: request.adjustments,
+                                                              keepAudio: !request.mute)
+                } catch {
+                    // The still could take the change but the movie cannot: Apple's rule is to offer a still.
+                    let what = reencode ? "the adjustment cannot reach both halves" : "the trim cannot be made"
+                    throw LiveWriting.Failure("\(moviePath): the movie cannot be re-encoded (\(error)), so \(what); convert to a still instead: livegrid export ITEM --as still")
                 }
+            }
+            if let rendered, rendered.duration < range.end - range.start - 2.5 * frameDuration {
+                // A damaged movie decodes short: refuse rather than write a Live Photo missing its end.
+                throw LiveWriting.Failure("\(moviePath): the movie is damaged: only \(Self.seconds(rendered.duration)) s of the \(Self.seconds(range.end - range.start)) s could be decoded; nothing was written (convert to a still instead: livegrid export ITEM --as still)")
             }
             if let rendered {
                 notes.append("movie: \(Self.seconds(rendered.duration)) s, \(rendered.frameCount) frames, "
@@ -122,6 +126,22 @@ struct StudioEditor {
                                               files: [(still, stillBase), (movie, movieBase)])
         notes.append("still-image time: \(Self.seconds(newStillTime)) s")
         return ["Live Photo \(identifier)"] + paths.map { "  \($0)" } + notes.map { "  \($0)" }
+    }
+
+    /// Only JPEG and HEIC stills can be written again; for anything else the one way offered is a still.
+    static func requireRewritable(_ info: MediaInfo, _ path: String) throws {
+        guard info.format == .jpeg || info.format == .heif else {
+            throw LiveWriting.Failure("\(path): a \(info.format.rawValue) still cannot be rewritten, so the change cannot reach both halves; convert to a still instead: livegrid export ITEM --as still")
+        }
+    }
+
+    /// The new still in the original's format with the original's Exif (MakerNote and identifier included).
+    static func encodeStill(_ image: RGBImage, like original: any ByteSource, format: ContainerFormat) throws -> [UInt8] {
+        if format == .heif {
+            let bytes = try original.readExactly(at: 0, count: Int(original.size))
+            return try studio { try image.heic(exifOf: bytes) }
+        }
+        return try MediaWriting.jpegCarryingExif(of: original, newJPEG: try studio { try image.jpeg() })
     }
 
     /// The still and movie paths of the Live Photo `path` belongs to, or a plain reason why not.

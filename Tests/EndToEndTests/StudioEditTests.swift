@@ -271,14 +271,39 @@ final class StudioEditTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(still.meanDifference(to: frame)), 6)
     }
 
-    func testAnAdjustmentThatCannotReachBothHalvesOffersOnlyAStill() throws {
-        // A HEIC still cannot be rewritten yet: the one way offered is converting to a still.
+    func testAHEICLivePhotoGetsAHEICKeyPhotoWithItsExif() throws {
         let clip = try generatedPair(seconds: 2, stillTime: 1)
         let heic = dir.appendingPathComponent("phone.heic").path
         try FileManager.default.copyItem(atPath: try Fixtures.shared("iphone-se-still.heic"), toPath: heic)
         let made = try livegrid(["make-live", heic, clip.movie])
         XCTAssertEqual(made.status, 0, made.err)
-        let result = try livegrid(["edit", dir.appendingPathComponent("phone-live.HEIC").path, "--exposure", "1", "-o", out])
+        let original = dir.appendingPathComponent("phone-live.HEIC").path
+        let before = try snapshot([original])
+        let result = try livegrid(["edit", original, "--key-photo-at", "0.5", "--saturation", "0.5", "-o", out])
+        XCTAssertEqual(result.status, 0, result.err)
+        let item = try editedItem()
+        let still = try XCTUnwrap(item.still?.path), movie = try XCTUnwrap(item.movie?.path)
+        XCTAssertTrue(still.hasSuffix(".HEIC"), still)
+        XCTAssertEqual(try XCTUnwrap(item.movie?.info.stillImageTime), 0.5, accuracy: 1 / 30.0)
+        let exif = try tool("exiftool", ["-s", "-FileType", "-Model", "-ImageSize", still])
+        XCTAssertTrue(exif.contains("HEIC") && exif.contains("iPhone SE") && exif.contains("320x240"), exif)
+        let ids = try identifiers(still: still, movie: movie)
+        XCTAssertEqual(ids.still, ids.movie)
+        XCTAssertFalse(ids.still.isEmpty)
+        let (stillImage, frame) = try stillAndFrame(item)
+        XCTAssertLessThan(try XCTUnwrap(stillImage.meanDifference(to: frame)), 6)
+        XCTAssertEqual(try snapshot([original]), before)
+    }
+
+    func testAMovieThatCannotBeReencodedOffersOnlyAStill() throws {
+        // The movie's header is intact (it pairs) but most of its pictures are zeros: the adjustment could
+        // reach the still but not the movie, so the one way offered is a still, and nothing is written.
+        let pair = try generatedPair(stillTime: 1.5)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: pair.movie))
+        let from = bytes.count * 3 / 10
+        bytes.replaceSubrange(from..<bytes.count, with: Data(count: bytes.count - from))
+        try bytes.write(to: URL(fileURLWithPath: pair.movie))
+        let result = try livegrid(["edit", pair.still, "--exposure", "1", "-o", out])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.err.contains("--as still"), result.err)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [])

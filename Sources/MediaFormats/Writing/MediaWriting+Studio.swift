@@ -33,6 +33,13 @@ extension MediaWriting {
         }.bytes(from: withIdentifier)
     }
 
+    /// Exif TIFF bytes (from the byte-order mark) with Orientation 1: for a re-encoded upright picture.
+    public static func exifTIFFUpright(_ tiff: [UInt8], limits: ParseLimits = .default) throws(MediaError) -> [UInt8] {
+        var editor = try TIFFAppendEditor(tiff: tiff, limits: limits)
+        try editor.setOrientation(1)
+        return editor.bytes
+    }
+
     /// The movie without its sound tracks (`soun` handler): every other track (video, timed metadata such
     /// as the still-image time) and `moov/meta` kept, nothing re-encoded. The sound's sample bytes are
     /// overwritten with zeros in the copy, so muting also removes what was said from the file.
