@@ -309,6 +309,37 @@ final class StudioEditTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [])
     }
 
+    // MARK: interrupted
+
+    func testSIGTERMDuringAReencodeLeavesNothing() throws {
+        let pair = try generatedPair(seconds: 4, size: "1280x720")
+        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["edit", pair.still, "--exposure", "0.5", "-o", out]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the re-encoded movie's temporary holds data, then stop it (condition, not a sleep).
+        let deadline = Date().addingTimeInterval(60)
+        var sawTemporary = false
+        while process.isRunning, Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+            if let name = names.first(where: { $0.hasSuffix(".tmp") }),
+               let size = (try? FileManager.default.attributesOfItem(atPath: (out as NSString).appendingPathComponent(name)))?[.size] as? Int,
+               size > 0 {
+                sawTemporary = true
+                process.terminate()
+                break
+            }
+            usleep(2000)
+        }
+        process.waitUntilExit()
+        XCTAssertTrue(sawTemporary, "the edit finished before it could be interrupted")
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "SIGTERM left files behind")
+    }
+
     // MARK: bad input
 
     func testBadInputGetsAPlainMessageAndNoFiles() throws {
