@@ -33,7 +33,7 @@ median() {
     end=$(date +%s.%N)
     times+=("$(echo "$end - $start" | bc)")
   done
-  printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p"
+  printf "%.2f\n" "$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")"
 }
 
 printf '%-28s %10s %10s\n' "operation" "train" "4K 3 s"
