@@ -65,7 +65,8 @@ struct StudioExport {
             } else {
                 exifNote = ", without Exif (the original still is not a JPEG)"
             }
-            try writer.write(jpeg)
+            // Through the assembly streamer, the one way files are written here.
+            try ByteAssembly([.bytes(jpeg)]).stream(from: MemoryByteSource(jpeg)) { try writer.write($0) }
             summary = "long exposure: the mean of \(exposure.frameCount) frames"
                 + (exposure.aligned ? ", aligned first (the camera moved \(Int(exposure.measuredShift.rounded())) px)" : "") + exifNote
         }
