@@ -29,7 +29,7 @@ struct EditCommand: ParsableCommand {
     var item: String
 
     @Option(name: [.short, .customLong("output")], help: "Directory for the new Live Photo (must exist).", completion: .directory)
-    var outputDirectory: String
+    var outputDirectory: String?
 
     @Option(name: .customLong("key-photo-at"), help: "Seconds into the movie of the new key photo.")
     var keyPhotoAt: Double?
@@ -55,11 +55,19 @@ struct EditCommand: ParsableCommand {
     @Flag(name: .customLong("black-and-white"), help: "Black and white.")
     var blackAndWhite = false
 
+    @Flag(name: .customLong("list-frames"), help: "List the movie's frame times (the key photo's marked) and write nothing.")
+    var listFrames = false
+
     func run() throws {
         try LiveWriting.reportingErrors {
+            if listFrames {
+                HumanOutput.lines(try StudioEditor.frameList(item))
+                return
+            }
             let request = try StudioEditRequest(keyPhotoAt: keyPhotoAt, trim: trim, mute: mute, crop: crop,
                                                 exposure: exposure, contrast: contrast, saturation: saturation,
                                                 blackAndWhite: blackAndWhite)
+            guard let outputDirectory else { throw LiveWriting.Failure("-o DIR is needed: the directory for the new Live Photo") }
             let result = try StudioEditor(item: item, outputDirectory: outputDirectory, request: request).run()
             HumanOutput.lines(result)
         }

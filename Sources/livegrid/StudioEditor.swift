@@ -128,6 +128,19 @@ struct StudioEditor {
         return ["Live Photo \(identifier)"] + paths.map { "  \($0)" } + notes.map { "  \($0)" }
     }
 
+    /// `edit --list-frames`: every frame's number and time, the one at the still-image time marked: what
+    /// a user steps through to choose `--key-photo-at`.
+    static func frameList(_ item: String) throws -> [String] {
+        let (_, moviePath) = try livePhoto(item)
+        let source = try FileByteSource(path: moviePath)
+        let stillTime = MediaProbe.probe(source).stillImageTime
+        let times = try studio { try StudioRenderer.frameTimes(ofMovie: source) }
+        let key = stillTime.flatMap { t in times.lastIndex { $0 <= t + 0.0005 } }
+        return times.enumerated().map { index, time in
+            "\(index == key ? "*" : " ") frame \(index): \(seconds(time)) s"
+        }
+    }
+
     /// Only JPEG and HEIC stills can be written again; for anything else the one way offered is a still.
     static func requireRewritable(_ info: MediaInfo, _ path: String) throws {
         guard info.format == .jpeg || info.format == .heif else {

@@ -134,6 +134,21 @@ final class StudioEditTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(rgb.meanDifference(to: other)), 2 * match)
     }
 
+    func testListFramesMarksTheKeyPhotoAndEveryFrameTimeIsAValidKeyPhoto() throws {
+        let pair = try generatedPair(seconds: 1, stillTime: 0.5)
+        let listed = try livegrid(["edit", pair.still, "--list-frames"])
+        XCTAssertEqual(listed.status, 0, listed.err)
+        let lines = listed.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 30)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("*") }, ["* frame 15: 0.500 s"])
+        // The time printed for frame 22 picks exactly that frame.
+        let time = try XCTUnwrap(lines[22].split(separator: " ").dropLast().last.map(String.init))
+        let result = try livegrid(["edit", pair.still, "--key-photo-at", time, "-o", out])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("the frame at \(time) s"), result.out)
+        XCTAssertEqual(try XCTUnwrap(try editedItem().movie?.info.stillImageTime), 22.0 / 30, accuracy: 0.002)
+    }
+
     // MARK: trim and mute
 
     func testTrimOnAKeyframeIsAStreamCopy() throws {
