@@ -29,7 +29,7 @@ strip --strip-unneeded "$stage/usr/bin/livegrid"
 mkdir -p "$work/shlibs/debian"
 printf 'Source: livegrid\n\nPackage: livegrid\nArchitecture: any\n' > "$work/shlibs/debian/control"
 dlopened=()
-for lib in avutil swscale avcodec avformat; do
+for lib in avutil swscale avcodec avformat avfilter; do
   dlopened+=("-l:lib$lib.so.$(pkg-config --modversion "lib$lib" | cut -d. -f1)")
 done
 dlopened+=("-l:libheif.so.1")

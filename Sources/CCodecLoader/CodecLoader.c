@@ -19,12 +19,18 @@
 #include <libavutil/error.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+#include <libavutil/dict.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
 #include <libheif/heif.h>
 
 #define LG_STR2(x) #x
 #define LG_STR(x) LG_STR2(x)
 
-enum lg_library { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT, LG_HEIF, LG_LIBRARY_COUNT };
+enum lg_library { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT, LG_HEIF, LG_AVFILTER, LG_LIBRARY_COUNT };
 
 // Sonames from the headers we compiled against, so a major-version mismatch cannot be loaded by accident.
 static const char *const lg_sonames[LG_LIBRARY_COUNT] = {
@@ -33,6 +39,7 @@ static const char *const lg_sonames[LG_LIBRARY_COUNT] = {
     "libavcodec.so." LG_STR(LIBAVCODEC_VERSION_MAJOR),
     "libavformat.so." LG_STR(LIBAVFORMAT_VERSION_MAJOR),
     "libheif.so.1",
+    "libavfilter.so." LG_STR(LIBAVFILTER_VERSION_MAJOR),
 };
 
 static void *lg_handles[LG_LIBRARY_COUNT];
@@ -80,6 +87,12 @@ int lg_codecs_load_libav(char *message, size_t capacity) {
 int lg_codecs_load_heif(char *message, size_t capacity) {
     static const enum lg_library heif[] = { LG_HEIF };
     return lg_load(heif, 1, message, capacity);
+}
+
+// libavfilter only for the studio (edit, export --as loop/bounce/gif/long-exposure): browsing never opens it.
+int lg_codecs_load_avfilter(char *message, size_t capacity) {
+    static const enum lg_library avfilter[] = { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT, LG_AVFILTER };
+    return lg_load(avfilter, sizeof avfilter / sizeof avfilter[0], message, capacity);
 }
 
 // Reached only when a caller skipped lg_codecs_load_*: there is no error value to return from an
@@ -131,6 +144,18 @@ LG_FORWARD(LG_AVUTIL, const char *, av_get_pix_fmt_name, (enum AVPixelFormat pix
 LG_FORWARD_VOID(LG_AVUTIL, av_log_set_level, (int level), (level))
 LG_FORWARD(LG_AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
 
+LG_FORWARD(LG_AVUTIL, int, av_frame_get_buffer, (AVFrame *frame, int align), (frame, align))
+LG_FORWARD(LG_AVUTIL, AVFrame *, av_frame_clone, (const AVFrame *src), (src))
+LG_FORWARD(LG_AVUTIL, int, av_opt_set, (void *obj, const char *name, const char *val, int search_flags),
+           (obj, name, val, search_flags))
+LG_FORWARD(LG_AVUTIL, int, av_opt_set_bin, (void *obj, const char *name, const uint8_t *val, int size, int search_flags),
+           (obj, name, val, size, search_flags))
+LG_FORWARD(LG_AVUTIL, int, av_dict_set, (AVDictionary **pm, const char *key, const char *value, int flags),
+           (pm, key, value, flags))
+LG_FORWARD_VOID(LG_AVUTIL, av_dict_free, (AVDictionary **m), (m))
+LG_FORWARD(LG_AVUTIL, int64_t, av_rescale_q, (int64_t a, AVRational bq, AVRational cq), (a, bq, cq))
+LG_FORWARD(LG_AVUTIL, char *, av_strdup, (const char *s), (s))
+
 // MARK: libswscale
 LG_FORWARD_VOID(LG_SWSCALE, sws_freeContext, (struct SwsContext *context), (context))
 LG_FORWARD(LG_SWSCALE, struct SwsContext *, sws_getCachedContext,
@@ -165,6 +190,14 @@ LG_FORWARD(LG_AVCODEC, int, avcodec_parameters_to_context, (AVCodecContext *code
 LG_FORWARD(LG_AVCODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame))
 LG_FORWARD(LG_AVCODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt))
 LG_FORWARD(LG_AVCODEC, unsigned, avcodec_version, (void), ())
+LG_FORWARD(LG_AVCODEC, const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name))
+LG_FORWARD(LG_AVCODEC, int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame *frame), (avctx, frame))
+LG_FORWARD(LG_AVCODEC, int, avcodec_receive_packet, (AVCodecContext *avctx, AVPacket *avpkt), (avctx, avpkt))
+LG_FORWARD(LG_AVCODEC, int, avcodec_parameters_from_context, (AVCodecParameters *par, const AVCodecContext *codec),
+           (par, codec))
+LG_FORWARD(LG_AVCODEC, int, avcodec_parameters_copy, (AVCodecParameters *dst, const AVCodecParameters *src), (dst, src))
+LG_FORWARD_VOID(LG_AVCODEC, av_packet_rescale_ts, (AVPacket *pkt, AVRational tb_src, AVRational tb_dst),
+                (pkt, tb_src, tb_dst))
 
 // MARK: libavformat
 LG_FORWARD(LG_AVFORMAT, int, av_find_best_stream,
@@ -191,6 +224,37 @@ LG_FORWARD(LG_AVFORMAT, AVIOContext *, avio_alloc_context,
             int64_t (*seek)(void *opaque, int64_t offset, int whence)),
            (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))
 LG_FORWARD_VOID(LG_AVFORMAT, avio_context_free, (AVIOContext **s), (s))
+LG_FORWARD(LG_AVFORMAT, int, avformat_alloc_output_context2,
+           (AVFormatContext **ctx, const AVOutputFormat *oformat, const char *format_name, const char *filename),
+           (ctx, oformat, format_name, filename))
+LG_FORWARD_VOID(LG_AVFORMAT, avformat_free_context, (AVFormatContext *s), (s))
+LG_FORWARD(LG_AVFORMAT, AVStream *, avformat_new_stream, (AVFormatContext *s, const AVCodec *c), (s, c))
+LG_FORWARD(LG_AVFORMAT, int, avio_open, (AVIOContext **s, const char *url, int flags), (s, url, flags))
+LG_FORWARD(LG_AVFORMAT, int, avio_closep, (AVIOContext **s), (s))
+LG_FORWARD(LG_AVFORMAT, int, avformat_write_header, (AVFormatContext *s, AVDictionary **options), (s, options))
+LG_FORWARD(LG_AVFORMAT, int, av_interleaved_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
+LG_FORWARD(LG_AVFORMAT, int, av_write_trailer, (AVFormatContext *s), (s))
+
+// MARK: libavfilter
+LG_FORWARD(LG_AVFILTER, AVFilterGraph *, avfilter_graph_alloc, (void), ())
+LG_FORWARD_VOID(LG_AVFILTER, avfilter_graph_free, (AVFilterGraph **graph), (graph))
+LG_FORWARD(LG_AVFILTER, const AVFilter *, avfilter_get_by_name, (const char *name), (name))
+LG_FORWARD(LG_AVFILTER, int, avfilter_graph_create_filter,
+           (AVFilterContext **filt_ctx, const AVFilter *filt, const char *name, const char *args, void *opaque,
+            AVFilterGraph *graph_ctx),
+           (filt_ctx, filt, name, args, opaque, graph_ctx))
+LG_FORWARD(LG_AVFILTER, int, avfilter_graph_parse_ptr,
+           (AVFilterGraph *graph, const char *filters, AVFilterInOut **inputs, AVFilterInOut **outputs, void *log_ctx),
+           (graph, filters, inputs, outputs, log_ctx))
+LG_FORWARD(LG_AVFILTER, AVFilterInOut *, avfilter_inout_alloc, (void), ())
+LG_FORWARD_VOID(LG_AVFILTER, avfilter_inout_free, (AVFilterInOut **inout), (inout))
+LG_FORWARD(LG_AVFILTER, int, avfilter_graph_config, (AVFilterGraph *graphctx, void *log_ctx), (graphctx, log_ctx))
+LG_FORWARD(LG_AVFILTER, int, av_buffersrc_add_frame_flags, (AVFilterContext *ctx, AVFrame *frame, int flags),
+           (ctx, frame, flags))
+LG_FORWARD(LG_AVFILTER, int, av_buffersink_get_frame, (AVFilterContext *ctx, AVFrame *frame), (ctx, frame))
+LG_FORWARD(LG_AVFILTER, AVRational, av_buffersink_get_time_base, (const AVFilterContext *ctx), (ctx))
+LG_FORWARD(LG_AVFILTER, AVRational, av_buffersink_get_frame_rate, (const AVFilterContext *ctx), (ctx))
+LG_FORWARD(LG_AVFILTER, unsigned, avfilter_version, (void), ())
 
 // MARK: libheif
 LG_FORWARD(LG_HEIF, struct heif_context *, heif_context_alloc, (void), ())
@@ -223,6 +287,41 @@ LG_FORWARD(LG_HEIF, struct heif_error, heif_image_handle_get_thumbnail,
            (main_image_handle, thumbnail_id, out_thumbnail_handle))
 LG_FORWARD_VOID(LG_HEIF, heif_image_handle_release, (const struct heif_image_handle *handle), (handle))
 LG_FORWARD_VOID(LG_HEIF, heif_image_release, (const struct heif_image *image), (image))
+
+// libheif writing (the studio's HEIC stills)
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_number_of_metadata_blocks,
+           (const struct heif_image_handle *handle, const char *type_filter), (handle, type_filter))
+LG_FORWARD(LG_HEIF, int, heif_image_handle_get_list_of_metadata_block_IDs,
+           (const struct heif_image_handle *handle, const char *type_filter, heif_item_id *ids, int count),
+           (handle, type_filter, ids, count))
+LG_FORWARD(LG_HEIF, size_t, heif_image_handle_get_metadata_size,
+           (const struct heif_image_handle *handle, heif_item_id metadata_id), (handle, metadata_id))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_image_handle_get_metadata,
+           (const struct heif_image_handle *handle, heif_item_id metadata_id, void *out_data),
+           (handle, metadata_id, out_data))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_get_encoder_for_format,
+           (struct heif_context *context, enum heif_compression_format format, struct heif_encoder **encoder),
+           (context, format, encoder))
+LG_FORWARD_VOID(LG_HEIF, heif_encoder_release, (struct heif_encoder *encoder), (encoder))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_encoder_set_lossy_quality, (struct heif_encoder *encoder, int quality),
+           (encoder, quality))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_image_create,
+           (int width, int height, enum heif_colorspace colorspace, enum heif_chroma chroma, struct heif_image **out_image),
+           (width, height, colorspace, chroma, out_image))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_image_add_plane,
+           (struct heif_image *image, enum heif_channel channel, int width, int height, int bit_depth),
+           (image, channel, width, height, bit_depth))
+LG_FORWARD(LG_HEIF, uint8_t *, heif_image_get_plane, (struct heif_image *image, enum heif_channel channel, int *out_stride),
+           (image, channel, out_stride))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_encode_image,
+           (struct heif_context *ctx, const struct heif_image *image, struct heif_encoder *encoder,
+            const struct heif_encoding_options *options, struct heif_image_handle **out_image_handle),
+           (ctx, image, encoder, options, out_image_handle))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_add_exif_metadata,
+           (struct heif_context *ctx, const struct heif_image_handle *image_handle, const void *data, int size),
+           (ctx, image_handle, data, size))
+LG_FORWARD(LG_HEIF, struct heif_error, heif_context_write,
+           (struct heif_context *ctx, struct heif_writer *writer, void *userdata), (ctx, writer, userdata))
 
 // MARK: versions (for `livegrid version`)
 LG_FORWARD(LG_AVUTIL, unsigned, avutil_version, (void), ())

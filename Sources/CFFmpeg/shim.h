@@ -8,6 +8,11 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/display.h>
 #include <libavutil/error.h>
+#include <libavutil/opt.h>
+#include <libavutil/mathematics.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
 #include <errno.h>
 
 // AVERROR(e) and friends are macros: Swift cannot see them.
@@ -16,4 +21,6 @@ static inline int lg_averror_eof(void) { return AVERROR_EOF; }
 static inline int64_t lg_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int lg_seek_size(void) { return AVSEEK_SIZE; }
 static inline int lg_averror_from_errno(int e) { return AVERROR(e); }
+// AVIO_FLAG_WRITE and AVFMT_GLOBALHEADER/AV_CODEC_FLAG_GLOBAL_HEADER are plain macros Swift imports; these are not.
+static inline int lg_av_buffersrc_flag_keep_ref(void) { return AV_BUFFERSRC_FLAG_KEEP_REF; }
 #endif

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Imaging
 import Foundation
 import Library
 import LibrarySources
@@ -25,6 +26,8 @@ struct ExportCommand: ParsableCommand {
 
     enum Choice: String, ExpressibleByArgument, CaseIterable {
         case live, still
+        case loop, bounce, gif
+        case longExposure = "long-exposure"
     }
 
     enum Rotation: String, ExpressibleByArgument, CaseIterable {
@@ -44,8 +47,12 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "The destination directory (must exist).", completion: .directory)
     var to: String
 
-    @Option(name: .customLong("as"), help: "Export Live Photos as live (still + movie) or still.")
+    @Option(name: .customLong("as"), help: ArgumentHelp("live (still + movie), still, or an effect: loop, bounce, gif, long-exposure.",
+                                                       discussion: "loop: MP4 with a crossfade at the seam; bounce: MP4 forward then reversed; gif: palette-optimised, at most --max-size; long-exposure: JPEG averaging every frame (aligned first when the camera moved), with the original's Exif."))
     var choice: Choice?
+
+    @Option(name: .customLong("max-size"), help: "Largest GIF in bytes (K/M suffixes; default 8M).")
+    var maxSize: String?
 
     @Option(name: .long, help: "Turn the exported copies losslessly: left, right or flip (mirror).")
     var rotate: Rotation?
@@ -61,8 +68,13 @@ struct ExportCommand: ParsableCommand {
         } catch {
             fail("\(error)")
         }
+        if let effect = choice.flatMap({ StudioEffect(rawValue: $0.rawValue) }) {
+            try exportEffect(effect, resolved)
+            return
+        }
+        if maxSize != nil { fail("--max-size is for --as gif") }
         let plan = ExportPlan(items: resolved, destination: to,
-                              choiceForAll: choice.map { $0 == .live ? .livePhoto : .stillPhoto },
+                              choiceForAll: choice.map { $0 == .still ? .stillPhoto : .livePhoto },
                               stripLocation: stripLocation)
         let isTerminal = isatty(STDERR_FILENO) == 1
         let report: ExportReport
@@ -103,6 +115,20 @@ struct ExportCommand: ParsableCommand {
         } catch {
             return "\(error)"
         }
+    }
+
+    /// --as loop|bounce|gif|long-exposure (StudioExport).
+    private func exportEffect(_ effect: StudioEffect, _ resolved: [LibraryItem]) throws {
+        if rotate != nil || stripLocation { fail("--rotate and --strip-location apply to --as live and --as still") }
+        var bound = StudioExport.defaultGIFBytes
+        if let maxSize {
+            guard effect == .gif else { fail("--max-size is for --as gif") }
+            guard let bytes = StudioExport.byteCount(maxSize) else { fail("--max-size takes a size like 8M, 500K or 2000000, not \(maxSize)") }
+            bound = bytes
+        }
+        let result = StudioExport(destination: to, effect: effect, maxBytes: bound).run(resolved)
+        HumanOutput.lines(result.lines)
+        if result.failed { throw ExitCode(1) }
     }
 
     private func fail(_ message: String) -> Never {

@@ -10,5 +10,7 @@
 // and a message (for example a missing package) in `message`. Later calls are cheap.
 int lg_codecs_load_libav(char *message, size_t capacity);
 int lg_codecs_load_heif(char *message, size_t capacity);
+// libavfilter, with the libav* libraries it needs (the studio: edit and export effects).
+int lg_codecs_load_avfilter(char *message, size_t capacity);
 
 #endif

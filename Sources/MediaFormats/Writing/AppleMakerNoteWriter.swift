@@ -7,7 +7,8 @@ enum AppleMakerNoteWriter {
     static func isApple(_ bytes: [UInt8]) -> Bool { bytes.starts(with: AppleMakerNote.signature) }
 
     /// - Parameter existing: the current MakerNote bytes (must be Apple's), or nil for a fresh one.
-    static func makerNote(existing: [UInt8]?, setting identifier: String, limits: ParseLimits = .default) throws(MediaError) -> [UInt8] {
+    /// - Parameter identifier: the content identifier to set, or nil to remove it (every other entry kept).
+    static func makerNote(existing: [UInt8]?, setting identifier: String?, limits: ParseLimits = .default) throws(MediaError) -> [UInt8] {
         var header = AppleMakerNote.signature + [0, 1] + Array("MM".utf8)
         var order = ByteOrder.bigEndian
         var values: [(tag: UInt16, type: UInt16, count: UInt32, data: [UInt8])] = []
@@ -29,9 +30,11 @@ enum AppleMakerNoteWriter {
                 values.append((entry.tag, entry.type, entry.count, data))
             }
         }
-        let ascii = Array(identifier.utf8) + [0]
         values.removeAll { $0.tag == contentIdentifierTag }
-        values.append((contentIdentifierTag, 2, UInt32(ascii.count), ascii))
+        if let identifier {
+            let ascii = Array(identifier.utf8) + [0]
+            values.append((contentIdentifierTag, 2, UInt32(ascii.count), ascii))
+        }
         values.sort { $0.tag < $1.tag }
 
         func u16(_ v: UInt16) -> [UInt8] { order == .bigEndian ? BigEndian.u16(v) : BigEndian.u16(v).reversed() }

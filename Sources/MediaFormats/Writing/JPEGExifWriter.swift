@@ -44,20 +44,28 @@ enum JPEGExifWriter {
     static func setOrientation(_ source: any ByteSource, _ orientation: Int, limits: ParseLimits = .default) throws(MediaError) -> ByteAssembly {
         guard (1...8).contains(orientation) else { throw MediaError.invalid("Exif orientation \(orientation) is not 1...8") }
         return try editExif(source, limits: limits) { (editor: inout TIFFAppendEditor) throws(MediaError) in
-            let value = UInt16(orientation)
-            if editor.ifd0Offset != 0 {
-                let ifd0 = try editor.readDirectory(at: editor.ifd0Offset, context: "Exif IFD0")
-                if let index = ifd0.entries.firstIndex(where: { $0.tag == TIFFAppendEditor.orientationTag }),
-                   ifd0.entries[index].type == 3, ifd0.entries[index].count == 1 {
-                    try editor.patchBytes(at: ifd0.valueFieldIndexes[index], editor.u16(value))
-                    return
-                }
+            try editor.setOrientation(orientation)
+        }
+    }
+}
+
+extension TIFFAppendEditor {
+    /// Sets IFD0 Orientation (patched in place when present as one SHORT, else added).
+    mutating func setOrientation(_ orientation: Int) throws(MediaError) {
+        guard (1...8).contains(orientation) else { throw MediaError.invalid("Exif orientation \(orientation) is not 1...8") }
+        let value = UInt16(orientation)
+        if ifd0Offset != 0 {
+            let ifd0 = try readDirectory(at: ifd0Offset, context: "Exif IFD0")
+            if let index = ifd0.entries.firstIndex(where: { $0.tag == TIFFAppendEditor.orientationTag }),
+               ifd0.entries[index].type == 3, ifd0.entries[index].count == 1 {
+                try patchBytes(at: ifd0.valueFieldIndexes[index], u16(value))
+                return
             }
-            let entry = TIFFAppendEditor.Entry(tag: TIFFAppendEditor.orientationTag, type: 3, count: 1, value: editor.u16(value) + [0, 0])
-            try editor.updateIFD0 { entries, _ in
-                entries.removeAll { $0.tag == TIFFAppendEditor.orientationTag }
-                entries.append(entry)
-            }
+        }
+        let entry = TIFFAppendEditor.Entry(tag: TIFFAppendEditor.orientationTag, type: 3, count: 1, value: u16(value) + [0, 0])
+        try updateIFD0 { entries, _ in
+            entries.removeAll { $0.tag == TIFFAppendEditor.orientationTag }
+            entries.append(entry)
         }
     }
 }

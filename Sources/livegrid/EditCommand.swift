@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import Library
+import LivePairing
+import MediaFormats
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Edit a Live Photo into a new one: key photo, trim, mute, crop and colour (originals untouched).",
+        usage: "livegrid edit <item> -o <dir> [--key-photo-at <s>] [<options>]",
+        discussion: """
+        ITEM is the still or the movie of a Live Photo. The result is a new still + movie pair in DIR with the \
+        same content identifier, written atomically (the movie first); the originals are never modified.
+
+        --key-photo-at makes the frame at that time the new still (full movie resolution, JPEG, the \
+        original's Exif and MakerNote kept, orientation upright) and moves the movie's still-image time \
+        to it; the movie itself is stream-copied. --trim keeps START:END seconds: a stream copy when START \
+        falls on a keyframe, else the pictures are re-encoded with the same codec (H.264 or HEVC). --mute \
+        removes the sound (its bytes too) and keeps every other track. --crop, --exposure, --contrast, \
+        --saturation and --black-and-white change the still and every movie frame through the same \
+        libavfilter filters. When an adjustment cannot be made to both halves, the only way offered is \
+        `livegrid export ITEM --as still`.
+        """
+    )
+
+    @Argument(help: "The still or the movie of a Live Photo.", completion: .file())
+    var item: String
+
+    @Option(name: [.short, .customLong("output")], help: "Directory for the new Live Photo (must exist).", completion: .directory)
+    var outputDirectory: String?
+
+    @Option(name: .customLong("key-photo-at"), help: "Seconds into the movie of the new key photo.")
+    var keyPhotoAt: Double?
+
+    @Option(help: "Keep START:END seconds of the movie (e.g. 0.5:2.5).")
+    var trim: String?
+
+    @Flag(help: "Remove the sound.")
+    var mute = false
+
+    @Option(help: "Crop both halves to an aspect ratio W:H (e.g. 1:1, 4:5, 16:9).")
+    var crop: String?
+
+    @Option(help: "Exposure in stops (-4...4).")
+    var exposure: Double?
+
+    @Option(help: "Contrast (0...2, 1 = unchanged).")
+    var contrast: Double?
+
+    @Option(help: "Saturation (0...3, 1 = unchanged).")
+    var saturation: Double?
+
+    @Flag(name: .customLong("black-and-white"), help: "Black and white.")
+    var blackAndWhite = false
+
+    @Flag(name: .customLong("list-frames"), help: "List the movie's frame times (the key photo's marked) and write nothing.")
+    var listFrames = false
+
+    func run() throws {
+        try LiveWriting.reportingErrors {
+            if listFrames {
+                HumanOutput.lines(try StudioEditor.frameList(item))
+                return
+            }
+            let request = try StudioEditRequest(keyPhotoAt: keyPhotoAt, trim: trim, mute: mute, crop: crop,
+                                                exposure: exposure, contrast: contrast, saturation: saturation,
+                                                blackAndWhite: blackAndWhite)
+            guard let outputDirectory else { throw LiveWriting.Failure("-o DIR is needed: the directory for the new Live Photo") }
+            let result = try StudioEditor(item: item, outputDirectory: outputDirectory, request: request).run()
+            HumanOutput.lines(result)
+        }
+    }
+}
+
+/// What the user asked `edit` to do, checked.
+struct StudioEditRequest {
+    var keyPhotoAt: Double?
+    var trim: (start: Double, end: Double)?
+    var mute: Bool
+    var adjustments: StudioAdjustments
+
+    init(keyPhotoAt: Double?, trim: String?, mute: Bool, crop: String?, exposure: Double?, contrast: Double?,
+         saturation: Double?, blackAndWhite: Bool) throws {
+        if let keyPhotoAt, !keyPhotoAt.isFinite || keyPhotoAt < 0 {
+            throw LiveWriting.Failure("--key-photo-at takes seconds from the start of the movie (0 or more)")
+        }
+        self.keyPhotoAt = keyPhotoAt
+        self.trim = try trim.map(Self.range)
+        self.mute = mute
+        var adjustments = StudioAdjustments(exposure: exposure ?? 0, contrast: contrast ?? 1, saturation: saturation ?? 1,
+                                            blackAndWhite: blackAndWhite)
+        if let crop { adjustments.aspectRatio = try Self.ratio(crop) }
+        if let problem = adjustments.problem { throw LiveWriting.Failure(problem) }
+        self.adjustments = adjustments
+        guard keyPhotoAt != nil || self.trim != nil || mute || !adjustments.isEmpty else {
+            throw LiveWriting.Failure("nothing to do: give --key-photo-at, --trim, --mute or an adjustment (see livegrid edit --help)")
+        }
+    }
+
+    static func range(_ text: String) throws -> (start: Double, end: Double) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Double(parts[0]), let end = Double(parts[1]), start.isFinite, end.isFinite,
+              start >= 0, end > start else {
+            throw LiveWriting.Failure("--trim takes START:END in seconds with START < END (e.g. 0.5:2.5), not \(text)")
+        }
+        return (start, end)
+    }
+
+    static func ratio(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...100).contains(w), (1...100).contains(h) else {
+            throw LiveWriting.Failure("--crop takes a ratio like 1:1, 4:5 or 16:9, not \(text)")
+        }
+        return (w, h)
+    }
+}
