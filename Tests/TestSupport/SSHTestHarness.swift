@@ -234,3 +234,75 @@ public final class ThrottlingProxy {
         threading.Thread(target=pump, args=(upstream, client, rate), daemon=True).start()
     """#
 }
+
+/// A TCP relay on 127.0.0.1 that counts the bytes it passes (the bytes a client really receives, SSH framing,
+/// key exchange and SFTP read-ahead included). The counts are rewritten to a file after every piece.
+public final class ByteCountingProxy {
+    public let port: Int
+    private let server: RemoteTestHarness.Server
+    private let countFile: URL
+
+    public init(to targetPort: Int, directory: URL) throws {
+        port = try RemoteTestHarness.freePort()
+        let script = directory.appendingPathComponent("count-relay.py")
+        countFile = directory.appendingPathComponent("count-relay-\(port).txt")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        server = try RemoteTestHarness.Server(port: port, directory: directory,
+                                              arguments: [try RemoteTestHarness.python(), script.path, String(port),
+                                                          String(targetPort), countFile.path],
+                                              workingDirectory: directory)
+    }
+
+    /// (bytes server → client, bytes client → server, connections still open).
+    public var counts: (toClient: Int, toServer: Int, open: Int) {
+        let fields = ((try? String(contentsOf: countFile, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0) }
+        return fields.count == 3 ? (fields[0], fields[1], fields[2]) : (0, 0, 0)
+    }
+
+    public func stop() { server.stop() }
+    deinit { stop() }
+
+    static let script = #"""
+    import os, socket, sys, threading
+    listen_port, target_port, count_file = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    lock = threading.Lock()
+    state = {"down": 0, "up": 0, "open": 0}
+    def save():
+        with open(count_file + ".tmp", "w") as f:
+            f.write("%d %d %d" % (state["down"], state["up"], state["open"]))
+        os.replace(count_file + ".tmp", count_file)
+    def pump(src, dst, key, closer):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+                with lock:
+                    state[key] += len(data)
+                    save()
+        except OSError:
+            pass
+        for s in (src, dst):
+            try: s.shutdown(socket.SHUT_RDWR)
+            except OSError: pass
+        if closer:
+            with lock:
+                state["open"] -= 1
+                save()
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", listen_port))
+    server.listen(64)
+    with lock:
+        save()
+    while True:
+        client, _ = server.accept()
+        upstream = socket.create_connection(("127.0.0.1", target_port))
+        with lock:
+            state["open"] += 1
+            save()
+        threading.Thread(target=pump, args=(client, upstream, "up", False), daemon=True).start()
+        threading.Thread(target=pump, args=(upstream, client, "down", True), daemon=True).start()
+    """#
+}
