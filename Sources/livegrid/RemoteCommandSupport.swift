@@ -94,6 +94,11 @@ private final class RejectedLog: @unchecked Sendable {
 
 /// A passphrase or password read from the controlling terminal with echo off. No terminal (a script, a test
 /// under `setsid`): nil at once, never a hang.
+///
+/// The terminal is in non-canonical mode without echo or signals while the user types, so every key is seen
+/// here: Enter (or Ctrl-D) ends the answer, Backspace and Ctrl-U edit it, and Ctrl-C restores the terminal and
+/// ends livegrid (exit status 130, as a shell reports an interrupt) instead of leaving the terminal silent.
+/// A SIGTERM/SIGHUP arriving meanwhile restores it too (`PromptTerminalGuard`).
 enum TerminalSecretPrompt {
     static func ask(_ prompt: String) -> String? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -102,20 +107,74 @@ enum TerminalSecretPrompt {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return nil }
         var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ECHONL | ICANON)
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
-        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { return nil }
-        defer { _ = tcsetattr(fd, TCSAFLUSH, &saved) }
+        quiet.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+        quiet.c_iflag |= tcflag_t(ICRNL)
+        withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        write(fd, prompt)
+        PromptTerminalGuard.arm(fd: fd, saved: saved)
+        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { PromptTerminalGuard.disarm(); return nil }
+        defer {
+            _ = tcsetattr(fd, TCSAFLUSH, &saved)
+            PromptTerminalGuard.disarm()
+        }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count < 4096 {
             let n = read(fd, &byte, 1)
             if n < 0, errno == EINTR { continue }
-            guard n == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-            bytes.append(byte)
+            guard n == 1 else { break }   // the terminal went away: what was typed so far, if anything
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x04:   // Enter, Ctrl-D
+                write(fd, "\n")
+                return String(decoding: bytes, as: UTF8.self)
+            case 0x03:   // Ctrl-C
+                _ = tcsetattr(fd, TCSAFLUSH, &saved)
+                write(fd, "\n")
+                HumanOutput.error("cancelled at the prompt")
+                exit(130)
+            case 0x7F, 0x08:   // Backspace: one character (its UTF-8 continuation bytes too)
+                while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
+            case 0x15:   // Ctrl-U: start again
+                bytes.removeAll()
+            case ..<0x20:   // other control keys (Ctrl-Z, Esc …) are not part of a password
+                break
+            default:
+                bytes.append(byte)
+            }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        write(fd, "\n")
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+    }
+}
+
+/// Restores the terminal if livegrid is ended by a signal while the prompt has echo off. Only
+/// async-signal-safe calls in the handler (tcsetattr, signal, raise) on values stored before it is installed.
+enum PromptTerminalGuard {
+    private static var fd: Int32 = -1
+    private static var saved = termios()
+    private static let signals = [SIGTERM, SIGHUP, SIGQUIT]
+
+    static func arm(fd descriptor: Int32, saved settings: termios) {
+        saved = settings
+        fd = descriptor
+        for number in signals {
+            signal(number) { received in
+                if PromptTerminalGuard.fd >= 0 { _ = tcsetattr(PromptTerminalGuard.fd, TCSANOW, &PromptTerminalGuard.saved) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+
+    static func disarm() {
+        for number in signals { signal(number, SIG_DFL) }
+        fd = -1
     }
 }

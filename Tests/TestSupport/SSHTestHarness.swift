@@ -44,7 +44,8 @@ public final class SSHTestServer {
         try self.init(directory: directory, port: port)
     }
 
-    public init(directory: URL, port fixedPort: Int? = nil) throws {
+    /// `allowPasswords`: PasswordAuthentication yes (for a `SystemTestUser`; keys still work).
+    public init(directory: URL, port fixedPort: Int? = nil, allowPasswords: Bool = false) throws {
         try Self.requireSSHD()
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,7 +70,7 @@ public final class SSHTestServer {
             ListenAddress 127.0.0.1
             HostKey \(hostKey)
             AuthorizedKeysFile \(authorized)
-            PasswordAuthentication no
+            PasswordAuthentication \(allowPasswords ? "yes" : "no")
             KbdInteractiveAuthentication no
             PubkeyAuthentication yes
             StrictModes no
@@ -305,4 +306,31 @@ public final class ByteCountingProxy {
         threading.Thread(target=pump, args=(client, upstream, "up", False), daemon=True).start()
         threading.Thread(target=pump, args=(upstream, client, "down", True), daemon=True).start()
     """#
+}
+
+/// A real local account with a known password, for logging in to `SSHTestServer(allowPasswords: true)` (sshd
+/// checks /etc/shadow itself with UsePAM no). Needs root; created if missing (a crashed earlier run may have
+/// left it: its password is set again), deleted by `remove()`.
+public final class SystemTestUser {
+    public let name: String
+    public let password: String
+
+    public init(name: String = "livegrid-pwtest", password: String) throws {
+        self.name = name
+        self.password = password
+        guard getuid() == 0 else {
+            throw SSHTestServer.MissingTool(message: "creating the test account \(name) needs root (useradd, chpasswd)")
+        }
+        if getpwnam(name) == nil {
+            let added = try ExternalTool.runProgram("/usr/sbin/useradd", ["-M", "-d", "/nonexistent", "-s", "/bin/sh", name])
+            guard added.status == 0 else { throw SSHTestServer.MissingTool(message: "useradd \(name) failed: \(added.err)") }
+        }
+        let script = "echo '\(name):\(password)' | /usr/sbin/chpasswd"
+        let set = try ExternalTool.runProgram("/bin/sh", ["-c", script])
+        guard set.status == 0 else { throw SSHTestServer.MissingTool(message: "chpasswd \(name) failed: \(set.err)") }
+    }
+
+    public func remove() {
+        if getpwnam(name) != nil { _ = try? ExternalTool.runProgram("/usr/sbin/userdel", [name]) }
+    }
 }

@@ -112,12 +112,18 @@ extension RemoteHTTPClient {
             if try await attempt(.key(path: path, passphrase: passphrase)) { return }
         }
         let urlPassword = lock.withLock { sshURLPasswords[key] }
-        if let password = urlPassword ?? ssh.askSecret?("\(settings.user)@\(settings.hostname)'s password: ") {
+        let login = "\(settings.user)@\(settings.hostname)"
+        if let password = urlPassword ?? ssh.askSecret?("Password for \(login): ") {
             if try await attempt(.password(password)) { return }
+            // The sentence a person at the prompt needs first: the password was wrong.
+            let others = tried.filter { $0 != SSHAuthMethod.password(password).description }
+            throw RemoteError.authenticationFailed("\(login) did not accept the password"
+                                                   + (urlPassword != nil ? " in the URL" : "")
+                                                   + (others.isEmpty ? "" : " (also tried: \(others.joined(separator: ", ")))"))
         } else {
             tried.append("no password (no terminal to ask)")
         }
-        throw RemoteError.authenticationFailed("\(settings.user)@\(settings.hostname) accepted none of: "
+        throw RemoteError.authenticationFailed("\(login) accepted none of: "
                                                + (tried.isEmpty ? "(no agent, no key files)" : tried.joined(separator: ", ")))
     }
 
