@@ -101,7 +101,8 @@ public final class BrowserApp {
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
-            let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox)
+            let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,
+                                       maxEntries: options.config.remoteMaxEntries)
             self.remote = remote
             state.beginRemote(libraryURL: remote.current.url)
             return RemoteThumbnailProvider(inner: provider, session: remote)

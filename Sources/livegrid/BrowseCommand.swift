@@ -44,6 +44,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "With --print-marked, end each path with a NUL byte instead of a newline (for xargs -0).")
     var null = false
 
+    @Option(help: "Remote folders: entries kept from one listing (default 200000, or the config's remote.max_entries).")
+    var maxEntries: Int?
+
     func validate() throws {
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
         if RemoteBrowseArgument.url(path) == nil {
@@ -63,6 +66,7 @@ struct BrowseCommand: ParsableCommand {
         if let colors, colors != "auto", ColorDepth(userName: colors) == nil {
             throw ValidationError("--colors must be one of: \(ColorDepth.userNames) (got \(colors))")
         }
+        if let maxEntries, maxEntries < 1 { throw ValidationError("--max-entries must be 1 or more (got \(maxEntries))") }
         if let graphics, GraphicsModeSetting(rawValue: graphics) == nil {
             throw ValidationError("unknown graphics mode '\(graphics)'; use one of: "
                                   + GraphicsModeSetting.allCases.map(\.rawValue).joined(separator: ", "))
@@ -78,6 +82,7 @@ struct BrowseCommand: ParsableCommand {
         }
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
+        if let maxEntries { settings.remoteMaxEntries = maxEntries }
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode

@@ -29,11 +29,13 @@ enum RemoteCommandSupport {
     /// Lists, probes and pairs a remote directory (and its subdirectories with `recursive`) like a local scan.
     /// File paths start with the URL as shown (no password), then the names as listed (decoded), as local
     /// paths start with the scanned directory.
-    static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool) throws -> LibraryScan {
+    static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool,
+                     maxEntries: Int = RemoteListingParser.defaultMaxEntries) throws -> LibraryScan {
         var downloads = DownloadManager.Configuration()
         downloads.cacheRoot = DownloadCache.defaultRoot()
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
+        root.maxEntries = maxEntries
         var items: [LibraryItem] = []
         var warnings: [String] = []
         let rootText = BrowserState.displayString(root.url)
@@ -42,6 +44,9 @@ enum RemoteCommandSupport {
             let rejected = RejectedLog()
             let token = library.addObserver { event in
                 if case .listed(_, _, let refused) = event { rejected.set(refused) }
+                if case .listingTruncated(let kept, let limit) = event {
+                    rejected.note(BrowserState.truncationMessage(kept: kept, limit: limit))
+                }
             }
             let outcome = wait { try await library.load() }
             library.removeObserver(token)
@@ -50,6 +55,7 @@ enum RemoteCommandSupport {
             case .failure(let error):
                 warnings.append("\(BrowserState.displayString(library.url)): \(error)")
             case .success(let remoteItems):
+                warnings += rejected.notes.map { "\(BrowserState.displayString(library.url)): \($0)" }
                 warnings += rejected.value.map { "\(BrowserState.displayString(library.url)): skipped \($0)" }
                 items += remoteItems.map { withPaths($0, prefix: rootText + prefix) }
                 if recursive, prefix.split(separator: "/").count < 32 {
@@ -88,7 +94,10 @@ private final class ResultBox<T>: @unchecked Sendable {
 private final class RejectedLog: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [RejectedRemoteEntry] = []
+    private var sentences: [String] = []
     func set(_ list: [RejectedRemoteEntry]) { lock.lock(); entries = list; lock.unlock() }
+    func note(_ sentence: String) { lock.lock(); sentences.append(sentence); lock.unlock() }
+    var notes: [String] { lock.lock(); defer { lock.unlock() }; return sentences }
     var value: [RejectedRemoteEntry] { lock.lock(); defer { lock.unlock() }; return entries }
 }
 

@@ -29,6 +29,9 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
     var stats = false
 
+    @Option(help: "Remote folders: entries kept from one listing (default 200000).")
+    var maxEntries = RemoteListingParser.defaultMaxEntries
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
@@ -38,7 +41,8 @@ struct ScanCommand: ParsableCommand {
             if let url = RemoteBrowseArgument.url(path) {
                 let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
                 try RemoteCommandSupport.prepare(url, client: client)
-                scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive)
+                guard maxEntries >= 1 else { throw ValidationError("--max-entries must be 1 or more (got \(maxEntries))") }
+                scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive, maxEntries: maxEntries)
             } else {
                 scan = try LibraryScanner.scan(directory: path, recursive: recursive)
             }

@@ -58,7 +58,7 @@ final class SFTPPasswordPromptEndToEndTests: RemoteServerTestCase {
               TERM=tmux-256color '\(binary)' \(arguments)
             echo "EXIT=$?"
             stty -a | tr '\\n' ' '
-            echo
+            echo " END-OF-STTY"
             sleep 60
 
             """.write(to: script, atomically: true, encoding: .utf8)
@@ -114,7 +114,7 @@ final class SFTPPasswordPromptEndToEndTests: RemoteServerTestCase {
         XCTAssertTrue(grid.first?.contains("sftp://") == true, "the header names the library: \(grid.first ?? "")")
         XCTAssertFalse(grid.joined().contains(Self.password))
         try session.send("q")
-        let after = try waitForText(session, "EXIT=")
+        let after = try waitForText(session, "END-OF-STTY")
         XCTAssertTrue(after.contains("EXIT=0"), after)
         assertTerminalRestored(after)
         XCTAssertFalse(after.contains(Self.password), "the password never reached the screen")
@@ -124,7 +124,7 @@ final class SFTPPasswordPromptEndToEndTests: RemoteServerTestCase {
         let output = root.appendingPathComponent("scan.json").path
         let session = try run("scan --json '\(url)' > '\(output)'")
         try answerPrompt(session, with: Self.password)
-        let after = try waitForText(session, "EXIT=", timeout: 30)
+        let after = try waitForText(session, "END-OF-STTY", timeout: 30)
         XCTAssertTrue(after.contains("EXIT=0"), after)
         assertTerminalRestored(after)
         let json = try String(contentsOfFile: output, encoding: .utf8)
@@ -134,7 +134,7 @@ final class SFTPPasswordPromptEndToEndTests: RemoteServerTestCase {
     func testWrongPasswordIsAPlainMessageWithoutAHang() throws {
         let session = try run("scan '\(url)'")
         try answerPrompt(session, with: "not the password")
-        let after = try waitForText(session, "EXIT=", timeout: 30)
+        let after = try waitForText(session, "END-OF-STTY", timeout: 30)
         XCTAssertTrue(after.contains("EXIT=1"), after)
         XCTAssertTrue(after.contains("login refused: \(account.name)@127.0.0.1 did not accept the password"), after)
         XCTAssertFalse(after.contains("not the password"), "the wrong password is not shown either")
@@ -146,7 +146,7 @@ final class SFTPPasswordPromptEndToEndTests: RemoteServerTestCase {
         _ = try waitForText(session, "Password for \(account.name)@127.0.0.1: ")
         try session.run(["send-keys", "-t", session.name, "-l", "half"], capture: false)
         try session.send("C-c")
-        let after = try waitForText(session, "EXIT=", timeout: 10)
+        let after = try waitForText(session, "END-OF-STTY", timeout: 10)
         XCTAssertTrue(after.contains("EXIT=130"), after)
         XCTAssertTrue(after.contains("cancelled at the prompt"), after)
         assertTerminalRestored(after)

@@ -85,6 +85,8 @@ extension BrowserState {
             isScanning = false
             let directories = remote.map { Array($0.directoriesByID.values) } ?? []
             showRemote(paired, directories: directories)
+        case .listingTruncated(let kept, let limit):
+            message = Self.truncationMessage(kept: kept, limit: limit)
         case .itemChanged(let item):
             remote?.itemsByID[item.id] = item
             if remote?.pendingPlayID == item.id, item.isPlayable {
@@ -107,6 +109,11 @@ extension BrowserState {
             selectIndex(index)
             remote?.selectAfterListing = nil
         }
+    }
+
+    /// What the user reads when a listing was cut (status bar, `scan` warnings).
+    public static func truncationMessage(kept: Int, limit: Int) -> String {
+        "this folder lists more than \(limit) entries: only the first \(kept) are shown (raise remote.max_entries or --max-entries)"
     }
 
     static func folderID(_ entry: RemoteEntry) -> String { entry.name.hasSuffix("/") ? entry.name : entry.name + "/" }

@@ -79,7 +79,12 @@ public struct RemoteItem: Sendable, Identifiable {
 public enum RemoteLibraryEvent: Sendable {
     /// The listing arrived: items are placeholders, subdirectories are navigable.
     case listed(items: [RemoteItem], subdirectories: [RemoteEntry], rejected: [RejectedRemoteEntry])
-    /// Headers were read and items paired: this list replaces the placeholders.
+    /// More entries were listed than the library keeps (`RemoteLibrary.maxEntries`): only the first `kept` are
+    /// shown. Comes just before `.listed`.
+    case listingTruncated(kept: Int, limit: Int)
+    /// Pairing is as complete as the library makes it: this list replaces the placeholders. With
+    /// `ProbePolicy.everything` headers were read and items paired; with `.onDemand` it comes right after the
+    /// listing (the placeholders stay, each completed from its files as they arrive).
     case paired([RemoteItem])
     /// One item's download state changed.
     case itemChanged(RemoteItem)

@@ -14,6 +14,17 @@ public final class RemoteLibrary: @unchecked Sendable {
     public let limits: ParseLimits
     /// Header probes run at once (each is a few small requests).
     public var probeConcurrency = 6
+    /// Entries kept from a listing (`remote.max_entries`); a longer listing is cut with a `.listingTruncated` event.
+    public var maxEntries = RemoteListingParser.defaultMaxEntries
+    /// Whether `load` reads the headers of every listed file (`scan`: exact pairing of the whole folder) or of
+    /// none (the browser: names first; a picture and the facts of an item come from its downloaded files, and only
+    /// items the screen asks for are downloaded, so a folder of 1,000,000 names costs one listing).
+    public var probePolicy: ProbePolicy = .everything
+
+    public enum ProbePolicy: Sendable {
+        case everything
+        case onDemand
+    }
 
     private let lock = NSLock()
     private var _listing: RemoteListing?
@@ -56,6 +67,8 @@ public final class RemoteLibrary: @unchecked Sendable {
     public func subdirectory(_ entry: RemoteEntry) -> RemoteLibrary {
         let sub = RemoteLibrary(url: entry.url, client: client, downloads: downloads, limits: limits)
         sub.probeConcurrency = probeConcurrency
+        sub.maxEntries = maxEntries
+        sub.probePolicy = probePolicy
         return sub
     }
 
@@ -83,7 +96,7 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// Lists the directory and emits placeholders; returns once every item is paired.
     @discardableResult
     public func load() async throws -> [RemoteItem] {
-        let listing = try await client.list(url)
+        let listing = try await client.list(url, maxEntries: maxEntries)
         let media = listing.files.filter { LibraryScanner.mediaExtensions.contains($0.url.pathExtension.lowercased()) }
         let placeholders = Self.placeholders(for: media)
         lock.withLock {
@@ -91,7 +104,14 @@ public final class RemoteLibrary: @unchecked Sendable {
             entriesByName = Dictionary(media.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             _items = placeholders.map(withStates)
         }
+        if listing.truncated { emit(.listingTruncated(kept: listing.entries.count, limit: maxEntries)) }
         emit(.listed(items: items, subdirectories: listing.directories, rejected: listing.rejected))
+        if probePolicy == .onDemand {
+            // Nothing more to read for the folder as a whole: the placeholders are what it shows.
+            let shown = items
+            emit(.paired(shown))
+            return shown
+        }
 
         let results = await probeAll(media)
         let paired = LivePairer.pair(results.map(\.file))
@@ -183,6 +203,37 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
         guard let name, let info = try? MediaProbe.probe(path: path, limits: limits) else { return }
         learned(MediaFile(path: name, size: 0, modificationTime: 0, info: info))
+        if probePolicy == .onDemand { settleFromDownloads(stillURL: url) }
+    }
+
+    /// On-demand libraries read no headers over the network: an item's facts come from its downloaded files.
+    /// Once every file of a placeholder is on disk, the cell is paired from them exactly as a local folder is
+    /// (a Motion Photo is recognised, a Live Photo confirmed by its content identifier) and stops being a
+    /// placeholder. The cell keeps its id (its still, or its lone movie), so the selection does not move.
+    private func settleFromDownloads(stillURL: URL? = nil, movieURL: URL? = nil) {
+        let candidate: RemoteItem? = lock.withLock {
+            _items.first { $0.isPlaceholder && ((stillURL != nil && $0.stillURL == stillURL) || (movieURL != nil && $0.movieURL == movieURL)) }
+        }
+        guard let candidate else { return }
+        var files: [MediaFile] = []
+        for (file, state) in [(candidate.item.still, candidate.stillState), (candidate.item.movie, candidate.movieState)] {
+            guard var file else { continue }
+            guard let local = state.localPath, let info = try? MediaProbe.probe(path: local, limits: limits) else { return }
+            file.info = info
+            files.append(file)
+        }
+        let paired = LivePairer.pair(files)
+        // One cell stays one cell: a name-guessed pair the files do not confirm keeps its guess (it is labelled
+        // as guessed by name); anything else takes the facts.
+        guard let item = paired.first(where: { $0.id == candidate.id }), paired.count == 1 || candidate.item.movie == nil else { return }
+        let changed: RemoteItem? = lock.withLock {
+            guard let i = _items.firstIndex(where: { $0.id == candidate.id && $0.isPlaceholder }) else { return nil }
+            _items[i].item = item
+            _items[i].isPlaceholder = false
+            _items[i].stillInfoKnown = item.still != nil
+            return _items[i]
+        }
+        if let changed { emit(.itemChanged(changed)) }
     }
 
     // MARK: downloads
@@ -227,6 +278,9 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
         for item in changed { emit(.itemChanged(item)) }
         if !changed.isEmpty { emit(.activity(downloads.activity())) }
-        if case .downloaded(let path) = state { probeDownloadedStill(url, path: path) }
+        if case .downloaded(let path) = state {
+            probeDownloadedStill(url, path: path)
+            if probePolicy == .onDemand { settleFromDownloads(movieURL: url) }
+        }
     }
 }
