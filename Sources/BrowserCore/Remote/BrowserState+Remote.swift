@@ -85,6 +85,9 @@ extension BrowserState {
             isScanning = false
             let directories = remote.map { Array($0.directoriesByID.values) } ?? []
             showRemote(paired, directories: directories)
+        case .settled:
+            remote?.isPairing = false
+            isScanning = false
         case .listingTruncated(let kept, let limit):
             message = Self.truncationMessage(kept: kept, limit: limit)
         case .itemChanged(let item):

@@ -82,10 +82,11 @@ public enum RemoteLibraryEvent: Sendable {
     /// More entries were listed than the library keeps (`RemoteLibrary.maxEntries`): only the first `kept` are
     /// shown. Comes just before `.listed`.
     case listingTruncated(kept: Int, limit: Int)
-    /// Pairing is as complete as the library makes it: this list replaces the placeholders. With
-    /// `ProbePolicy.everything` headers were read and items paired; with `.onDemand` it comes right after the
-    /// listing (the placeholders stay, each completed from its files as they arrive).
+    /// Headers were read and items paired: this list replaces the placeholders.
     case paired([RemoteItem])
+    /// `ProbePolicy.onDemand`: nothing more is read for the folder as a whole (right after `.listed`); the
+    /// placeholders stay, each completed from its own files as they arrive (`.itemChanged`).
+    case settled
     /// One item's download state changed.
     case itemChanged(RemoteItem)
     /// The aggregate download summary changed.
