@@ -105,9 +105,18 @@ extension BrowserState {
 
     private mutating func showRemote(_ remoteItems: [RemoteItem], directories: [RemoteEntry]) {
         guard let depth = remote?.depth else { return }
-        remote?.itemsByID = Dictionary(remoteItems.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // Built in place (no intermediate arrays of pairs or items): a listing may hold 200,000 items of 1.2 KB.
+        remote?.itemsByID = [:]
+        var byID: [String: RemoteItem] = [:]
+        byID.reserveCapacity(remoteItems.count)
+        for item in remoteItems where byID[item.id] == nil { byID[item.id] = item }
+        remote?.itemsByID = byID
+        byID = [:]
         let sortedDirectories = directories.sorted { NaturalOrder.less($0.name, $1.name) }
-        setItems(RemoteBrowseState.folderItems(sortedDirectories, depth: depth) + remoteItems.map(\.item))
+        var shown = RemoteBrowseState.folderItems(sortedDirectories, depth: depth)
+        shown.reserveCapacity(shown.count + remoteItems.count)
+        for item in remoteItems { shown.append(item.item) }
+        setItems(shown)
         if let id = remote?.selectAfterListing, let index = items.firstIndex(where: { $0.id == id }) {
             selectIndex(index)
             remote?.selectAfterListing = nil
