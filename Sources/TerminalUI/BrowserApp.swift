@@ -135,6 +135,7 @@ public final class BrowserApp {
                 playback.didDraw()
                 lastRender = MonotonicClock.now()
             }
+            remoteProvider?.frameEnded()
             // Block for input when nothing runs in the background; poll briefly while pictures or a scan
             // are on their way so they appear as soon as they are ready (and often while a movie plays).
             let busy = provider.hasPendingWork || state.isScanning || state.isPlayPressed || !inbox.isEmpty

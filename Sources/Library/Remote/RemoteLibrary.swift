@@ -32,6 +32,9 @@ public final class RemoteLibrary: @unchecked Sendable {
     private var _probeBytes: UInt64 = 0
     private var _probeRequests = 0
     private var entriesByName: [String: RemoteEntry] = [:]
+    /// Positions in `_items` of the items using each file URL: a download event changes its items without
+    /// scanning them all (200,000 URL comparisons per progress event in a long listing).
+    private var itemIndicesByURL: [URL: [Int]] = [:]
     private var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
     private var nextObserver = 0
     private var downloadToken: Int?
@@ -104,6 +107,7 @@ public final class RemoteLibrary: @unchecked Sendable {
             _listing = listing
             entriesByName = Dictionary(media.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             _items = placeholders
+            indexItemURLs()
         }
         placeholders = []
         if listing.truncated { emit(.listingTruncated(kept: listing.entries.count, limit: maxEntries)) }
@@ -124,6 +128,7 @@ public final class RemoteLibrary: @unchecked Sendable {
                                       stillURL: item.still.flatMap { entriesByName[$0.path]?.url },
                                       movieURL: item.movie.flatMap { entriesByName[$0.path]?.url }))
             }
+            indexItemURLs()
         }
         let done = items
         emit(.paired(done))
@@ -273,6 +278,16 @@ public final class RemoteLibrary: @unchecked Sendable {
 
     public func activity() -> DownloadActivity { downloads.activity() }
 
+    /// Rebuilds `itemIndicesByURL`; call under `lock` whenever `_items` is replaced.
+    private func indexItemURLs() {
+        itemIndicesByURL = [:]
+        itemIndicesByURL.reserveCapacity(_items.count)
+        for i in _items.indices {
+            if let url = _items[i].stillURL { itemIndicesByURL[url, default: []].append(i) }
+            if let url = _items[i].movieURL { itemIndicesByURL[url, default: []].append(i) }
+        }
+    }
+
     private func withStates(_ item: RemoteItem) -> RemoteItem {
         var item = item
         if let u = item.stillURL { item.stillState = downloads.state(of: u) }
@@ -283,7 +298,7 @@ public final class RemoteLibrary: @unchecked Sendable {
     private func downloadChanged(_ url: URL, _ state: DownloadState) {
         let changed: [RemoteItem] = lock.withLock {
             var out: [RemoteItem] = []
-            for i in _items.indices where _items[i].stillURL == url || _items[i].movieURL == url {
+            for i in itemIndicesByURL[url] ?? [] where i < _items.count && (_items[i].stillURL == url || _items[i].movieURL == url) {
                 if _items[i].stillURL == url { _items[i].stillState = state }
                 if _items[i].movieURL == url { _items[i].movieState = state }
                 out.append(_items[i])
