@@ -122,7 +122,7 @@ enum TerminalSecretPrompt {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        write(fd, prompt)
+        send(fd, prompt)
         PromptTerminalGuard.arm(fd: fd, saved: saved)
         guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { PromptTerminalGuard.disarm(); return nil }
         defer {
@@ -137,11 +137,11 @@ enum TerminalSecretPrompt {
             guard n == 1 else { break }   // the terminal went away: what was typed so far, if anything
             switch byte {
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x04:   // Enter, Ctrl-D
-                write(fd, "\n")
+                send(fd, "\n")
                 return String(decoding: bytes, as: UTF8.self)
             case 0x03:   // Ctrl-C
                 _ = tcsetattr(fd, TCSAFLUSH, &saved)
-                write(fd, "\n")
+                send(fd, "\n")
                 HumanOutput.error("cancelled at the prompt")
                 exit(130)
             case 0x7F, 0x08:   // Backspace: one character (its UTF-8 continuation bytes too)
@@ -154,12 +154,13 @@ enum TerminalSecretPrompt {
                 bytes.append(byte)
             }
         }
-        write(fd, "\n")
+        send(fd, "\n")
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func write(_ fd: Int32, _ text: String) {
-        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+    /// The prompt and line ends go to the terminal itself (not stdout, which may be a pipe of JSON).
+    private static func send(_ fd: Int32, _ text: String) {
+        _ = text.withCString { write(fd, $0, strlen($0)) }
     }
 }
 
