@@ -1,4 +1,5 @@
 import Foundation
+import LibrarySources
 import TerminalGraphics
 import TerminalProtocol
 
@@ -17,6 +18,8 @@ public struct BrowserConfig: Sendable {
     public var playbackHints = true
     /// `[export] strip_location`: the export dialog's "remove the location" starts on.
     public var stripLocation = false
+    /// `[remote] max_entries`: entries kept from one remote listing (`--max-entries` overrides it).
+    public var remoteMaxEntries = RemoteListingParser.defaultMaxEntries
     public var keymap = Keymap()
     /// Non-fatal problems (unknown keys), shown in the status bar at start.
     public var warnings: [String] = []
@@ -93,6 +96,11 @@ public struct BrowserConfig: Sendable {
                 throw TOMLError(line: entry.line, message: "export.strip_location must be true or false")
             }
             stripLocation = enabled
+        case ("remote", "max_entries"):
+            guard case .integer(let count) = entry.value, count >= 1 else {
+                throw TOMLError(line: entry.line, message: "remote.max_entries must be a whole number of 1 or more")
+            }
+            remoteMaxEntries = count
         case ("keys", let name):
             guard let command = KeyCommand(rawValue: name) else {
                 warnings.append("config line \(entry.line): unknown key command '\(name)' ignored")

@@ -107,7 +107,8 @@ public final class BrowserApp {
         state.playback.hintsEnabled = options.config.playbackHints
         state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
-            let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox)
+            let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,
+                                       maxEntries: options.config.remoteMaxEntries)
             self.remote = remote
             state.beginRemote(libraryURL: remote.current.url)
             return RemoteThumbnailProvider(inner: provider, session: remote)
@@ -139,6 +140,7 @@ public final class BrowserApp {
                 render(state, renderer: renderer, provider: provider, session: session)
                 playback.didDraw()
             }
+            remoteProvider?.frameEnded()
             var timers = LoopTimers()
             timers.add("playback", at: state.playback.nextDeadline)
             timers.add("transfers", at: state.remoteRedrawDeadline().map { MonotonicClock.now() + $0.timeIntervalSinceNow })

@@ -44,6 +44,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "With --print-marked, end each path with a NUL byte instead of a newline (for xargs -0).")
     var null = false
 
+    @Option(help: "Remote folders: entries kept from one listing (default 200000, or the config's remote.max_entries).")
+    var maxEntries: Int?
+
     func validate() throws {
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
         if RemoteBrowseArgument.url(path) == nil {
@@ -60,6 +63,7 @@ struct BrowseCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        if let maxEntries, maxEntries < 1 { throw ValidationError("--max-entries must be 1 or more (got \(maxEntries))") }
     }
 
     func run() throws {
@@ -71,6 +75,7 @@ struct BrowseCommand: ParsableCommand {
         }
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
+        if let maxEntries { settings.remoteMaxEntries = maxEntries }
         if let mode = graphics ?? LaunchEnvironment.current.graphicsMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
         // try?: validate() already resolved it and reported any problem.

@@ -31,19 +31,25 @@ enum RemoteCommandSupport {
     /// Lists, probes and pairs a remote directory (and its subdirectories with `recursive`) like a local scan.
     /// File paths start with the URL as shown (no password), then the names as listed (decoded), as local
     /// paths start with the scanned directory.
-    static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool) throws -> LibraryScan {
+    static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool,
+                     maxEntries: Int = RemoteListingParser.defaultMaxEntries) throws -> LibraryScan {
         var downloads = DownloadManager.Configuration()
         downloads.cacheRoot = DownloadCache.defaultRoot(environment: LaunchEnvironment.current.variables)
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
+        root.maxEntries = maxEntries
         var items: [LibraryItem] = []
         var warnings: [String] = []
         let rootText = BrowserState.displayString(root.url)
         var pending = [(root, "")]
         while let (library, prefix) = pending.popLast() {
             let rejected = Locked<[RejectedRemoteEntry]>([])
+            let truncations = Locked<[String]>([])
             let token = library.addObserver { event in
                 if case .listed(_, _, let refused) = event { rejected.set(refused) }
+                if case .listingTruncated(let kept, let limit) = event {
+                    truncations.withLockedValue { $0.append(BrowserState.truncationMessage(kept: kept, limit: limit)) }
+                }
             }
             let outcome = wait { try await library.load() }
             library.removeObserver(token)
@@ -52,6 +58,7 @@ enum RemoteCommandSupport {
             case .failure(let error):
                 warnings.append("\(BrowserState.displayString(library.url)): \(error)")
             case .success(let remoteItems):
+                warnings += truncations.value.map { "\(BrowserState.displayString(library.url)): \($0)" }
                 warnings += rejected.value.map { "\(BrowserState.displayString(library.url)): skipped \($0)" }
                 items += remoteItems.map { withPaths($0, prefix: rootText + prefix) }
                 if recursive, prefix.split(separator: "/").count < 32 {
@@ -85,6 +92,11 @@ enum RemoteCommandSupport {
 
 /// A passphrase or password read from the controlling terminal with echo off. No terminal (a script, a test
 /// under `setsid`): nil at once, never a hang.
+///
+/// The terminal is in non-canonical mode without echo or signals while the user types, so every key is seen
+/// here: Enter (or Ctrl-D) ends the answer, Backspace and Ctrl-U edit it, and Ctrl-C restores the terminal and
+/// ends livegrid (exit status 130, as a shell reports an interrupt) instead of leaving the terminal silent.
+/// A SIGTERM/SIGHUP arriving meanwhile restores it too (`PromptTerminalGuard`).
 enum TerminalSecretPrompt {
     static func ask(_ prompt: String) -> String? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -93,20 +105,77 @@ enum TerminalSecretPrompt {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return nil }
         var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ECHONL | ICANON)
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
-        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { return nil }
-        defer { _ = tcsetattr(fd, TCSAFLUSH, &saved) }
+        quiet.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+        quiet.c_iflag |= tcflag_t(ICRNL)
+        withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        send(fd, prompt)
+        PromptTerminalGuard.arm(fd: fd, saved: saved)
+        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { PromptTerminalGuard.disarm(); return nil }
+        defer {
+            _ = tcsetattr(fd, TCSAFLUSH, &saved)
+            PromptTerminalGuard.disarm()
+        }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count < 4096 {
             let n = read(fd, &byte, 1)
             if n < 0, errno == EINTR { continue }
-            guard n == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-            bytes.append(byte)
+            guard n == 1 else { break }   // the terminal went away: what was typed so far, if anything
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x04:   // Enter, Ctrl-D
+                send(fd, "\n")
+                return String(decoding: bytes, as: UTF8.self)
+            case 0x03:   // Ctrl-C
+                _ = tcsetattr(fd, TCSAFLUSH, &saved)
+                send(fd, "\n")
+                HumanOutput.error("cancelled at the prompt")
+                exit(130)
+            case 0x7F, 0x08:   // Backspace: one character (its UTF-8 continuation bytes too)
+                while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
+            case 0x15:   // Ctrl-U: start again
+                bytes.removeAll()
+            case ..<0x20:   // other control keys (Ctrl-Z, Esc …) are not part of a password
+                break
+            default:
+                bytes.append(byte)
+            }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        send(fd, "\n")
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The prompt and line ends go to the terminal itself (not stdout, which may be a pipe of JSON).
+    private static func send(_ fd: Int32, _ text: String) {
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+    }
+}
+
+/// Restores the terminal if livegrid is ended by a signal while the prompt has echo off. Only
+/// async-signal-safe calls in the handler (tcsetattr, signal, raise) on values stored before it is installed.
+enum PromptTerminalGuard {
+    // nonisolated(unsafe): written only before the handlers are installed and after they are removed; a signal
+    // handler cannot take a lock, so plain globals are the only storage it may read.
+    nonisolated(unsafe) private static var fd: Int32 = -1
+    nonisolated(unsafe) private static var saved = termios()
+    private static let signals = [SIGTERM, SIGHUP, SIGQUIT]
+
+    static func arm(fd descriptor: Int32, saved settings: termios) {
+        saved = settings
+        fd = descriptor
+        for number in signals {
+            signal(number) { received in
+                if PromptTerminalGuard.fd >= 0 { _ = tcsetattr(PromptTerminalGuard.fd, TCSANOW, &PromptTerminalGuard.saved) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+
+    static func disarm() {
+        for number in signals { signal(number, SIG_DFL) }
+        fd = -1
     }
 }

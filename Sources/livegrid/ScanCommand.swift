@@ -8,6 +8,7 @@ struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "List a directory's items: Live Photos, Motion Photos, stills and videos, with warnings.",
+        usage: "livegrid scan <path> [<options>]",   // the full synopsis is wider than 80 columns
         discussion: """
         Live Photos are paired by content identifier (Apple MakerNote 0x0011 in the still, \
         com.apple.quicktime.content.identifier in the movie); a pair by file name alone is reported as \
@@ -29,6 +30,9 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
     var stats = false
 
+    @Option(help: "Remote folders: entries kept from one listing (default 200000).")
+    var maxEntries = RemoteListingParser.defaultMaxEntries
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
@@ -38,7 +42,8 @@ struct ScanCommand: ParsableCommand {
             if let url = RemoteBrowseArgument.url(path) {
                 let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
                 try RemoteCommandSupport.prepare(url, client: client)
-                scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive)
+                guard maxEntries >= 1 else { throw ValidationError("--max-entries must be 1 or more (got \(maxEntries))") }
+                scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive, maxEntries: maxEntries)
             } else {
                 scan = try LibraryScanner.scan(directory: path, recursive: recursive)
             }

@@ -24,7 +24,9 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
         }
     }
 
-    /// Issue 14.5: a still that has arrived is drawn at once, not when the last header of the directory was read.
+    /// Issue 14.5: a still that has arrived is drawn at once, not when the other items of the screen are done.
+    /// (The browser reads no headers for the folder as a whole since issue 17.5: items are completed from
+    /// their own downloads, so the check is that other cells are still waiting when the first picture shows.)
     func testThumbnailAppearsBeforePairingOfTheWholeDirectoryEnds() throws {
         let many = root.appendingPathComponent("www/photos/many")
         try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
@@ -37,8 +39,9 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
         servers.append(nginx)
         let session = try open("http://127.0.0.1:\(nginx.port)/slow/many/")
         let screen = try session.waitFor("a thumbnail", timeout: 30) { showsThumbnail($0) }
-        XCTAssertTrue(screen.first?.contains("scanning") == true,
-                      "the first thumbnail came while the directory was still being paired:\n" + screen.joined(separator: "\n"))
+        let waiting = screen.dropFirst().dropLast().filter { $0.contains("┌") || $0.range(of: #"\d+%"#, options: .regularExpression) != nil }
+        XCTAssertFalse(waiting.isEmpty,
+                       "the first thumbnail came while other cells were still waiting:\n" + screen.joined(separator: "\n"))
         try quitAndCheckExit(session)
     }
 

@@ -199,6 +199,48 @@ final class RemoteSFTPTests: RemoteServerTestCase {
         XCTAssertGreaterThanOrEqual(firstProgress ?? 0, partial, "the retry started at the partial file's end")
     }
 
+    /// libssh2 reads ahead 4x the buffer libcurl hands it: with a big buffer each 16 KiB head probe cost 76 KB on
+    /// the wire. Counted on a relay, after the client closed its connections (so late read-ahead is counted too).
+    func testRangeProbesReceiveLittleMoreThanTheRangeOnTheWire() async throws {
+        let proxy = try ByteCountingProxy(to: sshd.port, directory: root)
+        defer { proxy.stop() }
+        let client = RemoteHTTPClient(configuration: try configuration(viaPort: proxy.port))
+        let still = URL(string: sshd.url(photos) + "train.jpg")!
+        try await client.prepare(still.deletingLastPathComponent())
+        let original = try Data(contentsOf: URL(fileURLWithPath: photos + "/train.jpg"))
+        let before = proxy.counts.toClient
+        // 20 head probes (16 KiB), 20 tail probes (8 KiB), 5 pieces of 64 KiB and 2 of 300 KB from the middle.
+        var asked = 0
+        let size = UInt64(original.count)
+        var ranges: [(UInt64, UInt64)] = Array(repeating: (0, 16383), count: 20)
+        ranges += Array(repeating: (size - 8192, size - 1), count: 20)
+        for piece in 0..<5 {
+            let first = UInt64(100_000 + piece * 70_000)
+            ranges.append((first, first + 65535))
+        }
+        ranges += [(1_000_000, 1_299_999), (2_000_000, 2_299_999)]
+        for (first, last) in ranges {
+            let response = try await client.fetch(still, range: .bytes(first: first, last: last), maxBytes: 1 << 20)
+            XCTAssertEqual(Data(response.body), original[Int(first)...Int(last)], "bytes \(first)-\(last)")
+            asked += Int(last - first + 1)
+        }
+        client.invalidate()
+        try await waitUntil(seconds: 10) { proxy.counts.open == 0 }
+        let received = proxy.counts.toClient - before
+        // SFTP and SSH framing cost a few hundred bytes per request; read-ahead past a range end is what must not show.
+        XCTAssertLessThan(received, asked + asked / 20 + ranges.count * 1024,
+                          "asked for \(asked) bytes in \(ranges.count) ranges, received \(received)")
+    }
+
+    func testSFTPBufferSizeKeepsReadAheadInsideTheRange() {
+        XCTAssertEqual(CurlTransfer.sftpBufferSize(rangeLength: 16384), 4096, "one request of exactly 16 KiB")
+        XCTAssertEqual(CurlTransfer.sftpBufferSize(rangeLength: 8192), 2048)
+        XCTAssertEqual(CurlTransfer.sftpBufferSize(rangeLength: 100), 1024, "libcurl's smallest buffer")
+        XCTAssertEqual(CurlTransfer.sftpBufferSize(rangeLength: 65536), 4096)
+        XCTAssertEqual(CurlTransfer.sftpBufferSize(rangeLength: 300_000), 8192)
+        XCTAssertEqual(CurlTransfer.sftpBufferSize(rangeLength: 4 << 20), 32 << 10)
+    }
+
     func testFileChangedSinceThePartialDownloadStartsOver() async throws {
         let movie = URL(string: sshd.url(photos) + "train.mov")!
         let proxy = try ThrottlingProxy(to: sshd.port, bytesPerSecond: 300_000, directory: root)

@@ -44,7 +44,8 @@ public final class SSHTestServer {
         try self.init(directory: directory, port: port)
     }
 
-    public init(directory: URL, port fixedPort: Int? = nil) throws {
+    /// `allowPasswords`: PasswordAuthentication yes (for a `SystemTestUser`; keys still work).
+    public init(directory: URL, port fixedPort: Int? = nil, allowPasswords: Bool = false) throws {
         try Self.requireSSHD()
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,7 +70,7 @@ public final class SSHTestServer {
             ListenAddress 127.0.0.1
             HostKey \(hostKey)
             AuthorizedKeysFile \(authorized)
-            PasswordAuthentication no
+            PasswordAuthentication \(allowPasswords ? "yes" : "no")
             KbdInteractiveAuthentication no
             PubkeyAuthentication yes
             StrictModes no
@@ -233,4 +234,103 @@ public final class ThrottlingProxy {
         threading.Thread(target=pump, args=(client, upstream, 0), daemon=True).start()
         threading.Thread(target=pump, args=(upstream, client, rate), daemon=True).start()
     """#
+}
+
+/// A TCP relay on 127.0.0.1 that counts the bytes it passes (the bytes a client really receives, SSH framing,
+/// key exchange and SFTP read-ahead included). The counts are rewritten to a file after every piece.
+public final class ByteCountingProxy {
+    public let port: Int
+    private let server: RemoteTestHarness.Server
+    private let countFile: URL
+
+    public init(to targetPort: Int, directory: URL) throws {
+        port = try RemoteTestHarness.freePort()
+        let script = directory.appendingPathComponent("count-relay.py")
+        countFile = directory.appendingPathComponent("count-relay-\(port).txt")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        server = try RemoteTestHarness.Server(port: port, directory: directory,
+                                              arguments: [try RemoteTestHarness.python(), script.path, String(port),
+                                                          String(targetPort), countFile.path],
+                                              workingDirectory: directory)
+    }
+
+    /// (bytes server → client, bytes client → server, connections still open).
+    public var counts: (toClient: Int, toServer: Int, open: Int) {
+        let fields = ((try? String(contentsOf: countFile, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0) }
+        return fields.count == 3 ? (fields[0], fields[1], fields[2]) : (0, 0, 0)
+    }
+
+    public func stop() { server.stop() }
+    deinit { stop() }
+
+    static let script = #"""
+    import os, socket, sys, threading
+    listen_port, target_port, count_file = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    lock = threading.Lock()
+    state = {"down": 0, "up": 0, "open": 0}
+    def save():
+        with open(count_file + ".tmp", "w") as f:
+            f.write("%d %d %d" % (state["down"], state["up"], state["open"]))
+        os.replace(count_file + ".tmp", count_file)
+    def pump(src, dst, key, closer):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+                with lock:
+                    state[key] += len(data)
+                    save()
+        except OSError:
+            pass
+        for s in (src, dst):
+            try: s.shutdown(socket.SHUT_RDWR)
+            except OSError: pass
+        if closer:
+            with lock:
+                state["open"] -= 1
+                save()
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", listen_port))
+    server.listen(64)
+    with lock:
+        save()
+    while True:
+        client, _ = server.accept()
+        upstream = socket.create_connection(("127.0.0.1", target_port))
+        with lock:
+            state["open"] += 1
+            save()
+        threading.Thread(target=pump, args=(client, upstream, "up", False), daemon=True).start()
+        threading.Thread(target=pump, args=(upstream, client, "down", True), daemon=True).start()
+    """#
+}
+
+/// A real local account with a known password, for logging in to `SSHTestServer(allowPasswords: true)` (sshd
+/// checks /etc/shadow itself with UsePAM no). Needs root; created if missing (a crashed earlier run may have
+/// left it: its password is set again), deleted by `remove()`.
+public final class SystemTestUser {
+    public let name: String
+    public let password: String
+
+    public init(name: String = "livegrid-pwtest", password: String) throws {
+        self.name = name
+        self.password = password
+        guard getuid() == 0 else {
+            throw SSHTestServer.MissingTool(message: "creating the test account \(name) needs root (useradd, chpasswd)")
+        }
+        if getpwnam(name) == nil {
+            let added = try ExternalTool.runProgram("/usr/sbin/useradd", ["-M", "-d", "/nonexistent", "-s", "/bin/sh", name])
+            guard added.status == 0 else { throw SSHTestServer.MissingTool(message: "useradd \(name) failed: \(added.err)") }
+        }
+        let script = "echo '\(name):\(password)' | /usr/sbin/chpasswd"
+        let set = try ExternalTool.runProgram("/bin/sh", ["-c", script])
+        guard set.status == 0 else { throw SSHTestServer.MissingTool(message: "chpasswd \(name) failed: \(set.err)") }
+    }
+
+    public func remove() {
+        if getpwnam(name) != nil { _ = try? ExternalTool.runProgram("/usr/sbin/userdel", [name]) }
+    }
 }

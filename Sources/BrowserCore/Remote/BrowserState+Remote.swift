@@ -93,6 +93,11 @@ extension BrowserState {
             isScanning = false
             let directories = remote.map { Array($0.directoriesByID.values) } ?? []
             showRemote(paired, directories: directories)
+        case .settled:
+            remote?.isPairing = false
+            isScanning = false
+        case .listingTruncated(let kept, let limit):
+            message = Self.truncationMessage(kept: kept, limit: limit)
         case .itemChanged(let item):
             remote?.itemsByID[item.id] = item
             if remote?.pendingPlayID == item.id, item.isPlayable {
@@ -111,13 +116,27 @@ extension BrowserState {
 
     private mutating func showRemote(_ remoteItems: [RemoteItem], directories: [RemoteEntry]) {
         guard let depth = remote?.depth else { return }
-        remote?.itemsByID = Dictionary(remoteItems.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // Built in place (no intermediate arrays of pairs or items): a listing may hold 200,000 items of 1.2 KB.
+        remote?.itemsByID = [:]
+        var byID: [String: RemoteItem] = [:]
+        byID.reserveCapacity(remoteItems.count)
+        for item in remoteItems where byID[item.id] == nil { byID[item.id] = item }
+        remote?.itemsByID = byID
+        byID = [:]
         let sortedDirectories = directories.sorted { NaturalOrder.less($0.name, $1.name) }
-        setItems(RemoteBrowseState.folderItems(sortedDirectories, depth: depth) + remoteItems.map(\.item))
+        var shown = RemoteBrowseState.folderItems(sortedDirectories, depth: depth)
+        shown.reserveCapacity(shown.count + remoteItems.count)
+        for item in remoteItems { shown.append(item.item) }
+        setItems(shown)
         if let id = remote?.selectAfterListing, let index = items.firstIndex(where: { $0.id == id }) {
             selectIndex(index)
             remote?.selectAfterListing = nil
         }
+    }
+
+    /// What the user reads when a listing was cut (status bar, `scan` warnings).
+    public static func truncationMessage(kept: Int, limit: Int) -> String {
+        "this folder lists more than \(limit) entries: only the first \(kept) are shown (raise remote.max_entries or --max-entries)"
     }
 
     static func folderID(_ entry: RemoteEntry) -> String { entry.name.hasSuffix("/") ? entry.name : entry.name + "/" }

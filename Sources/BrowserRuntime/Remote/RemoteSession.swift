@@ -15,9 +15,13 @@ public final class RemoteSession {
     private var observerToken: Int?
     private var loadTask: Task<Void, Never>?
 
-    public init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox) {
+    public init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox, maxEntries: Int = RemoteListingParser.defaultMaxEntries) {
         self.inbox = inbox
-        stack = [client.map { RemoteLibrary(url: url, client: $0) } ?? RemoteLibrary(url: url)]
+        let library = client.map { RemoteLibrary(url: url, client: $0) } ?? RemoteLibrary(url: url)
+        // The browser reads only what the screen asks for (issue 17): names first, files of the shown items.
+        library.probePolicy = .onDemand
+        library.maxEntries = maxEntries
+        stack = [library]
     }
 
     deinit {

@@ -79,8 +79,14 @@ public struct RemoteItem: Sendable, Identifiable {
 public enum RemoteLibraryEvent: Sendable {
     /// The listing arrived: items are placeholders, subdirectories are navigable.
     case listed(items: [RemoteItem], subdirectories: [RemoteEntry], rejected: [RejectedRemoteEntry])
+    /// More entries were listed than the library keeps (`RemoteLibrary.maxEntries`): only the first `kept` are
+    /// shown. Comes just before `.listed`.
+    case listingTruncated(kept: Int, limit: Int)
     /// Headers were read and items paired: this list replaces the placeholders.
     case paired([RemoteItem])
+    /// `ProbePolicy.onDemand`: nothing more is read for the folder as a whole (right after `.listed`); the
+    /// placeholders stay, each completed from its own files as they arrive (`.itemChanged`).
+    case settled
     /// One item's download state changed.
     case itemChanged(RemoteItem)
     /// The aggregate download summary changed.

@@ -14,22 +14,55 @@ public final class RemoteLibrary: Sendable {
     public let downloads: DownloadManager
     public let limits: ParseLimits
     /// Header probes run at once (each is a few small requests).
+    /// Header probes run at once (each is a few small requests).
     public var probeConcurrency: Int {
         get { state.withLockedValue { $0.probeConcurrency } }
         set { state.withLockedValue { $0.probeConcurrency = newValue } }
+    }
+    /// Entries kept from a listing (`remote.max_entries`); a longer listing is cut with a `.listingTruncated` event.
+    public var maxEntries: Int {
+        get { state.withLockedValue { $0.maxEntries } }
+        set { state.withLockedValue { $0.maxEntries = newValue } }
+    }
+    /// Whether `load` reads the headers of every listed file (`scan`: exact pairing of the whole folder) or of
+    /// none (the browser: names first; a picture and the facts of an item come from its downloaded files, and only
+    /// items the screen asks for are downloaded, so a folder of 1,000,000 names costs one listing).
+    public var probePolicy: ProbePolicy {
+        get { state.withLockedValue { $0.probePolicy } }
+        set { state.withLockedValue { $0.probePolicy = newValue } }
+    }
+
+    public enum ProbePolicy: Sendable {
+        case everything
+        case onDemand
     }
 
     /// Everything that changes after init, reached only under its lock.
     private struct State {
         var probeConcurrency = 6
+        var maxEntries = RemoteListingParser.defaultMaxEntries
+        var probePolicy: ProbePolicy = .everything
         var listing: RemoteListing?
         var items: [RemoteItem] = []
         var probeBytes: UInt64 = 0
         var probeRequests = 0
         var entriesByName: [String: RemoteEntry] = [:]
+        /// Positions in `items` of the items using each file URL: a download event changes its items without
+        /// scanning them all (200,000 URL comparisons per progress event in a long listing).
+        var itemIndicesByURL: [URL: [Int]] = [:]
         var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
         var nextObserver = 0
         var downloadToken: Int?
+
+        /// Rebuilds `itemIndicesByURL`; call whenever `items` is replaced.
+        mutating func indexItemURLs() {
+            itemIndicesByURL = [:]
+            itemIndicesByURL.reserveCapacity(items.count)
+            for i in items.indices {
+                if let url = items[i].stillURL { itemIndicesByURL[url, default: []].append(i) }
+                if let url = items[i].movieURL { itemIndicesByURL[url, default: []].append(i) }
+            }
+        }
     }
     private let state = Locked(State())
 
@@ -54,17 +87,19 @@ public final class RemoteLibrary: Sendable {
         self.init(url: url, client: client, downloads: DownloadManager(client: client))
     }
 
-    public var listing: RemoteListing? { state.withLockedValue { $0.listing } }
-    public var items: [RemoteItem] { state.withLockedValue { $0.items } }
+    public var listing: RemoteListing? { state.withLockedValue { s in s.listing } }
+    public var items: [RemoteItem] { state.withLockedValue { s in s.items } }
     public var subdirectories: [RemoteEntry] { listing?.directories ?? [] }
     /// Bytes and requests spent reading headers for pairing.
-    public var probeBytes: UInt64 { state.withLockedValue { $0.probeBytes } }
-    public var probeRequests: Int { state.withLockedValue { $0.probeRequests } }
+    public var probeBytes: UInt64 { state.withLockedValue { s in s.probeBytes } }
+    public var probeRequests: Int { state.withLockedValue { s in s.probeRequests } }
 
     /// A library for a subdirectory, sharing this one's client and cache.
     public func subdirectory(_ entry: RemoteEntry) -> RemoteLibrary {
         let sub = RemoteLibrary(url: entry.url, client: client, downloads: downloads, limits: limits)
         sub.probeConcurrency = probeConcurrency
+        sub.maxEntries = maxEntries
+        sub.probePolicy = probePolicy
         return sub
     }
 
@@ -72,13 +107,9 @@ public final class RemoteLibrary: Sendable {
 
     @discardableResult
     public func addObserver(_ observer: @escaping @Sendable (RemoteLibraryEvent) -> Void) -> Int {
-        state.withLockedValue { state in
-            state.nextObserver += 1
-            state.observers[state.nextObserver] = observer
-            return state.nextObserver
-        }
+        state.withLockedValue { s in s.nextObserver += 1; s.observers[s.nextObserver] = observer; return s.nextObserver }
     }
-    public func removeObserver(_ token: Int) { _ = state.withLockedValue { $0.observers.removeValue(forKey: token) } }
+    public func removeObserver(_ token: Int) { _ = state.withLockedValue { s in s.observers.removeValue(forKey: token) } }
 
     public func updates() -> AsyncStream<RemoteLibraryEvent> {
         AsyncStream { continuation in
@@ -88,7 +119,7 @@ public final class RemoteLibrary: Sendable {
     }
 
     private func emit(_ event: RemoteLibraryEvent) {
-        for observer in state.withLockedValue({ Array($0.observers.values) }) { observer(event) }
+        for observer in state.withLockedValue({ s in Array(s.observers.values) }) { observer(event) }
     }
 
     // MARK: loading
@@ -96,28 +127,36 @@ public final class RemoteLibrary: Sendable {
     /// Lists the directory and emits placeholders; returns once every item is paired.
     @discardableResult
     public func load() async throws -> [RemoteItem] {
-        let listing = try await client.list(url)
+        let listing = try await client.list(url, maxEntries: maxEntries)
         let media = listing.files.filter { LibraryScanner.mediaExtensions.contains($0.url.pathExtension.lowercased()) }
-        let placeholders = Self.placeholders(for: media)
-        // Download states are read under the lock, as `downloadChanged` writes them: no change falls between.
-        state.withLockedValue { state in
-            state.listing = listing
-            state.entriesByName = Dictionary(media.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-            state.items = placeholders.map(withStates)
+        var placeholders = Self.placeholders(for: media)
+        for i in placeholders.indices { placeholders[i] = withStates(placeholders[i]) }
+        state.withLockedValue { s in
+            s.listing = listing
+            s.entriesByName = Dictionary(media.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            s.items = placeholders
+            s.indexItemURLs()
         }
+        placeholders = []
+        if listing.truncated { emit(.listingTruncated(kept: listing.entries.count, limit: maxEntries)) }
         emit(.listed(items: items, subdirectories: listing.directories, rejected: listing.rejected))
+        if probePolicy == .onDemand {
+            // Nothing more to read for the folder as a whole: the placeholders are what it shows.
+            emit(.settled)
+            return items
+        }
 
         let results = await probeAll(media)
         let paired = LivePairer.pair(results.map(\.file))
-        state.withLockedValue { state in
-            state.probeBytes = results.reduce(0) { $0 + $1.bytesFetched }
-            state.probeRequests = results.reduce(0) { $0 + $1.requests }
-            let entriesByName = state.entriesByName
-            state.items = paired.map { item in
+        state.withLockedValue { s in
+            s.probeBytes = results.reduce(0) { $0 + $1.bytesFetched }
+            s.probeRequests = results.reduce(0) { $0 + $1.requests }
+            s.items = paired.map { item in
                 withStates(RemoteItem(item: item, isPlaceholder: false,
-                                      stillURL: item.still.flatMap { entriesByName[$0.path]?.url },
-                                      movieURL: item.movie.flatMap { entriesByName[$0.path]?.url }))
+                                      stillURL: item.still.flatMap { s.entriesByName[$0.path]?.url },
+                                      movieURL: item.movie.flatMap { s.entriesByName[$0.path]?.url }))
             }
+            s.indexItemURLs()
         }
         let done = items
         emit(.paired(done))
@@ -159,19 +198,32 @@ public final class RemoteLibrary: Sendable {
         let movies = entries.filter { movieExts.contains($0.url.pathExtension.lowercased()) }
         let stills = entries.filter { !movieExts.contains($0.url.pathExtension.lowercased()) }
         var moviesByBase = Dictionary(grouping: movies) { base($0.name) }
-        var items: [RemoteItem] = []
+        // Which entries make a cell, sorted by the cell's name; the items (1.2 KB each) are then made once, in
+        // order (sorting the items themselves copied them over and over).
+        var cells: [(still: RemoteEntry?, movie: RemoteEntry?)] = []
+        cells.reserveCapacity(entries.count)
         for still in stills {
             let partner = moviesByBase[base(still.name)]?.first
             if partner != nil { moviesByBase[base(still.name)]?.removeFirst() }
-            let item = LibraryItem(kind: partner == nil ? .still : .live, still: file(still, .jpeg),
-                                   movie: partner.map { file($0, .quickTime) })
-            items.append(RemoteItem(item: item, isPlaceholder: true, stillURL: still.url, movieURL: partner?.url))
+            cells.append((still, partner))
         }
-        for movie in moviesByBase.values.flatMap({ $0 }) {
-            items.append(RemoteItem(item: LibraryItem(kind: .video, movie: file(movie, .quickTime)), isPlaceholder: true,
-                                    stillURL: nil, movieURL: movie.url))
+        for movie in moviesByBase.values.flatMap({ $0 }) { cells.append((nil, movie)) }
+        let names = cells.map { ($0.still ?? $0.movie)?.name ?? "" }
+        let order = cells.indices.sorted { NaturalOrder.less(names[$0], names[$1]) }
+        var items: [RemoteItem] = []
+        items.reserveCapacity(cells.count)
+        for index in order {
+            let (still, movie) = cells[index]
+            if let still {
+                let item = LibraryItem(kind: movie == nil ? .still : .live, still: file(still, .jpeg),
+                                       movie: movie.map { file($0, .quickTime) })
+                items.append(RemoteItem(item: item, isPlaceholder: true, stillURL: still.url, movieURL: movie?.url))
+            } else if let movie {
+                items.append(RemoteItem(item: LibraryItem(kind: .video, movie: file(movie, .quickTime)), isPlaceholder: true,
+                                        stillURL: nil, movieURL: movie.url))
+            }
         }
-        return items.sorted { NaturalOrder.less($0.item.primary.path, $1.item.primary.path) }
+        return items
     }
 
     // MARK: pictures before pairing ends
@@ -180,12 +232,12 @@ public final class RemoteLibrary: Sendable {
     /// once, so its picture does not wait for the whole directory to be paired.
     private func learned(_ file: MediaFile) {
         guard !file.info.format.isMovie, file.info.problems.allSatisfy({ $0.severity != .error }) else { return }
-        let changed: RemoteItem? = state.withLockedValue { state in
-            guard let i = state.items.firstIndex(where: { $0.isPlaceholder && $0.item.still?.path == file.path }),
-                  !state.items[i].stillInfoKnown else { return nil }
-            state.items[i].item.still?.info = file.info
-            state.items[i].stillInfoKnown = true
-            return state.items[i]
+        let changed: RemoteItem? = state.withLockedValue { s in
+            guard let i = s.items.firstIndex(where: { $0.isPlaceholder && $0.item.still?.path == file.path }),
+                  !s.items[i].stillInfoKnown else { return nil }
+            s.items[i].item.still?.info = file.info
+            s.items[i].stillInfoKnown = true
+            return s.items[i]
         }
         if let changed { emit(.itemChanged(changed)) }
     }
@@ -193,12 +245,43 @@ public final class RemoteLibrary: Sendable {
     /// A placeholder's still just arrived: read its info from the local copy (a few KB from disk) instead of
     /// waiting for its turn among the header probes.
     private func probeDownloadedStill(_ url: URL, path: String) {
-        let name: String? = state.withLockedValue { state in
-            state.items.first { $0.isPlaceholder && !$0.stillInfoKnown && $0.stillURL == url }?.item.still?.path
+        let name: String? = state.withLockedValue { s in
+            s.items.first { $0.isPlaceholder && !$0.stillInfoKnown && $0.stillURL == url }?.item.still?.path
         }
         // try?: a copy that does not probe waits for its header probe, which reports the problem.
         guard let name, let info = try? MediaProbe.probe(path: path, limits: limits) else { return }
         learned(MediaFile(path: name, size: 0, modificationTime: 0, info: info))
+        if probePolicy == .onDemand { settleFromDownloads(stillURL: url) }
+    }
+
+    /// On-demand libraries read no headers over the network: an item's facts come from its downloaded files.
+    /// Once every file of a placeholder is on disk, the cell is paired from them exactly as a local folder is
+    /// (a Motion Photo is recognised, a Live Photo confirmed by its content identifier) and stops being a
+    /// placeholder. The cell keeps its id (its still, or its lone movie), so the selection does not move.
+    private func settleFromDownloads(stillURL: URL? = nil, movieURL: URL? = nil) {
+        let candidate: RemoteItem? = state.withLockedValue { s in
+            s.items.first { $0.isPlaceholder && ((stillURL != nil && $0.stillURL == stillURL) || (movieURL != nil && $0.movieURL == movieURL)) }
+        }
+        guard let candidate else { return }
+        var files: [MediaFile] = []
+        for (file, state) in [(candidate.item.still, candidate.stillState), (candidate.item.movie, candidate.movieState)] {
+            guard var file else { continue }
+            guard let local = state.localPath, let info = try? MediaProbe.probe(path: local, limits: limits) else { return }
+            file.info = info
+            files.append(file)
+        }
+        let paired = LivePairer.pair(files)
+        // One cell stays one cell: a name-guessed pair the files do not confirm keeps its guess (it is labelled
+        // as guessed by name); anything else takes the facts.
+        guard let item = paired.first(where: { $0.id == candidate.id }), paired.count == 1 || candidate.item.movie == nil else { return }
+        let changed: RemoteItem? = state.withLockedValue { s in
+            guard let i = s.items.firstIndex(where: { $0.id == candidate.id && $0.isPlaceholder }) else { return nil }
+            s.items[i].item = item
+            s.items[i].isPlaceholder = false
+            s.items[i].stillInfoKnown = item.still != nil
+            return s.items[i]
+        }
+        if let changed { emit(.itemChanged(changed)) }
     }
 
     // MARK: downloads
@@ -208,7 +291,7 @@ public final class RemoteLibrary: Sendable {
         guard let item = items.first(where: { $0.id == id }) else { return }
         for (url, name) in [(item.stillURL, item.item.still?.path), (item.movieURL, item.item.movie?.path)] {
             guard let url else { continue }
-            let entry = name.flatMap { n in state.withLockedValue { $0.entriesByName[n] } }
+            let entry = name.flatMap { n in state.withLockedValue { s in s.entriesByName[n] } }
             downloads.request(url, priority: priority, expectedSize: entry?.size, expectedETag: entry?.etag)
         }
     }
@@ -231,18 +314,21 @@ public final class RemoteLibrary: Sendable {
         return item
     }
 
-    private func downloadChanged(_ url: URL, _ state: DownloadState) {
-        let changed: [RemoteItem] = self.state.withLockedValue { library in
+    private func downloadChanged(_ url: URL, _ downloadState: DownloadState) {
+        let changed: [RemoteItem] = state.withLockedValue { s in
             var out: [RemoteItem] = []
-            for i in library.items.indices where library.items[i].stillURL == url || library.items[i].movieURL == url {
-                if library.items[i].stillURL == url { library.items[i].stillState = state }
-                if library.items[i].movieURL == url { library.items[i].movieState = state }
-                out.append(library.items[i])
+            for i in s.itemIndicesByURL[url] ?? [] where i < s.items.count && (s.items[i].stillURL == url || s.items[i].movieURL == url) {
+                if s.items[i].stillURL == url { s.items[i].stillState = downloadState }
+                if s.items[i].movieURL == url { s.items[i].movieState = downloadState }
+                out.append(s.items[i])
             }
             return out
         }
         for item in changed { emit(.itemChanged(item)) }
         if !changed.isEmpty { emit(.activity(downloads.activity())) }
-        if case .downloaded(let path) = state { probeDownloadedStill(url, path: path) }
+        if case .downloaded(let path) = downloadState {
+            probeDownloadedStill(url, path: path)
+            if probePolicy == .onDemand { settleFromDownloads(movieURL: url) }
+        }
     }
 }

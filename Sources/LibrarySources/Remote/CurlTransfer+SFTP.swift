@@ -64,9 +64,11 @@ extension CurlTransfer {
         long(CURLOPT_SSH_AUTH_TYPES, types)
         if settings.listOnly { long(CURLOPT_DIRLISTONLY, 1) }
 
+        var bufferSize = bufferSize
         if let value = request.value(forHTTPHeaderField: "Range"), let range = Self.parseRangeHeader(value) {
             sftpRange = range
             string(CURLOPT_RANGE, "\(range.first)-" + (range.last.map(String.init) ?? ""))
+            if let last = range.last { bufferSize = Self.sftpBufferSize(rangeLength: last - range.first + 1) }
         }
         sftpValidator = request.value(forHTTPHeaderField: "If-Range")
         long(CURLOPT_FILETIME, 1)
@@ -83,6 +85,27 @@ extension CurlTransfer {
         check(ccurl_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlSFTPBodyCallback), CURLOPT_WRITEFUNCTION)
         check(ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context), CURLOPT_WRITEDATA)
         if let failed { throw RemoteError.transport("libcurl refused option \(failed.rawValue)") }
+    }
+
+    /// The receive buffer for an SFTP range of `length` bytes with an end, chosen so that libssh2's read-ahead
+    /// asks the server for (almost) nothing past the range. libssh2 1.10's `sftp_read(len)` keeps `4 * len`
+    /// bytes of FXP_READ requests in flight (in pieces of at least `len`, at most 30,000 bytes), and libcurl
+    /// 7.88 passes `len = min(CURLOPT_BUFFERSIZE, bytes left in the range)`; whatever is in flight when the range
+    /// is complete still crosses the wire and is thrown away. With the 64 KiB fetch buffer a 16 KiB head probe
+    /// cost 76 KB. Measured and simulated (DECISIONS.md, "SFTP read-ahead"):
+    /// - up to 30,000 bytes: a quarter of the range (at least libcurl's 1,024): the first call asks for exactly
+    ///   the range in one request and later calls are served from what arrived: nothing wasted, one round trip;
+    /// - larger ranges (movie tails, segments past the head): small buffers waste little (at most ~9 KB up to
+    ///   128 KiB, ~23 KB up to 1 MiB, ~110 KB above) at the price of fewer bytes in flight per round trip.
+    /// Open ranges and whole files end at the end of the file, where the server stops by itself: they keep the
+    /// caller's buffer.
+    static func sftpBufferSize(rangeLength length: UInt64) -> Int {
+        switch length {
+        case ...30_000: return max(1024, Int((length + 3) / 4))
+        case ...(128 << 10): return 4096
+        case ...(1 << 20): return 8192
+        default: return 32 << 10
+        }
     }
 
     /// The URL libcurl connects to: the resolved host name and port, no userinfo (the user is an option).

@@ -48,6 +48,8 @@ public struct RemoteListing: Sendable {
     public var format: RemoteListingFormat
     public var entries: [RemoteEntry]
     public var rejected: [RejectedRemoteEntry]
+    /// More entries followed than the listing may keep (`RemoteListingStream.maxEntries`): only the first are here.
+    public var truncated = false
     public init(baseURL: URL, format: RemoteListingFormat, entries: [RemoteEntry] = [],
                 rejected: [RejectedRemoteEntry] = []) {
         self.baseURL = baseURL

@@ -50,33 +50,103 @@ extension RemoteHTTPClient {
 
     /// Lists a directory: `GET` for HTTP indexes, `PROPFIND` Depth 1 for WebDAV (`dav://`/`davs://` URLs, or
     /// when `GET` is refused with 403/405/501 as nginx `dav_methods` locations without autoindex do).
-    public func list(_ url: URL, maxBytes: Int = 32 << 20) async throws -> RemoteListing {
+    /// The body is parsed while it arrives (`RemoteListingStream`) and reading stops after `maxEntries` entries
+    /// or `maxBytes` bytes; the listing is then marked `truncated`.
+    public func list(_ url: URL, maxBytes: Int = 32 << 20,
+                     maxEntries: Int = RemoteListingParser.defaultMaxEntries) async throws -> RemoteListing {
         let directory = RemoteEntryValidator.directoryURL(url)
         let scheme = directory.scheme?.lowercased() ?? ""
-        if Self.isSFTP(directory) { return try await listSFTP(directory, maxBytes: maxBytes) }
+        if Self.isSFTP(directory) { return try await listSFTP(directory, maxBytes: maxBytes, maxEntries: maxEntries) }
         let request = try makeRequest(directory)
         guard let httpURL = request.url else { throw RemoteError.unsupportedURL(url.absoluteString) }
         if scheme.hasPrefix("dav") || scheme.hasPrefix("webdav") {
-            return try await propfind(httpURL, maxBytes: maxBytes)
+            return try await propfind(directory, baseURL: httpURL, maxBytes: maxBytes, maxEntries: maxEntries)
         }
         do {
-            let response = try await fetch(directory, maxBytes: maxBytes)
-            return RemoteListingParser.parse(Data(response.body), contentType: response.contentType, baseURL: httpURL)
+            return try await streamListing(request, baseURL: httpURL, maxBytes: maxBytes, maxEntries: maxEntries)
         } catch RemoteError.httpStatus(let code, _) where [403, 405, 501].contains(code) {
-            return try await propfind(httpURL, maxBytes: maxBytes)
+            return try await propfind(directory, baseURL: httpURL, maxBytes: maxBytes, maxEntries: maxEntries)
         }
     }
 
-    private func propfind(_ url: URL, maxBytes: Int) async throws -> RemoteListing {
+    private func propfind(_ url: URL, baseURL: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
         let query = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/>\
             <D:getetag/><D:displayname/></D:prop></D:propfind>
             """
-        let response = try await fetch(url, method: "PROPFIND", body: Data(query.utf8),
-                                       headers: ["Depth": "1", "Content-Type": "application/xml; charset=utf-8"],
-                                       maxBytes: maxBytes)
-        return RemoteListingParser.parseWebDAV(Data(response.body), baseURL: url)
+        var request = try makeRequest(url, method: "PROPFIND")
+        request.httpBody = Data(query.utf8)
+        request.setValue("1", forHTTPHeaderField: "Depth")
+        request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        return try await streamListing(request, baseURL: baseURL, maxBytes: maxBytes, maxEntries: maxEntries)
+    }
+
+    /// Runs a listing request with its body going straight into a `RemoteListingStream`.
+    private func streamListing(_ request: URLRequest, baseURL: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
+        let state = ListingState(baseURL: baseURL, maxBytes: maxBytes, maxEntries: maxEntries)
+        return try await withCheckedThrowingContinuation { continuation in
+            start(request, bufferSize: Self.fetchBufferSize, handler: RemoteTransferHandler(
+                onResponse: { state.begin($0) },
+                onData: { state.append($0) },
+                onComplete: { error in
+                    switch state.finish(error: error) {
+                    case .success(let listing): continuation.resume(returning: listing)
+                    case .failure(let failure): continuation.resume(throwing: failure)
+                    }
+                }))
+        }
+    }
+}
+
+/// One streamed listing; touched only on the client's worker thread.
+private final class ListingState: @unchecked Sendable {
+    let baseURL: URL
+    let maxBytes: Int
+    let maxEntries: Int
+    var stream: RemoteListingStream?
+    var received = 0
+    /// Reading stopped on purpose (enough entries or bytes): the `.cancelled` that follows is not a failure.
+    var stoppedEarly = false
+    var error: RemoteError?
+
+    init(baseURL: URL, maxBytes: Int, maxEntries: Int) {
+        self.baseURL = baseURL
+        self.maxBytes = maxBytes
+        self.maxEntries = maxEntries
+    }
+
+    func begin(_ http: HTTPURLResponse) -> RemoteError? {
+        let status = http.statusCode
+        guard (200..<300).contains(status) else {
+            error = .httpStatus(status, url: http.url?.absoluteString ?? "")
+            return error
+        }
+        var contentType: String?
+        for (k, v) in http.allHeaderFields where (k as? String)?.lowercased() == "content-type" { contentType = v as? String }
+        stream = RemoteListingStream(baseURL: baseURL, contentType: contentType, maxEntries: maxEntries)
+        return nil
+    }
+
+    func append(_ data: Data) -> RemoteError? {
+        guard let stream else { return nil }
+        let room = max(0, maxBytes - received)
+        received += data.count
+        stream.feed(room >= data.count ? data : data.prefix(room))
+        if stream.isFull || received >= maxBytes {
+            stoppedEarly = true
+            return .cancelled
+        }
+        return nil
+    }
+
+    func finish(error completion: RemoteError?) -> Result<RemoteListing, RemoteError> {
+        if let error { return .failure(error) }
+        if let completion, !(completion == .cancelled && stoppedEarly) { return .failure(completion) }
+        guard let stream else { return .failure(.invalidResponse("no response")) }
+        var listing = stream.finish()
+        if received >= maxBytes { listing.truncated = true }
+        return .success(listing)
     }
 }
 

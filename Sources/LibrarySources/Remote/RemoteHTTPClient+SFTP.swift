@@ -112,21 +112,76 @@ extension RemoteHTTPClient {
             if try await attempt(.key(path: path, passphrase: passphrase)) { return }
         }
         let urlPassword = lock.withLock { sshURLPasswords[key] }
-        if let password = urlPassword ?? ssh.askSecret?("\(settings.user)@\(settings.hostname)'s password: ") {
+        let login = "\(settings.user)@\(settings.hostname)"
+        if let password = urlPassword ?? ssh.askSecret?("Password for \(login): ") {
             if try await attempt(.password(password)) { return }
+            // The sentence a person at the prompt needs first: the password was wrong.
+            let others = tried.filter { $0 != SSHAuthMethod.password(password).description }
+            throw RemoteError.authenticationFailed("\(login) did not accept the password"
+                                                   + (urlPassword != nil ? " in the URL" : "")
+                                                   + (others.isEmpty ? "" : " (also tried: \(others.joined(separator: ", ")))"))
         } else {
             tried.append("no password (no terminal to ask)")
         }
-        throw RemoteError.authenticationFailed("\(settings.user)@\(settings.hostname) accepted none of: "
+        throw RemoteError.authenticationFailed("\(login) accepted none of: "
                                                + (tried.isEmpty ? "(no agent, no key files)" : tried.joined(separator: ", ")))
     }
 
     /// SFTP directory: the long listing (types, sizes, dates) and the names-only listing, checked against
-    /// each other (see `SFTPListingParser`).
-    func listSFTP(_ directory: URL, maxBytes: Int) async throws -> RemoteListing {
+    /// each other (see `SFTPListingParser`). Each is read up to `maxEntries` lines (plus `.` and `..`).
+    func listSFTP(_ directory: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
         if !session(for: directory).proven { try await prepare(directory) }
-        let long = try await fetch(directory, maxBytes: maxBytes)
-        let names = try await fetch(directory, maxBytes: maxBytes, listOnly: true)
-        return SFTPListingParser.parse(long: long.body, names: names.body, baseURL: directory)
+        let long = try await fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: false)
+        let names = try await fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: true)
+        var listing = SFTPListingParser.parse(long: long.bytes, names: names.bytes, baseURL: directory)
+        if long.cut || names.cut || listing.entries.count > maxEntries {
+            listing.truncated = true
+            if listing.entries.count > maxEntries { listing.entries.removeLast(listing.entries.count - maxEntries) }
+            // The last lines of two cut listings need not match: that is the cut, not a hostile name.
+            listing.rejected.removeAll { $0.reason.hasPrefix("not in the names listing") || $0.reason.hasPrefix("unreadable listing line") }
+        }
+        return listing
+    }
+
+    /// The first `maxLines` lines of a directory listing (`cut` when more followed, or `maxBytes` was reached).
+    private func fetchLines(_ url: URL, maxLines: Int, maxBytes: Int, listOnly: Bool) async throws -> (bytes: [UInt8], cut: Bool) {
+        let request = try makeRequest(url)
+        let state = LineCollector(maxLines: maxLines, maxBytes: maxBytes)
+        return try await withCheckedThrowingContinuation { continuation in
+            start(request, bufferSize: Self.fetchBufferSize, listOnly: listOnly, handler: RemoteTransferHandler(
+                onResponse: { _ in nil },
+                onData: { state.append($0) },
+                onComplete: { error in
+                    if let error, !(error == .cancelled && state.cut) {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: (state.bytes, state.cut))
+                    }
+                }))
+        }
+    }
+}
+
+/// Bytes of a line listing up to a number of lines; touched only on the client's worker thread.
+private final class LineCollector: @unchecked Sendable {
+    let maxLines: Int
+    let maxBytes: Int
+    var bytes: [UInt8] = []
+    var lines = 0
+    var cut = false
+
+    init(maxLines: Int, maxBytes: Int) {
+        self.maxLines = maxLines
+        self.maxBytes = maxBytes
+    }
+
+    func append(_ data: Data) -> RemoteError? {
+        for byte in data {
+            // A byte after the last wanted line: more lines follow.
+            if bytes.count >= maxBytes || lines >= maxLines { cut = true; return .cancelled }
+            bytes.append(byte)
+            if byte == UInt8(ascii: "\n") { lines += 1 }
+        }
+        return nil
     }
 }

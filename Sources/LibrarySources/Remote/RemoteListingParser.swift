@@ -2,97 +2,35 @@ import Foundation
 
 /// Turns a directory listing body into checked entries. Pure functions of (body, base URL): no network.
 public enum RemoteListingParser {
-    /// Detects the format and parses. `baseURL` is the directory that was listed.
-    public static func parse(_ body: Data, contentType: String? = nil, baseURL: URL) -> RemoteListing {
-        let type = contentType?.lowercased() ?? ""
-        let head = String(decoding: body.prefix(4096), as: UTF8.self)
-        let trimmed = head.drop(while: { $0.isWhitespace })
-        if type.contains("json") || trimmed.hasPrefix("[") {
-            return parseNginxJSON(body, baseURL: baseURL)
-        }
-        if type.contains("xml") || head.contains("multistatus") {
-            return parseWebDAV(body, baseURL: baseURL)
-        }
-        return parseHTMLIndex(String(decoding: body, as: UTF8.self), baseURL: baseURL)
+    /// Entries a listing keeps by default (`remote.max_entries`, `--max-entries`): far above any real folder,
+    /// far below what would exhaust memory.
+    public static let defaultMaxEntries = 200_000
+
+    /// Detects the format and parses (a whole body at once; `RemoteListingStream` is the same parser fed in
+    /// pieces). `baseURL` is the directory that was listed.
+    public static func parse(_ body: Data, contentType: String? = nil, baseURL: URL,
+                             maxEntries: Int = defaultMaxEntries) -> RemoteListing {
+        let stream = RemoteListingStream(baseURL: baseURL, contentType: contentType, maxEntries: maxEntries)
+        stream.feed(body)
+        return stream.finish()
     }
 
-    // MARK: nginx `autoindex_format json`
-
+    /// nginx `autoindex_format json`:
     /// `[{"name":"a.jpg","type":"file","mtime":"Fri, 22 Nov 2024 20:20:00 GMT","size":123}, ...]`
     public static func parseNginxJSON(_ body: Data, baseURL: URL) -> RemoteListing {
-        var listing = RemoteListing(baseURL: baseURL, format: .nginxJSON)
-        guard let array = try? JSONSerialization.jsonObject(with: body) as? [Any] else {
-            listing.rejected.append(RejectedRemoteEntry(raw: "(listing)", reason: "not a JSON array"))
-            return listing
-        }
-        for element in array {
-            guard let object = element as? [String: Any], let rawName = object["name"] as? String else {
-                listing.rejected.append(RejectedRemoteEntry(raw: "\(element)", reason: "entry without a name"))
-                continue
-            }
-            let isDirectory = (object["type"] as? String) == "directory"
-            switch RemoteEntryValidator.checkName(decoded: rawName) {
-            case .failure(let problem):
-                listing.rejected.append(RejectedRemoteEntry(raw: rawName, reason: problem.message))
-            case .success(let name):
-                guard let url = RemoteEntryValidator.url(forName: name, isDirectory: isDirectory, in: baseURL) else {
-                    listing.rejected.append(RejectedRemoteEntry(raw: rawName, reason: "cannot form a URL"))
-                    continue
-                }
-                let size = (object["size"] as? NSNumber).flatMap { $0.int64Value >= 0 ? UInt64($0.int64Value) : nil }
-                let mtime = (object["mtime"] as? String).flatMap(HTTPDate.parse)
-                listing.entries.append(RemoteEntry(name: name, url: url, isDirectory: isDirectory,
-                                                   size: isDirectory ? nil : size, modificationTime: mtime))
-            }
-        }
-        return listing
+        let stream = RemoteListingStream(baseURL: baseURL, forcing: .nginxJSON)
+        stream.feed(body)
+        return stream.finish()
     }
 
-    // MARK: HTML indexes (nginx autoindex, Apache mod_autoindex, Python http.server)
-
-    /// Every `<a href>` is a candidate; the name comes from the href (link texts are truncated by nginx and
-    /// HTML-escaped by all). nginx puts "date size" after the link on the same line; Apache puts them in table
-    /// cells (its sizes are rounded, "3.3M", so they are not kept); Python gives neither.
+    /// HTML indexes (nginx autoindex, Apache mod_autoindex, Python http.server): every `<a href>` is a
+    /// candidate; the name comes from the href (link texts are truncated by nginx and HTML-escaped by all).
+    /// nginx puts "date size" after the link on the same line; Apache puts them in table cells (its sizes are
+    /// rounded, "3.3M", so they are not kept); Python gives neither.
     public static func parseHTMLIndex(_ html: String, baseURL: URL) -> RemoteListing {
-        let format = detectHTMLFormat(html)
-        var listing = RemoteListing(baseURL: baseURL, format: format)
-        let ns = html as NSString
-        let anchor = try! NSRegularExpression(  // a literal pattern: cannot fail
-            pattern: #"<a\s[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>(.*?)</a\s*>"#,
-            options: [.caseInsensitive, .dotMatchesLineSeparators])
-        let matches = anchor.matches(in: html, range: NSRange(location: 0, length: ns.length))
-        var seen = Set<String>()
-        for (index, match) in matches.enumerated() {
-            var raw = ""
-            for group in 1...3 where match.range(at: group).location != NSNotFound {
-                raw = ns.substring(with: match.range(at: group))
-            }
-            let href = decodeHTMLEntities(raw)
-            switch RemoteEntryValidator.check(href: href, baseURL: baseURL) {
-            case .skip:
-                continue
-            case .reject(let reason):
-                listing.rejected.append(RejectedRemoteEntry(raw: href, reason: reason))
-            case .accept(let name, let url, let isDirectory):
-                guard seen.insert(name).inserted else { continue }
-                var entry = RemoteEntry(name: name, url: url, isDirectory: isDirectory)
-                if format == .nginxHTML {
-                    let after = match.range.location + match.range.length
-                    let next = index + 1 < matches.count ? matches[index + 1].range.location : ns.length
-                    let tail = ns.substring(with: NSRange(location: after, length: max(0, next - after)))
-                    let (mtime, size) = parseNginxColumns(tail)
-                    entry.modificationTime = mtime
-                    entry.size = isDirectory ? nil : size
-                } else if format == .apacheHTML {
-                    let after = match.range.location + match.range.length
-                    let next = index + 1 < matches.count ? matches[index + 1].range.location : ns.length
-                    let tail = ns.substring(with: NSRange(location: after, length: max(0, next - after)))
-                    entry.modificationTime = parseApacheDate(tail)
-                }
-                listing.entries.append(entry)
-            }
-        }
-        return listing
+        let stream = RemoteListingStream(baseURL: baseURL, forcing: detectHTMLFormat(html))
+        stream.feed(Array(html.utf8))
+        return stream.finish()
     }
 
     static func detectHTMLFormat(_ html: String) -> RemoteListingFormat {
