@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // SQLite for the persistent library index (LibraryIndex only).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats"),
@@ -52,7 +54,8 @@ let package = Package(
 
         // MARK: library
         .target(name: "LibrarySources", dependencies: ["MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources"],
+        .target(name: "LibraryIndex", dependencies: ["CSQLite", "MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "Library", dependencies: ["MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"],
                 swiftSettings: cModuleSettings),
 
         // MARK: UI
@@ -67,7 +70,7 @@ let package = Package(
             name: "livegrid",
             dependencies: [
                 "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
-                "LibrarySources", "Library", "BrowserCore", "TerminalUI",
+                "LibrarySources", "LibraryIndex", "Library", "BrowserCore", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: cModuleSettings
@@ -82,7 +85,7 @@ let package = Package(
                     swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
+        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing",
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),

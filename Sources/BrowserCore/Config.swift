@@ -35,6 +35,8 @@ public struct BrowserConfig: Sendable {
     public var playbackHints = true
     /// `[export] strip_location`: the export dialog's "remove the location" starts on.
     public var stripLocation = false
+    /// `[library] index`: keep probes in the persistent library index (`--no-index` = false).
+    public var libraryIndex = true
     public var keymap = Keymap()
     /// Non-fatal problems (unknown keys), shown in the status bar at start.
     public var warnings: [String] = []
@@ -108,6 +110,11 @@ public struct BrowserConfig: Sendable {
                 throw TOMLError(line: entry.line, message: "export.strip_location must be true or false")
             }
             stripLocation = enabled
+        case ("library", "index"):
+            guard case .boolean(let enabled) = entry.value else {
+                throw TOMLError(line: entry.line, message: "library.index must be true or false")
+            }
+            libraryIndex = enabled
         case ("keys", let name):
             guard let command = KeyCommand(rawValue: name) else {
                 warnings.append("config line \(entry.line): unknown key command '\(name)' ignored")

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryIndex
 import LivePairing
 import MediaFormats
 
@@ -11,12 +12,16 @@ public struct LibraryScan: Sendable {
     /// Bytes and reads the probes made (for the benchmark: "a still costs one or two small reads").
     public var bytesRead: UInt64
     public var reads: Int
-    public init(root: String, items: [LibraryItem], warnings: [String], bytesRead: UInt64 = 0, reads: Int = 0) {
+    /// Files whose bytes were probed in this scan; the others came from the library index.
+    public var probedFiles: Int
+    public init(root: String, items: [LibraryItem], warnings: [String], bytesRead: UInt64 = 0, reads: Int = 0,
+                probedFiles: Int? = nil) {
         self.root = root
         self.items = items
         self.warnings = warnings
         self.bytesRead = bytesRead
         self.reads = reads
+        self.probedFiles = probedFiles ?? items.reduce(0) { $0 + $1.files.count }
     }
 
     public var fileCount: Int { items.reduce(0) { $0 + $1.files.count } }
@@ -45,18 +50,22 @@ public enum LibraryScanner {
         "mov", "mp4", "m4v", "qt",
     ]
 
+    /// With `index`, a file whose device, inode, size and mtime are known takes its stored probe instead of
+    /// being read; new and changed files are probed and stored.
     public static func scan(directory: String, recursive: Bool = false,
-                            limits: ParseLimits = .default) throws -> LibraryScan {
+                            limits: ParseLimits = .default, index: LibraryIndex? = nil) throws -> LibraryScan {
         guard PathBytes.isDirectory(directory) else {
             throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
         }
         var warnings: [String] = []
         let paths = try listMediaFiles(root: directory, recursive: recursive, warnings: &warnings)
         let counter = ReadCounter()
-        let files = probeAll(paths, limits: limits, counter: counter)
-        let items = LivePairer.pair(files)
+        let probed = probeAll(paths, limits: limits, counter: counter, index: index)
+        let items = LivePairer.pair(probed.map(\.file))
+        if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
-                           bytesRead: counter.bytes, reads: counter.reads)
+                           bytesRead: counter.bytes, reads: counter.reads,
+                           probedFiles: probed.count(where: { !$0.fromIndex }))
     }
 
     /// The first `count` still pictures of `directory` (not descending) in the scan's display order, from the
@@ -119,45 +128,68 @@ public enum LibraryScanner {
 
     /// Probes files on a few threads: warm scans are CPU-bound (2 cores), cold ones wait on the disk, so a
     /// handful of threads keeps both busy.
-    static func probeAll(_ paths: [String], limits: ParseLimits, counter: ReadCounter) -> [MediaFile] {
+    static func probeAll(_ paths: [String], limits: ParseLimits, counter: ReadCounter,
+                         index: LibraryIndex? = nil) -> [Probed] {
         let results = UnsafeResultBox(count: paths.count)
         let next = AtomicIndex()
         let threads = max(1, min(paths.count, 2 * ProcessInfo.processInfo.activeProcessorCount + 2))
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while let i = next.take(below: paths.count) {
-                results.set(i, probeOne(paths[i], limits: limits, counter: counter))
+                results.set(i, probeOne(paths[i], limits: limits, counter: counter, index: index))
             }
         }
-        return results.values.compactMap { $0 }
+        let probed = results.values.compactMap { $0 }
+        if let index {
+            // New probes go in at the end, in one transaction (the probes themselves ran in parallel).
+            index.store(probed.compactMap { p in p.fresh ? p.stamp.map { ($0, p.file.info) } : nil })
+        }
+        return probed
     }
 
-    static func probeOne(_ path: String, limits: ParseLimits, counter: ReadCounter) -> MediaFile? {
+    /// One file's result: the file, its stamp for the index, and whether it was probed now (not from the index).
+    struct Probed {
+        var file: MediaFile
+        var stamp: FileStamp?
+        var fresh: Bool
+        var fromIndex = false
+    }
+
+    static func probeOne(_ path: String, limits: ParseLimits, counter: ReadCounter, index: LibraryIndex? = nil) -> Probed? {
         var st = StatBuffer()
         guard PathBytes.stat(path, &st) == 0 else {
             var info = MediaInfo(format: .unknown)
             info.problems.append(ParseProblem(.error, "file", String(cString: strerror(errno))))
-            return MediaFile(path: path, size: 0, modificationTime: 0, info: info)
+            return Probed(file: MediaFile(path: path, size: 0, modificationTime: 0, info: info), stamp: nil, fresh: true)
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+        let size = UInt64(max(0, st.st_size))
+        let stamp = FileStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: size,
+                              modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
+        if let known = index?.lookup(stamp) {
+            return Probed(file: MediaFile(path: path, size: size, modificationTime: mtime, info: known), stamp: stamp, fresh: false,
+                          fromIndex: true)
+        }
         let info: MediaInfo
+        var fresh = true
         do {
             info = try MediaProbe.probe(path: path, limits: limits, counter: counter)
         } catch {
             var failed = MediaInfo(format: .unknown)
             failed.problems.append(ParseProblem(.error, "file", error.description))
             info = failed
+            fresh = false   // an I/O failure (permissions, a vanished file) is not a fact about its bytes
         }
-        return MediaFile(path: path, size: UInt64(max(0, st.st_size)), modificationTime: mtime, info: info)
+        return Probed(file: MediaFile(path: path, size: size, modificationTime: mtime, info: info), stamp: stamp, fresh: fresh)
     }
 }
 
 /// Results written by index from several threads; each slot is written once.
 private final class UnsafeResultBox: @unchecked Sendable {
     private let lock = NSLock()
-    private(set) var values: [MediaFile?]
+    private(set) var values: [LibraryScanner.Probed?]
     init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ v: MediaFile?) { lock.lock(); values[i] = v; lock.unlock() }
+    func set(_ i: Int, _ v: LibraryScanner.Probed?) { lock.lock(); values[i] = v; lock.unlock() }
 }
 
 private final class AtomicIndex: @unchecked Sendable {

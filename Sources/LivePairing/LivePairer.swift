@@ -27,7 +27,10 @@ public enum LivePairer {
         for folder in folderOrder {
             items += pairFolder(byFolder[folder] ?? [])
         }
-        return items.sorted { NaturalOrder.less($0.primary.path, $1.primary.path) }
+        // Sort indices by precomputed keys, then move each item once: sorting the items themselves compared
+        // paths scalar by scalar and moved whole structs (retain/release) at every step.
+        let order = NaturalOrder.sortedIndices(items.map { $0.primary.path })
+        return order.map { items[$0] }
     }
 
     // MARK: one folder

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Base-name matching of a still and a movie, with the variants exports produce:
 /// `IMG_1234.HEIC` + `IMG_1234.MOV`, `IMG_1234_3.mov` (Photos library), `IMG_1234_HEVC.MOV` (iCloud),
 /// `.JPG` after conversion. Case-insensitive.
@@ -51,6 +54,59 @@ public enum NaturalOrder {
         if ca != nil && cb == nil { return false }
         return a < b
     }
+    /// A byte key whose plain lexicographic order is `less`'s order (ties aside, which `less` breaks by the
+    /// raw string): computed once per name, sorting 100,000 names costs memcmp calls instead of the scalar
+    /// walks and digit arrays of `less` in every comparison (the pairer's sort was 16 % of a scan).
+    /// ASCII letters are lower-cased; a run of digits becomes `0x30`, its length without leading zeros in four
+    /// bytes, then those digits, so a shorter number sorts first and equal lengths compare digit by digit.
+    /// Other scalars keep their UTF-8 bytes, whose order is the scalars' order.
+    public static func key(_ text: String) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(text.utf8.count + 8)
+        var utf8 = text.utf8.makeIterator()
+        var pending = utf8.next()
+        while let byte = pending {
+            if byte >= 0x30 && byte <= 0x39 {
+                var digits: [UInt8] = []
+                var current: UInt8? = byte
+                while let d = current, d >= 0x30 && d <= 0x39 {
+                    if !(digits.isEmpty && d == 0x30) { digits.append(d) }
+                    current = utf8.next()
+                }
+                if digits.isEmpty { digits = [0x30] }
+                let length = UInt32(min(digits.count, Int(UInt32.max)))
+                key.append(0x30)
+                key.append(UInt8(truncatingIfNeeded: length >> 24)); key.append(UInt8(truncatingIfNeeded: length >> 16))
+                key.append(UInt8(truncatingIfNeeded: length >> 8)); key.append(UInt8(truncatingIfNeeded: length))
+                key.append(contentsOf: digits)
+                pending = current
+                continue
+            }
+            key.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
+            pending = utf8.next()
+        }
+        return key
+    }
+
+    /// `less` through precomputed keys: the order of `key`, ties broken like `less` does.
+    public static func less(key a: [UInt8], _ rawA: String, key b: [UInt8], _ rawB: String) -> Bool {
+        let order = a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb -> Int32 in
+                let common = min(pa.count, pb.count)
+                let c = common == 0 ? 0 : memcmp(pa.baseAddress!, pb.baseAddress!, common)
+                if c != 0 { return c }
+                return pa.count == pb.count ? 0 : (pa.count < pb.count ? -1 : 1)
+            }
+        }
+        return order != 0 ? order < 0 : rawA < rawB
+    }
+
+    /// The permutation that sorts `names` by `less`, computing each key once.
+    public static func sortedIndices(_ names: [String]) -> [Int] {
+        let keys = names.map(key)
+        return names.indices.sorted { less(key: keys[$0], names[$0], key: keys[$1], names[$1]) }
+    }
+
     private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 48 && c.value <= 57 }
     private static func lower(_ c: Unicode.Scalar) -> UInt32 { (c.value >= 65 && c.value <= 90) ? c.value + 32 : c.value }
     private static func trimZeros(_ s: [Unicode.Scalar]) -> [Unicode.Scalar] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import BrowserCore
 import Foundation
 import Library
+import LibraryIndex
 import LibrarySources
 import MediaFormats
 import TerminalGraphics
@@ -44,6 +45,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "With --print-marked, end each path with a NUL byte instead of a newline (for xargs -0).")
     var null = false
 
+    @Flag(help: "Probe every file; neither read nor update the library index (config: [library] index = false).")
+    var noIndex = false
+
     func validate() throws {
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
         if RemoteBrowseArgument.url(path) == nil {
@@ -78,6 +82,7 @@ struct BrowseCommand: ParsableCommand {
         }
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
+        if noIndex { settings.libraryIndex = false }
         let environmentMode = ProcessInfo.processInfo.environment["LIVEGRID_GRAPHICS"].flatMap(GraphicsModeSetting.init)
         if let mode = graphics.flatMap(GraphicsModeSetting.init) ?? environmentMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
@@ -88,6 +93,11 @@ struct BrowseCommand: ParsableCommand {
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
+        if settings.libraryIndex, options.remoteURL == nil {
+            // Opened on the scan's thread (the first use), not before curses starts.
+            let index = LazyLibraryIndex()
+            options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index.value) }
+        }
         options.selectPath = local?.selectPath
         if let colors, let depth = ColorDepth(userName: colors) {
             options.colorOverride = .init(depth, source: "--colors \(colors)")

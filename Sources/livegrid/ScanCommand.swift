@@ -2,6 +2,7 @@ import ArgumentParser
 import BrowserCore
 import Foundation
 import Library
+import LibraryIndex
 import LibrarySources
 
 struct ScanCommand: ParsableCommand {
@@ -29,6 +30,9 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
     var stats = false
 
+    @Flag(help: "Probe every file; neither read nor update the library index ($XDG_CACHE_HOME/livegrid/library-index.sqlite).")
+    var noIndex = false
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
@@ -40,7 +44,8 @@ struct ScanCommand: ParsableCommand {
                 try RemoteCommandSupport.prepare(url, client: client)
                 scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive)
             } else {
-                scan = try LibraryScanner.scan(directory: path, recursive: recursive)
+                scan = try LibraryScanner.scan(directory: path, recursive: recursive,
+                                               index: noIndex ? nil : LibraryIndex())
             }
         } catch let error as RemoteError {
             HumanOutput.error("\(RemoteBrowseArgument.url(path).map(BrowserState.displayString) ?? path): \(error.description)")
@@ -59,9 +64,9 @@ struct ScanCommand: ParsableCommand {
         if stats {
             let files = max(1, scan.fileCount)
             let seconds = Double(scanned - started) / 1e9
-            let line = String(format: "scan: %d files, %d items in %.3f s (%.0f files/s), %d reads, %.1f KiB read per file",
+            let line = String(format: "scan: %d files, %d items in %.3f s (%.0f files/s), %d reads, %.1f KiB read per file, %d probed (the rest from the index)",
                               scan.fileCount, scan.items.count, seconds, Double(scan.fileCount) / max(seconds, 1e-9),
-                              scan.reads, Double(scan.bytesRead) / 1024 / Double(files))
+                              scan.reads, Double(scan.bytesRead) / 1024 / Double(files), scan.probedFiles)
             HumanOutput.note(line)
         }
     }
