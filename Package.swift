@@ -91,7 +91,7 @@ let package = Package(
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "BrowserCore", "TerminalGraphics", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
                     swiftSettings: cModuleSettings),
     ]
 )

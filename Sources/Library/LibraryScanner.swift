@@ -134,17 +134,23 @@ public enum LibraryScanner {
         let next = AtomicIndex()
         let threads = max(1, min(paths.count, 2 * ProcessInfo.processInfo.activeProcessorCount + 2))
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            // New probes go to the index in transactions of a few hundred: a scan killed half-way keeps
+            // what it learnt, and no transaction holds the database long.
+            var unsaved: [(stamp: FileStamp, info: MediaInfo)] = []
             while let i = next.take(below: paths.count) {
-                results.set(i, probeOne(paths[i], limits: limits, counter: counter, index: index))
+                let probed = probeOne(paths[i], limits: limits, counter: counter, index: index)
+                results.set(i, probed)
+                if let index, let probed, probed.fresh, let stamp = probed.stamp {
+                    unsaved.append((stamp, probed.file.info))
+                    if unsaved.count >= indexBatch { index.store(unsaved); unsaved.removeAll(keepingCapacity: true) }
+                }
             }
+            index?.store(unsaved)
         }
-        let probed = results.values.compactMap { $0 }
-        if let index {
-            // New probes go in at the end, in one transaction (the probes themselves ran in parallel).
-            index.store(probed.compactMap { p in p.fresh ? p.stamp.map { ($0, p.file.info) } : nil })
-        }
-        return probed
+        return results.values.compactMap { $0 }
     }
+
+    static let indexBatch = 256
 
     /// One file's result: the file, its stamp for the index, and whether it was probed now (not from the index).
     struct Probed {

@@ -114,6 +114,31 @@ public final class LibraryIndex: @unchecked Sendable {   // one connection; ever
         }
     }
 
+    /// SQLite's own `PRAGMA integrity_check` answer ("ok" when sound), for tests and diagnostics.
+    public func integrityCheck() -> String {
+        lock.withLock {
+            guard let db else { return "not open" }
+            var stmt: OpaquePointer?
+            defer { sqlite3_finalize(stmt) }
+            guard sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nil) == SQLITE_OK else { return lastError(0).description }
+            var lines: [String] = []
+            while sqlite3_step(stmt) == SQLITE_ROW, let text = sqlite3_column_text(stmt, 0) { lines.append(String(cString: text)) }
+            return lines.joined(separator: "; ")
+        }
+    }
+
+    /// Rows stored (for tests and `scan --stats`).
+    public var count: Int {
+        lock.withLock {
+            guard let db else { return 0 }
+            var stmt: OpaquePointer?
+            defer { sqlite3_finalize(stmt) }
+            guard sqlite3_prepare_v2(db, "SELECT count(*) FROM probes", -1, &stmt, nil) == SQLITE_OK,
+                  sqlite3_step(stmt) == SQLITE_ROW else { return 0 }
+            return Int(sqlite3_column_int64(stmt, 0))
+        }
+    }
+
     // MARK: - SQLite
 
     private struct OpenError: Error {
