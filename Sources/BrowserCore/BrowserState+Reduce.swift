@@ -8,7 +8,7 @@ extension BrowserState {
 
     private mutating func reduceAction(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
-        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed, .triage(.result),
+        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanProgress, .scanFailed, .triage(.result),
              .remote(.event): break
         default: message = nil
         }
@@ -83,8 +83,14 @@ extension BrowserState {
             return stopPlaybackIfNeeded()
         case .scanStarted:
             isScanning = true
+        case .scanProgress(let progress):
+            // Only a scan still running may show partial items (a late report must not undo a finished scan).
+            guard isScanning else { break }
+            scanListedFiles = progress.listedFiles
+            setItems(progress.scan.items, partial: true)   // keeps the selected item by identity, wherever it lands
         case .scanFinished(let scan):
             isScanning = false
+            scanListedFiles = nil
             scanError = nil
             scanWarnings = scan.warnings
             setItems(scan.items)
@@ -95,6 +101,7 @@ extension BrowserState {
             return reduceTriage(triageAction)
         case .scanFailed(let error):
             isScanning = false
+            scanListedFiles = nil
             scanError = error
             message = "scan failed: \(error)"
         case .remote(let remoteAction):

@@ -27,6 +27,9 @@ public struct BrowserOptions {
     public var selectPath: String?
     /// The client for `remoteURL` (already logged in for SFTP); nil makes one with default settings.
     public var remoteClient: RemoteHTTPClient?
+    /// When set, local scans run through it instead of `scan`: it reports the first screen's items through its
+    /// third argument before the rest of the folder is probed (`LibraryScanner.scanProgressively`).
+    public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void) throws -> LibraryScan)?
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -118,7 +121,8 @@ public final class BrowserApp {
         renderer.playbackNote = { playback.statusNote }
         if scanStartedEarly {
             state.reduce(.scanStarted)
-            prewarmFirstScreen(provider, layout: state.layout)
+            // A progressive scan reports the first screen itself, sooner than a second listing would.
+            if options.progressiveScan == nil { prewarmFirstScreen(provider, layout: state.layout) }
         } else {
             startScan(&state)
         }
@@ -126,6 +130,7 @@ public final class BrowserApp {
         // Redraw only when something changed: while a movie plays the loop wakes every few milliseconds.
         var dirty = true
         var gridCompleteTraced = false
+        var firstPaintTraced = false
         var lastRender = 0.0
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
@@ -171,6 +176,11 @@ public final class BrowserApp {
             provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
             let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
+            if let startupTrace, !firstPaintTraced, !onScreen.isEmpty,
+               onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
+                firstPaintTraced = true
+                startupTrace.log("first-thumbnails")   // the first screen's pictures, scan finished or not
+            }
             if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
                 gridCompleteTraced = true
@@ -276,12 +286,21 @@ public final class BrowserApp {
 
     private func launchLocalScan() {
         let inbox = self.inbox
-        let scan = options.scan
+        let scan = options.scan, progressiveScan = options.progressiveScan
         let path = options.path, recursive = options.recursive
         let trace = self.trace
         Thread.detachNewThread {
             do {
-                let result = try scan(path, recursive)
+                let result: LibraryScan
+                if let progressiveScan {
+                    // Posted through the inbox like every background result: the loop's wake-up carries it.
+                    result = try progressiveScan(path, recursive) { progress in
+                        trace?.log("scan-first-screen")
+                        inbox.post(.scanProgress(progress))
+                    }
+                } else {
+                    result = try scan(path, recursive)
+                }
                 trace?.log("scan-finished")
                 inbox.post(.scanFinished(result))
             } catch {

@@ -93,10 +93,14 @@ struct BrowseCommand: ParsableCommand {
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
-        if settings.libraryIndex, options.remoteURL == nil {
-            // Opened on the scan's thread (the first use), not before curses starts.
-            let index = LazyLibraryIndex()
-            options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index.value) }
+        if options.remoteURL == nil {
+            // The index is opened on the scan's thread (its first use), not before curses starts.
+            let index = settings.libraryIndex ? LazyLibraryIndex() : nil
+            options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index?.value) }
+            options.progressiveScan = { path, recursive, progress in
+                try LibraryScanner.scanProgressively(directory: path, recursive: recursive, index: index?.value,
+                                                     progress: progress)
+            }
         }
         options.selectPath = local?.selectPath
         if let colors, let depth = ColorDepth(userName: colors) {
