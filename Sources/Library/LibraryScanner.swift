@@ -21,11 +21,12 @@ public struct LibraryScan: Sendable {
         self.warnings = warnings
         self.bytesRead = bytesRead
         self.reads = reads
-        self.probedFiles = probedFiles ?? items.reduce(0) { $0 + $1.files.count }
+        self.probedFiles = probedFiles ?? items.reduce(0) { $0 + ($1.still == nil ? 0 : 1) + ($1.movie == nil ? 0 : 1) }
     }
 
-    public var fileCount: Int { items.reduce(0) { $0 + $1.files.count } }
-    public func count(of kind: ItemKind) -> Int { items.filter { $0.kind == kind }.count }
+    // Counted in place: `files` and `filter` copied every item (whole MediaInfo structs) to count them.
+    public var fileCount: Int { items.reduce(0) { $0 + ($1.still == nil ? 0 : 1) + ($1.movie == nil ? 0 : 1) } }
+    public func count(of kind: ItemKind) -> Int { items.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
 }
 
 public enum LibraryScanError: Error, CustomStringConvertible {

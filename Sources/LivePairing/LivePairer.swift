@@ -208,6 +208,8 @@ public enum LivePairer {
     /// Parse problems worth telling the user, prefixed with the file name, in plain words (each sentence
     /// once: a cut movie breaks several boxes). The parser's words stay in `MediaInfo.problems`.
     private static func problems(_ file: MediaFile) -> [String] {
+        // Most files have nothing to say: no sets and arrays for them (this ran for every file of a scan).
+        guard file.info.problems.contains(where: { $0.severity >= .warning }) else { return [] }
         var seen = Set<String>()
         let sentences = file.info.problems.filter { $0.severity >= .warning }
             .map { $0.plainSentence(format: file.info.format) }

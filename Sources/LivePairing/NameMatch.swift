@@ -25,9 +25,11 @@ enum NameMatch {
         return movieSuffixes.map { s + $0 }
     }
 
-    /// The movies whose names match `still`, best (exact) first.
+    /// The movies whose names match `still`, best (exact) first. An empty index (a folder without movies)
+    /// costs nothing: no keys are made.
     static func candidates(for still: MediaFile, in index: [String: [MediaFile]]) -> [MediaFile] {
-        keys(for: still).flatMap { index[$0] ?? [] }
+        guard !index.isEmpty else { return [] }
+        return keys(for: still).flatMap { index[$0] ?? [] }
     }
 }
 
