@@ -84,8 +84,9 @@ extension BrowserState {
         case .scanStarted:
             isScanning = true
         case .scanProgress(let progress):
-            // Only a scan still running may show partial items (a late report must not undo a finished scan).
-            guard isScanning else { break }
+            // Only the first scan of a folder shows partial items: a late report must not undo a finished scan,
+            // and a rescan (`r`) keeps the full grid it has until its own result replaces it.
+            guard isScanning, allItems.isEmpty else { break }
             scanListedFiles = progress.listedFiles
             setItems(progress.scan.items, partial: true)   // keeps the selected item by identity, wherever it lands
         case .scanFinished(let scan):

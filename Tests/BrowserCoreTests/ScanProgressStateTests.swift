@@ -67,3 +67,18 @@ extension ScanProgressStateTests {
         XCTAssertEqual(state.selectedItem?.id, "/photos/IMG_1015.JPG")
     }
 }
+
+extension ScanProgressStateTests {
+    func testRescanKeepsTheFullGridUntilItsResult() {
+        var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
+        state.reduce(.scanStarted)
+        state.reduce(.scanFinished(LibraryScan(root: "/photos", items: TestItems.stills(30), warnings: [])))
+        for _ in 0..<25 { state.reduce(.move(.right)) }
+        let selected = state.selectedItem?.id
+        state.reduce(.scanStarted)
+        state.reduce(progress(TestItems.stills(4), listed: 30))
+        XCTAssertEqual(state.items.count, 30, "the rescan's first screen does not shrink the grid")
+        state.reduce(.scanFinished(LibraryScan(root: "/photos", items: TestItems.stills(30), warnings: [])))
+        XCTAssertEqual(state.selectedItem?.id, selected)
+    }
+}
