@@ -31,17 +31,20 @@ extension LibraryScanner {
             throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
         }
         var warnings: [String] = []
-        let listed = try listMediaFiles(root: directory, recursive: recursive, warnings: &warnings)
-        let paths = NaturalOrder.sortedIndices(listed).map { listed[$0] }
+        let paths = try listMediaFiles(root: directory, recursive: recursive, warnings: &warnings)
         let counter = ReadCounter()
-        let headCount = min(max(0, firstScreen), paths.count)
-        let head = probeAll(Array(paths[..<headCount]), limits: limits, counter: counter, index: index)
-        if headCount < paths.count {
+        // Only the first screen needs display order now: the pairer sorts the whole folder at the end.
+        let headIndices = NaturalOrder.firstIndices(paths, count: max(0, firstScreen))
+        let head = probeAll(headIndices.map { paths[$0] }, limits: limits, counter: counter, index: index)
+        if headIndices.count < paths.count {
             progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
                                                            warnings: warnings),
                                          listedFiles: paths.count))
         }
-        let rest = probeAll(Array(paths[headCount...]), limits: limits, counter: counter, index: index)
+        var inHead = [Bool](repeating: false, count: paths.count)
+        for i in headIndices { inHead[i] = true }
+        let restPaths = paths.indices.filter { !inHead[$0] }.map { paths[$0] }
+        let rest = probeAll(restPaths, limits: limits, counter: counter, index: index)
         let probed = head + rest
         let items = LivePairer.pair(probed.map(\.file))
         if let warning = index?.warning { warnings.append(warning) }

@@ -103,6 +103,41 @@ public enum NaturalOrder {
         return order != 0 ? order < 0 : rawA < rawB
     }
 
+    /// The indices of the `count` first names in `less` order, in that order, without sorting them all: a
+    /// bounded max-heap keeps the best `count` seen so far, so a 100,000-name folder costs one key and about
+    /// one comparison per name before its first screen can be probed.
+    public static func firstIndices(_ names: [String], count: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        guard count < names.count else { return sortedIndices(names) }
+        let keys = names.map(key)
+        func before(_ a: Int, _ b: Int) -> Bool { less(key: keys[a], names[a], key: keys[b], names[b]) }
+        var heap: [Int] = []   // a max-heap by `before`: heap[0] is the worst of the kept names
+        heap.reserveCapacity(count)
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var largest = i
+                if l < heap.count, before(heap[largest], heap[l]) { largest = l }
+                if r < heap.count, before(heap[largest], heap[r]) { largest = r }
+                if largest == i { return }
+                heap.swapAt(i, largest)
+                i = largest
+            }
+        }
+        for index in names.indices {
+            if heap.count < count {
+                heap.append(index)
+                var i = heap.count - 1
+                while i > 0, before(heap[(i - 1) / 2], heap[i]) { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
+            } else if before(index, heap[0]) {
+                heap[0] = index
+                siftDown(0)
+            }
+        }
+        return heap.sorted(by: before)
+    }
+
     /// The permutation that sorts `names` by `less`, computing each key once.
     public static func sortedIndices(_ names: [String]) -> [Int] {
         let keys = names.map(key)
