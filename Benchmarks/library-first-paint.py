@@ -34,6 +34,14 @@ def make_library(spec):
         return root, count, folders > 0
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
+    # Private copies of the sources (ext4 allows 65,000 links per inode; other libraries link them too).
+    own = os.path.join(work, ".sources-" + spec)
+    os.makedirs(own, exist_ok=True)
+    for i, src in enumerate(list(sources)):
+        copy = os.path.join(own, os.path.basename(src))
+        if not os.path.exists(copy):
+            shutil.copyfile(src, copy)
+        sources[i] = copy
     for i in range(count):
         src = sources[i % len(sources)]
         folder = root if not folders else os.path.join(root, "%04d/%02d" % (2000 + (i % folders) // 12, 1 + (i % folders) % 12))

@@ -48,6 +48,10 @@ public struct BrowserOptions {
 public final class BrowserApp {
     private let options: BrowserOptions
     private let inbox = EventInbox()
+    /// Signalled once the first screen's pictures are drawn: the progressive scan waits for it (a second at
+    /// most) before probing the rest, so on 2 cores the visible thumbnails do not share them with 6 probes.
+    private let firstScreenDrawn = DispatchSemaphore(value: 0)
+    private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
     private let trace = EventTrace()
     private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
@@ -131,11 +135,13 @@ public final class BrowserApp {
         var dirty = true
         var gridCompleteTraced = false
         var firstPaintTraced = false
+        var renderedItems = false   // the last render drew items (so its wanted pictures are the first screen's)
         var lastRender = 0.0
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
             if dirty || MonotonicClock.now() - lastRender > 0.1 {
                 render(state, renderer: renderer, provider: provider, session: session)
+                renderedItems = !state.items.isEmpty
                 playback.didDraw()
                 lastRender = MonotonicClock.now()
             }
@@ -176,10 +182,14 @@ public final class BrowserApp {
             provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
             let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
-            if let startupTrace, !firstPaintTraced, !onScreen.isEmpty,
+            if !firstPaintTraced, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
                 firstPaintTraced = true
-                startupTrace.log("first-thumbnails")   // the first screen's pictures, scan finished or not
+                firstScreenDrawn.signal()
+                startupTrace?.log("first-thumbnails")   // the first screen's pictures, scan finished or not
+            } else if !firstPaintTraced, onScreen.isEmpty, renderedItems {
+                firstPaintTraced = true                 // items but no pictures to wait for (list view)
+                firstScreenDrawn.signal()
             }
             if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
@@ -286,7 +296,9 @@ public final class BrowserApp {
 
     private func launchLocalScan() {
         let inbox = self.inbox
-        let scan = options.scan, progressiveScan = options.progressiveScan
+        let scan = options.scan, progressiveScan = options.progressiveScan, firstScreenDrawn = self.firstScreenDrawn
+        let waitsForFirstScreen = !localScanLaunched
+        localScanLaunched = true
         let path = options.path, recursive = options.recursive
         let trace = self.trace
         Thread.detachNewThread {
@@ -297,6 +309,8 @@ public final class BrowserApp {
                     result = try progressiveScan(path, recursive) { progress in
                         trace?.log("scan-first-screen")
                         inbox.post(.scanProgress(progress))
+                        // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway).
+                        if waitsForFirstScreen { _ = firstScreenDrawn.wait(timeout: .now() + 1) }
                     }
                 } else {
                     result = try scan(path, recursive)
