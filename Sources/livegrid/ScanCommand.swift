@@ -9,6 +9,7 @@ struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "List a directory's items: Live Photos, Motion Photos, stills and videos, with warnings.",
+        usage: "livegrid scan <path> [-r] [--json] [--stats] [--no-index] [--verbose]",   // within 80 columns
         discussion: """
         Live Photos are paired by content identifier (Apple MakerNote 0x0011 in the still, \
         com.apple.quicktime.content.identifier in the movie); a pair by file name alone is reported as \
