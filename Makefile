@@ -5,7 +5,8 @@ LIBRARY ?=
 
 # System libraries the build links (C shims in Sources/C*), and tools the tests drive.
 BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev libglib2.0-dev libavformat-dev libavcodec-dev \
-                  libswscale-dev libavutil-dev libavfilter-dev libheif-dev libturbojpeg0-dev libcurl4-openssl-dev
+                  libswscale-dev libavutil-dev libavfilter-dev libheif-dev libturbojpeg0-dev libcurl4-openssl-dev \
+                  libsqlite3-dev
 TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils imagemagick \
                   openssh-server openssh-client
 BENCH_PACKAGES := chafa timg hyperfine

@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // SQLite for the persistent library index (LibraryIndex only).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: concurrency toolkit (no dependencies): Locked<Value> and Parallel.map, used by every module
         .target(name: "Concurrent"),
@@ -60,7 +62,8 @@ let package = Package(
 
         // MARK: library
         .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources"]),
+        .target(name: "LibraryIndex", dependencies: ["CSQLite", "MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
 
         // MARK: UI
         .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics",
@@ -80,7 +83,7 @@ let package = Package(
             name: "livegrid",
             dependencies: [
                 "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
-                "LibrarySources", "Library", "BrowserCore", "BrowserRuntime", "TerminalUI",
+                "LibrarySources", "LibraryIndex", "Library", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,7 +102,7 @@ let package = Package(
                     swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
+        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "TerminalProtocol", "Library", "LibrarySources", "LivePairing",
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
@@ -107,7 +110,7 @@ let package = Package(
                                                              "LivePairing", "MediaFormats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
                     swiftSettings: cModuleSettings),
     ]
 )

@@ -47,6 +47,8 @@ public enum BrowserAction: Sendable {
     case playback(PlaybackReport)
     case scanStarted
     case scanFinished(LibraryScan)
+    /// A progressive scan's first items (the first screen) while the rest is still probed.
+    case scanProgress(LibraryScanProgress)
     case scanFailed(String)
     /// A one-line note for the status bar from background work (a cache that cannot be written...).
     case showMessage(String)

@@ -8,7 +8,7 @@ extension BrowserState {
 
     private mutating func reduceAction(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
-        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanFailed, .triage(.result),
+        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanProgress, .scanFailed, .triage(.result),
              .remote(.event), .playInput, .playbackTick, .playback: break
         default: message = nil
         }
@@ -92,8 +92,15 @@ extension BrowserState {
             reducePlaybackReport(report)
         case .scanStarted:
             isScanning = true
+        case .scanProgress(let progress):
+            // Only the first scan of a folder shows partial items: a late report must not undo a finished scan,
+            // and a rescan (`r`) keeps the full grid it has until its own result replaces it.
+            guard isScanning, allItems.isEmpty else { break }
+            scanListedFiles = progress.listedFiles
+            setItems(progress.scan.items, partial: true)   // keeps the selected item by identity, wherever it lands
         case .scanFinished(let scan):
             isScanning = false
+            scanListedFiles = nil
             scanError = nil
             scanWarnings = scan.warnings
             setItems(scan.items)
@@ -104,6 +111,7 @@ extension BrowserState {
             return reduceTriage(triageAction)
         case .scanFailed(let error):
             isScanning = false
+            scanListedFiles = nil
             scanError = error
             message = "scan failed: \(error)"
         case .remote(let remoteAction):

@@ -20,6 +20,8 @@ public struct BrowserState: Sendable {
     public var scanWarnings: [String] = []
     /// True while a scan is running (first load or `r`).
     public var isScanning = false
+    /// While a progressive scan runs: how many media files its listing found (the header says so).
+    public var scanListedFiles: Int?
 
     public var mode: BrowserMode = .grid
     /// The mode `help` returns to.
@@ -70,11 +72,16 @@ public struct BrowserState: Sendable {
     public var liveCount: Int { items.reduce(0) { $0 + ($1.kind.isLive ? 1 : 0) } }
 
     /// Replaces the items (scan finished), keeping the selected item selected when it still exists.
-    mutating func setItems(_ newItems: [LibraryItem]) {
+    /// `partial` (a progressive scan's first screen): a file to select that is not among them yet stays wanted.
+    mutating func setItems(_ newItems: [LibraryItem], partial: Bool = false) {
         var selectedID = selectedItem?.id
         if let wanted = pendingSelection {
-            pendingSelection = nil
-            if let item = newItems.first(where: { $0.files.contains { $0.path == wanted } }) { selectedID = item.id }
+            if let item = newItems.first(where: { $0.files.contains { $0.path == wanted } }) {
+                selectedID = item.id
+                pendingSelection = nil
+            } else if !partial {
+                pendingSelection = nil
+            }
         }
         allItems = newItems
         applyFilter(keeping: selectedID)

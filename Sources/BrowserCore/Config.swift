@@ -20,6 +20,8 @@ public struct BrowserConfig: Sendable {
     public var stripLocation = false
     /// `[remote] max_entries`: entries kept from one remote listing (`--max-entries` overrides it).
     public var remoteMaxEntries = RemoteListingParser.defaultMaxEntries
+    /// `[library] index`: keep probes in the persistent library index (`--no-index` = false).
+    public var libraryIndex = true
     public var keymap = Keymap()
     /// Non-fatal problems (unknown keys), shown in the status bar at start.
     public var warnings: [String] = []
@@ -101,6 +103,11 @@ public struct BrowserConfig: Sendable {
                 throw TOMLError(line: entry.line, message: "remote.max_entries must be a whole number of 1 or more")
             }
             remoteMaxEntries = count
+        case ("library", "index"):
+            guard case .boolean(let enabled) = entry.value else {
+                throw TOMLError(line: entry.line, message: "library.index must be true or false")
+            }
+            libraryIndex = enabled
         case ("keys", let name):
             guard let command = KeyCommand(rawValue: name) else {
                 warnings.append("config line \(entry.line): unknown key command '\(name)' ignored")

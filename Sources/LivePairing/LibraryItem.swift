@@ -16,7 +16,16 @@ public struct MediaFile: Sendable, Hashable, Codable {
         self.info = info
     }
 
-    public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+    /// The last path component ("" never: a path ending in "/" keeps its last non-empty component). Found by one
+    /// backward byte search: splitting the whole path made an array per call, and pairing asks per file.
+    public var fileName: String {
+        let utf8 = path.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
+        guard end > utf8.startIndex else { return path }
+        let start = utf8[..<end].lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        return String(path[start..<end])
+    }
     /// File name without its last extension ("IMG_1234.HEIC" -> "IMG_1234").
     public var baseName: String {
         let name = fileName

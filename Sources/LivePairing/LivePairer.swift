@@ -15,10 +15,13 @@ public enum LivePairer {
     /// Largest difference of capture times a name-only pair accepts.
     public static let maxProbableCaptureGapSeconds = 5.0
 
+    /// The result depends only on the set of files, never on their order: the progressive scan, the index and
+    /// the full scan hand them over in different orders and must show the same items.
     public static func pair(_ files: [MediaFile]) -> [LibraryItem] {
         var byFolder: [String: [MediaFile]] = [:]
         var folderOrder: [String] = []
-        for file in files {
+        for index in NaturalOrder.sortedIndices(files.map(\.path)) {
+            let file = files[index]
             let folder = folderOf(file.path)
             if byFolder[folder] == nil { folderOrder.append(folder) }
             byFolder[folder, default: []].append(file)
@@ -27,7 +30,10 @@ public enum LivePairer {
         for folder in folderOrder {
             items += pairFolder(byFolder[folder] ?? [])
         }
-        return items.sorted { NaturalOrder.less($0.primary.path, $1.primary.path) }
+        // Sort indices by precomputed keys, then move each item once: sorting the items themselves compared
+        // paths scalar by scalar and moved whole structs (retain/release) at every step.
+        let order = NaturalOrder.sortedIndices(items.map { $0.primary.path })
+        return order.map { items[$0] }
     }
 
     // MARK: one folder
@@ -48,7 +54,12 @@ public enum LivePairer {
             $0.info.contentIdentifier!.uppercased()
         }
         unpairedStills += stills.filter { $0.info.contentIdentifier == nil }
-        for (id, group) in stillsByID {
+        // Identifier groups in order of their first still (a dictionary's order changes from run to run, and
+        // it decides which leftover still gets a same-named movie).
+        var seenIDs = Set<String>()
+        let idOrder = stills.compactMap { $0.info.contentIdentifier?.uppercased() }.filter { seenIDs.insert($0).inserted }
+        for id in idOrder {
+            guard let group = stillsByID[id] else { continue }
             let groupStills = group.sorted { NaturalOrder.less($0.path, $1.path) }
             var freeMovies = (moviesByID[id] ?? []).sorted { NaturalOrder.less($0.path, $1.path) }
             var assignment: [String: MediaFile] = [:]
@@ -197,6 +208,8 @@ public enum LivePairer {
     /// Parse problems worth telling the user, prefixed with the file name, in plain words (each sentence
     /// once: a cut movie breaks several boxes). The parser's words stay in `MediaInfo.problems`.
     private static func problems(_ file: MediaFile) -> [String] {
+        // Most files have nothing to say: no sets and arrays for them (this ran for every file of a scan).
+        guard file.info.problems.contains(where: { $0.severity >= .warning }) else { return [] }
         var seen = Set<String>()
         let sentences = file.info.problems.filter { $0.severity >= .warning }
             .map { $0.plainSentence(format: file.info.format) }

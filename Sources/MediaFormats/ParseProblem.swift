@@ -2,9 +2,14 @@
 public struct ParseProblem: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Severity: String, Sendable, Codable, Comparable {
         case info, warning, error
-        public static func < (a: Severity, b: Severity) -> Bool {
-            let order: [Severity] = [.info, .warning, .error]
-            return order.firstIndex(of: a)! < order.firstIndex(of: b)!
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+        /// A switch, not an array lookup: this runs for every problem of every file of a scan.
+        private var rank: Int {
+            switch self {
+            case .info: return 0
+            case .warning: return 1
+            case .error: return 2
+            }
         }
     }
     public var severity: Severity

@@ -28,6 +28,9 @@ public struct BrowserOptions {
     public var selectPath: String?
     /// The client for `remoteURL` (already logged in for SFTP); nil makes one with default settings.
     public var remoteClient: RemoteHTTPClient?
+    /// When set, local scans run through it instead of `scan`: it reports the first screen's items through its
+    /// third argument before the rest of the folder is probed (`LibraryScanner.scanProgressively`).
+    public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void) throws -> LibraryScan)?
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -46,6 +49,10 @@ public struct BrowserOptions {
 public final class BrowserApp {
     private let options: BrowserOptions
     private let inbox = EventInbox()
+    /// Signalled once the first screen's pictures are drawn: the progressive scan waits for it (a second at
+    /// most) before probing the rest, so on 2 cores the visible thumbnails do not share them with 6 probes.
+    private let firstScreenDrawn = DispatchSemaphore(value: 0)
+    private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
     private let trace = EventTrace()
     private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
@@ -124,7 +131,8 @@ public final class BrowserApp {
         renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
         if scanStartedEarly {
             state.reduce(.scanStarted)
-            prewarmFirstScreen(provider, layout: state.layout)
+            // A progressive scan reports the first screen itself, sooner than a second listing would.
+            if options.progressiveScan == nil { prewarmFirstScreen(provider, layout: state.layout) }
         } else if startScan(isScanning: state.isScanning) {
             state.reduce(.scanStarted)
         }
@@ -134,10 +142,13 @@ public final class BrowserApp {
         // earliest timer is due, and redraws only when something changed.
         var dirty = true
         var gridCompleteTraced = false
+        var firstPaintTraced = false
+        var renderedItems = false   // the last render drew items (so its wanted pictures are the first screen's)
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
             if dirty {
                 render(state, renderer: renderer, provider: provider, session: session)
+                renderedItems = !state.items.isEmpty
                 playback.didDraw()
             }
             remoteProvider?.frameEnded()
@@ -185,6 +196,15 @@ public final class BrowserApp {
             provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
             let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
+            if !firstPaintTraced, !onScreen.isEmpty,
+               onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
+                firstPaintTraced = true
+                firstScreenDrawn.signal()
+                startupTrace?.log("first-thumbnails")   // the first screen's pictures, scan finished or not
+            } else if !firstPaintTraced, onScreen.isEmpty, renderedItems {
+                firstPaintTraced = true                 // items but no pictures to wait for (list view)
+                firstScreenDrawn.signal()
+            }
             if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
                 gridCompleteTraced = true
@@ -290,12 +310,25 @@ public final class BrowserApp {
 
     private func launchLocalScan() {
         let inbox = self.inbox
-        let scan = options.scan
+        let scan = options.scan, progressiveScan = options.progressiveScan, firstScreenDrawn = self.firstScreenDrawn
+        let waitsForFirstScreen = !localScanLaunched
+        localScanLaunched = true
         let path = options.path, recursive = options.recursive
         let trace = self.trace
         Thread.detachNewThread {
             do {
-                let result = try scan(path, recursive)
+                let result: LibraryScan
+                if let progressiveScan {
+                    // Posted through the inbox like every background result: the loop's wake-up carries it.
+                    result = try progressiveScan(path, recursive) { progress in
+                        trace?.log("scan-first-screen")
+                        inbox.post(.scanProgress(progress))
+                        // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway).
+                        if waitsForFirstScreen { _ = firstScreenDrawn.wait(timeout: .now() + 1) }
+                    }
+                } else {
+                    result = try scan(path, recursive)
+                }
                 trace?.log("scan-finished")
                 inbox.post(.scanFinished(result))
             } catch {

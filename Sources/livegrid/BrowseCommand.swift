@@ -2,6 +2,7 @@ import ArgumentParser
 import BrowserCore
 import Foundation
 import Library
+import LibraryIndex
 import LibrarySources
 import MediaFormats
 import TerminalGraphics
@@ -47,6 +48,9 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: "Remote folders: entries kept from one listing (default 200000, or the config's remote.max_entries).")
     var maxEntries: Int?
 
+    @Flag(help: "Probe every file; neither read nor update the library index (config: [library] index = false).")
+    var noIndex = false
+
     func validate() throws {
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
         if RemoteBrowseArgument.url(path) == nil {
@@ -75,6 +79,7 @@ struct BrowseCommand: ParsableCommand {
         }
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
+        if noIndex { settings.libraryIndex = false }
         if let maxEntries { settings.remoteMaxEntries = maxEntries }
         if let mode = graphics ?? LaunchEnvironment.current.graphicsMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode
@@ -86,6 +91,15 @@ struct BrowseCommand: ParsableCommand {
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
         options.remoteURL = RemoteBrowseArgument.url(path)
+        if options.remoteURL == nil {
+            // The index is opened on the scan's thread (its first use), not before curses starts.
+            let index = settings.libraryIndex ? LazyLibraryIndex() : nil
+            options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index?.value) }
+            options.progressiveScan = { path, recursive, progress in
+                try LibraryScanner.scanProgressively(directory: path, recursive: recursive, index: index?.value,
+                                                     progress: progress)
+            }
+        }
         options.selectPath = local?.selectPath
         if let depth = colors?.depth {
             options.colorOverride = .init(depth, source: "--colors \(depth.rawValue)")

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""First paint and peak memory of the browser on large local libraries (issue 17).
+
+    Benchmarks/library-first-paint.py [BINARY] [SIZES...]
+
+SIZES are file counts of flat folders (default 1000 10000 50000 100000) or NxF for N files in F folders opened
+with -r (default adds 100000x1000). Files are hard links to real camera stills (Tests/Fixtures and
+../shared/fixtures), cycled, each path its own item and thumbnail. Every size runs in a private tmux server
+at 160x48 with its own XDG cache:
+  - prime: first ever run (empty thumbnail cache, empty index), not a figure of merit;
+  - warm / warm+index: page cache warm, thumbnails cached; --no-index, then with the (filled) index;
+  - cold / cold+index: the same after evicting the library, the thumbnail cache and the index from the page
+    cache (Benchmarks/evict.py: posix_fadvise DONTNEED; directory entries stay cached).
+"first thumbnails" = launch of the command to the trace's first-thumbnails (every picture of the first screen
+drawn), "scan" = launch to scan-finished; peak RSS from /usr/bin/time. Times are wall clock on a shared machine.
+"""
+import os, subprocess, sys, time, shutil, tempfile
+
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1][0].isdigit() else os.path.join(here, ".build/release/livegrid")
+sizes = [a for a in sys.argv[1:] if a[0].isdigit()] or ["1000", "10000", "50000", "100000", "100000x1000"]
+sources = [os.path.join(here, "Tests/Fixtures/train.jpg"), os.path.join(here, "Tests/Fixtures/motion-photo-v1.jpeg")]
+for name in ["IMG_2927.HEIC", "samsung-still.jpeg", "iphone-se-still.heic"]:
+    p = os.path.join(here, "..", "shared", "fixtures", name)
+    if os.path.exists(p):
+        sources.append(p)
+work = os.environ.get("BENCH_DIR", os.path.join(here, ".build", "bench", "libraries"))
+socket = "livegrid-libbench-%d" % os.getpid()
+
+def make_library(spec):
+    count, folders = (int(x) for x in spec.split("x")) if "x" in spec else (int(spec), 0)
+    root = os.path.join(work, spec)
+    if os.path.exists(os.path.join(root, ".complete")):
+        return root, count, folders > 0
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    # Private copies of the sources (ext4 allows 65,000 links per inode; other libraries link them too).
+    own = os.path.join(work, ".sources-" + spec)
+    os.makedirs(own, exist_ok=True)
+    for i, src in enumerate(list(sources)):
+        copy = os.path.join(own, os.path.basename(src))
+        if not os.path.exists(copy):
+            shutil.copyfile(src, copy)
+        sources[i] = copy
+    for i in range(count):
+        src = sources[i % len(sources)]
+        folder = root if not folders else os.path.join(root, "%04d/%02d" % (2000 + (i % folders) // 12, 1 + (i % folders) % 12))
+        if folders:
+            os.makedirs(folder, exist_ok=True)
+        os.link(src, os.path.join(folder, "IMG_%06d%s" % (i, os.path.splitext(src)[1])))
+    open(os.path.join(root, ".complete"), "w").close()
+    return root, count, folders > 0
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", socket, "-f", "/dev/null"] + list(args), capture_output=True, text=True)
+
+def run(root, recursive, cache, extra, label):
+    trace = os.path.join(cache, "trace-%s" % label)
+    memory = os.path.join(cache, "memory-%s" % label)
+    for p in (trace, memory):
+        if os.path.exists(p):
+            os.remove(p)
+    env = "env LIVEGRID_TRACE='%s' XDG_CACHE_HOME='%s' XDG_CONFIG_HOME='%s/config' TERM=tmux-256color" % (trace, cache, cache)
+    command = "/usr/bin/time -f %%M -o '%s' %s '%s' --graphics symbols %s %s '%s'" % (
+        memory, env, binary, "-r" if recursive else "", extra, root)
+    start = time.monotonic()
+    tmux("new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command)
+    events = {}
+    deadline = start + 300
+    while time.monotonic() < deadline:
+        try:
+            for line in open(trace):
+                parts = line.split()
+                if len(parts) == 2 and parts[1] not in events:
+                    events[parts[1]] = float(parts[0])
+        except OSError:
+            pass
+        if "first-thumbnails" in events and "scan-finished" in events:
+            break
+        time.sleep(0.01)
+    tmux("send-keys", "-t", "bench", "q")
+    while time.monotonic() < deadline and not (os.path.exists(memory) and os.path.getsize(memory) > 0):
+        time.sleep(0.05)
+    tmux("kill-server")
+    peak = open(memory).read().split()[-1] if os.path.exists(memory) else "?"
+    ms = lambda e: "%6.0f" % ((events[e] - start) * 1000) if e in events else "   n/a"
+    return ms("first-thumbnails"), ms("scan-finished"), "%5.0f MB" % (int(peak) / 1024) if peak.isdigit() else peak
+
+def main():
+    if shutil.which("tmux") is None:
+        sys.exit("tmux is not installed")
+    print("livegrid first paint on large libraries: hard links to %d real camera stills, tmux 160x48, %s" % (len(sources), binary))
+    print("%-14s %-11s %18s %12s %10s" % ("library", "run", "first thumbnails", "scan done", "peak RSS"))
+    for spec in sizes:
+        root, count, recursive = make_library(spec)
+        cache = tempfile.mkdtemp(prefix="livegrid-libbench-")
+        try:
+            runs = [("prime", "")] + [("warm", "--no-index"), ("warm+index", "")] * 2 + [("cold", "--no-index"), ("cold+index", "")]
+            for label, extra in runs:
+                if label.startswith("cold"):
+                    subprocess.run([sys.executable, os.path.join(here, "Benchmarks/evict.py"), root, cache])
+                first, scan, peak = run(root, recursive, cache, extra, label)
+                print("%-14s %-11s %15s ms %9s ms %10s" % (spec + (" -r" if recursive else ""), label, first, scan, peak), flush=True)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+
+main()

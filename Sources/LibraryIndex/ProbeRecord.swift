@@ -1,0 +1,167 @@
+import MediaFormats
+
+/// A compact binary form of `MediaInfo` for the index: JSON through Codable cost about 30 µs per record,
+/// which a 100,000-file library pays on every open; this is a plain tagged byte layout decoded in about 1 µs.
+/// Layout: version byte, then each field as a tag byte and its value, in any order; unknown tags end the
+/// decode with nil (the row is then probed again, never trusted half-read).
+enum ProbeRecord {
+    static let version: UInt8 = 1
+
+    private enum Tag: UInt8 {
+        case format = 1, pixelWidth, pixelHeight, orientation, rotation, mirrored, contentIdentifier,
+             contentIdentifierSource, livePhotoVideoIndex, cameraMake, cameraModel, captureDate, captureTimeZone,
+             hasGPS, lensMake, lensModel, exposureTime, fNumber, iso, focalLength, focalLengthIn35mm, duration,
+             videoCodec, audioCodec, frameCount, frameRate, stillImageTime, vitalityScore, exifThumbnail,
+             thumbnailWidth, thumbnailHeight, embeddedMovie, hasXMP, problem
+    }
+
+    static func encode(_ info: MediaInfo) -> [UInt8] {
+        var w = Writer()
+        w.bytes.append(version)
+        w.tag(.format); w.string(info.format.rawValue)
+        if let v = info.pixelWidth { w.tag(.pixelWidth); w.int(v) }
+        if let v = info.pixelHeight { w.tag(.pixelHeight); w.int(v) }
+        if let v = info.orientation { w.tag(.orientation); w.int(v) }
+        if let v = info.rotation { w.tag(.rotation); w.int(v) }
+        if let v = info.mirrored { w.tag(.mirrored); w.bytes.append(v ? 1 : 0) }
+        if let v = info.contentIdentifier { w.tag(.contentIdentifier); w.string(v) }
+        if let v = info.contentIdentifierSource { w.tag(.contentIdentifierSource); w.string(v) }
+        if let v = info.livePhotoVideoIndex { w.tag(.livePhotoVideoIndex); w.u64(v) }
+        if let v = info.cameraMake { w.tag(.cameraMake); w.string(v) }
+        if let v = info.cameraModel { w.tag(.cameraModel); w.string(v) }
+        if let v = info.captureDate { w.tag(.captureDate); w.string(v) }
+        if let v = info.captureTimeZone { w.tag(.captureTimeZone); w.string(v) }
+        if info.hasGPS { w.tag(.hasGPS) }
+        if let v = info.lensMake { w.tag(.lensMake); w.string(v) }
+        if let v = info.lensModel { w.tag(.lensModel); w.string(v) }
+        if let v = info.exposureTime { w.tag(.exposureTime); w.rational(v) }
+        if let v = info.fNumber { w.tag(.fNumber); w.rational(v) }
+        if let v = info.iso { w.tag(.iso); w.int(v) }
+        if let v = info.focalLength { w.tag(.focalLength); w.rational(v) }
+        if let v = info.focalLengthIn35mm { w.tag(.focalLengthIn35mm); w.int(v) }
+        if let v = info.duration { w.tag(.duration); w.double(v) }
+        if let v = info.videoCodec { w.tag(.videoCodec); w.string(v) }
+        if let v = info.audioCodec { w.tag(.audioCodec); w.string(v) }
+        if let v = info.frameCount { w.tag(.frameCount); w.int(v) }
+        if let v = info.frameRate { w.tag(.frameRate); w.double(v) }
+        if let v = info.stillImageTime { w.tag(.stillImageTime); w.double(v) }
+        if let v = info.vitalityScore { w.tag(.vitalityScore); w.double(v) }
+        if let v = info.exifThumbnail { w.tag(.exifThumbnail); w.u64(v.offset); w.u64(v.length) }
+        if let v = info.thumbnailWidth { w.tag(.thumbnailWidth); w.int(v) }
+        if let v = info.thumbnailHeight { w.tag(.thumbnailHeight); w.int(v) }
+        if let v = info.embeddedMovie {
+            w.tag(.embeddedMovie); w.string(v.kind.rawValue); w.u64(v.range.offset); w.u64(v.range.length)
+            w.bytes.append(v.presentationTimestampUs == nil ? 0 : 1)
+            w.u64(UInt64(bitPattern: v.presentationTimestampUs ?? 0))
+        }
+        if info.hasXMP { w.tag(.hasXMP) }
+        for problem in info.problems {
+            w.tag(.problem); w.string(problem.severity.rawValue); w.string(problem.context); w.string(problem.message)
+        }
+        return w.bytes
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> MediaInfo? {
+        var r = Reader(bytes: bytes)
+        guard r.byte() == version else { return nil }
+        var info = MediaInfo(format: .unknown)
+        while !r.atEnd {
+            guard let raw = r.byte(), let tag = Tag(rawValue: raw) else { return nil }
+            switch tag {
+            case .format:
+                guard let v = r.string().flatMap(ContainerFormat.init(rawValue:)) else { return nil }
+                info.format = v
+            case .pixelWidth: info.pixelWidth = r.int()
+            case .pixelHeight: info.pixelHeight = r.int()
+            case .orientation: info.orientation = r.int()
+            case .rotation: info.rotation = r.int()
+            case .mirrored: info.mirrored = r.byte().map { $0 != 0 }
+            case .contentIdentifier: info.contentIdentifier = r.string()
+            case .contentIdentifierSource: info.contentIdentifierSource = r.string()
+            case .livePhotoVideoIndex: info.livePhotoVideoIndex = r.u64()
+            case .cameraMake: info.cameraMake = r.string()
+            case .cameraModel: info.cameraModel = r.string()
+            case .captureDate: info.captureDate = r.string()
+            case .captureTimeZone: info.captureTimeZone = r.string()
+            case .hasGPS: info.hasGPS = true
+            case .lensMake: info.lensMake = r.string()
+            case .lensModel: info.lensModel = r.string()
+            case .exposureTime: info.exposureTime = r.rational()
+            case .fNumber: info.fNumber = r.rational()
+            case .iso: info.iso = r.int()
+            case .focalLength: info.focalLength = r.rational()
+            case .focalLengthIn35mm: info.focalLengthIn35mm = r.int()
+            case .duration: info.duration = r.double()
+            case .videoCodec: info.videoCodec = r.string()
+            case .audioCodec: info.audioCodec = r.string()
+            case .frameCount: info.frameCount = r.int()
+            case .frameRate: info.frameRate = r.double()
+            case .stillImageTime: info.stillImageTime = r.double()
+            case .vitalityScore: info.vitalityScore = r.double()
+            case .exifThumbnail:
+                guard let offset = r.u64(), let length = r.u64() else { return nil }
+                info.exifThumbnail = ByteRange(offset: offset, length: length)
+            case .thumbnailWidth: info.thumbnailWidth = r.int()
+            case .thumbnailHeight: info.thumbnailHeight = r.int()
+            case .embeddedMovie:
+                guard let kind = r.string().flatMap(EmbeddedMovieKind.init(rawValue:)), let offset = r.u64(),
+                      let length = r.u64(), let hasTime = r.byte(), let time = r.u64() else { return nil }
+                info.embeddedMovie = EmbeddedMovie(kind: kind, range: ByteRange(offset: offset, length: length),
+                                                   presentationTimestampUs: hasTime == 0 ? nil : Int64(bitPattern: time))
+            case .hasXMP: info.hasXMP = true
+            case .problem:
+                guard let severity = r.string().flatMap(ParseProblem.Severity.init(rawValue:)), let context = r.string(),
+                      let message = r.string() else { return nil }
+                info.problems.append(ParseProblem(severity, context, message))
+            }
+            if r.failed { return nil }
+        }
+        return info
+    }
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+        mutating func tag(_ t: Tag) { bytes.append(t.rawValue) }
+        mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func int(_ v: Int) { u64(UInt64(bitPattern: Int64(v))) }
+        mutating func double(_ v: Double) { u64(v.bitPattern) }
+        mutating func rational(_ v: ExifRational) { u64(UInt64(v.numerator) << 32 | UInt64(v.denominator)) }
+        mutating func string(_ s: String) {
+            let utf8 = Array(s.utf8)
+            u64(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+        var failed = false
+        var atEnd: Bool { index >= bytes.count }
+        mutating func byte() -> UInt8? {
+            guard index < bytes.count else { failed = true; return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+        mutating func u64() -> UInt64? {
+            guard bytes.count - index >= 8 else { failed = true; return nil }
+            var v: UInt64 = 0
+            for k in 0..<8 { v |= UInt64(bytes[index + k]) << (8 * UInt64(k)) }
+            index += 8
+            return v
+        }
+        mutating func int() -> Int? { u64().map { Int(truncatingIfNeeded: Int64(bitPattern: $0)) } }
+        mutating func double() -> Double? { u64().map(Double.init(bitPattern:)) }
+        mutating func rational() -> ExifRational? {
+            u64().map { ExifRational(UInt32(truncatingIfNeeded: $0 >> 32), UInt32(truncatingIfNeeded: $0)) }
+        }
+        mutating func string() -> String? {
+            guard let count = u64(), count <= UInt64(bytes.count - index) else { failed = true; return nil }
+            let n = Int(count)
+            // Paths and names may hold raw bytes kept as scalars by PathBytes; they were valid UTF-8 when written.
+            let s = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + n)]), as: UTF8.self)
+            index += n
+            return s
+        }
+    }
+}
