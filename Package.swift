@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG"], swiftSettings: cModuleSettings),
         .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "VideoPlayback", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"],
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),

@@ -31,12 +31,14 @@ enum JPEGDecoder {
         var storedTarget = header.fittedDown(in: storedBox)
         let upright = swaps ? header.transposed : header
 
+        // The sufficient box is given upright, like the box.
+        var options = options
+        if swaps { options.embeddedThumbnailSufficientBox = options.embeddedThumbnailSufficientBox?.transposed }
         if options.useEmbeddedThumbnails, let range = info.exifThumbnail,
            range.length > 0, range.length <= maxExifThumbnailBytes, range.fits(in: source.size),
            let thumbBytes = try? source.readExactly(at: range.offset, count: Int(range.length)),
            let thumbSize = try? handle.header(of: thumbBytes),
-           thumbSize.covers(storedTarget, coverage: options.embeddedThumbnailMinimumCoverage),
-           thumbSize.hasAspectRatio(of: header),
+           options.embeddedThumbnail(thumbSize, serves: storedTarget, of: header),
            let (frame, thumbnailDamage) = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true),
            thumbnailDamage == nil
         {
