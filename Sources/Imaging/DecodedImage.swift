@@ -4,6 +4,8 @@ public enum DecodePath: String, Sendable, Hashable {
     case exifThumbnail
     /// The JPEG decoded with a DCT scaling factor below 1 (1/2, 1/4, 1/8, ...).
     case jpegScaled
+    /// A progressive JPEG at 1/8 scale from the scans that carry its DC coefficients (the rest left unread).
+    case jpegFirstScans
     /// The JPEG decoded at full size.
     case jpegFull
     /// The HEIF primary image's thumbnail item.
