@@ -22,7 +22,7 @@ final class TerminalImageWriter {
     private var ledger: ImagePlacementLedger<ThumbnailKey>
     private var pending: (plan: ImagePlacementPlan<ThumbnailKey>, images: [ThumbnailKey: RenderedImage])?
     /// kitty: one image id per picture, transmitted once and placed again by id when it moves.
-    private var kittyIDs = KittyImageIDs()
+    private var kittyIDs = KittyImageStore<ThumbnailKey>()
     private var needsDeleteAll = false
     /// kitty: a playing movie's frames all go to this one image id, each replacing the last (frames are
     /// never placed twice, and must not push the thumbnails' ids out of `kittyIDs`).
@@ -84,9 +84,10 @@ final class TerminalImageWriter {
             }
         }
         needsDeleteAll = false
+        let onScreen = Set(ledger.placed.map(\.key))
         for placement in plan.draw {
             guard let image = images[placement.key] else { continue }
-            let bytes = payload(for: placement.key, image: image)
+            let bytes = payload(for: placement.key, image: image, onScreen: onScreen)
             if let tmux {
                 // A sixel above tmux's passthrough limit is sent as stacked pieces (kitty chunks are split
                 // by `positionedThroughTmux` itself).
@@ -129,13 +130,14 @@ final class TerminalImageWriter {
     }
 
     /// The protocol bytes of one picture, unwrapped (the caller positions and wraps them).
-    private func payload(for key: ThumbnailKey, image: RenderedImage) -> [UInt8] {
+    private func payload(for key: ThumbnailKey, image: RenderedImage, onScreen: Set<ThumbnailKey>) -> [UInt8] {
         guard mode == .kitty else { return image.bytes }
         if key.movieFrame != nil { return PixelSequences.kittyTransmit(image.bytes, id: Self.movieImageID) }
-        let (id, isNew, evicted) = kittyIDs.id(for: key)
+        let decision = kittyIDs.place(key, pixelBytes: KittyImageStore<ThumbnailKey>.pixelBytes(ofPayload: image.bytes.count),
+                                      onScreen: onScreen)
         var out: [UInt8] = []
-        if let evicted { out += PixelSequences.kittyFree(id: evicted) }
-        out += isNew ? PixelSequences.kittyTransmit(image.bytes, id: id) : PixelSequences.kittyPlace(id: id)
+        for freed in decision.free { out += PixelSequences.kittyFree(id: freed) }
+        out += decision.transmit ? PixelSequences.kittyTransmit(image.bytes, id: decision.id) : PixelSequences.kittyPlace(id: decision.id)
         return out
     }
 
@@ -149,33 +151,5 @@ final class TerminalImageWriter {
         tmux = target
         ledger.screenCleared()
         if mode == .kitty { needsDeleteAll = true }
-    }
-}
-
-/// Image ids for kitty: stable per picture, reused while the terminal keeps the data, the oldest freed when
-/// too many were sent (the terminal's own quota would otherwise evict them silently).
-struct KittyImageIDs {
-    private var ids: [ThumbnailKey: UInt32] = [:]
-    private var order: [ThumbnailKey] = []
-    private var next: UInt32 = 1
-    let limit: Int
-
-    init(limit: Int = 256) { self.limit = limit }
-
-    func existing(_ key: ThumbnailKey) -> UInt32? { ids[key] }
-
-    /// The id for `key`; `isNew` when it must be transmitted; `evicted` an id whose data to free first.
-    mutating func id(for key: ThumbnailKey) -> (id: UInt32, isNew: Bool, evicted: UInt32?) {
-        if let id = ids[key] { return (id, false, nil) }
-        var evicted: UInt32?
-        if order.count >= limit {
-            let oldest = order.removeFirst()
-            evicted = ids.removeValue(forKey: oldest)
-        }
-        let id = next
-        next = next == UInt32.max ? 1 : next + 1
-        ids[key] = id
-        order.append(key)
-        return (id, true, evicted)
     }
 }
