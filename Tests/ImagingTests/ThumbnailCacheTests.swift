@@ -173,3 +173,20 @@ final class ThumbnailCacheEmbeddedTests: XCTestCase {
         XCTAssertEqual(refused.path, .jpegScaled)
     }
 }
+
+/// A HEIC's thumbnail item follows the same rule as an Exif thumbnail.
+final class HEIFThumbnailItemRuleTests: XCTestCase {
+    func testTheThumbnailItemServesSymbolCellsUpToTheSufficientBox() throws {
+        let path = try Fixtures.shared("iphone-se-still.heic")   // 4032x3024, a 320x240 thumbnail item
+        let info = try MediaProbe.probe(path: path)
+        // 80x30 symbol cells: chafa's box is 640x480, but 4 px per column (320x240) is what they show.
+        let box = PixelSize(width: 640, height: 480)
+        let plain = try ImageDecoder.decode(path: path, info: info, fitting: box)
+        XCTAssertEqual(plain.path, .heifPrimary, "the old rule: 320x240 does not cover 640x480")
+        let symbols = try ImageDecoder.decode(path: path, info: info, fitting: box,
+                                              options: DecodeOptions(embeddedThumbnailSufficientBox: PixelSize(width: 320, height: 240)))
+        XCTAssertEqual(symbols.path, .heifThumbnail)
+        XCTAssertEqual(symbols.frame.size, PixelSize(width: 320, height: 240), "used as it is, never enlarged")
+        XCTAssertEqual(symbols.fullSize, PixelSize(width: 4032, height: 3024))
+    }
+}
