@@ -43,8 +43,15 @@ final class TerminalImageWriter {
     func prepare(_ pictures: [PixelPicture], overlays: [CellRect], window: UnsafeMutablePointer<WINDOW>,
                  screen: TerminalSize) {
         let wanted = pictures.map { ImagePlacement(key: $0.key, rect: $0.rect) }
-        let rewritten = ledger.erasure == .repaintCells
+        var rewritten = ledger.erasure == .repaintCells
             ? CursesRowChanges.rows(ledger.occupiedRows, window: window, columns: screen.columns) : []
+        let scrolled = ledger.replacesPictures(wanted, isReplaceable: { $0.movieFrame != nil })
+        if scrolled {
+            // The grid scrolled: curses must not scroll the region (the pixels would move with it, see
+            // ImagePlacementLedger.replacesPictures). Forgetting every line costs one text repaint.
+            for row in 0..<screen.rows { wredrawln(window, Int32(row), 1) }
+            rewritten.formUnion(0..<screen.rows)
+        }
         let plan = ledger.plan(wanted: wanted, overlays: overlays, screen: screen, rewrittenRows: rewritten)
         for row in plan.repaintRows {
             wredrawln(window, Int32(row), 1)
@@ -56,7 +63,7 @@ final class TerminalImageWriter {
             let gone = plan.erase.map(\.rect).filter { !drawnRects.contains($0) }
             send(PixelSequences.eraseThroughTmux(gone, target: tmux))
         }
-        if !plan.repaintRows.isEmpty { wnoutrefresh(window) }
+        if !plan.repaintRows.isEmpty || scrolled { wnoutrefresh(window) }
         var images: [ThumbnailKey: RenderedImage] = [:]
         for picture in pictures where plan.draw.contains(where: { $0.key == picture.key }) {
             images[picture.key] = picture.image
