@@ -89,7 +89,7 @@ let package = Package(
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "Library", "LibrarySources", "LivePairing",
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "BrowserCore", "TerminalGraphics", "LivePairing", "MediaFormats"],
+        .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "BrowserCore", "TerminalGraphics", "LivePairing", "MediaFormats", "Imaging"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserCore", "LivePairing", "MediaFormats", "Library", "Imaging"],
                     swiftSettings: cModuleSettings),
