@@ -5,11 +5,11 @@ LIBRARY ?=
 
 # System libraries the build links (C shims in Sources/C*), and tools the tests drive.
 BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev libglib2.0-dev libavformat-dev libavcodec-dev \
-                  libswscale-dev libavutil-dev libavfilter-dev libheif-dev libturbojpeg0-dev libcurl4-openssl-dev \
+                  libswscale-dev libavutil-dev libavfilter-dev libheif-dev libturbojpeg0-dev libjpeg62-turbo-dev libcurl4-openssl-dev \
                   libsqlite3-dev
 TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils imagemagick \
                   openssh-server openssh-client
-BENCH_PACKAGES := chafa timg hyperfine
+BENCH_PACKAGES := chafa timg hyperfine libjpeg-turbo-progs
 # Real terminal emulators under a virtual X server for scripts/screenshots.sh (foot is Wayland-only).
 SCREENSHOT_PACKAGES := xvfb xterm x11-apps x11-utils imagemagick xdotool kitty libgl1-mesa-dri
 # The demo library `make run` opens is generated with these; `make deb` / `make deb-test` need the rest.

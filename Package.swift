@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(name: "CHeif"),
         .target(name: "CCodecLoader"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // libjpeg's buffered-image mode for progressive JPEGs (TurboJPEG cannot stop after some scans); C because
+        // libjpeg reports errors with longjmp.
+        .target(name: "CJPEGScans", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
@@ -54,7 +57,7 @@ let package = Package(
         .target(name: "LivePairing", dependencies: ["MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
+        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
         .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa"],
@@ -97,16 +100,16 @@ let package = Package(
         .testTarget(name: "ConcurrentTests", dependencies: ["Concurrent"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "LivePairingTests", dependencies: ["LivePairing", "MediaFormats"]),
-        .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG"], swiftSettings: cModuleSettings),
+        .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG", "CJPEGScans"], swiftSettings: cModuleSettings),
         .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "VideoPlayback", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"],
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "TerminalProtocol", "Library", "LibrarySources", "LivePairing",
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "BrowserRuntime", "BrowserCore", "TerminalGraphics",
+        .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "Imaging",
                                                              "LivePairing", "MediaFormats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),

@@ -92,8 +92,16 @@ measure() {
     settle "$received"
     scroll_received=$(( $(size "$received") - received0 ))
     scroll_written=$(( $(size "$written") - written0 )); [ "$via" = tmux ] || scroll_written=$scroll_received
-    printf '  %-22s first paint: %9s written, %9s received;  one-row scroll: %8s written, %8s received\n' \
-        "$label" "$first_written" "$first_received" "$scroll_written" "$scroll_received"
+    # And back up: the grid scrolls back by one row to pictures sent before (kitty: placed by id; sixel:
+    # the encoded picture is reused, the bytes sent again).
+    received0=$(size "$received")
+    # (Counted from the layout: the pane's capture also shows the selected name in the status bar.)
+    back=$(( (40 - 2) / 11 )); j=0
+    while [ "$j" -lt "$back" ]; do t send-keys -t bench k; sleep 0.3; j=$((j + 1)); done
+    settle "$received"
+    back_received=$(( $(size "$received") - received0 ))
+    printf '  %-22s first paint: %9s written, %9s received;  one-row scroll: %8s written, %8s received; back: %8s received\n' \
+        "$label" "$first_written" "$first_received" "$scroll_written" "$scroll_received" "$back_received"
     printf '      status: %s\n' "$status"
     t send-keys -t bench q
     sleep 0.5
@@ -111,3 +119,5 @@ measure "tmux, auto (sixels)" auto tmux
 measure "tmux, kitty (forced)" kitty tmux
 measure "tmux, symbols" symbols tmux
 measure "no tmux, auto (sixels)" auto direct
+measure "no tmux, kitty (forced)" kitty direct
+measure "no tmux, symbols" symbols direct

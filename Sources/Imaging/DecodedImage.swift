@@ -4,6 +4,8 @@ public enum DecodePath: String, Sendable, Hashable {
     case exifThumbnail
     /// The JPEG decoded with a DCT scaling factor below 1 (1/2, 1/4, 1/8, ...).
     case jpegScaled
+    /// A progressive JPEG at 1/8 scale from the scans that carry its DC coefficients (the rest left unread).
+    case jpegFirstScans
     /// The JPEG decoded at full size.
     case jpegFull
     /// The HEIF primary image's thumbnail item.
@@ -12,6 +14,9 @@ public enum DecodePath: String, Sendable, Hashable {
     case heifPrimary
     /// Another format through libav.
     case libav
+
+    /// A thumbnail the file carries (it may be smaller than what was asked, see `DecodeOptions`).
+    public var isEmbeddedThumbnail: Bool { self == .exifThumbnail || self == .heifThumbnail }
 }
 
 /// Knobs for benchmarks and tests; the defaults are what livegrid uses.
@@ -23,10 +28,25 @@ public struct DecodeOptions: Sendable, Hashable {
     /// How much of the target an embedded thumbnail must cover in each dimension (1 = all of it). Terminal
     /// symbol rendering, which samples 8x8 pixels per cell, loses nothing at 0.9; thumbnails for files keep 1.
     public var embeddedThumbnailMinimumCoverage: Double
-    public init(useEmbeddedThumbnails: Bool = true, useDCTScaling: Bool = true, embeddedThumbnailMinimumCoverage: Double = 1) {
+    /// The output cannot show more than the picture fitted into this box (symbol cells: a few colour samples
+    /// per cell, see TerminalGraphics' `CellPictureResolution`): an embedded thumbnail at least that big
+    /// serves whatever the target, used as it is (never enlarged). nil: only the coverage rule applies.
+    public var embeddedThumbnailSufficientBox: PixelSize?
+    public init(useEmbeddedThumbnails: Bool = true, useDCTScaling: Bool = true, embeddedThumbnailMinimumCoverage: Double = 1,
+                embeddedThumbnailSufficientBox: PixelSize? = nil) {
         self.useEmbeddedThumbnails = useEmbeddedThumbnails
         self.useDCTScaling = useDCTScaling
         self.embeddedThumbnailMinimumCoverage = min(1, max(0.5, embeddedThumbnailMinimumCoverage))
+        self.embeddedThumbnailSufficientBox = embeddedThumbnailSufficientBox
+    }
+
+    /// True when an embedded thumbnail of `thumbnail` pixels may stand in for a picture of `full` pixels
+    /// fitted into `target` (both in the same orientation).
+    public func embeddedThumbnail(_ thumbnail: PixelSize, serves target: PixelSize, of full: PixelSize) -> Bool {
+        guard useEmbeddedThumbnails, thumbnail.hasAspectRatio(of: full) else { return false }
+        if thumbnail.covers(target, coverage: embeddedThumbnailMinimumCoverage) { return true }
+        guard let sufficient = embeddedThumbnailSufficientBox, !sufficient.isEmpty else { return false }
+        return thumbnail.covers(full.fittedDown(in: sufficient))
     }
     public static let `default` = DecodeOptions()
     /// Always decode the whole image at full size (benchmark baseline).

@@ -21,8 +21,7 @@ extension HEIFDecoder {
 
         if options.useEmbeddedThumbnails, let thumbnail = largestThumbnail(of: primary.itemID, in: meta, source: source, limits: limits),
            let thumbnailSize = thumbnail.uprightSize,
-           thumbnailSize.covers(target, coverage: options.embeddedThumbnailMinimumCoverage),
-           thumbnailSize.hasAspectRatio(of: fullSize),
+           options.embeddedThumbnail(thumbnailSize, serves: target, of: fullSize),
            let (frame, thumbnailDamage) = try? render(thumbnail, source: source,
                                                       upright: thumbnailSize.covers(target) ? target : thumbnailSize, limits: limits),
            thumbnailDamage == nil

@@ -48,8 +48,7 @@ enum HEIFDecoder {
             let target = fullSize.fittedDown(in: box)
 
             if options.useEmbeddedThumbnails, let thumbnail = primary.largestThumbnail(),
-               thumbnail.size.covers(target, coverage: options.embeddedThumbnailMinimumCoverage),
-               thumbnail.size.hasAspectRatio(of: fullSize),
+               options.embeddedThumbnail(thumbnail.size, serves: target, of: fullSize),
                let frame = try? thumbnail.decodeRGBA()
             {
                 let fitted = frame.size.covers(target) ? frame.resized(to: target) : frame

@@ -1,3 +1,4 @@
+import CJPEGScans
 import CTurboJPEG
 import MediaFormats
 
@@ -31,12 +32,14 @@ enum JPEGDecoder {
         var storedTarget = header.fittedDown(in: storedBox)
         let upright = swaps ? header.transposed : header
 
+        // The sufficient box is given upright, like the box.
+        var options = options
+        if swaps { options.embeddedThumbnailSufficientBox = options.embeddedThumbnailSufficientBox?.transposed }
         if options.useEmbeddedThumbnails, let range = info.exifThumbnail,
            range.length > 0, range.length <= maxExifThumbnailBytes, range.fits(in: source.size),
            let thumbBytes = try? source.readExactly(at: range.offset, count: Int(range.length)),
            let thumbSize = try? handle.header(of: thumbBytes),
-           thumbSize.covers(storedTarget, coverage: options.embeddedThumbnailMinimumCoverage),
-           thumbSize.hasAspectRatio(of: header),
+           options.embeddedThumbnail(thumbSize, serves: storedTarget, of: header),
            let (frame, thumbnailDamage) = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true),
            thumbnailDamage == nil
         {
@@ -53,10 +56,38 @@ enum JPEGDecoder {
             header = try handle.header(of: bytes)
             storedTarget = header.fittedDown(in: storedBox)
         }
+        if options.useDCTScaling, let eighth = Self.progressiveEighth(bytes, header: header, target: storedTarget) {
+            return DecodedImage(frame: eighth.resized(to: storedTarget).applyingExifOrientation(orientation),
+                                path: .jpegFirstScans, fullSize: swaps ? header.transposed : header)
+        }
         let (frame, damage) = try handle.decode(bytes, header: header, target: storedTarget, allowScaling: options.useDCTScaling)
         let path: DecodePath = frame.width < header.width ? .jpegScaled : .jpegFull
         return DecodedImage(frame: frame.resized(to: storedTarget).applyingExifOrientation(orientation),
                             path: path, fullSize: swaps ? header.transposed : header, damage: damage)
+    }
+
+    /// A progressive JPEG whose target needs 1/8 scale, drawn from the scans that carry the DC coefficients
+    /// only (libjpeg buffered-image mode, CJPEGScans); nil for anything else, or on any warning or error (the
+    /// ordinary TurboJPEG decode then runs and reports the damage).
+    static func progressiveEighth(_ bytes: [UInt8], header: PixelSize, target: PixelSize) -> PixelFrame? {
+        let eighth = PixelSize(width: (header.width + 7) / 8, height: (header.height + 7) / 8)
+        guard Handle.scaledSize(of: header, covering: target) == eighth, header.height > 0,
+              header.width <= maxOutputPixels / header.height else { return nil }
+        // A file cut short may still hold its first scans: it must not pass as whole because the decode
+        // stopped before the cut. No EOI (FF D9) in the last bytes (FileEnd's test): the ordinary decode runs
+        // and reports the damage (a Motion Photo's appended movie takes this way too, only slower).
+        let end = bytes.suffix(64)
+        guard zip(end, end.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else { return nil }
+        var rgba = Handle.greyPixels(eighth.width * eighth.height)
+        var outcome = lg_jpeg_outcome()
+        let status = bytes.withUnsafeBufferPointer { source -> Int32 in
+            rgba.withUnsafeMutableBufferPointer { pixels -> Int32 in
+                guard let from = source.baseAddress, let to = pixels.baseAddress else { return Int32(LG_JPEG_FAILED) }
+                return lg_jpeg_decode_progressive_eighth(from, source.count, to, Int32(eighth.width), Int32(eighth.height), &outcome)
+            }
+        }
+        guard status == Int32(LG_JPEG_DECODED) else { return nil }
+        return PixelFrame(width: eighth.width, height: eighth.height, rgba: rgba)
     }
 
     /// Stored (not oriented) size of a JPEG, from its header only.

@@ -73,6 +73,9 @@ public final class ThumbnailCache: Sendable {
         public var path: DecodePath?
         /// Set when the picture shows only part of a damaged file (never for a cached thumbnail).
         public var damage: ImagingError? = nil
+        /// An embedded thumbnail smaller than the cache size (allowed by the options' sufficient box): good
+        /// for the caller's output only, so it was not stored.
+        public var isBelowCacheSize: Bool = false
     }
 
     /// The cached thumbnail when present and fresh (its Thumb::MTime equals the file's mtime).
@@ -112,11 +115,24 @@ public final class ThumbnailCache: Sendable {
         }
         // A damaged picture is not cached: the cache has no place for the "damaged" mark, and a file cut short
         // because it is still being copied must not keep its grey half once complete (same second, same mtime).
-        if !isInsideCache(path), decoded.damage == nil {
+        // Nor is an embedded thumbnail smaller than the cache size (taken because the caller's output shows no
+        // more, `DecodeOptions.embeddedThumbnailSufficientBox`): file managers would show it as a full one.
+        let belowCacheSize = decoded.path.isEmbeddedThumbnail
+            && !Self.isFullThumbnail(decoded.frame.size, of: decoded.fullSize, size: size)
+        if !isInsideCache(path), decoded.damage == nil, !belowCacheSize {
             store(decoded.frame, forFile: path, size: size, mtime: stat.mtime, fileSize: stat.size,
                   mimeType: Self.mimeType(of: probed.format))
         }
-        return Result(frame: decoded.frame, fromCache: false, path: decoded.path, damage: decoded.damage)
+        return Result(frame: decoded.frame, fromCache: false, path: decoded.path, damage: decoded.damage,
+                      isBelowCacheSize: belowCacheSize)
+    }
+
+    /// True when `frame` is as big as the freedesktop size asks: the picture's size fitted into the size's box
+    /// (one pixel of rounding allowed), or the whole picture when it is smaller.
+    static func isFullThumbnail(_ frame: PixelSize, of full: PixelSize?, size: ThumbnailSize) -> Bool {
+        guard let full, !full.isEmpty else { return false }
+        let wanted = full.fittedDown(in: PixelSize(square: size.pixels))
+        return frame.width >= wanted.width - 1 && frame.height >= wanted.height - 1
     }
 
     /// Failures of the file's content (damaged, not a picture, unsupported, too large): decoding again

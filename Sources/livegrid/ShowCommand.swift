@@ -85,8 +85,9 @@ struct ShowCommand: ParsableCommand {
                 cells = CellGeometry.fit(pictureWidth: shown.width, pictureHeight: shown.height,
                                          maxColumns: area.columns, maxRows: area.rows, cell: cell)
             }
-            box = CellGeometry.symbolPixelBox(columns: cells.columns, rows: cells.rows)
-            options.embeddedThumbnailMinimumCoverage = 0.9
+            box = CellPictureResolution.decodeBox(mode: .symbols, columns: cells.columns, rows: cells.rows, cell: cell)
+            // An embedded thumbnail serves when it has what the symbols can show (4 px per column, DECISIONS.md).
+            options = CellPictureResolution.decodeOptions(mode: .symbols, columns: cells.columns, rows: cells.rows)
         } else {
             box = CellGeometry.pixelBox(columns: area.columns, rows: area.rows, cell: cell)
         }
@@ -102,7 +103,7 @@ struct ShowCommand: ParsableCommand {
             badge = LiveBadge(info.contentIdentifier != nil ? .live : .video)
         } else {
             if let cached = cachedThumbnail(of: file, shown: info.displaySize.map { PixelSize(width: $0.width, height: $0.height) },
-                                            box: box, cache: cache) {
+                                            box: box, sufficient: options.embeddedThumbnailSufficientBox, cache: cache) {
                 frame = cached
             } else {
                 let decoded = try ImageDecoder.decode(path: file, info: info, fitting: box, options: options)
@@ -125,13 +126,18 @@ struct ShowCommand: ParsableCommand {
 
     /// A fresh freedesktop thumbnail (already upright) of the smallest cached size that covers `box`, shrunk
     /// to fit it; nil when there is none, or when it is more than 10 % smaller than what decoding would give
-    /// (the picture's upright size `shown` fitted into `box`).
-    static func cachedThumbnail(of file: String, shown: PixelSize?, box: PixelSize, cache: ThumbnailCache?) -> PixelFrame? {
+    /// (the picture's upright size `shown` fitted into `box`) and smaller than the `sufficient` box (symbols).
+    static func cachedThumbnail(of file: String, shown: PixelSize?, box: PixelSize, sufficient: PixelSize? = nil,
+                                cache: ThumbnailCache?) -> PixelFrame? {
         guard let cache, let shown else { return nil }
         let wanted = shown.fittedDown(in: box)
-        for size in ThumbnailSize.allCases where size.pixels >= max(wanted.width, wanted.height) {
+        let enough = sufficient.map { shown.fittedDown(in: $0) } ?? wanted
+        let smallest = ThumbnailSize.allCases.first { $0.pixels >= max(enough.width, enough.height) } ?? .xxLarge
+        for size in ThumbnailSize.allCases where size.pixels >= smallest.pixels {
             guard let thumbnail = cache.cached(forFile: file, size: size) else { continue }
-            guard thumbnail.width * 10 >= wanted.width * 9, thumbnail.height * 10 >= wanted.height * 9 else { continue }
+            let bigEnough = (thumbnail.width * 10 >= wanted.width * 9 && thumbnail.height * 10 >= wanted.height * 9)
+                || (thumbnail.width >= enough.width && thumbnail.height >= enough.height)
+            guard bigEnough else { continue }
             let fitted = PixelSize(width: thumbnail.width, height: thumbnail.height).fittedDown(in: box)
             return thumbnail.width > fitted.width ? thumbnail.resized(to: fitted) : thumbnail
         }

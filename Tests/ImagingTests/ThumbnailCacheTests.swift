@@ -139,3 +139,66 @@ final class ThumbnailCacheTypedErrorTests: XCTestCase {
         }
     }
 }
+
+/// The shared freedesktop cache never receives a small embedded thumbnail that symbol cells accepted.
+final class ThumbnailCacheEmbeddedTests: XCTestCase {
+    func testASmallExifThumbnailServesSymbolsButIsNotStoredAsALargeThumbnail() throws {
+        let original = try Fixtures.shared("train.jpg")   // 4032x3024 with a 160x120 Exif thumbnail
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-thumbs")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = directory.appendingPathComponent("train.jpg").path
+        try FileManager.default.copyItem(atPath: original, toPath: photo)
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("cache").path, version: "9.9")
+        // 24x12 cells in symbols: 4 px per column suffice (CellPictureResolution), 96x96 here.
+        let symbols = DecodeOptions(embeddedThumbnailSufficientBox: PixelSize(width: 96, height: 96))
+        let small = try cache.thumbnail(forFile: photo, size: .large, options: symbols)
+        XCTAssertEqual(small.path, .exifThumbnail)
+        XCTAssertEqual(small.frame.size, PixelSize(width: 160, height: 120))
+        XCTAssertTrue(small.isBelowCacheSize)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.thumbnailPath(forFile: photo, size: .large)),
+                       "a 160x120 picture must not be stored as a 256 px thumbnail")
+        XCTAssertNil(cache.cached(forFile: photo, size: .large))
+
+        // Without the symbol rule the full 256x192 thumbnail is decoded and stored, as file managers expect.
+        let full = try cache.thumbnail(forFile: photo, size: .large)
+        XCTAssertEqual(full.frame.size, PixelSize(width: 256, height: 192))
+        XCTAssertFalse(full.isBelowCacheSize)
+        XCTAssertEqual(cache.cached(forFile: photo, size: .large)?.size, PixelSize(width: 256, height: 192))
+
+        // A thumbnail that fills the size (normal, 128 px) is stored even when taken through the rule.
+        let normal = try cache.thumbnail(forFile: photo, size: .normal, options: symbols)
+        XCTAssertEqual(normal.path, .exifThumbnail)
+        XCTAssertFalse(normal.isBelowCacheSize)
+        XCTAssertEqual(cache.cached(forFile: photo, size: .normal)?.size, PixelSize(width: 128, height: 96))
+    }
+
+    func testTheThumbnailServesExactlyUpToTheSufficientBox() throws {
+        // 40x15 symbol cells need 160x120; the thumbnail (160x120) serves; a box one pixel wider does not.
+        let path = try Fixtures.shared("train.jpg")
+        let info = try MediaProbe.probe(path: path)
+        let box = PixelSize(width: 320, height: 240)
+        let served = try ImageDecoder.decode(path: path, info: info, fitting: box,
+                                             options: DecodeOptions(embeddedThumbnailSufficientBox: PixelSize(width: 160, height: 120)))
+        XCTAssertEqual(served.path, .exifThumbnail)
+        let refused = try ImageDecoder.decode(path: path, info: info, fitting: box,
+                                              options: DecodeOptions(embeddedThumbnailSufficientBox: PixelSize(width: 164, height: 123)))
+        XCTAssertEqual(refused.path, .jpegScaled)
+    }
+}
+
+/// A HEIC's thumbnail item follows the same rule as an Exif thumbnail.
+final class HEIFThumbnailItemRuleTests: XCTestCase {
+    func testTheThumbnailItemServesSymbolCellsUpToTheSufficientBox() throws {
+        let path = try Fixtures.shared("iphone-se-still.heic")   // 4032x3024, a 320x240 thumbnail item
+        let info = try MediaProbe.probe(path: path)
+        // 80x30 symbol cells: chafa's box is 640x480, but 4 px per column (320x240) is what they show.
+        let box = PixelSize(width: 640, height: 480)
+        let plain = try ImageDecoder.decode(path: path, info: info, fitting: box)
+        XCTAssertEqual(plain.path, .heifPrimary, "the old rule: 320x240 does not cover 640x480")
+        let symbols = try ImageDecoder.decode(path: path, info: info, fitting: box,
+                                              options: DecodeOptions(embeddedThumbnailSufficientBox: PixelSize(width: 320, height: 240)))
+        XCTAssertEqual(symbols.path, .heifThumbnail)
+        XCTAssertEqual(symbols.frame.size, PixelSize(width: 320, height: 240), "used as it is, never enlarged")
+        XCTAssertEqual(symbols.fullSize, PixelSize(width: 4032, height: 3024))
+    }
+}

@@ -127,3 +127,29 @@ final class ImagePlacementLedgerTests: XCTestCase {
         XCTAssertTrue(kitty.plan(wanted: wanted, overlays: [], screen: screen, rewrittenRows: [3]).isEmpty)
     }
 }
+
+/// Sixel/iTerm2: a grid that scrolls makes the writer stop curses from scrolling the region (the terminal
+/// would move the old pixels with the text, leaving pictures where the writer knows of none).
+final class ImagePlacementLedgerScrollTests: XCTestCase {
+    let screen = TerminalSize(columns: 80, rows: 24)
+
+    func place(_ key: String, _ y: Int) -> ImagePlacement<String> {
+        ImagePlacement(key: key, rect: CellRect(x: 0, y: y, width: 10, height: 5))
+    }
+
+    func testAScrollReplacesPicturesButAnIdleFrameANewPictureOrAMovieFrameDoNot() {
+        var sixel = ImagePlacementLedger<String>(erasure: .repaintCells)
+        _ = sixel.plan(wanted: [place("a", 1), place("b", 7)], overlays: [], screen: screen)
+        XCTAssertFalse(sixel.replacesPictures([place("a", 1), place("b", 7)]), "idle")
+        XCTAssertFalse(sixel.replacesPictures([place("a", 1), place("b", 7), place("c", 13)]), "a picture arrives")
+        XCTAssertTrue(sixel.replacesPictures([place("b", 1), place("c", 7)]), "the grid scrolled by one row")
+        let movie = { (key: String) in key.hasPrefix("frame") }
+        _ = sixel.plan(wanted: [place("frame1", 1)], overlays: [], screen: screen)
+        XCTAssertFalse(sixel.replacesPictures([place("frame2", 1)], isReplaceable: movie), "a movie's next frame")
+        XCTAssertFalse(sixel.replacesPictures([place("a", 1)], isReplaceable: movie), "the key photo after the movie")
+
+        var kitty = ImagePlacementLedger<String>(erasure: .deleteByID)
+        _ = kitty.plan(wanted: [place("a", 1)], overlays: [], screen: screen)
+        XCTAssertFalse(kitty.replacesPictures([place("b", 1)]), "kitty images live on their own layer")
+    }
+}

@@ -77,6 +77,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         lock.withLock { onReady }()
     }
 
+    /// Whether a picture is being decoded or rendered (the loop never asks: it is woken instead; tests check
+    /// that a scroll back schedules nothing).
+    var hasWorkInFlight: Bool { lock.withLock { !inFlight.isEmpty || !prewarming.isEmpty } }
+
     public func picture(for key: ThumbnailKey) -> RenderedImage? {
         lock.withLock { rendered[key] }
     }
@@ -112,8 +116,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         }
         let frames = self.frames, diskCache = self.diskCache, notes = self.notes
         let size = thumbnailSize(for: key)
+        // Symbols: an embedded thumbnail with what the cells can show serves (never stored in the shared cache).
+        let options = CellPictureResolution.decodeOptions(mode: renderer.mode, columns: key.width, rows: key.height)
         scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
-            let result = Self.decode(item, size: size, frames: frames, diskCache: diskCache, notes: notes)
+            let result = Self.decode(item, size: size, options: options, frames: frames, diskCache: diskCache, notes: notes)
             if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
             return result
         }, completion: { [weak self] _, result in
@@ -240,15 +246,19 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
 
     public func pictureNote(for itemID: String) -> PictureNote? { notes.note(for: itemID) }
 
-    private static func decode(_ item: LibraryItem, size: ThumbnailSize, frames: ThumbnailMemoryCache<String>,
+    private static func decode(_ item: LibraryItem, size: ThumbnailSize, options: DecodeOptions,
+                               frames: ThumbnailMemoryCache<String>,
                                diskCache: ThumbnailCache, notes: PictureNotes) -> Result<PixelFrame, ImagingError> {
-        let cacheKey = "\(item.id)@\(size.rawValue)"
-        if let frame = frames.frame(for: cacheKey) { return .success(frame) }
+        var cacheKey = "\(item.id)@\(size.rawValue)"
+        // A small embedded thumbnail is kept apart, for cells no bigger than those it was taken for.
+        let smallKey = options.embeddedThumbnailSufficientBox.map { "\(cacheKey)<=\($0.width)x\($0.height)" }
+        if let frame = frames.frame(for: cacheKey) ?? smallKey.flatMap({ frames.frame(for: $0) }) { return .success(frame) }
         do {
             let frame: PixelFrame
             if let still = item.still {
-                let thumbnail = try diskCache.thumbnail(forFile: still.path, size: size, info: still.info)
+                let thumbnail = try diskCache.thumbnail(forFile: still.path, size: size, info: still.info, options: options)
                 frame = thumbnail.frame
+                if thumbnail.isBelowCacheSize, let smallKey { cacheKey = smallKey }
                 notes.set(thumbnail.damage.map { PictureNote(error: $0, shownInPart: true) }, for: item.id)
             } else if let movie = item.movie {
                 frame = try posterFrame(path: movie.path, box: PixelSize(square: size.pixels))

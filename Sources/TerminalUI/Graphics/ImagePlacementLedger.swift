@@ -85,6 +85,21 @@ public struct ImagePlacementLedger<Key: Hashable & Sendable>: Sendable {
         return plan
     }
 
+    /// True when a wanted picture takes cells another picture holds now (a grid that scrolls; `isReplaceable`
+    /// excludes pictures meant to replace each other in place: a movie's frames, and its key photo after it). Sixel/iTerm2: curses would
+    /// then find its text lines moved and scroll the screen region with `CSI n T`/`S`, and the terminal
+    /// would scroll the old pixels along, out of the writer's knowledge; the writer makes curses forget the
+    /// lines first (`wredrawln`), so nothing is scrolled and every row is written afresh.
+    public func replacesPictures(_ wanted: [ImagePlacement<Key>], isReplaceable: (Key) -> Bool = { _ in false }) -> Bool {
+        guard erasure == .repaintCells else { return false }
+        var held: [CellRect: Key] = [:]
+        for placement in placed { held[placement.rect] = placement.key }
+        return wanted.contains { placement in
+            guard let old = held[placement.rect], old != placement.key else { return false }
+            return !(isReplaceable(old) || isReplaceable(placement.key))
+        }
+    }
+
     /// Rows holding a placed picture (the only rows whose curses changes matter to the writer).
     public var occupiedRows: Set<Int> { Set(placed.flatMap { $0.rect.rowRange }) }
 

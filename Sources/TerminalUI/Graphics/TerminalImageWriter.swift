@@ -23,7 +23,7 @@ final class TerminalImageWriter {
     private var ledger: ImagePlacementLedger<ThumbnailKey>
     private var pending: (plan: ImagePlacementPlan<ThumbnailKey>, images: [ThumbnailKey: RenderedImage])?
     /// kitty: one image id per picture, transmitted once and placed again by id when it moves.
-    private var kittyIDs = KittyImageIDs()
+    private var kittyIDs = KittyImageStore<ThumbnailKey>()
     private var needsDeleteAll = false
     /// kitty: a playing movie's frames all go to this one image id, each replacing the last (frames are
     /// never placed twice, and must not push the thumbnails' ids out of `kittyIDs`).
@@ -44,8 +44,15 @@ final class TerminalImageWriter {
     func prepare(_ pictures: [PixelPicture], overlays: [CellRect], window: UnsafeMutablePointer<WINDOW>,
                  screen: TerminalSize) {
         let wanted = pictures.map { ImagePlacement(key: $0.key, rect: $0.rect) }
-        let rewritten = ledger.erasure == .repaintCells
+        var rewritten = ledger.erasure == .repaintCells
             ? CursesRowChanges.rows(ledger.occupiedRows, window: window, columns: screen.columns) : []
+        let scrolled = ledger.replacesPictures(wanted, isReplaceable: { $0.movieFrame != nil })
+        if scrolled {
+            // The grid scrolled: curses must not scroll the region (the pixels would move with it, see
+            // ImagePlacementLedger.replacesPictures). Forgetting every line costs one text repaint.
+            for row in 0..<screen.rows { wredrawln(window, Int32(row), 1) }
+            rewritten.formUnion(0..<screen.rows)
+        }
         let plan = ledger.plan(wanted: wanted, overlays: overlays, screen: screen, rewrittenRows: rewritten)
         for row in plan.repaintRows {
             wredrawln(window, Int32(row), 1)
@@ -57,7 +64,7 @@ final class TerminalImageWriter {
             let gone = plan.erase.map(\.rect).filter { !drawnRects.contains($0) }
             send(PixelSequences.eraseThroughTmux(gone, target: tmux))
         }
-        if !plan.repaintRows.isEmpty { wnoutrefresh(window) }
+        if !plan.repaintRows.isEmpty || scrolled { wnoutrefresh(window) }
         var images: [ThumbnailKey: RenderedImage] = [:]
         for picture in pictures where plan.draw.contains(where: { $0.key == picture.key }) {
             images[picture.key] = picture.image
@@ -85,9 +92,10 @@ final class TerminalImageWriter {
             }
         }
         needsDeleteAll = false
+        let onScreen = Set(ledger.placed.map(\.key))
         for placement in plan.draw {
             guard let image = images[placement.key] else { continue }
-            let bytes = payload(for: placement.key, image: image)
+            let bytes = payload(for: placement.key, image: image, onScreen: onScreen)
             if let tmux {
                 // A sixel above tmux's passthrough limit is sent as stacked pieces (kitty chunks are split
                 // by `positionedThroughTmux` itself).
@@ -130,13 +138,14 @@ final class TerminalImageWriter {
     }
 
     /// The protocol bytes of one picture, unwrapped (the caller positions and wraps them).
-    private func payload(for key: ThumbnailKey, image: RenderedImage) -> [UInt8] {
+    private func payload(for key: ThumbnailKey, image: RenderedImage, onScreen: Set<ThumbnailKey>) -> [UInt8] {
         guard mode == .kitty else { return image.bytes }
         if key.movieFrame != nil { return PixelSequences.kittyTransmit(image.bytes, id: Self.movieImageID) }
-        let (id, isNew, evicted) = kittyIDs.id(for: key)
+        let decision = kittyIDs.place(key, pixelBytes: KittyImageStore<ThumbnailKey>.pixelBytes(ofPayload: image.bytes.count),
+                                      onScreen: onScreen)
         var out: [UInt8] = []
-        if let evicted { out += PixelSequences.kittyFree(id: evicted) }
-        out += isNew ? PixelSequences.kittyTransmit(image.bytes, id: id) : PixelSequences.kittyPlace(id: id)
+        for freed in decision.free { out += PixelSequences.kittyFree(id: freed) }
+        out += decision.transmit ? PixelSequences.kittyTransmit(image.bytes, id: decision.id) : PixelSequences.kittyPlace(id: decision.id)
         return out
     }
 
@@ -150,33 +159,5 @@ final class TerminalImageWriter {
         tmux = target
         ledger.screenCleared()
         if mode == .kitty { needsDeleteAll = true }
-    }
-}
-
-/// Image ids for kitty: stable per picture, reused while the terminal keeps the data, the oldest freed when
-/// too many were sent (the terminal's own quota would otherwise evict them silently).
-struct KittyImageIDs {
-    private var ids: [ThumbnailKey: UInt32] = [:]
-    private var order: [ThumbnailKey] = []
-    private var next: UInt32 = 1
-    let limit: Int
-
-    init(limit: Int = 256) { self.limit = limit }
-
-    func existing(_ key: ThumbnailKey) -> UInt32? { ids[key] }
-
-    /// The id for `key`; `isNew` when it must be transmitted; `evicted` an id whose data to free first.
-    mutating func id(for key: ThumbnailKey) -> (id: UInt32, isNew: Bool, evicted: UInt32?) {
-        if let id = ids[key] { return (id, false, nil) }
-        var evicted: UInt32?
-        if order.count >= limit {
-            let oldest = order.removeFirst()
-            evicted = ids.removeValue(forKey: oldest)
-        }
-        let id = next
-        next = next == UInt32.max ? 1 : next + 1
-        ids[key] = id
-        order.append(key)
-        return (id, true, evicted)
     }
 }
