@@ -54,6 +54,9 @@ public final class BrowserApp {
     private var remote: RemoteSession?
     /// Places pixel-protocol pictures after curses' update (nil in symbol mode).
     private var imageWriter: TerminalImageWriter?
+    /// Writes symbol pictures directly, curses keeping the text (nil in pixel modes, or without colours, or
+    /// with LIVEGRID_CURSES_PICTURES=1 to compare with curses drawing them).
+    private var directCells: DirectCellOutput?
     /// Press-and-hold playback (set while `run` runs).
     private var playback: BrowserPlayback?
     /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
@@ -89,8 +92,14 @@ public final class BrowserApp {
         // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
         let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) }
         defer { tmuxWatch?.stop() }
-        // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
-        idlok(session.window, imageWriter == nil)
+        if imageWriter == nil, let depth = session.colorDecision?.depth,
+           ProcessInfo.processInfo.environment["LIVEGRID_CURSES_PICTURES"] != "1" {
+            directCells = DirectCellOutput(colorDepth: depth, size: session.size)
+        }
+        // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would
+        // move them behind its back).
+        idlok(session.window, imageWriter == nil && directCells == nil)
+        idcok(session.window, directCells == nil)
         // After the provider's terminal probe: the kitty keyboard query reads its own replies.
         let playback = BrowserPlayback(session: session, mouse: options.config.mouse,
                                        hints: options.config.playbackHints, pixels: provider.pixelOutput,
@@ -154,13 +163,14 @@ public final class BrowserApp {
                 if case .resize = event {
                     clearok(session.window, true)
                     imageWriter?.screenCleared()
+                    directCells?.screenCleared(size: session.size)
                     tmuxWatch?.poll()   // a split or zoom moves the pane: its new origin before the redraw
                 }
             }
             let tmuxRedraw = tmuxWatch?.takeRedraw()
             if let tmuxRedraw { imageWriter?.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
-            if resumed { clearok(curscr, true); imageWriter?.screenCleared() }
+            if resumed { clearok(curscr, true); imageWriter?.screenCleared(); directCells?.screenCleared(size: session.size) }
             // Terminals without key-up: the hold ends when Space's auto-repeat stops (HoldDetector).
             actions += playback.tick(state: state)
             for action in actions {
@@ -195,13 +205,15 @@ public final class BrowserApp {
 
     private func render(_ state: BrowserState, renderer: BrowserRenderer, provider: ThumbnailProvider,
                         session: CursesSession) {
-        let painter = ScreenPainter(window: session.window, colors: session.colors, size: session.size)
+        let painter = ScreenPainter(window: session.window, colors: session.colors, size: session.size, direct: directCells)
         session.colors.beginFrame()
         renderer.draw(state, provider: provider, painter: painter)
         imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
                              screen: session.size)
+        directCells?.prepare(window: session.window, size: session.size)
         doupdate()
         imageWriter?.write()
+        directCells?.write()
         let wanted = renderer.wantedPictures
         provider.cancelAll(except: Set(wanted.map(\.key)))
         for request in wanted.sorted(by: { $0.priority > $1.priority }) {
@@ -242,6 +254,7 @@ public final class BrowserApp {
         case .redrawAll:
             clearok(curscr, true)
             imageWriter?.screenCleared()
+            directCells?.screenCleared()
         case .remote(let remoteEffect):
             remote?.perform(remoteEffect)
         case .triage(let request):

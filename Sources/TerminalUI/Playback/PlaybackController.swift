@@ -25,7 +25,7 @@ final class PlaybackController: @unchecked Sendable {
     static let minimumColumns = 6
     static let minimumRows = 3
 
-    private let renderer: ChafaRenderer?
+    private let renderer: (any CellImageRenderer)?
     private let renderLock = NSLock()
     private let lock = NSLock()
     private let trace: EventTrace?
@@ -52,10 +52,10 @@ final class PlaybackController: @unchecked Sendable {
     init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          trace: EventTrace?, notify: @escaping @Sendable (String) -> Void) {
         if let pixels, pixels.mode.isPixelProtocol {
-            renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
+            renderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
             self.pixels = pixels
         } else {
-            renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0, workFactor: PlaybackGeometry.chafaWorkFactor) }
+            renderer = depth.map { PlaybackGeometry.frameRenderer(mode: .symbols, colorDepth: $0, cellPixelSize: nil) }
             self.pixels = nil
         }
         badgePainter = badge
@@ -110,17 +110,25 @@ final class PlaybackController: @unchecked Sendable {
             firstFrameTraced = false
             return generation
         }
-        let sink: MoviePlayer.FrameSink = { [weak self] frame in self?.present(frame, token: token, renderer: renderer) }
+        // Pipelined: each frame is rendered on the player's presenter thread ahead of its time (while the next
+        // ones decode) and handed over when due.
+        let prepare: @Sendable (DecodedFrame) -> RenderedImage? = { [weak self] frame in
+            self?.render(frame, token: token, renderer: renderer)
+        }
+        let present: @Sendable (DecodedFrame, RenderedImage) -> Void = { [weak self] _, image in
+            self?.show(image, token: token)
+        }
         let onEnd: MoviePlayer.EndHandler = { [weak self] end, stats in self?.ended(end, stats: stats, token: token, key: key) }
         let newPlayer: MoviePlayer
         switch purpose {
         case .hold:
-            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), sink: sink, onEnd: onEnd)
+            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), prepare: prepare,
+                                    present: present, onEnd: onEnd)
             newPlayer.start()
         case .hint:
             newPlayer = HintPlayer.play(source: source, stillTime: Self.stillTime(of: item) ?? 0,
                                         movieDuration: item.movie?.info.duration, targetSize: target,
-                                        sink: sink, onEnd: onEnd)
+                                        prepare: prepare, present: present, onEnd: onEnd)
         }
         lock.withLock {
             if generation == token { player = newPlayer } else { newPlayer.stop() }
@@ -177,18 +185,20 @@ final class PlaybackController: @unchecked Sendable {
 
     // MARK: - player threads
 
-    private func present(_ frame: DecodedFrame, token: Int, renderer: ChafaRenderer) {
+    private func render(_ frame: DecodedFrame, token: Int, renderer: any CellImageRenderer) -> RenderedImage? {
         guard let (size, badge): ((Int, Int), LiveBadge?) = lock.withLock({
             generation == token ? playing.map { (($0.columns, $0.rows), frameBadge) } : nil
-        }) else { return }
+        }) else { return nil }
         var pixels = frame.pixels
         if renderer.mode.isPixelProtocol {
             // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
             // photo in place, and the badge at the same size in the same corner.
-            pixels = pixels.sizedForCells(columns: size.0, rows: size.1, cell: renderer.cellPixelSize, badge: badge)
+            pixels = pixels.sizedForCells(columns: size.0, rows: size.1, cell: self.pixels?.cellPixelSize, badge: badge)
         }
-        let image = renderLock.withLock { [pixels] in try? renderer.render(pixels, maxColumns: size.0, maxRows: size.1) }
-        guard let image else { return }
+        return renderLock.withLock { [pixels] in try? renderer.render(pixels, maxColumns: size.0, maxRows: size.1) }
+    }
+
+    private func show(_ image: RenderedImage, token: Int) {
         lock.withLock {
             guard generation == token else { return }
             latest = image

@@ -1,0 +1,135 @@
+import BrowserCore
+import CNCurses
+import Foundation
+import TerminalGraphics
+
+/// Symbol-mode pictures written straight to the terminal by `CellScreenWriter` (one combined SGR per colour
+/// change, unchanged cells skipped), with curses kept for the text (DECISIONS.md: curses sends separate
+/// foreground and background SGRs for every cell, 1.26x chafa's bytes for a screen of pictures).
+///
+/// How curses is kept out of the picture cells: `ScreenPainter.picture` puts a marker in the window (a glyph
+/// that depends only on the row, with A_INVIS, which no text uses), and `prepare` copies it into curscr,
+/// curses' idea of the screen. Curses then sees nothing to do there; where text replaces a picture the
+/// window differs from the marker and curses writes the text. `write`, after `doupdate`, sends the picture
+/// cells that changed, between save-cursor and restore-cursor (DECSC/DECRC also restore the SGR state), so
+/// curses' cursor and attributes stay what it believes.
+///
+/// Curses' scroll optimisation would move picture cells behind the writer's back. It moves a line only when
+/// the line is identical to a line elsewhere on the old screen, unique in both: markers that differ from row
+/// to row make picture lines never qualify, and a frame where a text-only line could (it moved) has every
+/// picture cell written again after the update.
+final class DirectCellOutput {
+    static let markerAttribute: attr_t = lg_a_invis()
+
+    private var writer: CellScreenWriter
+    private let fd: Int32
+    private var placements: [CellPlacement] = []
+    private var owned: [Bool] = []
+    /// Set by `prepare` when curses might move lines in this update: every picture cell is written after it.
+    private var rewriteAll = false
+    /// Bytes written by the last frame (scroll and cells), for the trace and tests.
+    private(set) var lastFrameBytes = 0
+
+    init(colorDepth: ColorDepth, size: TerminalSize, fd: Int32 = STDOUT_FILENO) {
+        writer = CellScreenWriter(colorDepth: colorDepth, screenColumns: size.columns, screenRows: size.rows)
+        self.fd = fd
+    }
+
+    /// Called by `ScreenPainter.picture` for each symbol picture of the frame.
+    func add(_ placement: CellPlacement) { placements.append(placement) }
+
+    /// The screen was cleared or resized (curses repaints everything, markers included): every picture cell
+    /// is written again.
+    func screenCleared(size: TerminalSize) {
+        if size.columns != writer.screenColumns || size.rows != writer.screenRows {
+            writer.reset(screenColumns: size.columns, screenRows: size.rows)
+        } else {
+            writer.forgetAll()
+        }
+    }
+
+    /// Curses repaints the whole screen (Ctrl-L): every picture cell is written again.
+    func screenCleared() { writer.forgetAll() }
+
+    /// Before `doupdate`, after the frame was drawn into `window`: marks the picture cells that are still
+    /// pictures (no text drawn over them) as already on screen for curses.
+    func prepare(window: UnsafeMutablePointer<WINDOW>, size: TerminalSize) {
+        if size.columns != writer.screenColumns || size.rows != writer.screenRows {
+            writer.reset(screenColumns: size.columns, screenRows: size.rows)
+        }
+        let columns = size.columns
+        owned = [Bool](repeating: false, count: columns * size.rows)
+        var pictureRows = Set<Int>()
+        for placement in placements {
+            for row in 0..<placement.height {
+                let y = placement.y + row
+                guard y >= 0, y < size.rows else { continue }
+                for column in 0..<placement.width {
+                    let x = placement.x + column
+                    guard x >= 0, x < columns else { continue }
+                    let isPicture = lg_cell_attrs(window, Int32(y), Int32(x)) & Self.markerAttribute != 0
+                    owned[y * columns + x] = isPicture
+                    if isPicture { pictureRows.insert(y) }
+                }
+            }
+        }
+        guard let screen = curscr else { return }
+        rewriteAll = Self.curscesMightScroll(window: window, screen: screen, size: size, pictureRows: pictureRows)
+        for y in pictureRows.sorted() {
+            for x in 0..<columns where owned[y * columns + x] {
+                lg_copy_cell(window, screen, Int32(y), Int32(x))
+            }
+        }
+    }
+
+    /// True when curses' hash-based scroll could find a line to move: a line without picture cells that is
+    /// identical to a different line of the old screen. (Picture lines never qualify: their markers differ
+    /// from row to row.) Conservative: it ignores that curses also needs the line unique, and 3 in a row.
+    static func curscesMightScroll(window: UnsafeMutablePointer<WINDOW>, screen: UnsafeMutablePointer<WINDOW>,
+                                   size: TerminalSize, pictureRows: Set<Int>) -> Bool {
+        let columns = Int32(size.columns)
+        var oldRows: [UInt64: Int] = [:]
+        var newHashes: [(row: Int, hash: UInt64)] = []
+        for y in 0..<size.rows {
+            let old = lg_row_hash(screen, Int32(y), columns)
+            let new = pictureRows.contains(y) ? 0 : lg_row_hash(window, Int32(y), columns)
+            oldRows[old] = oldRows[old] == nil ? y : -1   // -1: not unique
+            if !pictureRows.contains(y), new != old { newHashes.append((y, new)) }
+        }
+        return newHashes.contains { entry in
+            if let row = oldRows[entry.hash], row >= 0, row != entry.row { return true }
+            return false
+        }
+    }
+
+    /// After `doupdate`: the picture cells that changed.
+    func write() {
+        let columns = writer.screenColumns
+        if rewriteAll { writer.forgetAll() }
+        rewriteAll = false
+        let cells = writer.paint(placements, isOwned: { [owned] x, y in
+            let index = y * columns + x
+            return index < owned.count && owned[index]
+        })
+        placements.removeAll(keepingCapacity: true)
+        guard !cells.isEmpty else { return }
+        send(Array("\u{1B}7".utf8) + cells + Array("\u{1B}8".utf8))
+    }
+
+    /// The marker curses keeps for a picture cell on screen row `row`: a Braille pattern (one column wide)
+    /// chosen by the row, so no two picture rows look alike to curses' line matching.
+    static func markerCharacter(row: Int) -> wchar_t {
+        wchar_t(0x2800 + (row & 0xFF))
+    }
+
+    private func send(_ bytes: [UInt8]) {
+        lastFrameBytes += bytes.count
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let written = Foundation.write(fd, base + offset, raw.count - offset)
+                if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { break }
+            }
+        }
+    }
+}
