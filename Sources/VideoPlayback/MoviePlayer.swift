@@ -106,7 +106,7 @@ public final class MoviePlayer: @unchecked Sendable {
                                                 onEnd: EndHandler? = nil) {
         let threads = options.decoderThreads
         self.init(options: options, openDecoder: { () throws(LibavError) -> MovieDecoder in
-            try MovieDecoder(source: source, threadCount: threads)
+            try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
         }, prepare: prepare, present: present, onEnd: onEnd)
     }
 
@@ -115,7 +115,7 @@ public final class MoviePlayer: @unchecked Sendable {
                             sink: @escaping FrameSink, onEnd: EndHandler? = nil) {
         let threads = options.decoderThreads
         self.init(options: options, openDecoder: { () throws(LibavError) -> MovieDecoder in
-            try MovieDecoder(source: source, threadCount: threads)
+            try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
         }, sink: sink, onEnd: onEnd)
     }
 
