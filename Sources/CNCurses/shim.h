@@ -54,6 +54,23 @@ static inline void lg_copy_cell(WINDOW *from, WINDOW *to, int y, int x) {
     wmove(from, fromY, fromX);
     wmove(to, toY, toX);
 }
+/// Copies `count` cells of row `from` to row `to` in `w` (cursor kept): curscr told of a scroll made outside curses.
+static inline void lg_copy_row(WINDOW *w, int from, int to, int count) {
+    int oldY = getcury(w), oldX = getcurx(w);
+    cchar_t cells[count + 1];
+    if (mvwin_wchnstr(w, from, 0, cells, count) != ERR) mvwadd_wchnstr(w, to, 0, cells, count);
+    wmove(w, oldY, oldX);
+}
+/// Sets row `row` of `w` to blanks in the default colours (cursor kept).
+static inline void lg_blank_row(WINDOW *w, int row, int count) {
+    int oldY = getcury(w), oldX = getcurx(w);
+    cchar_t blanks[count + 1];
+    wchar_t text[2] = { L' ', 0 };
+    for (int x = 0; x < count; x++) setcchar(&blanks[x], text, A_NORMAL, 0, 0);
+    memset(&blanks[count], 0, sizeof(cchar_t));
+    mvwadd_wchnstr(w, row, 0, blanks, count);
+    wmove(w, oldY, oldX);
+}
 /// A hash of row `row` of `w` (glyphs, attributes, colour pairs of its first `count` cells; cursor kept), to
 /// compare rows of the window with rows of curscr.
 static inline unsigned long long lg_row_hash(WINDOW *w, int row, int count) {

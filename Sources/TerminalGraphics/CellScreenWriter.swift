@@ -98,6 +98,61 @@ public struct CellScreenWriter: Sendable {
         return out
     }
 
+    /// A scroll that saves bytes before `paint`ing `placements`: the rows `band` (screen rows, inclusive)
+    /// moved up by `shift` rows (down when negative), if that leaves at least `minimumGain` more cells
+    /// already right than leaving them in place. The grid scrolled by a row of pictures then costs a few
+    /// bytes of scrolling and the new row, instead of every picture cell again.
+    public func bestScroll(for placements: [CellPlacement], isOwned: ((Int, Int) -> Bool)? = nil,
+                           minimumGain: Int = 64) -> (band: ClosedRange<Int>, shift: Int)? {
+        let wanted = plan(placements, isOwned: isOwned)
+        var rowsUsed: [Int] = []
+        for y in 0..<screenRows {
+            let range = (y * screenColumns)..<((y + 1) * screenColumns)
+            if range.contains(where: { wanted[$0] != nil || shown[$0] != nil }) { rowsUsed.append(y) }
+        }
+        guard let top = rowsUsed.first, let bottom = rowsUsed.last, bottom > top else { return nil }
+        func matches(_ shift: Int) -> Int {
+            var count = 0
+            for y in top...bottom {
+                let from = y + shift
+                guard from >= top, from <= bottom else { continue }
+                for x in 0..<screenColumns {
+                    if let ink = wanted[y * screenColumns + x], ink == shown[from * screenColumns + x] { count += 1 }
+                }
+            }
+            return count
+        }
+        let stay = matches(0)
+        var best: (shift: Int, count: Int)?
+        for shift in 1...max(1, (bottom - top) / 2) {
+            for signed in [shift, -shift] {
+                let count = matches(signed)
+                if count > (best?.count ?? stay) { best = (signed, count) }
+            }
+        }
+        guard let best, best.count - stay >= minimumGain else { return nil }
+        return (top...bottom, best.shift)
+    }
+
+    /// Scrolls screen rows `band` up by `shift` rows (down when negative) with a scroll region (DECSTBM, SU
+    /// or SD), and moves what this writer remembers with them; the rows scrolled in are unknown. Leaves the
+    /// pen reset and the scroll region reset, which homes the cursor: callers save and restore the cursor
+    /// around it, and move their own idea of the screen (curses' curscr) the same way.
+    public mutating func scroll(band: ClosedRange<Int>, shift: Int) -> [UInt8] {
+        guard shift != 0, band.lowerBound >= 0, band.upperBound < screenRows, abs(shift) < band.count else { return [] }
+        var out: [UInt8] = Array("\u{1B}[0m\u{1B}[\(band.lowerBound + 1);\(band.upperBound + 1)r".utf8)
+        out += Array("\u{1B}[\(abs(shift))\(shift > 0 ? "S" : "T")\u{1B}[r".utf8)
+        var moved = shown
+        for y in band {
+            let from = y + shift
+            for x in 0..<screenColumns {
+                moved[y * screenColumns + x] = band.contains(from) ? shown[from * screenColumns + x] : nil
+            }
+        }
+        shown = moved
+        return out
+    }
+
     /// What should be on screen: the placements' cells, where they are still the caller's.
     private func plan(_ placements: [CellPlacement], isOwned: ((Int, Int) -> Bool)?) -> [Ink?] {
         var wanted = [Ink?](repeating: nil, count: shown.count)

@@ -14,6 +14,9 @@ import TerminalGraphics
 /// cells that changed, between save-cursor and restore-cursor (DECSC/DECRC also restore the SGR state), so
 /// curses' cursor and attributes stay what it believes.
 ///
+/// When the grid scrolls (`CellScreenWriter.bestScroll`), the terminal's rows are scrolled here with a
+/// scroll region, and curscr's rows moved the same way.
+///
 /// Curses' scroll optimisation would move picture cells behind the writer's back. It moves a line only when
 /// the line is identical to a line elsewhere on the old screen, unique in both: markers that differ from row
 /// to row make picture lines never qualify, and a frame where a text-only line could (it moved) has every
@@ -54,6 +57,7 @@ final class DirectCellOutput {
     /// Before `doupdate`, after the frame was drawn into `window`: marks the picture cells that are still
     /// pictures (no text drawn over them) as already on screen for curses.
     func prepare(window: UnsafeMutablePointer<WINDOW>, size: TerminalSize) {
+        lastFrameBytes = 0
         if size.columns != writer.screenColumns || size.rows != writer.screenRows {
             writer.reset(screenColumns: size.columns, screenRows: size.rows)
         }
@@ -74,6 +78,23 @@ final class DirectCellOutput {
             }
         }
         guard let screen = curscr else { return }
+        let isOwned: (Int, Int) -> Bool = { [owned] x, y in owned[y * columns + x] }
+        if let scroll = writer.bestScroll(for: placements, isOwned: isOwned) {
+            // The grid moved: scroll the terminal's rows ourselves and move curscr's the same way. Curses
+            // hashes old lines once and keeps the hashes: text lines of the band are redrawn (wredrawln
+            // rehashes them, as blanks), so no stale hash can pair a line with a wrong old one.
+            send(Array("\u{1B}7".utf8) + writer.scroll(band: scroll.band, shift: scroll.shift) + Array("\u{1B}8".utf8))
+            let order = scroll.shift > 0 ? Array(scroll.band) : scroll.band.reversed()
+            for y in order {
+                if scroll.band.contains(y + scroll.shift) {
+                    lg_copy_row(screen, Int32(y + scroll.shift), Int32(y), Int32(columns))
+                } else {
+                    lg_blank_row(screen, Int32(y), Int32(columns))
+                }
+            }
+            for y in scroll.band where !pictureRows.contains(y) { wredrawln(window, Int32(y), 1) }
+            wnoutrefresh(window)
+        }
         rewriteAll = Self.curscesMightScroll(window: window, screen: screen, size: size, pictureRows: pictureRows)
         for y in pictureRows.sorted() {
             for x in 0..<columns where owned[y * columns + x] {
@@ -82,24 +103,16 @@ final class DirectCellOutput {
         }
     }
 
-    /// True when curses' hash-based scroll could find a line to move: a line without picture cells that is
-    /// identical to a different line of the old screen. (Picture lines never qualify: their markers differ
-    /// from row to row.) Conservative: it ignores that curses also needs the line unique, and 3 in a row.
+    /// True when curses' hash-based scroll could move lines in this update (hashmap.c): it pairs a new line
+    /// with an old line at another row when both are unique and identical, grows that pair over neighbouring
+    /// lines identical at the same shift, and moves only runs of 3 lines or more. Picture lines never pair
+    /// (their markers differ from row to row), so this asks whether text lines could make such a run.
     static func curscesMightScroll(window: UnsafeMutablePointer<WINDOW>, screen: UnsafeMutablePointer<WINDOW>,
                                    size: TerminalSize, pictureRows: Set<Int>) -> Bool {
         let columns = Int32(size.columns)
-        var oldRows: [UInt64: Int] = [:]
-        var newHashes: [(row: Int, hash: UInt64)] = []
-        for y in 0..<size.rows {
-            let old = lg_row_hash(screen, Int32(y), columns)
-            let new = pictureRows.contains(y) ? 0 : lg_row_hash(window, Int32(y), columns)
-            oldRows[old] = oldRows[old] == nil ? y : -1   // -1: not unique
-            if !pictureRows.contains(y), new != old { newHashes.append((y, new)) }
-        }
-        return newHashes.contains { entry in
-            if let row = oldRows[entry.hash], row >= 0, row != entry.row { return true }
-            return false
-        }
+        let old = (0..<size.rows).map { lg_row_hash(screen, Int32($0), columns) }
+        let new = (0..<size.rows).map { pictureRows.contains($0) ? UInt64($0) &+ 0x9E37_79B9 : lg_row_hash(window, Int32($0), columns) }
+        return CursesScrollPrediction.mightMoveLines(old: old, new: new)
     }
 
     /// After `doupdate`: the picture cells that changed.
@@ -131,5 +144,26 @@ final class DirectCellOutput {
                 if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { break }
             }
         }
+    }
+}
+
+/// The part of curses' scroll optimisation that decides whether any line moves, on line hashes (pure, tested).
+enum CursesScrollPrediction {
+    /// True when some run of 3 or more new lines equals old lines at one shift and starts from a line
+    /// unique in both screens (curses' anchor).
+    static func mightMoveLines(old: [UInt64], new: [UInt64]) -> Bool {
+        guard old.count == new.count, !old.isEmpty else { return false }
+        var oldCount: [UInt64: Int] = [:], newCount: [UInt64: Int] = [:], oldIndex: [UInt64: Int] = [:]
+        for (row, hash) in old.enumerated() { oldCount[hash, default: 0] += 1; oldIndex[hash] = row }
+        for hash in new { newCount[hash, default: 0] += 1 }
+        for (row, hash) in new.enumerated() {
+            guard oldCount[hash] == 1, newCount[hash] == 1, let from = oldIndex[hash], from != row else { continue }
+            let shift = from - row
+            var top = row, bottom = row
+            while top - 1 >= 0, top - 1 + shift >= 0, new[top - 1] == old[top - 1 + shift] { top -= 1 }
+            while bottom + 1 < new.count, bottom + 1 + shift < old.count, new[bottom + 1] == old[bottom + 1 + shift] { bottom += 1 }
+            if bottom - top + 1 >= 3 { return true }
+        }
+        return false
     }
 }
