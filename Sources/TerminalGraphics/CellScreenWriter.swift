@@ -140,8 +140,13 @@ public struct CellScreenWriter: Sendable {
     /// around it, and move their own idea of the screen (curses' curscr) the same way.
     public mutating func scroll(band: ClosedRange<Int>, shift: Int) -> [UInt8] {
         guard shift != 0, band.lowerBound >= 0, band.upperBound < screenRows, abs(shift) < band.count else { return [] }
-        var out: [UInt8] = Array("\u{1B}[0m\u{1B}[\(band.lowerBound + 1);\(band.upperBound + 1)r".utf8)
-        out += Array("\u{1B}[\(abs(shift))\(shift > 0 ? "S" : "T")\u{1B}[r".utf8)
+        // Reset first: the rows scrolled in take the current background (BCE). A band that is the whole
+        // screen needs no scroll region.
+        let whole = band.lowerBound == 0 && band.upperBound == screenRows - 1
+        var out: [UInt8] = Array("\u{1B}[0m".utf8)
+        if !whole { out += Array("\u{1B}[\(band.lowerBound + 1);\(band.upperBound + 1)r".utf8) }
+        out += Array("\u{1B}[\(abs(shift))\(shift > 0 ? "S" : "T")".utf8)
+        if !whole { out += Array("\u{1B}[r".utf8) }
         var moved = shown
         for y in band {
             let from = y + shift

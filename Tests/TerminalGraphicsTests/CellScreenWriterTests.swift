@@ -130,6 +130,7 @@ final class CellScreenWriterAgainstChafaTests: XCTestCase {
             let chafa = try renderer.chafaPrintedBytes(frame, columns: 80, rows: 24)
             var writer = CellScreenWriter(colorDepth: depth, screenColumns: 80, screenRows: 24)
             let ours = writer.paint([CellPlacement(image: image, x: 0, y: 0)])
+            print("bytes full paint 80x24 \(depth.rawValue): livegrid \(ours.count), chafa \(chafa.count)")
             XCTAssertLessThanOrEqual(ours.count, chafa.count, "\(depth): \(ours.count) bytes against chafa's \(chafa.count)")
             XCTAssertGreaterThan(ours.count, 80 * 24, "\(depth): every cell written")
         }
@@ -147,6 +148,69 @@ final class CellScreenWriterAgainstChafaTests: XCTestCase {
         let image = try renderer.render(second, columns: 80, rows: 24)
         let chafa = try renderer.chafaPrintedBytes(second, columns: 80, rows: 24)
         let ours = writer.paint([CellPlacement(image: image, x: 0, y: 0)])
+        print("bytes changed frame 80x24 (lower half changed): livegrid \(ours.count), chafa (reprint) \(chafa.count)")
         XCTAssertLessThan(ours.count, chafa.count * 3 / 4, "\(ours.count) bytes against chafa's \(chafa.count)")
+    }
+
+    /// A grid scrolled by 6 rows: livegrid scrolls the region and writes the 6 new rows; chafa's share is the
+    /// same 6 rows of its print of the same canvas (the terminal scrolling as chafa's output goes on).
+    func testAScrollIsNoLargerThanChafasNewRows() throws {
+        for depth in [ColorDepth.truecolor, .indexed256] {
+            let renderer = ChafaRenderer(mode: .symbols, colorDepth: depth)
+            let frame = Self.detailed(width: 640, height: 480)
+            let tall = try renderer.render(frame, columns: 80, rows: 30)
+            let printed = try renderer.chafaPrintedBytes(frame, columns: 80, rows: 30)
+            let lines = printed.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let chafaNewRows = lines[24..<30].reduce(0) { $0 + $1.count + 1 }
+            func rows(_ range: Range<Int>) -> RenderedImage {
+                RenderedImage(columns: 80, rows: range.count, mode: .symbols, colorDepth: depth,
+                              cells: Array(tall.cells[(range.lowerBound * 80)..<(range.upperBound * 80)]))
+            }
+            var writer = CellScreenWriter(colorDepth: depth, screenColumns: 80, screenRows: 24)
+            _ = writer.paint([CellPlacement(image: rows(0..<24), x: 0, y: 0)])
+            let next = [CellPlacement(image: rows(6..<30), x: 0, y: 0)]
+            let scroll = try XCTUnwrap(writer.bestScroll(for: next))
+            XCTAssertEqual(scroll.shift, 6)
+            let ours = writer.scroll(band: scroll.band, shift: scroll.shift).count + writer.paint(next).count
+            print("bytes 6-row scroll 80x24 \(depth.rawValue): livegrid \(ours), chafa (new rows) \(chafaNewRows)")
+            XCTAssertLessThanOrEqual(ours, chafaNewRows, "\(depth)")
+        }
+    }
+}
+
+final class CellScreenWriterScrollTests: XCTestCase {
+    /// A picture whose rows are each one colour (row i: grey level i * 20), `rows` tall.
+    func stripes(columns: Int, rows: Int, from first: Int = 0) -> RenderedImage {
+        var cells: [TerminalCell] = []
+        for row in 0..<rows {
+            let level = UInt8((first + row) * 20 % 256)
+            cells += Array(repeating: TerminalCell(character: "▀", foreground: CellColor(r: level, g: 0, b: 0),
+                                                   background: CellColor(r: 0, g: level, b: 0)), count: columns)
+        }
+        return RenderedImage(columns: columns, rows: rows, mode: .symbols, colorDepth: .truecolor, cells: cells)
+    }
+
+    func testAGridMovedUpIsScrolledAndOnlyTheNewRowsWritten() {
+        var writer = CellScreenWriter(colorDepth: .truecolor, screenColumns: 20, screenRows: 12)
+        _ = writer.paint([CellPlacement(image: stripes(columns: 20, rows: 10), x: 0, y: 1)])
+        // The content moved up by 3 rows; 3 new rows at the bottom.
+        let moved = [CellPlacement(image: stripes(columns: 20, rows: 10, from: 3), x: 0, y: 1)]
+        let scroll = writer.bestScroll(for: moved)
+        XCTAssertEqual(scroll?.band, 1...10)
+        XCTAssertEqual(scroll?.shift, 3)
+        let scrolled = String(decoding: writer.scroll(band: 1...10, shift: 3), as: UTF8.self)
+        XCTAssertEqual(scrolled, "\u{1B}[0m\u{1B}[2;11r\u{1B}[3S\u{1B}[r")
+        let rest = writer.paint(moved)
+        let full = CellScreenWriter(colorDepth: .truecolor, screenColumns: 20, screenRows: 12)
+        var fresh = full
+        XCTAssertLessThan(rest.count, fresh.paint(moved).count / 2, "only the 3 rows scrolled in are written")
+        XCTAssertTrue(String(decoding: rest, as: UTF8.self).hasPrefix("\u{1B}[9;1H"), "first written row is the first new one")
+    }
+
+    func testNothingMovedNoScroll() {
+        var writer = CellScreenWriter(colorDepth: .truecolor, screenColumns: 20, screenRows: 12)
+        let same = [CellPlacement(image: stripes(columns: 20, rows: 10), x: 0, y: 1)]
+        _ = writer.paint(same)
+        XCTAssertNil(writer.bestScroll(for: same))
     }
 }
