@@ -46,7 +46,7 @@ for movie in $movies; do
             COLORTERM=truecolor /usr/bin/time -f '%U %S' -o "$work/t" "$binary" play "$movie" --size "$size" --format symbols --stats \
                 >/dev/null 2>"$work/stats"
             cpu_of "$work/t" >> "$work/lg"
-            tr -s '\\' '\n' < "$work/stats" > "$work/stats.txt"
+            cp "$work/stats" "$work/stats.txt"
             awk '/frames shown/ { d=$5 } END { print d }' "$work/stats.txt" >> "$work/dropped"
             COLORTERM=truecolor /usr/bin/time -f '%U %S' -o "$work/t" timg -g"$size" -V "$movie" >/dev/null 2>&1
             cpu_of "$work/t" >> "$work/timg"

@@ -69,7 +69,8 @@ struct PlayCommand: ParsableCommand {
             if stats {
                 let report = run.report(stats: player.stats, info: player.info, cpuSeconds: cpu, round: round,
                                         of: `repeat`, target: target, mode: renderer.mode)
-                HumanOutput.note(report)
+                // One note per line: a note escapes control characters, a newline included.
+                for line in report.split(separator: "\n") { HumanOutput.note(String(line)) }
             }
         }
         if case .failed(let error)? = failed {
