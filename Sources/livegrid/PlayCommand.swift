@@ -48,6 +48,9 @@ struct PlayCommand: ParsableCommand {
                                                       cellPixelSize: capabilities.cellPixelSize)
         let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: renderer.mode,
                                                cell: capabilities.cellPixelSize)
+        // libav* is loaded before the first round's clock starts, as the browser loads it at start: the
+        // first-frame figure is then what a press costs.
+        MovieDecoder.preloadLibraries()
         TerminalOutput.installRestoreOnInterrupt()
         TerminalOutput.write(Array("\u{1B}[?25l\u{1B}[H".utf8))
         defer { TerminalOutput.write(Array("\u{1B}[0m\u{1B}[?25h\n".utf8)) }
