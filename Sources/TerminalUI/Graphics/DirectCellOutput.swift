@@ -28,6 +28,8 @@ final class DirectCellOutput {
     private let fd: Int32
     private var placements: [CellPlacement] = []
     private var owned: [Bool] = []
+    /// Where the pictures of the previous frame were.
+    private var lastRects: [[Int]] = []
     /// Set by `prepare` when curses might move lines in this update: every picture cell is written after it.
     private var rewriteAll = false
     /// Bytes written by the last frame (scroll and cells), for the trace and tests.
@@ -79,7 +81,11 @@ final class DirectCellOutput {
         }
         guard let screen = curscr else { return }
         let isOwned: (Int, Int) -> Bool = { [owned] x, y in owned[y * columns + x] }
-        if let scroll = writer.bestScroll(for: placements, isOwned: isOwned) {
+        // Only a frame whose pictures moved can be a scroll (a movie frame replaces cells in place).
+        let rects = placements.map { [$0.x, $0.y, $0.width, $0.height] }
+        let moved = rects != lastRects
+        lastRects = rects
+        if moved, let scroll = writer.bestScroll(for: placements, isOwned: isOwned) {
             // The grid moved: scroll the terminal's rows ourselves and move curscr's the same way. Curses
             // hashes old lines once and keeps the hashes: text lines of the band are redrawn (wredrawln
             // rehashes them, as blanks), so no stale hash can pair a line with a wrong old one.
