@@ -61,8 +61,6 @@ final class PlaybackController: @unchecked Sendable {
         badgePainter = badge
         self.trace = trace
         self.notify = notify
-        // The first press would otherwise load libav* (50-100 ms) before its first frame.
-        DispatchQueue.global(qos: .utility).async { MovieDecoder.preloadLibraries() }
     }
 
     deinit { player?.stop() }
