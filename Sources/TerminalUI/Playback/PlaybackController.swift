@@ -61,6 +61,22 @@ final class PlaybackController: @unchecked Sendable {
         badgePainter = badge
         self.trace = trace
         self.notify = notify
+        Self.preloadLibav()
+    }
+
+    /// Loads libav* on a thread of its own, so the first press does not pay for it (50-100 ms, seconds under
+    /// load). The thread blocks the signals the UI handles: curses' Ctrl-Z handler is not async-signal-safe,
+    /// and run on a thread inside dlopen (malloc and loader locks held) it hung the suspend.
+    private static func preloadLibav() {
+        let thread = Thread {
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            for signalNumber in [SIGTSTP, SIGCONT, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH] { sigaddset(&blocked, signalNumber) }
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            MovieDecoder.preloadLibraries()
+        }
+        thread.name = "livegrid.preload-libav"
+        thread.start()
     }
 
     deinit { player?.stop() }
