@@ -13,3 +13,17 @@ public enum MonotonicClock {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
     }
 }
+
+/// Signals the terminal UI handles (Ctrl-Z, Ctrl-C, resize...) are blocked on playback threads, so the
+/// kernel delivers them to a thread that can take them: curses' Ctrl-Z handler is not async-signal-safe,
+/// and run on a decode thread holding a malloc lock it would hang.
+enum WorkerSignals {
+    static func blockUISignals() {
+        #if canImport(Glibc)
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for signalNumber in [SIGTSTP, SIGCONT, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH] { sigaddset(&blocked, signalNumber) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        #endif
+    }
+}

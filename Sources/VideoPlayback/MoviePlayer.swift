@@ -128,9 +128,15 @@ public final class MoviePlayer: @unchecked Sendable {
             return true
         }
         guard shouldStart else { return }
-        let decodeThread = Thread { [self] in decodeLoop() }
+        let decodeThread = Thread { [self] in
+            WorkerSignals.blockUISignals()
+            decodeLoop()
+        }
         decodeThread.name = "livegrid.video.decode"
-        let presentThread = Thread { [self] in presentLoop() }
+        let presentThread = Thread { [self] in
+            WorkerSignals.blockUISignals()
+            presentLoop()
+        }
         presentThread.name = "livegrid.video.present"
         decodeThread.start()
         presentThread.start()
