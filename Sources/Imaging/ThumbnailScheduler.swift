@@ -47,7 +47,15 @@ public final class ThumbnailScheduler: @unchecked Sendable {
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         workerCount = max(1, workers)
         for i in 0..<workerCount {
-            let thread = Thread { [weak self] in self?.workLoop() }
+            let thread = Thread { [weak self] in
+                // The UI's signals go to the main thread (curses' Ctrl-Z handler is not async-signal-safe);
+                // chafa's pool threads, started from here, inherit the mask.
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                for signalNumber in [SIGTSTP, SIGCONT, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH] { sigaddset(&blocked, signalNumber) }
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
+                self?.workLoop()
+            }
             thread.name = "livegrid-thumbnail-\(i)"
             thread.start()
             threads.append(thread)

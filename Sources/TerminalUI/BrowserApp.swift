@@ -293,6 +293,7 @@ public final class BrowserApp {
         let path = options.path, recursive = options.recursive
         let trace = self.trace
         Thread.detachNewThread {
+            WorkerThreadSignals.block()
             do {
                 let result = try scan(path, recursive)
                 trace?.log("scan-finished")

@@ -69,10 +69,7 @@ final class PlaybackController: @unchecked Sendable {
     /// and run on a thread inside dlopen (malloc and loader locks held) it hung the suspend.
     private static func preloadLibav() {
         let thread = Thread {
-            var blocked = sigset_t()
-            sigemptyset(&blocked)
-            for signalNumber in [SIGTSTP, SIGCONT, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH] { sigaddset(&blocked, signalNumber) }
-            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            WorkerThreadSignals.block()
             MovieDecoder.preloadLibraries()
         }
         thread.name = "livegrid.preload-libav"
