@@ -59,7 +59,7 @@ let package = Package(
         // MARK: pixels
         .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
-        .target(name: "VideoPlayback", dependencies: ["MediaFormats", "Imaging"]),
+        .target(name: "VideoPlayback", dependencies: ["Concurrent", "MediaFormats", "Imaging"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa"],
                 swiftSettings: cModuleSettings),
 
@@ -74,10 +74,10 @@ let package = Package(
         // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
-                dependencies: ["BrowserCore", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
+                dependencies: ["Concurrent", "BrowserCore", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
                                "LivePairing", "MediaFormats"]),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                dependencies: ["Concurrent", "BrowserCore", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 

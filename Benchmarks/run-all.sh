@@ -9,6 +9,7 @@ for b in Benchmarks/scan.sh Benchmarks/thumbnails.sh Benchmarks/video.sh Benchma
 for b in Benchmarks/scan.sh Benchmarks/thumbnails.sh Benchmarks/video.sh Benchmarks/first-paint.sh Benchmarks/remote.sh Benchmarks/writes.sh Benchmarks/tmux-passthrough.sh Benchmarks/remote-sftp.sh Benchmarks/remote-listing.sh; do
 for b in Benchmarks/scan.sh Benchmarks/thumbnails.sh Benchmarks/video.sh Benchmarks/first-paint.sh Benchmarks/remote.sh Benchmarks/writes.sh Benchmarks/tmux-passthrough.sh Benchmarks/remote-sftp.sh Benchmarks/library-first-paint.py; do
 for b in Benchmarks/scan.sh Benchmarks/thumbnails.sh Benchmarks/video.sh Benchmarks/first-paint.sh Benchmarks/remote.sh Benchmarks/writes.sh Benchmarks/tmux-passthrough.sh Benchmarks/remote-sftp.sh Benchmarks/camera-jpegs.sh; do
+for b in Benchmarks/scan.sh Benchmarks/thumbnails.sh Benchmarks/video.sh Benchmarks/playback.sh Benchmarks/first-paint.sh Benchmarks/remote.sh Benchmarks/writes.sh Benchmarks/tmux-passthrough.sh Benchmarks/remote-sftp.sh; do
   [ -x "$b" ] || continue
   echo "### $b"
   "$b" 2>&1 | tee -a "bench-results/$stamp.txt"

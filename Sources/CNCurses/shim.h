@@ -3,6 +3,7 @@
 // The wide-character API (cchar_t, setcchar, mvadd_wch) needs this before <ncurses.h>.
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
+#include <string.h>
 #include <ncurses.h>
 
 // Function-like macros are invisible to Swift: expose the ones the UI needs as inline functions.
@@ -32,6 +33,63 @@ static inline int lg_put_cell(WINDOW *w, int y, int x, wchar_t ch, attr_t attrs,
     wchar_t text[2] = { ch, 0 };
     if (setcchar(&cell, text, attrs, 0, &pair) != OK) return ERR;
     return mvwadd_wch(w, y, x, &cell);
+}
+static inline attr_t lg_a_invis(void) { return A_INVIS; }
+/// The attributes of the cell at (y, x) of `w` (its cursor moves there), 0 outside the window.
+static inline attr_t lg_cell_attrs(WINDOW *w, int y, int x) {
+    cchar_t cell;
+    if (mvwin_wch(w, y, x, &cell) == ERR) return 0;
+    wchar_t text[CCHARW_MAX + 1];
+    attr_t attrs = 0;
+    short pair = 0;
+    if (getcchar(&cell, text, &attrs, &pair, 0) == ERR) return 0;
+    return attrs;
+}
+/// Copies the cell at (y, x) of `from` into `to` exactly (no rendition merge: curscr's own attributes are the
+/// terminal's current SGR, which `wadd_wch` would mix in), both windows' cursors kept.
+static inline void lg_copy_cell(WINDOW *from, WINDOW *to, int y, int x) {
+    int fromY = getcury(from), fromX = getcurx(from), toY = getcury(to), toX = getcurx(to);
+    cchar_t cell[2];
+    if (mvwin_wchnstr(from, y, x, cell, 1) != ERR) mvwadd_wchnstr(to, y, x, cell, 1);
+    wmove(from, fromY, fromX);
+    wmove(to, toY, toX);
+}
+/// Copies `count` cells of row `from` to row `to` in `w` (cursor kept): curscr told of a scroll made outside curses.
+static inline void lg_copy_row(WINDOW *w, int from, int to, int count) {
+    int oldY = getcury(w), oldX = getcurx(w);
+    cchar_t cells[count + 1];
+    if (mvwin_wchnstr(w, from, 0, cells, count) != ERR) mvwadd_wchnstr(w, to, 0, cells, count);
+    wmove(w, oldY, oldX);
+}
+/// Sets row `row` of `w` to blanks in the default colours (cursor kept).
+static inline void lg_blank_row(WINDOW *w, int row, int count) {
+    int oldY = getcury(w), oldX = getcurx(w);
+    cchar_t blanks[count + 1];
+    wchar_t text[2] = { L' ', 0 };
+    for (int x = 0; x < count; x++) setcchar(&blanks[x], text, A_NORMAL, 0, 0);
+    memset(&blanks[count], 0, sizeof(cchar_t));
+    mvwadd_wchnstr(w, row, 0, blanks, count);
+    wmove(w, oldY, oldX);
+}
+/// A hash of row `row` of `w` (glyphs, attributes, colour pairs of its first `count` cells; cursor kept), to
+/// compare rows of the window with rows of curscr.
+static inline unsigned long long lg_row_hash(WINDOW *w, int row, int count) {
+    int oldY = getcury(w), oldX = getcurx(w);
+    cchar_t cells[count + 1];
+    unsigned long long hash = 1469598103934665603ULL;
+    if (mvwin_wchnstr(w, row, 0, cells, count) != ERR) {
+        for (int x = 0; x < count; x++) {
+            wchar_t text[CCHARW_MAX + 1] = { 0 };
+            attr_t attrs = 0;
+            short pair = 0;
+            int extended = 0;
+            getcchar(&cells[x], text, &attrs, &pair, &extended);
+            unsigned long long parts[3] = { (unsigned long long)text[0], (unsigned long long)attrs, (unsigned long long)extended };
+            for (int k = 0; k < 3; k++) { hash ^= parts[k]; hash *= 1099511628211ULL; }
+        }
+    }
+    wmove(w, oldY, oldX);
+    return hash;
 }
 /// Sets the attributes and extended colour pair for following text.
 static inline int lg_set_attr(WINDOW *w, attr_t attrs, int pair) {

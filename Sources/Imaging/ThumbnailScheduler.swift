@@ -56,7 +56,12 @@ public final class ThumbnailScheduler: Sendable {
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         workerCount = max(1, workers)
         for i in 0..<workerCount {
-            let thread = Thread { [weak self] in self?.workLoop() }
+            let thread = Thread { [weak self] in
+                // The UI's signals go to the main thread (curses' Ctrl-Z handler is not async-signal-safe);
+                // chafa's pool threads, started from here, inherit the mask.
+                WorkerThreadSignals.block()
+                self?.workLoop()
+            }
             thread.name = "livegrid-thumbnail-\(i)"
             thread.start()
         }

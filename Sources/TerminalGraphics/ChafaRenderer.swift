@@ -1,8 +1,9 @@
 import CChafa
+import Foundation
 import Imaging
 
-/// libchafa behind `CellImageRenderer`. Owns its symbol map and canvas config (a new canvas per picture, as
-/// its size changes) and unrefs them in deinit. Symbol mode reads cells back with get_char_at/get_colors_at;
+/// libchafa behind `CellImageRenderer`. Owns its symbol map and one canvas, kept while the picture size
+/// stays the same (thread-safe: a lock serialises renders on it), and unrefs them in deinit. Symbol mode reads cells back with get_char_at/get_colors_at;
 /// pixel modes print the protocol bytes with a term info made for that protocol. Never writes to an fd.
 public final class ChafaRenderer: CellImageRenderer {
     public let mode: GraphicsMode
@@ -14,6 +15,10 @@ public final class ChafaRenderer: CellImageRenderer {
     public let workFactor: Float?
     private let symbolMap: OpaquePointer
     private let termInfo: OpaquePointer?
+    /// Symbol mode: chafa's own printer's sequences, only for `chafaPrintedBytes` (made on first use).
+    private var symbolTermInfo: OpaquePointer?
+    private let canvasLock = NSLock()
+    private var cachedCanvas: (columns: Int, rows: Int, canvas: OpaquePointer)?
 
     public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil,
                 workFactor: Float? = nil) {
@@ -32,12 +37,67 @@ public final class ChafaRenderer: CellImageRenderer {
     deinit {
         chafa_symbol_map_unref(symbolMap)
         if let termInfo { chafa_term_info_unref(termInfo) }
+        if let symbolTermInfo { chafa_term_info_unref(symbolTermInfo) }
+        if let cachedCanvas { chafa_canvas_unref(cachedCanvas.canvas) }
     }
 
     public func render(_ frame: PixelFrame, maxColumns: Int, maxRows: Int) throws(RenderError) -> RenderedImage {
         guard maxColumns > 0, maxRows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
         let (columns, rows) = CellGeometry.fit(pictureWidth: frame.width, pictureHeight: frame.height,
                                                maxColumns: maxColumns, maxRows: maxRows, cell: cellPixelSize)
+        return try render(frame, columns: columns, rows: rows)
+    }
+
+    /// Renders `frame` stretched to exactly `columns` x `rows` cells (the caller chose them for its aspect).
+    /// Movie frames come here with pixels already at the size chafa samples, so nothing is resampled twice.
+    public func render(_ frame: PixelFrame, columns: Int, rows: Int) throws(RenderError) -> RenderedImage {
+        guard columns > 0, rows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
+        canvasLock.lock()
+        defer { canvasLock.unlock() }
+        let canvas = try canvas(columns: columns, rows: rows)
+        frame.rgba.withUnsafeBufferPointer { px in
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, px.baseAddress,
+                                         Int32(frame.width), Int32(frame.height), Int32(frame.rowBytes))
+        }
+        if mode == .symbols {
+            return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
+                                 cells: readCells(canvas, columns: columns, rows: rows))
+        }
+        guard let termInfo else { throw RenderError.chafa("no \(mode.rawValue) output") }
+        return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
+                             bytes: try Self.print(canvas, termInfo: termInfo))
+    }
+
+    /// What chafa's own printer writes for the picture `render` made last at this size (symbol mode: the
+    /// yardstick `CellScreenWriter` is measured against, same cells, same colour depth).
+    public func chafaPrintedBytes(_ frame: PixelFrame, columns: Int, rows: Int) throws(RenderError) -> [UInt8] {
+        _ = try render(frame, columns: columns, rows: rows)
+        canvasLock.lock()
+        defer { canvasLock.unlock() }
+        guard let canvas = cachedCanvas?.canvas else { throw RenderError.chafa("no canvas") }
+        if termInfo == nil, symbolTermInfo == nil { symbolTermInfo = Self.makeTermInfo(for: .symbols) }
+        guard let info = termInfo ?? symbolTermInfo else { throw RenderError.chafa("no term info") }
+        return try Self.print(canvas, termInfo: info)
+    }
+
+    private static func print(_ canvas: OpaquePointer, termInfo: OpaquePointer) throws(RenderError) -> [UInt8] {
+        guard let printed = chafa_canvas_print(canvas, termInfo) else { throw RenderError.chafa("no output") }
+        defer { g_string_free(printed, 1) }
+        let length = Int(printed.pointee.len)
+        var bytes = [UInt8](repeating: 0, count: length)
+        if length > 0, let str = printed.pointee.str {
+            bytes.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: str, count: length)) }
+        }
+        return bytes
+    }
+
+    /// The canvas for this geometry: built once and reused while the size stays (a movie plays at one size;
+    /// building the config and canvas, with its symbol tables, for every frame cost more than drawing small
+    /// ones). Called with `canvasLock` held.
+    private func canvas(columns: Int, rows: Int) throws(RenderError) -> OpaquePointer {
+        if let cached = cachedCanvas, cached.columns == columns, cached.rows == rows { return cached.canvas }
+        if let old = cachedCanvas { chafa_canvas_unref(old.canvas) }
+        cachedCanvas = nil
         guard let config = chafa_canvas_config_new() else { throw RenderError.chafa("cannot allocate a canvas config") }
         defer { chafa_canvas_config_unref(config) }
         chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
@@ -52,25 +112,8 @@ public final class ChafaRenderer: CellImageRenderer {
         // No dithering at any depth, as chafa's own tool (`chafa -c 16`, `-c 8`): ordered dithering of 16 or 8
         // colours drew a regular grid of dashes over every flat area (compared side by side in xterm).
         guard let canvas = chafa_canvas_new(config) else { throw RenderError.chafa("cannot allocate a canvas") }
-        defer { chafa_canvas_unref(canvas) }
-        frame.rgba.withUnsafeBufferPointer { px in
-            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, px.baseAddress,
-                                         Int32(frame.width), Int32(frame.height), Int32(frame.rowBytes))
-        }
-        if mode == .symbols {
-            return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
-                                 cells: readCells(canvas, columns: columns, rows: rows))
-        }
-        guard let termInfo, let printed = chafa_canvas_print(canvas, termInfo) else {
-            throw RenderError.chafa("no \(mode.rawValue) output")
-        }
-        defer { g_string_free(printed, 1) }
-        let length = Int(printed.pointee.len)
-        var bytes = [UInt8](repeating: 0, count: length)
-        if length > 0, let str = printed.pointee.str {
-            bytes.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: str, count: length)) }
-        }
-        return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth, bytes: bytes)
+        cachedCanvas = (columns, rows, canvas)
+        return canvas
     }
 
     private func readCells(_ canvas: OpaquePointer, columns: Int, rows: Int) -> [TerminalCell] {

@@ -1,3 +1,4 @@
+import Concurrent
 import BrowserCore
 import BrowserRuntime
 import CNCurses
@@ -62,6 +63,9 @@ public final class BrowserApp {
     private var remote: RemoteSession?
     /// Places pixel-protocol pictures after curses' update (nil in symbol mode).
     private var imageWriter: TerminalImageWriter?
+    /// Writes symbol pictures directly, curses keeping the text (nil in pixel modes, or without colours, or
+    /// with LIVEGRID_CURSES_PICTURES=1 to compare with curses drawing them).
+    private var directCells: DirectCellOutput?
     /// Press-and-hold playback (set while `run` runs).
     private var playback: BrowserPlayback?
     /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
@@ -101,8 +105,14 @@ public final class BrowserApp {
         let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) }
         tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
-        // Pixel pictures: curses must never scroll the screen (it would move sixels behind its back).
-        idlok(session.window, imageWriter == nil)
+        if imageWriter == nil, let depth = session.colorDecision?.depth,
+           ProcessInfo.processInfo.environment["LIVEGRID_CURSES_PICTURES"] != "1" {
+            directCells = DirectCellOutput(colorDepth: depth, size: session.size)
+        }
+        // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would
+        // move them behind its back).
+        idlok(session.window, imageWriter == nil && directCells == nil)
+        idcok(session.window, directCells == nil)
         // After the provider's terminal probe: the kitty keyboard query reads its own replies.
         let playback = BrowserPlayback(session: session, mouse: options.config.mouse, pixels: provider.pixelOutput,
                                        badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
@@ -170,13 +180,14 @@ public final class BrowserApp {
                 if case .resize = event {
                     clearok(session.window, true)
                     imageWriter?.screenCleared()
+                    directCells?.screenCleared(size: session.size)
                     tmuxWatch?.poll()   // a split or zoom moves the pane: its new origin before the redraw
                 }
             }
             let tmuxRedraw = tmuxWatch?.takeRedraw()
             if let tmuxRedraw { imageWriter?.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
-            if resumed { clearok(curscr, true); imageWriter?.screenCleared() }
+            if resumed { clearok(curscr, true); imageWriter?.screenCleared(); directCells?.screenCleared(size: session.size) }
             // The turn ends with the clock (it ends an auto-repeat hold whose repeats stopped, starts a hint that
             // came due). Effects run here, outside the reducer; what they report goes through it in this same turn.
             var queue = (actions + [.playbackTick(at: now)])[...]
@@ -230,13 +241,15 @@ public final class BrowserApp {
 
     private func render(_ state: BrowserState, renderer: BrowserRenderer, provider: ThumbnailProvider,
                         session: CursesSession) {
-        let painter = ScreenPainter(window: session.window, colors: session.colors, size: session.size)
+        let painter = ScreenPainter(window: session.window, colors: session.colors, size: session.size, direct: directCells)
         session.colors.beginFrame()
         renderer.draw(state, provider: provider, painter: painter)
         imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
                              screen: session.size)
+        directCells?.prepare(window: session.window, size: session.size)
         doupdate()
         imageWriter?.write()
+        directCells?.write()
         let wanted = renderer.wantedPictures
         provider.cancelAll(except: Set(wanted.map(\.key)))
         for request in wanted.sorted(by: { $0.priority > $1.priority }) {
@@ -278,6 +291,7 @@ public final class BrowserApp {
         case .redrawAll:
             clearok(curscr, true)
             imageWriter?.screenCleared()
+            directCells?.screenCleared()
         case .remote(let remoteEffect):
             remote?.perform(remoteEffect)
         case .triage(let request):
@@ -316,6 +330,7 @@ public final class BrowserApp {
         let path = options.path, recursive = options.recursive
         let trace = self.trace
         Thread.detachNewThread {
+            WorkerThreadSignals.block()
             do {
                 let result: LibraryScan
                 if let progressiveScan {

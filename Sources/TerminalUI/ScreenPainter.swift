@@ -8,6 +8,8 @@ struct ScreenPainter {
     let window: UnsafeMutablePointer<WINDOW>
     let colors: CursesColors
     let size: TerminalSize
+    /// Symbol pictures go to the terminal directly through this (curses keeps a marker), when set.
+    var direct: DirectCellOutput? = nil
 
     /// Writes `text` at (x, y), cut and padded to `width` columns, clipped to the screen.
     func text(_ text: String, x: Int, y: Int, width: Int, attributes: attr_t = 0, color: UIColor? = nil,
@@ -40,6 +42,16 @@ struct ScreenPainter {
     /// Draws a symbol-mode picture into `rect` (centred).
     func picture(_ picture: RenderedImage, in rect: CellRect) {
         let placed = Self.placement(of: picture, in: rect)
+        if let direct {
+            direct.add(CellPlacement(image: picture, x: placed.x, y: placed.y, width: placed.width, height: placed.height))
+            for row in 0..<placed.height where placed.y + row < size.rows {
+                for column in 0..<placed.width where placed.x + column < size.columns {
+                    lg_put_cell(window, Int32(placed.y + row), Int32(placed.x + column),
+                                DirectCellOutput.markerCharacter(row: placed.y + row), DirectCellOutput.markerAttribute, 0)
+                }
+            }
+            return
+        }
         for row in 0..<placed.height {
             let y = placed.y + row
             guard y < size.rows else { break }

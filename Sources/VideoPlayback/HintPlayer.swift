@@ -32,4 +32,17 @@ public enum HintPlayer {
         player.start()
         return player
     }
+
+    /// The pipelined form: `prepare` renders each frame ahead of its time, `present` shows it when due.
+    public static func play<Prepared: Sendable>(source: any ByteSource, stillTime: Double, movieDuration: Double? = nil,
+                                                length: Double = 1.0, targetSize: PixelSize?,
+                                                prepare: @escaping @Sendable (DecodedFrame) -> Prepared?,
+                                                present: @escaping @Sendable (DecodedFrame, Prepared) -> Void,
+                                                onEnd: MoviePlayer.EndHandler? = nil) -> MoviePlayer {
+        let range = window(stillTime: stillTime, movieDuration: movieDuration, length: length)
+        let options = PlaybackOptions(targetSize: targetSize, startTime: range.lowerBound, endTime: range.upperBound)
+        let player = MoviePlayer(source: source, options: options, prepare: prepare, present: present, onEnd: onEnd)
+        player.start()
+        return player
+    }
 }

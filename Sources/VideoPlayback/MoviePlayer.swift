@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import Imaging
 import MediaFormats
@@ -50,8 +51,14 @@ public final class MoviePlayer: @unchecked Sendable {
 
     public let options: PlaybackOptions
     private let openDecoder: DecoderOpener
-    private let sink: FrameSink
+    /// Work done on a frame ahead of its time (rendering it for the terminal), on the presenter thread while
+    /// the decode thread decodes the next ones: decode and render overlap, and a frame's render time is
+    /// spent before its deadline, not after it. nil: frames go to the sink as decoded.
+    private let prepare: (@Sendable (DecodedFrame) -> (any Sendable)?)?
+    private let present: @Sendable (DecodedFrame, (any Sendable)?) -> Void
     private let onEnd: EndHandler?
+    /// The frame at the head of the queue, once prepared (its index and what `prepare` made of it).
+    private var preparedHead: (index: Int, value: (any Sendable)?)?
 
     // Shared state, guarded by `condition`.
     private let condition = MonotonicCondition()
@@ -73,8 +80,36 @@ public final class MoviePlayer: @unchecked Sendable {
                 sink: @escaping FrameSink, onEnd: EndHandler? = nil) {
         self.options = options
         self.openDecoder = openDecoder
-        self.sink = sink
+        prepare = nil
+        present = { frame, _ in sink(frame) }
         self.onEnd = onEnd
+    }
+
+    /// A pipelined player: `prepare` turns each frame into what `present` shows (a rendered picture) ahead
+    /// of its time, `present` gets it when the frame is due (never for a frame dropped as late; a frame
+    /// `prepare` returns nil for is skipped). Both run on the presenter thread, never concurrently.
+    public init<Prepared: Sendable>(options: PlaybackOptions = PlaybackOptions(), openDecoder: @escaping DecoderOpener,
+                                    prepare: @escaping @Sendable (DecodedFrame) -> Prepared?,
+                                    present: @escaping @Sendable (DecodedFrame, Prepared) -> Void,
+                                    onEnd: EndHandler? = nil) {
+        self.options = options
+        self.openDecoder = openDecoder
+        self.prepare = { frame in prepare(frame) }
+        self.present = { frame, value in
+            if let value = value as? Prepared { present(frame, value) }
+        }
+        self.onEnd = onEnd
+    }
+
+    /// The pipelined player for the movie in `source`.
+    public convenience init<Prepared: Sendable>(source: any ByteSource, options: PlaybackOptions = PlaybackOptions(),
+                                                prepare: @escaping @Sendable (DecodedFrame) -> Prepared?,
+                                                present: @escaping @Sendable (DecodedFrame, Prepared) -> Void,
+                                                onEnd: EndHandler? = nil) {
+        let threads = options.decoderThreads
+        self.init(options: options, openDecoder: { () throws(LibavError) -> MovieDecoder in
+            try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
+        }, prepare: prepare, present: present, onEnd: onEnd)
     }
 
     /// A player for the movie in `source` (a file, or a Motion Photo's embedded movie as a slice).
@@ -82,7 +117,7 @@ public final class MoviePlayer: @unchecked Sendable {
                             sink: @escaping FrameSink, onEnd: EndHandler? = nil) {
         let threads = options.decoderThreads
         self.init(options: options, openDecoder: { () throws(LibavError) -> MovieDecoder in
-            try MovieDecoder(source: source, threadCount: threads)
+            try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
         }, sink: sink, onEnd: onEnd)
     }
 
@@ -95,9 +130,15 @@ public final class MoviePlayer: @unchecked Sendable {
             return true
         }
         guard shouldStart else { return }
-        let decodeThread = Thread { [self] in decodeLoop() }
+        let decodeThread = Thread { [self] in
+            WorkerThreadSignals.block()
+            decodeLoop()
+        }
         decodeThread.name = "livegrid.video.decode"
-        let presentThread = Thread { [self] in presentLoop() }
+        let presentThread = Thread { [self] in
+            WorkerThreadSignals.block()
+            presentLoop()
+        }
         presentThread.name = "livegrid.video.present"
         decodeThread.start()
         presentThread.start()
@@ -214,16 +255,34 @@ public final class MoviePlayer: @unchecked Sendable {
                 condition.wait()
                 continue
             }
+            if let prepare, preparedHead?.index != frame.index {
+                // Already late: not worth rendering (the clock counts it).
+                if clock.shouldDrop(pts: frame.pts, duration: frame.duration, now: MonotonicClock.now()) {
+                    queue.removeFirst()
+                    clock.countDropped(1)
+                    _stats.framesDropped = clock.droppedFrames
+                    condition.broadcast()
+                    continue
+                }
+                condition.unlock()
+                let value = prepare(frame)
+                condition.lock()
+                preparedHead = (frame.index, value)
+                continue
+            }
             let now = MonotonicClock.now()
             switch clock.decide(pts: frame.pts, duration: frame.duration, now: now) {
             case .wait(let seconds):
                 condition.wait(seconds: seconds)
             case .drop:
                 queue.removeFirst()
+                preparedHead = nil
                 _stats.framesDropped = clock.droppedFrames
                 condition.broadcast()
             case .show:
                 queue.removeFirst()
+                let prepared = preparedHead?.value
+                preparedHead = nil
                 _stats.framesShown = clock.shownFrames
                 if _stats.firstFrameLatency == nil { _stats.firstFrameLatency = now - startedAt }
                 if _stats.firstPTS == nil { _stats.firstPTS = frame.pts }
@@ -231,7 +290,7 @@ public final class MoviePlayer: @unchecked Sendable {
                 lastShownSlotEnd = clock.deadline(for: frame.pts, now: now) + frame.duration
                 condition.broadcast()
                 condition.unlock()
-                sink(frame)
+                if prepare == nil || prepared != nil { present(frame, prepared) }
                 condition.lock()
             }
         }

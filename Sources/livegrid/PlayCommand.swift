@@ -46,11 +46,13 @@ struct PlayCommand: ParsableCommand {
         } catch {
             throw ValidationError(describe(error, of: file, verbose: diagnostics.verbose))
         }
-        let renderer = ChafaRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
-                                     cellPixelSize: capabilities.cellPixelSize,
-                                     workFactor: PlaybackGeometry.chafaWorkFactor)
+        let renderer = PlaybackGeometry.frameRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
+                                                      cellPixelSize: capabilities.cellPixelSize)
         let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: renderer.mode,
                                                cell: capabilities.cellPixelSize)
+        // libav* is loaded before the first round's clock starts, as the browser loads it at start: the
+        // first-frame figure is then what a press costs.
+        MovieDecoder.preloadLibraries()
         TerminalOutput.installRestoreOnInterrupt()
         TerminalOutput.write(Array("\u{1B}[?25l\u{1B}[H".utf8))
         defer { TerminalOutput.write(Array("\u{1B}[0m\u{1B}[?25h\n".utf8)) }
@@ -58,8 +60,11 @@ struct PlayCommand: ParsableCommand {
         for round in 1...`repeat` {
             let run = PlayRun(renderer: renderer, area: area, insideTmux: capabilities.insideTmux)
             let usage = CPUUsage.now()
+            // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
+            // writes it when it is due.
             let player = MoviePlayer(source: located.source, options: PlaybackOptions(targetSize: target),
-                                     sink: { frame in run.show(frame) })
+                                     prepare: { frame in run.render(frame) },
+                                     present: { _, image in run.show(image) })
             player.start()
             var end = player.waitUntilEnded(timeout: 3600)
             while end == nil { end = player.waitUntilEnded(timeout: 3600) }
@@ -69,7 +74,8 @@ struct PlayCommand: ParsableCommand {
             if stats {
                 let report = run.report(stats: player.stats, info: player.info, cpuSeconds: cpu, round: round,
                                         of: `repeat`, target: target, mode: renderer.mode)
-                HumanOutput.note(report)
+                // One note per line: a note escapes control characters, a newline included.
+                for line in report.split(separator: "\n") { HumanOutput.note(String(line)) }
             }
         }
         if case .failed(let error)? = failed {
@@ -82,34 +88,48 @@ struct PlayCommand: ParsableCommand {
 /// One playback's output side: renders each frame and writes it in place, counting bytes and render time.
 // unchecked: holds a ChafaRenderer (C chafa objects), used only on the player's presenter thread.
 private final class PlayRun: @unchecked Sendable {
-    private let renderer: ChafaRenderer
+    private let renderer: any CellImageRenderer
     private let area: (columns: Int, rows: Int)
     private let insideTmux: Bool
-    private let totals = Locked((bytesWritten: 0, frames: 0, renderSeconds: 0.0))
+    private let totals = Locked((bytesWritten: 0, frames: 0, renderSeconds: 0.0, rendersDone: 0))
+    /// What is on screen, so a frame writes only the cells that changed.
+    private let writer: Locked<CellScreenWriter>
 
-    init(renderer: ChafaRenderer, area: (columns: Int, rows: Int), insideTmux: Bool) {
+    init(renderer: any CellImageRenderer, area: (columns: Int, rows: Int), insideTmux: Bool) {
         self.renderer = renderer
         self.area = area
         self.insideTmux = insideTmux
+        writer = Locked(CellScreenWriter(colorDepth: renderer.colorDepth, screenColumns: area.columns, screenRows: area.rows))
     }
 
-    /// Called on the player's presenter thread.
-    func show(_ frame: DecodedFrame) {
+    /// Called on the player's presenter thread, ahead of the frame's time.
+    func render(_ frame: DecodedFrame) -> RenderedImage? {
         let began = MonotonicClock.now()
-        guard let image = try? renderer.render(frame.pixels, maxColumns: area.columns, maxRows: area.rows) else { return }
-        let bytes = PlaybackGeometry.inPlaceBytes(image, insideTmux: insideTmux)
+        let image = try? renderer.render(frame.pixels, maxColumns: area.columns, maxRows: area.rows)
         let rendered = MonotonicClock.now() - began
+        totals.withLockedValue { $0.renderSeconds += rendered; $0.rendersDone += 1 }
+        return image
+    }
+
+    /// Called on the presenter thread when the frame is due: symbol cells through `CellScreenWriter` (only
+    /// the cells that changed since the previous frame, one SGR per colour change), pixel pictures whole.
+    func show(_ image: RenderedImage) {
+        let bytes: [UInt8]
+        if image.mode == .symbols {
+            bytes = writer.withLockedValue { $0.paint([CellPlacement(image: image, x: 0, y: 0)]) }
+        } else {
+            bytes = PlaybackGeometry.inPlaceBytes(image, insideTmux: insideTmux)
+        }
         TerminalOutput.write(bytes)
         totals.withLockedValue {
             $0.bytesWritten += bytes.count
             $0.frames += 1
-            $0.renderSeconds += rendered
         }
     }
 
     func report(stats: PlaybackStats, info: MovieStreamInfo?, cpuSeconds: Double, round: Int, of rounds: Int,
                 target: PixelSize, mode: GraphicsMode) -> String {
-        let (written, shown, render) = totals.value
+        let (written, shown, render, renders) = totals.value
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         let perFrame = shown > 0 ? written / shown : 0
         let achieved = stats.wallTime > 0 ? Double(stats.framesShown) / stats.wallTime : 0
@@ -120,7 +140,7 @@ private final class PlayRun: @unchecked Sendable {
             "  frames shown \(stats.framesShown), dropped \(stats.framesDropped) (\(f(droppedPercent, 2)) %)",
             "  source fps \(info?.averageFrameRate.map { f($0, 2) } ?? "?"), achieved fps \(f(achieved, 2))",
             "  bytes per frame \(perFrame) (total \(written))",
-            "  cpu per frame \(f(shown > 0 ? cpuSeconds * 1000 / Double(shown) : 0, 2)) ms (getrusage, all threads); render \(f(shown > 0 ? render * 1000 / Double(shown) : 0, 2)) ms",
+            "  cpu per frame \(f(shown > 0 ? cpuSeconds * 1000 / Double(shown) : 0, 2)) ms (getrusage, all threads); render \(f(renders > 0 ? render * 1000 / Double(renders) : 0, 2)) ms",
             "  first frame after \(stats.firstFrameLatency.map { f($0 * 1000) + " ms" } ?? "-")",
         ]
         lines.append("  decode avg \(f(stats.averageDecodeTime * 1000, 2)) ms, max \(f(stats.maximumDecodeTime * 1000, 2)) ms; wall \(f(stats.wallTime, 3)) s")

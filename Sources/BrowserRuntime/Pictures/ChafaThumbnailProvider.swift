@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import Imaging
 import LivePairing
@@ -208,6 +209,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
         guard !renderer.mode.isPixelProtocol, width > 0, height > 0 else { return }
         let workers = renderers.count
         Thread.detachNewThread { [weak self] in
+            WorkerThreadSignals.block()
             let keys = stills().map { ThumbnailKey(itemID: $0, width: width, height: height) }
             guard let self, !keys.isEmpty else { return }
             self.lock.withLock {

@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import Imaging
 import LivePairing
@@ -27,7 +28,7 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
     public static let minimumColumns = 6
     public static let minimumRows = 3
 
-    private let renderer: ChafaRenderer?
+    private let renderer: (any CellImageRenderer)?
     private let renderLock = NSLock()
     private let lock = NSLock()
     private let trace: EventTrace?
@@ -59,10 +60,10 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
          trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
          onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil) {
         if let pixels, pixels.mode.isPixelProtocol {
-            renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
+            renderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
             self.pixels = pixels
         } else {
-            renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0, workFactor: PlaybackGeometry.chafaWorkFactor) }
+            renderer = depth.map { PlaybackGeometry.frameRenderer(mode: .symbols, colorDepth: $0, cellPixelSize: nil) }
             self.pixels = nil
         }
         badgePainter = badge
@@ -70,6 +71,19 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
         self.notify = notify
         self.wake = wake
         self.onEnd = onEnd
+        Self.preloadLibav()
+    }
+
+    /// Loads libav* on a thread of its own, so the first press does not pay for it (50-100 ms, seconds under
+    /// load). The thread blocks the signals the UI handles: curses' Ctrl-Z handler is not async-signal-safe,
+    /// and run on a thread inside dlopen (malloc and loader locks held) it hung the suspend.
+    private static func preloadLibav() {
+        let thread = Thread {
+            WorkerThreadSignals.block()
+            MovieDecoder.preloadLibraries()
+        }
+        thread.name = "livegrid.preload-libav"
+        thread.start()
     }
 
     deinit { player?.stop() }
@@ -122,17 +136,25 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
             firstFrameTraced = false
             return generation
         }
-        let sink: MoviePlayer.FrameSink = { [weak self] frame in self?.present(frame, token: token, renderer: renderer) }
+        // Pipelined: each frame is rendered on the player's presenter thread ahead of its time (while the next
+        // ones decode) and handed over when due.
+        let prepare: @Sendable (DecodedFrame) -> RenderedImage? = { [weak self] frame in
+            self?.render(frame, token: token, renderer: renderer)
+        }
+        let present: @Sendable (DecodedFrame, RenderedImage) -> Void = { [weak self] _, image in
+            self?.show(image, token: token)
+        }
         let onEnd: MoviePlayer.EndHandler = { [weak self] end, stats in self?.ended(end, stats: stats, token: token, key: key) }
         let newPlayer: MoviePlayer
         switch purpose {
         case .hold:
-            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), sink: sink, onEnd: onEnd)
+            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), prepare: prepare,
+                                    present: present, onEnd: onEnd)
             newPlayer.start()
         case .hint:
             newPlayer = HintPlayer.play(source: source, stillTime: Self.stillTime(of: item) ?? 0,
                                         movieDuration: item.movie?.info.duration, targetSize: target,
-                                        sink: sink, onEnd: onEnd)
+                                        prepare: prepare, present: present, onEnd: onEnd)
         }
         lock.withLock {
             if generation == token { player = newPlayer } else { newPlayer.stop() }
@@ -189,18 +211,20 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
 
     // MARK: - player threads
 
-    private func present(_ frame: DecodedFrame, token: Int, renderer: ChafaRenderer) {
+    private func render(_ frame: DecodedFrame, token: Int, renderer: any CellImageRenderer) -> RenderedImage? {
         guard let (size, badge): ((Int, Int), LiveBadge?) = lock.withLock({
             generation == token ? playing.map { (($0.columns, $0.rows), frameBadge) } : nil
-        }) else { return }
+        }) else { return nil }
         var pixels = frame.pixels
         if renderer.mode.isPixelProtocol {
             // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
             // photo in place, and the badge at the same size in the same corner.
-            pixels = pixels.sizedForCells(columns: size.0, rows: size.1, cell: renderer.cellPixelSize, badge: badge)
+            pixels = pixels.sizedForCells(columns: size.0, rows: size.1, cell: self.pixels?.cellPixelSize, badge: badge)
         }
-        let image = renderLock.withLock { [pixels] in try? renderer.render(pixels, maxColumns: size.0, maxRows: size.1) }
-        guard let image else { return }
+        return renderLock.withLock { [pixels] in try? renderer.render(pixels, maxColumns: size.0, maxRows: size.1) }
+    }
+
+    private func show(_ image: RenderedImage, token: Int) {
         lock.withLock {
             guard generation == token else { return }
             latest = image

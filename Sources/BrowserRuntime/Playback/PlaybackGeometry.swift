@@ -12,11 +12,30 @@ public enum PlaybackGeometry {
         return 0.2
     }
 
-    /// Pixels to decode for a picture of `columns` x `rows` cells: in symbol mode what chafa samples (8 px per
-    /// column, 16 per row: every extra pixel is scaling work for nothing), in pixel modes what the cells cover.
+    /// True when movie frames in symbol mode go through chafa rather than `QuadrantRenderer`
+    /// (`LIVEGRID_PLAY_RENDERER=chafa`, to compare cost and look).
+    public static var symbolFramesUseChafa: Bool {
+        ProcessInfo.processInfo.environment["LIVEGRID_PLAY_RENDERER"] == "chafa"
+    }
+
+    /// The renderer for movie frames: quadrant blocks in symbol mode (DECISIONS.md: chafa's symbol search
+    /// costs more than the frame's decode), chafa with the pixel protocol otherwise.
+    public static func frameRenderer(mode: GraphicsMode, colorDepth: ColorDepth,
+                                     cellPixelSize: PixelSizeInCells?) -> any CellImageRenderer {
+        if mode == .symbols && !symbolFramesUseChafa {
+            return QuadrantRenderer(colorDepth: colorDepth, cellPixelSize: cellPixelSize)
+        }
+        return ChafaRenderer(mode: mode, colorDepth: colorDepth, cellPixelSize: cellPixelSize,
+                             workFactor: mode == .symbols ? chafaWorkFactor : nil)
+    }
+
+    /// Pixels to decode for a picture of `columns` x `rows` cells: in symbol mode what the renderer samples
+    /// (2x2 samples per cell for quadrants, libswscale's area average doing the sampling; 8x16 px for
+    /// chafa), every extra pixel being scaling work for nothing; in pixel modes what the cells cover.
     public static func pixelBox(columns: Int, rows: Int, mode: GraphicsMode, cell: PixelSizeInCells?) -> PixelSize {
-        mode == .symbols ? CellGeometry.symbolPixelBox(columns: columns, rows: rows)
-            : CellGeometry.pixelBox(columns: columns, rows: rows, cell: cell)
+        guard mode == .symbols else { return CellGeometry.pixelBox(columns: columns, rows: rows, cell: cell) }
+        return symbolFramesUseChafa ? CellGeometry.symbolPixelBox(columns: columns, rows: rows)
+            : QuadrantRenderer.pixelBox(columns: columns, rows: rows, cell: cell)
     }
 
     /// One frame drawn in place from the top-left corner: each row positioned explicitly (no newline can

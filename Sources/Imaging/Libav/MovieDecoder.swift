@@ -29,11 +29,19 @@ public final class MovieDecoder: @unchecked Sendable {
 
     /// Opens `source` and its best video stream. Throws `LibavError` for data libav cannot read or that
     /// holds no decodable video.
-    public init(source: any ByteSource, threadCount: Int = 2) throws(LibavError) {
-        input = try LibavInput(source: source)
+    /// `shownAtMost`: the largest size frames will be asked for, when known (playback in a terminal): a
+    /// movie shown at half its size or less decodes without the loop filter (invisible once shrunk).
+    /// The header alone describes a QuickTime/MP4 movie, so it opens without probing (see `LibavInput`).
+    public init(source: any ByteSource, threadCount: Int = 2, shownAtMost: PixelSize? = nil) throws(LibavError) {
+        input = try LibavInput(source: source, quickOpen: true)
         let (stream, decoder) = try input.bestVideoStream()
+        var shrunk = false
+        if let shownAtMost, let parameters = stream.pointee.codecpar {
+            shrunk = Int(parameters.pointee.width) >= 2 * shownAtMost.width
+                && Int(parameters.pointee.height) >= 2 * shownAtMost.height
+        }
         frames = try LibavFrameSource(input: input, stream: stream, decoder: decoder,
-                                      threadCount: Int32(max(1, min(threadCount, 16))))
+                                      threadCount: Int32(max(1, min(threadCount, 16))), skipLoopFilter: shrunk)
         guard let parameters = stream.pointee.codecpar else { throw LibavError.unsupported("stream without codec parameters") }
         let tb = stream.pointee.time_base
         guard tb.num > 0, tb.den > 0 else { throw LibavError.unsupported("stream time base \(tb.num)/\(tb.den)") }
@@ -71,6 +79,13 @@ public final class MovieDecoder: @unchecked Sendable {
             timeBase: Fraction(tb.num, tb.den),
             averageFrameRate: frameRate,
             frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
+    }
+
+    /// Opens libav* now (they are opened on first use): a browser showing Live Photos calls this in the
+    /// background at start, so the first press does not pay the 50-100 ms of loading them. Never throws: a
+    /// missing library is reported when a movie is opened.
+    public static func preloadLibraries() {
+        _ = try? LibavSetup.ensure()
     }
 
     /// Opens a movie file by path.
