@@ -1,4 +1,5 @@
 import BrowserCore
+import Concurrent
 import Foundation
 import Library
 import LibrarySources
@@ -7,10 +8,10 @@ import MediaFormats
 
 /// Runs the triage file work (sidecars, trash, copy/move, rotate, export) on one background queue, in the
 /// order asked, and posts the results to the app's inbox. The draw loop never waits on a file.
-public final class TriageWorker: @unchecked Sendable {  // `cancelRequested` is guarded by `lock`; the rest is immutable
+public final class TriageWorker: Sendable {
+    /// One serial queue: file operations run one at a time, in the order asked (an undo after its trash).
     private let queue = DispatchQueue(label: "livegrid.triage")
-    private let lock = NSLock()
-    private var cancelRequested = false
+    private let cancelRequested = Locked(false)
     private let post: @Sendable (BrowserAction) -> Void
 
     public init(post: @escaping @Sendable (BrowserAction) -> Void) {
@@ -19,17 +20,17 @@ public final class TriageWorker: @unchecked Sendable {  // `cancelRequested` is 
 
     public func perform(_ request: TriageRequest) {
         if case .cancelExport = request {
-            lock.withLock { cancelRequested = true }
+            cancelRequested.set(true)
             return
         }
-        if case .export = request { lock.withLock { cancelRequested = false } }
+        if case .export = request { cancelRequested.set(false) }
         queue.async { [self] in
             // Posting wakes the event loop.
             if let result = run(request) { post(.triage(.result(result))) }
         }
     }
 
-    private var isCancelled: Bool { lock.withLock { cancelRequested } }
+    private var isCancelled: Bool { cancelRequested.value }
 
     private func run(_ request: TriageRequest) -> TriageResult? {
         switch request {
