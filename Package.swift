@@ -65,7 +65,7 @@ let package = Package(
 
         // MARK: library
         .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "LibraryIndex", dependencies: ["CSQLite", "MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"], swiftSettings: cModuleSettings),
         .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
 
         // MARK: UI

@@ -1,4 +1,5 @@
 import CSQLite
+import Concurrent
 import Foundation
 import MediaFormats
 
@@ -25,7 +26,8 @@ public struct FileStamp: Hashable, Sendable {
 /// It is a cache: a damaged or unreadable database is moved aside and rebuilt (with a plain warning), and
 /// any failure later only means "probe the file again". WAL mode keeps a killed writer from corrupting it:
 /// an interrupted transaction is rolled back on the next open.
-public final class LibraryIndex: @unchecked Sendable {   // one connection; every use holds `lock`
+// unchecked: one SQLite connection and its prepared statements (C pointers); every use holds `lock`.
+public final class LibraryIndex: @unchecked Sendable {
     public let path: String
     /// Said once to the user when the index had to be rebuilt or switched off (plain words).
     public private(set) var warning: String?
@@ -226,13 +228,13 @@ public final class LibraryIndex: @unchecked Sendable {   // one connection; ever
 
 /// The index opened on first use, once, from whichever thread asks first (the browser's scan thread):
 /// opening it never delays the first screen.
-public final class LazyLibraryIndex: @unchecked Sendable {   // `opened` is only touched under `lock`
-    private let lock = NSLock()
-    private var opened: LibraryIndex?
+public final class LazyLibraryIndex: Sendable {
+    private let opened = Locked<LibraryIndex?>(nil)
     private let path: String
     public init(path: String = LibraryIndex.defaultPath()) { self.path = path }
     public var value: LibraryIndex {
-        lock.withLock {
+        let path = path
+        return opened.withLockedValue { opened in
             if let opened { return opened }
             let index = LibraryIndex(path: path)
             opened = index

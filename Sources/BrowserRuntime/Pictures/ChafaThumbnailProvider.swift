@@ -11,7 +11,7 @@ import MediaFormats
 /// stills, a poster frame for videos), renders with chafa into symbol cells on the same worker, and hands
 /// finished `RenderedImage`s to the UI thread through a locked dictionary. The UI thread only ever takes
 /// locks for a moment: it never waits on a decode.
-public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendable {  // unchecked: BadgePainter/PixelOutput/ChafaRenderer come from Swift 5 mode TerminalGraphics (C: chafa); mutable state is in `state`
+public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     public let modeDescription: String
     private let scheduler: ThumbnailScheduler
     /// One renderer per worker, so pictures render in parallel.

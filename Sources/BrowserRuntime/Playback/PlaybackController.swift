@@ -16,7 +16,7 @@ import VideoPlayback
 ///
 /// Failures (no movie, a codec libav cannot decode, a corrupt stream, no frame at all) are remembered per
 /// item: the item then shows as a traditional still with the LIVE OFF badge and the reason in the status bar.
-public final class PlaybackController: @unchecked Sendable {  // unchecked: PixelOutput/BadgePainter come from Swift 5 mode TerminalGraphics (not marked Sendable); all mutable state is in `state`, the chafa renderer in its own Locked
+public final class PlaybackController: Sendable {
     public enum Purpose: Sendable, Equatable {
         /// Press and hold: the whole movie from the start while held.
         case hold

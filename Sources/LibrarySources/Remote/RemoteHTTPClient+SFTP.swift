@@ -163,6 +163,7 @@ extension RemoteHTTPClient {
 }
 
 /// Bytes of a line listing up to a number of lines; touched only on the client's worker thread.
+// unchecked: filled by curl's body callbacks (C) on the worker thread alone.
 private final class LineCollector: @unchecked Sendable {
     let maxLines: Int
     let maxBytes: Int
