@@ -38,7 +38,7 @@ public final class LibraryIndex: @unchecked Sendable {
     static let schemaVersion: Int32 = 1
 
     /// `$XDG_CACHE_HOME/livegrid/library-index.sqlite` (default `~/.cache`).
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String]) -> String {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
         return cache + "/livegrid/library-index.sqlite"
@@ -46,7 +46,7 @@ public final class LibraryIndex: @unchecked Sendable {
 
     /// Opens (or creates) the index at `path`. Never fails: an index that cannot be opened at all is an index
     /// that remembers nothing, with `warning` saying why.
-    public init(path: String = LibraryIndex.defaultPath()) {
+    public init(path: String) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -231,7 +231,7 @@ public final class LibraryIndex: @unchecked Sendable {
 public final class LazyLibraryIndex: Sendable {
     private let opened = Locked<LibraryIndex?>(nil)
     private let path: String
-    public init(path: String = LibraryIndex.defaultPath()) { self.path = path }
+    public init(path: String) { self.path = path }
     public var value: LibraryIndex {
         let path = path
         return opened.withLockedValue { opened in

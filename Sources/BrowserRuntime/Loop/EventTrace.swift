@@ -9,7 +9,7 @@ public final class EventTrace: Sendable {
     /// One file descriptor; the lock keeps lines from several threads whole.
     private let handle: Locked<FileHandle>
 
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init?(environment: [String: String] = RuntimeEnvironment.launch.variables) {
         guard let path = environment["LIVEGRID_TRACE"], !path.isEmpty else { return nil }
         // O_APPEND: several tracers (start-up, playback) write to one file without overwriting each other.
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)

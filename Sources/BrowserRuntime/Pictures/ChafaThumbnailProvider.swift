@@ -56,11 +56,13 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     public let pixelOutput: PixelOutput?
 
     public convenience init(depth: TerminalGraphics.ColorDepth, reason: String, version: String,
-                            warn: @escaping @Sendable (String) -> Void) {
-        self.init(depth: depth, reason: reason, version: version, warn: warn, mode: .symbols)
+                            environment: [String: String], warn: @escaping @Sendable (String) -> Void) {
+        self.init(depth: depth, reason: reason, version: version, environment: environment, warn: warn, mode: .symbols)
     }
 
-    public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, warn: @escaping @Sendable (String) -> Void,
+    /// `environment`: the launch environment (where the freedesktop thumbnail cache is).
+    public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, environment: [String: String],
+                warn: @escaping @Sendable (String) -> Void,
          mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, badge: BadgePainter? = nil,
          tmux: TmuxPassthroughTarget? = nil) {
         let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
@@ -72,7 +74,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
             ? PixelOutput(mode: mode, tmux: tmux, cellPixelSize: cellPixelSize) : nil
         renderedLimit = mode.isPixelProtocol ? 300 : 2_000
         scheduler = ThumbnailScheduler(workers: workers)
-        diskCache = ThumbnailCache(version: version, warn: warn)
+        diskCache = ThumbnailCache(version: version, environment: environment, warn: warn)
         modeDescription = reason
     }
 

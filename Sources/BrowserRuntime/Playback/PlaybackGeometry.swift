@@ -8,8 +8,7 @@ public enum PlaybackGeometry {
     /// symbols: 0.5 drops 5 % of frames at 55 ms CPU per frame, 0.2 drops none at 42 ms, and the picture of a
     /// frame seen for 33 ms looks the same. `LIVEGRID_PLAY_WORK` overrides it.
     public static var chafaWorkFactor: Float {
-        if let text = ProcessInfo.processInfo.environment["LIVEGRID_PLAY_WORK"], let value = Float(text) { return value }
-        return 0.2
+        RuntimeEnvironment.launch.playWorkFactor ?? 0.2
     }
 
     /// Pixels to decode for a picture of `columns` x `rows` cells: in symbol mode what chafa samples (8 px per

@@ -14,7 +14,8 @@ import FoundationNetworking
 // unchecked: `Job` is a class shared with its transfer's curl callbacks; its fields change only under `registry`'s lock (or on that transfer's one worker thread).
 public final class DownloadManager: @unchecked Sendable {
     public struct Configuration: Sendable {
-        public var cacheRoot: String = DownloadCache.defaultRoot()
+        /// Where downloads are kept (`DownloadCache.defaultRoot(environment:)` for the user's cache).
+        public var cacheRoot: String
         public var maxConcurrent = 3
         /// Larger files are refused before a byte is written.
         public var sizeCap: UInt64 = 2 << 30
@@ -23,7 +24,7 @@ public final class DownloadManager: @unchecked Sendable {
         /// Most bytes the cache keeps: least recently used files go first (never one being downloaded), when
         /// the manager starts and after each completed download.
         public var cacheSizeLimit: UInt64 = DownloadCache.defaultSizeLimit
-        public init() {}
+        public init(cacheRoot: String) { self.cacheRoot = cacheRoot }
     }
 
     public let configuration: Configuration
@@ -72,7 +73,7 @@ public final class DownloadManager: @unchecked Sendable {
         }
     }
 
-    public init(client: RemoteHTTPClient, configuration: Configuration = Configuration()) {
+    public init(client: RemoteHTTPClient, configuration: Configuration) {
         self.client = client
         self.configuration = configuration
         self.cache = DownloadCache(root: configuration.cacheRoot, sizeLimit: configuration.cacheSizeLimit)

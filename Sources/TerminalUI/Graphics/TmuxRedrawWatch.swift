@@ -52,7 +52,7 @@ final class TmuxRedrawWatch: Sendable {
     private let ask: @Sendable () -> TmuxChain?
     let interval: TimeInterval
 
-    init(depth: Int, interval: TimeInterval = 0.3, ask: @escaping @Sendable () -> TmuxChain? = { TmuxQuery.chain() }) {
+    init(depth: Int, interval: TimeInterval = 0.3, ask: @escaping @Sendable () -> TmuxChain?) {
         self.depth = depth
         self.interval = interval
         self.ask = ask
