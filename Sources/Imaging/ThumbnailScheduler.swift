@@ -61,9 +61,7 @@ public final class ThumbnailScheduler: Sendable {
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         workerCount = max(1, workers)
         for i in 0..<workerCount {
-            let thread = Thread { [weak self] in self?.workLoop() }
-            thread.name = "livegrid-thumbnail-\(i)"
-            thread.start()
+            NamedThread.start("livegrid-thumbnail-\(i)") { [weak self] in self?.workLoop() }
         }
     }
 

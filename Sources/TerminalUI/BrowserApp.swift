@@ -1,6 +1,7 @@
 import BrowserCore
 import BrowserRuntime
 import CNCurses
+import Concurrent
 import Foundation
 import Library
 import LibrarySources
@@ -326,7 +327,7 @@ public final class BrowserApp {
         localScanLaunched = true
         let path = options.path, recursive = options.recursive
         let trace = self.trace
-        Thread.detachNewThread {
+        NamedThread.start("livegrid-scan") {
             do {
                 let result: LibraryScan
                 if let progressiveScan {

@@ -56,7 +56,7 @@ final class TmuxRedrawWatch: Sendable {
         self.depth = depth
         self.interval = interval
         self.ask = ask
-        Thread.detachNewThread { [weak self] in
+        NamedThread.start("livegrid-tmux-watch") { [weak self] in
             while let self, !self.isStopped {
                 self.poll()
                 Thread.sleep(forTimeInterval: interval)
