@@ -42,6 +42,8 @@ public final class RemoteSession {
             inbox.post(.remote(.event(directory: directory, event)))
         }
         loadTask?.cancel()
+        // A Task, not a thread: RemoteLibrary's API is async (it awaits the curl worker's transfers) and
+        // cancelling the task is how a newer load, or leaving the folder, stops the listing.
         loadTask = Task.detached { [library, inbox, directory] in
             do {
                 try await library.load()
