@@ -6,7 +6,8 @@ import VideoPlayback
 /// grid, key events, playback start, first frame drawn), so first paint and press-to-first-frame latency can be
 /// measured from outside. Off (nil) without the variable.
 public final class EventTrace: Sendable {
-    /// One file descriptor; the lock keeps lines from several threads whole.
+    /// One file descriptor; the lock keeps lines from several threads whole (a short append: the one write
+    /// livegrid does under a lock, and only with LIVEGRID_TRACE set).
     private let handle: Locked<FileHandle>
 
     public init?(environment: [String: String] = RuntimeEnvironment.launch.variables) {
