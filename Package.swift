@@ -65,7 +65,7 @@ let package = Package(
 
         // MARK: library
         .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "LibraryIndex", dependencies: ["CSQLite", "MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"], swiftSettings: cModuleSettings),
         .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
 
         // MARK: UI
@@ -74,10 +74,10 @@ let package = Package(
         // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
-                dependencies: ["Concurrent", "BrowserCore", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
+                dependencies: ["BrowserCore", "Concurrent", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
                                "LivePairing", "MediaFormats"]),
         .target(name: "TerminalUI",
-                dependencies: ["Concurrent", "BrowserCore", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 

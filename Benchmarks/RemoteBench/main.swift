@@ -44,8 +44,7 @@ struct RemoteBench {
     static func listingAndPairing(_ url: URL) async throws {
         let cache = temporaryCache("list")
         defer { try? FileManager.default.removeItem(at: cache) }   // absent is fine: nothing was downloaded
-        var config = DownloadManager.Configuration()
-        config.cacheRoot = cache.path
+        let config = DownloadManager.Configuration(cacheRoot: cache.path)
         let client = client()
         let library = RemoteLibrary(url: url, client: client, downloads: DownloadManager(client: client, configuration: config))
         let start = Date()
@@ -67,8 +66,7 @@ struct RemoteBench {
     static func largeDownload(_ url: URL) async throws {
         let cache = temporaryCache("dl")
         defer { try? FileManager.default.removeItem(at: cache) }   // absent is fine: the download failed early
-        var config = DownloadManager.Configuration()
-        config.cacheRoot = cache.path
+        let config = DownloadManager.Configuration(cacheRoot: cache.path)
         let manager = DownloadManager(client: client(), configuration: config)
         // Told by the manager (not polled), so the figure is not rounded up to a polling interval.
         let updates = manager.updates()

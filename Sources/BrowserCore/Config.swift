@@ -37,7 +37,7 @@ public struct BrowserConfig: Sendable {
     }
 
     /// The config file's path for an environment (`XDG_CONFIG_HOME`, else `~/.config`).
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func defaultPath(environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             return xdg + "/livegrid/config.toml"
         }

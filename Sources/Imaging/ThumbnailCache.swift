@@ -24,7 +24,7 @@ public final class ThumbnailCache: Sendable {
     /// - Parameters:
     ///   - root: the `thumbnails` directory; defaults to `$XDG_CACHE_HOME/thumbnails` or `~/.cache/thumbnails`.
     ///   - version: livegrid's version, naming the failure directory `fail/livegrid-<version>`.
-    public init(root: String? = nil, version: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    public init(root: String? = nil, version: String, environment: [String: String],
                 warn: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("livegrid: " + VisibleText.escaped($0) + "\n").utf8)) })
     {
         self.root = root ?? Self.defaultRoot(environment: environment)

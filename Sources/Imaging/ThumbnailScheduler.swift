@@ -13,11 +13,14 @@ public struct ThumbnailRequestKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(itemID)@\(size)" }
 }
 
-/// Visible cells first, then the next page, then everything else.
+/// The first screen while the scan runs, then visible cells, then the next page, then everything else.
+/// `firstScreen` jobs survive `cancelAll` (the loop cancels what left the screen on every frame, and during the
+/// scan nothing is on screen yet); `cancel` or `shutdown` still drop them.
 public enum ThumbnailPriority: Int, Sendable, Comparable, CaseIterable {
-    case visible = 0
-    case nextPage = 1
-    case background = 2
+    case firstScreen = 0
+    case visible = 1
+    case nextPage = 2
+    case background = 3
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -43,6 +46,8 @@ public final class ThumbnailScheduler: Sendable {
         var current: [ThumbnailRequestKey: UInt64] = [:]
         var nextGeneration: UInt64 = 1
         var stopping = false
+        /// Keys whose request has the `firstScreen` priority (kept by `cancelAll`).
+        var firstScreen: Set<ThumbnailRequestKey> = []
 
         mutating func removeQueued(_ key: ThumbnailRequestKey) {
             for p in byPriority.indices { byPriority[p].removeAll { $0.key == key } }
@@ -56,14 +61,7 @@ public final class ThumbnailScheduler: Sendable {
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         workerCount = max(1, workers)
         for i in 0..<workerCount {
-            let thread = Thread { [weak self] in
-                // The UI's signals go to the main thread (curses' Ctrl-Z handler is not async-signal-safe);
-                // chafa's pool threads, started from here, inherit the mask.
-                WorkerThreadSignals.block()
-                self?.workLoop()
-            }
-            thread.name = "livegrid-thumbnail-\(i)"
-            thread.start()
+            NamedThread.start("livegrid-thumbnail-\(i)") { [weak self] in self?.workLoop() }
         }
     }
 
@@ -78,10 +76,20 @@ public final class ThumbnailScheduler: Sendable {
             let generation = queues.nextGeneration
             queues.nextGeneration += 1
             queues.current[key] = generation
+            if priority == .firstScreen { queues.firstScreen.insert(key) } else { queues.firstScreen.remove(key) }
             queues.byPriority[priority.rawValue].append(Pending(key: key, generation: generation, job: job,
                                                                 completion: completion))
         }
         jobsWaiting.signal()
+    }
+
+    /// Runs `work` on a worker in `priority`'s queue, under `key` like a picture: work that is not a decode but
+    /// should share the pool's cores and order with them (the listing that names the first screen's pictures).
+    public func submit(_ key: ThumbnailRequestKey, priority: ThumbnailPriority, work: @escaping @Sendable () -> Void) {
+        submit(key, priority: priority, job: {
+            work()
+            return .failure(.cannotDecode("not a picture"))
+        }, completion: { _, _ in })
     }
 
     /// Moves a queued request to another priority (a cell scrolled into view).
@@ -89,6 +97,7 @@ public final class ThumbnailScheduler: Sendable {
         queues.withLockedValue { queues in
             for p in queues.byPriority.indices {
                 if let i = queues.byPriority[p].firstIndex(where: { $0.key == key }) {
+                    if priority == .firstScreen { queues.firstScreen.insert(key) } else { queues.firstScreen.remove(key) }
                     let pending = queues.byPriority[p].remove(at: i)
                     queues.byPriority[priority.rawValue].append(pending)
                     return
@@ -102,14 +111,16 @@ public final class ThumbnailScheduler: Sendable {
         queues.withLockedValue { queues in
             queues.removeQueued(key)
             queues.current[key] = nil
+            queues.firstScreen.remove(key)
         }
     }
 
-    /// Cancels every request whose key is not in `keep` (the new visible page).
+    /// Cancels every request whose key is not in `keep` (the new visible page), except `firstScreen` ones.
     public func cancelAll(except keep: Set<ThumbnailRequestKey> = []) {
         queues.withLockedValue { queues in
-            for p in queues.byPriority.indices { queues.byPriority[p].removeAll { !keep.contains($0.key) } }
-            queues.current = queues.current.filter { keep.contains($0.key) }
+            let kept = keep.union(queues.firstScreen)
+            for p in queues.byPriority.indices { queues.byPriority[p].removeAll { !kept.contains($0.key) } }
+            queues.current = queues.current.filter { kept.contains($0.key) }
         }
     }
 
@@ -124,6 +135,7 @@ public final class ThumbnailScheduler: Sendable {
             queues.stopping = true
             for p in queues.byPriority.indices { queues.byPriority[p].removeAll() }
             queues.current.removeAll()
+            queues.firstScreen.removeAll()
         }
         for _ in 0..<workerCount { jobsWaiting.signal() }
     }
@@ -144,6 +156,7 @@ public final class ThumbnailScheduler: Sendable {
             let deliver = queues.withLockedValue { queues in
                 guard queues.current[pending.key] == pending.generation else { return false }
                 queues.current[pending.key] = nil
+                queues.firstScreen.remove(pending.key)
                 return true
             }
             if deliver { pending.completion(pending.key, result) }

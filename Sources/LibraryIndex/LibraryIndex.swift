@@ -1,4 +1,5 @@
 import CSQLite
+import Concurrent
 import Foundation
 import MediaFormats
 
@@ -25,7 +26,8 @@ public struct FileStamp: Hashable, Sendable {
 /// It is a cache: a damaged or unreadable database is moved aside and rebuilt (with a plain warning), and
 /// any failure later only means "probe the file again". WAL mode keeps a killed writer from corrupting it:
 /// an interrupted transaction is rolled back on the next open.
-public final class LibraryIndex: @unchecked Sendable {   // one connection; every use holds `lock`
+// unchecked: one SQLite connection and its prepared statements (C pointers); every use holds `lock`.
+public final class LibraryIndex: @unchecked Sendable {
     public let path: String
     /// Said once to the user when the index had to be rebuilt or switched off (plain words).
     public private(set) var warning: String?
@@ -36,7 +38,7 @@ public final class LibraryIndex: @unchecked Sendable {   // one connection; ever
     static let schemaVersion: Int32 = 1
 
     /// `$XDG_CACHE_HOME/livegrid/library-index.sqlite` (default `~/.cache`).
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String]) -> String {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
         return cache + "/livegrid/library-index.sqlite"
@@ -44,7 +46,7 @@ public final class LibraryIndex: @unchecked Sendable {   // one connection; ever
 
     /// Opens (or creates) the index at `path`. Never fails: an index that cannot be opened at all is an index
     /// that remembers nothing, with `warning` saying why.
-    public init(path: String = LibraryIndex.defaultPath()) {
+    public init(path: String) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -226,13 +228,13 @@ public final class LibraryIndex: @unchecked Sendable {   // one connection; ever
 
 /// The index opened on first use, once, from whichever thread asks first (the browser's scan thread):
 /// opening it never delays the first screen.
-public final class LazyLibraryIndex: @unchecked Sendable {   // `opened` is only touched under `lock`
-    private let lock = NSLock()
-    private var opened: LibraryIndex?
+public final class LazyLibraryIndex: Sendable {
+    private let opened = Locked<LibraryIndex?>(nil)
     private let path: String
-    public init(path: String = LibraryIndex.defaultPath()) { self.path = path }
+    public init(path: String) { self.path = path }
     public var value: LibraryIndex {
-        lock.withLock {
+        let path = path
+        return opened.withLockedValue { opened in
             if let opened { return opened }
             let index = LibraryIndex(path: path)
             opened = index

@@ -93,6 +93,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
 
     /// Shared between copies; written only through `unique()`, which copies it first unless this value is
     /// its only owner, so a box another value or thread can see is never written.
+    // unchecked: copy-on-write storage (not a C boundary): a shared box is never written, see `unique()`.
     private final class Box: @unchecked Sendable {
         var fields: Fields
         init(_ fields: Fields) { self.fields = fields }

@@ -2,6 +2,7 @@ import Concurrent
 import BrowserCore
 import BrowserRuntime
 import CNCurses
+import Concurrent
 import Foundation
 import Library
 import LibrarySources
@@ -32,6 +33,9 @@ public struct BrowserOptions {
     /// When set, local scans run through it instead of `scan`: it reports the first screen's items through its
     /// third argument before the rest of the folder is probed (`LibraryScanner.scanProgressively`).
     public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void) throws -> LibraryScan)?
+    /// The environment the executable read at start (TERM, TMUX, HOME, LIVEGRID_TRACE...): nothing below
+    /// reads the process environment itself.
+    public var environment = RuntimeEnvironment()
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -55,8 +59,8 @@ public final class BrowserApp {
     private let firstScreenDrawn = DispatchSemaphore(value: 0)
     private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
-    private let trace = EventTrace()
-    private lazy var triageWorker = TriageWorker { [inbox] in inbox.post($0) }
+    private let trace: EventTrace?
+    private lazy var triageWorker = TriageWorker(environment: options.environment) { [inbox] in inbox.post($0) }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
@@ -77,6 +81,7 @@ public final class BrowserApp {
 
     public init(options: BrowserOptions) {
         self.options = options
+        trace = EventTrace(environment: options.environment.variables)
     }
 
     /// Runs until the user quits; the terminal is restored however this returns.
@@ -88,8 +93,11 @@ public final class BrowserApp {
         // terminal probes (first paint waits for it).
         let scanStartedEarly = options.remoteURL == nil
         if scanStartedEarly { launchLocalScan() }
+        let environment = options.environment
         let session = try CursesSession(mouse: options.config.mouse,
-                                        colorDecision: TerminalColorChoice.decide(override: options.colorOverride))
+                                        colorDecision: TerminalColorChoice.decide(override: options.colorOverride,
+                                                                                 environment: environment.variables),
+                                        term: environment.term)
         defer { CursesSession.restore() }
 
         let inbox = self.inbox
@@ -102,11 +110,13 @@ public final class BrowserApp {
         }
         defer { imageWriter?.removeAll() }
         // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
-        let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) }
+        let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) {
+            TmuxQuery.chain(environment: environment.variables)
+        } }
         tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
         if imageWriter == nil, let depth = session.colorDecision?.depth,
-           ProcessInfo.processInfo.environment["LIVEGRID_CURSES_PICTURES"] != "1" {
+           !options.environment.picturesThroughCurses {
             directCells = DirectCellOutput(colorDepth: depth, size: session.size)
         }
         // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would
@@ -125,6 +135,7 @@ public final class BrowserApp {
         state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,
+                                       downloadCacheRoot: DownloadCache.defaultRoot(environment: environment.variables),
                                        maxEntries: options.config.remoteMaxEntries)
             self.remote = remote
             state.beginRemote(libraryURL: remote.current.url)
@@ -133,6 +144,7 @@ public final class BrowserApp {
         if let remoteProvider { provider = remoteProvider }
         if let warning = options.config.warnings.first { state.message = warning }
         state.triage.stripLocationByDefault = options.config.stripLocation
+        state.triage.home = environment.home
         defer { markedFilesAtExit = state.markedItems.flatMap { $0.files.map(\.path) } }
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
@@ -329,8 +341,7 @@ public final class BrowserApp {
         localScanLaunched = true
         let path = options.path, recursive = options.recursive
         let trace = self.trace
-        Thread.detachNewThread {
-            WorkerThreadSignals.block()
+        NamedThread.start("livegrid-scan") {
             do {
                 let result: LibraryScan
                 if let progressiveScan {

@@ -35,9 +35,8 @@ final class CursesSession {
     /// - Parameter colorDecision: `TerminalColorChoice.decide`'s answer. Curses starts with a terminfo entry
     ///   that can send those colours (`TerminalColorChoice.cursesTerminal`): TERM=xterm has colors#8, and
     ///   ncurses cannot send 256 colours through it.
-    init(mouse: Bool, colorDecision decided: ColorDepthDecision) throws {
+    init(mouse: Bool, colorDecision decided: ColorDepthDecision, term: String) throws {
         setlocale(LC_ALL, "")
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         let (entry, decision) = TerminalColorChoice.cursesTerminal(for: decided, term: term)
         guard Self.start(terminal: entry) || Self.start(terminal: nil), let screen = lg_stdscr() else {
             throw TerminalUIError.cannotInitialise

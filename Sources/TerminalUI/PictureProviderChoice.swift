@@ -8,7 +8,7 @@ import TerminalGraphics
 public enum PictureProviderChoice {
     /// - Parameter colors: the colour decision the session made (nil: the terminal has no colours).
     public static func make(setting: GraphicsModeSetting, colors: ColorDepthDecision?, version: String,
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            environment: [String: String],
                             badgeCorner: BadgeCorner = .topLeft, badgeStyle: LiveBadge.Style = .solid,
                             warn: @escaping @Sendable (String) -> Void) -> ThumbnailProvider {
         if setting == .none {
@@ -27,6 +27,7 @@ public enum PictureProviderChoice {
         let capabilities = decision.capabilities
         if capabilities.graphicsMode.isPixelProtocol {
             return ChafaThumbnailProvider(depth: .truecolor, reason: decision.pixelDescription, version: version,
+                                          environment: environment,
                                           warn: warn, mode: capabilities.graphicsMode,
                                           cellPixelSize: capabilities.cellPixelSize,
                                           badge: BadgePainter(corner: badgeCorner, style: badgeStyle),
@@ -40,6 +41,7 @@ public enum PictureProviderChoice {
             warn(blocked.hint)
             reason += " (\(blocked.shortHint))"
         }
-        return ChafaThumbnailProvider(depth: colors.depth, reason: reason, version: version, warn: warn)
+        return ChafaThumbnailProvider(depth: colors.depth, reason: reason, version: version,
+                                      environment: environment, warn: warn)
     }
 }

@@ -7,7 +7,7 @@ import TerminalGraphics
 /// all ask here, so they never disagree.
 public enum TerminalColorChoice {
     public static func decide(override: ColorDepthDecision.Override? = nil,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) -> ColorDepthDecision {
+                              environment: [String: String]) -> ColorDepthDecision {
         let insideTmux = environment["TMUX"].map { !$0.isEmpty } == true
         let client = override == nil && insideTmux ? tmuxClient() : nil
         return ColorDepthDecision.decide(environment: environment, override: override,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserCore
+import BrowserRuntime
 import Foundation
 import Library
 import LibraryIndex
@@ -88,12 +89,15 @@ struct BrowseCommand: ParsableCommand {
         var options = BrowserOptions(path: local?.directory ?? path, recursive: recursive, config: settings,
                                      makeProvider: { colors, warn in
             PictureProviderChoice.make(setting: mode, colors: colors, version: LivegridVersion.string,
+                                       environment: LaunchEnvironment.current.variables,
                                        badgeCorner: settings.badgeCorner, badgeStyle: settings.badgeStyle, warn: warn)
         })
+        options.environment = RuntimeEnvironment(variables: LaunchEnvironment.current.variables)
         options.remoteURL = RemoteBrowseArgument.url(path)
         if options.remoteURL == nil {
             // The index is opened on the scan's thread (its first use), not before curses starts.
-            let index = settings.libraryIndex ? LazyLibraryIndex() : nil
+            let index = settings.libraryIndex
+                ? LazyLibraryIndex(path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)) : nil
             options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index?.value) }
             options.progressiveScan = { path, recursive, progress in
                 try LibraryScanner.scanProgressively(directory: path, recursive: recursive, index: index?.value,

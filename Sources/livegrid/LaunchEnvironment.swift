@@ -1,4 +1,5 @@
 import Foundation
+import BrowserRuntime
 import Imaging
 import TerminalGraphics
 
@@ -18,6 +19,7 @@ struct LaunchEnvironment: Sendable {
     /// Applies what lower modules need before any command runs.
     static func start() {
         LibavLogging.request(level: current.libavLogLevel)
+        RuntimeEnvironment.install(RuntimeEnvironment(variables: current.variables))
     }
 
     var graphicsMode: GraphicsModeSetting? {

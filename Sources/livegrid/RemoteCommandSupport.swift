@@ -17,6 +17,8 @@ enum RemoteCommandSupport {
         configuration.netrc = Netrc.load(environment: environment.variables)
         if let file = environment.sshConfigFile { configuration.ssh.openSSHConfigFile = file }
         if let home = environment.home { configuration.ssh.homeDirectory = home }
+        configuration.ssh.localUser = environment.variables["USER"]
+        configuration.ssh.agentSocket = environment.variables["SSH_AUTH_SOCK"]
         if interactive { configuration.ssh.askSecret = { TerminalSecretPrompt.ask($0) } }
         return configuration
     }
@@ -33,8 +35,8 @@ enum RemoteCommandSupport {
     /// paths start with the scanned directory.
     static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool,
                      maxEntries: Int = RemoteListingParser.defaultMaxEntries) throws -> LibraryScan {
-        var downloads = DownloadManager.Configuration()
-        downloads.cacheRoot = DownloadCache.defaultRoot(environment: LaunchEnvironment.current.variables)
+        let downloads = DownloadManager.Configuration(
+            cacheRoot: DownloadCache.defaultRoot(environment: LaunchEnvironment.current.variables))
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
         root.maxEntries = maxEntries

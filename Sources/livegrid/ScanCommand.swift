@@ -51,7 +51,8 @@ struct ScanCommand: ParsableCommand {
                 scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive, maxEntries: maxEntries)
             } else {
                 scan = try LibraryScanner.scan(directory: path, recursive: recursive,
-                                               index: noIndex ? nil : LibraryIndex())
+                                               index: noIndex ? nil : LibraryIndex(
+                                                   path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)))
             }
         } catch let error as RemoteError {
             HumanOutput.error("\(RemoteBrowseArgument.url(path).map(BrowserState.displayString) ?? path): \(error.description)")

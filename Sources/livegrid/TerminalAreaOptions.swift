@@ -27,7 +27,8 @@ struct TerminalAreaOptions: ParsableArguments {
         let window = TerminalWindow.current()
         let area = size.flatMap(ShowCommand.parseCells)
             ?? (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
-        let colorDecision = TerminalColorChoice.decide(override: Self.colorOverride(flag: colors))
+        let colorDecision = TerminalColorChoice.decide(override: Self.colorOverride(flag: colors),
+                                                       environment: LaunchEnvironment.current.variables)
         var capabilities = TerminalCapabilities.detect(environment: LaunchEnvironment.current.variables,
                                                        forcedMode: format, colors: colorDecision)
         if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }

@@ -281,7 +281,7 @@ final class TriageBrowserTests: XCTestCase {
         type("~/outx", in: &state)
         press(.backspace, in: &state)
         XCTAssertEqual(state.selection, 2, "typing a directory does not move the grid")
-        let expanded = TriagePrompt.typedPath("~/out")
+        let expanded = TriagePrompt.typedPath("~/out", home: nil)
         XCTAssertEqual(press(.enter, in: &state),
                        [.triage(.transfer([items[0], items[1]], directory: expanded, move: false))])
         press(.character("v"), in: &state)

@@ -42,18 +42,20 @@ final class PicturePerModeTests: XCTestCase {
     }
 
     func testSymbolCellsUseTheExifThumbnailAndLeaveTheSharedCacheAlone() throws {
-        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test", warn: { _ in })
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in })
         let photo = try item("photo.jpg")
         let key = ThumbnailKey(itemID: photo.id, width: 24, height: 12)   // 240x240 px: the large (256) size
         provider.request(key, item: photo, priority: .visible)
         let picture = try waitForPicture(key, provider: provider)
         XCTAssertEqual(picture.columns, 24)
-        let cache = ThumbnailCache(version: "test")
+        let cache = ThumbnailCache(version: "test", environment: ProcessInfo.processInfo.environment)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cache.thumbnailPath(forFile: photo.id, size: .large)),
                        "a 160x120 Exif thumbnail is no 256 px freedesktop thumbnail")
 
         // Pixel modes need the cells' pixels: the 256 px thumbnail is decoded and shared with file managers.
-        let sixel = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test", warn: { _ in },
+        let sixel = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in },
                                            mode: .sixels, cellPixelSize: PixelSizeInCells(width: 10, height: 20))
         sixel.request(key, item: photo, priority: .visible)
         _ = try waitForPicture(key, provider: sixel)
@@ -61,7 +63,8 @@ final class PicturePerModeTests: XCTestCase {
     }
 
     func testASixelPictureScrolledBackToIsNotEncodedAgain() throws {
-        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test", warn: { _ in },
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in },
                                               mode: .sixels, cellPixelSize: PixelSizeInCells(width: 10, height: 20))
         let photos = try (0..<4).map { try item("p\($0).jpg") }
         let keys = photos.map { ThumbnailKey(itemID: $0.id, width: 22, height: 10) }

@@ -32,7 +32,8 @@ final class PicturePipelineTests: XCTestCase {
     }
 
     func testReadyPicturesWakeTheLoopAndBrokenFilesFailWithANote() throws {
-        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test", warn: { _ in })
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in })
         let woken = expectation(description: "the ready handler wakes the loop")
         woken.expectedFulfillmentCount = 2
         provider.setReadyHandler { woken.fulfill() }

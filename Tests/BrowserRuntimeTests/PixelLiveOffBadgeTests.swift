@@ -44,7 +44,8 @@ final class PixelLiveOffBadgeTests: XCTestCase {
     }
 
     func testKittyPicturesWearLiveOffLiveOrNothing() throws {
-        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test", warn: { _ in },
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in },
                                               mode: .kitty, cellPixelSize: PixelSizeInCells(width: 10, height: 20),
                                               badge: BadgePainter(corner: .topLeft, style: .solid))
         let off = try picture(of: LibraryItem(kind: .still, still: try file("train.jpg", as: "off.jpg"),
@@ -69,7 +70,8 @@ final class PixelLiveOffBadgeTests: XCTestCase {
 
     /// A live item whose movie turns out unplayable: its pixel picture is made again with LIVE OFF.
     func testMarkLiveOffRedrawsThePixelPicture() throws {
-        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test", warn: { _ in },
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in },
                                               mode: .kitty, cellPixelSize: PixelSizeInCells(width: 10, height: 20),
                                               badge: BadgePainter(corner: .topLeft, style: .solid))
         let item = LibraryItem(kind: .live, still: try file("train.jpg", as: "a.jpg"), movie: try file("train.mov", as: "a.mov"))

@@ -109,7 +109,7 @@ final class DamagedPictureTests: XCTestCase {
     func testDamagedThumbnailIsNotCachedSoTheMarkIsNotLost() throws {
         let jpeg = try GeneratedJPEG.encode(gradient())
         let cut = try write("cut.jpg", Array(jpeg.prefix(jpeg.count * 60 / 100)))
-        let cache = ThumbnailCache(root: directory.appendingPathComponent("thumbnails").path, version: "test")
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("thumbnails").path, version: "test", environment: ProcessInfo.processInfo.environment)
         let first = try cache.thumbnail(forFile: cut, size: .normal)
         XCTAssertNotNil(first.damage)
         XCTAssertNil(cache.cached(forFile: cut, size: .normal), "a damaged picture is decoded again, mark included")

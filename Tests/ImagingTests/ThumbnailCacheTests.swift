@@ -32,7 +32,7 @@ final class ThumbnailCacheTests: XCTestCase {
 
     func testWritesSpecCompliantThumbnailsAndRegeneratesStaleOnes() throws {
         let photo = try makePhoto()
-        let cache = ThumbnailCache(root: directory.appendingPathComponent("cache/thumbnails").path, version: "9.9")
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("cache/thumbnails").path, version: "9.9", environment: ProcessInfo.processInfo.environment)
         let first = try cache.thumbnail(forFile: photo, size: .large)
         XCTAssertFalse(first.fromCache)
         XCTAssertEqual(first.frame.size, PixelSize(width: 256, height: 192))
@@ -70,7 +70,7 @@ final class ThumbnailCacheTests: XCTestCase {
     func testFailuresAreRememberedPerVersion() throws {
         let broken = directory.appendingPathComponent("broken.jpg").path
         FileManager.default.createFile(atPath: broken, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 7, count: 64)))
-        let cache = ThumbnailCache(root: directory.appendingPathComponent("thumbnails").path, version: "1.2")
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("thumbnails").path, version: "1.2", environment: ProcessInfo.processInfo.environment)
         XCTAssertThrowsError(try cache.thumbnail(forFile: broken, size: .normal))
         let failPath = cache.failurePath(forFile: broken)
         XCTAssertTrue(failPath.contains("/fail/livegrid-1.2/"))
@@ -91,7 +91,7 @@ final class ThumbnailCacheTests: XCTestCase {
         if getuid() == 0 { throw XCTSkip("running as root: permissions do not stop writes") }
         final class Warnings: @unchecked Sendable { var list: [String] = [] }
         let warnings = Warnings()
-        let cache = ThumbnailCache(root: readonly.appendingPathComponent("thumbnails").path, version: "1", warn: { warnings.list.append($0) })
+        let cache = ThumbnailCache(root: readonly.appendingPathComponent("thumbnails").path, version: "1", environment: ProcessInfo.processInfo.environment, warn: { warnings.list.append($0) })
         XCTAssertFalse(try cache.thumbnail(forFile: photo, size: .normal).fromCache)
         XCTAssertFalse(try cache.thumbnail(forFile: other, size: .normal).fromCache)
         XCTAssertTrue(cache.isMemoryOnly)
@@ -106,7 +106,7 @@ final class ThumbnailCacheTests: XCTestCase {
         FileManager.default.createFile(atPath: blocker, contents: Data([1]))
         final class Warnings: @unchecked Sendable { var list: [String] = [] }
         let warnings = Warnings()
-        let cache = ThumbnailCache(root: blocker + "/thumbnails", version: "1", warn: { warnings.list.append($0) })
+        let cache = ThumbnailCache(root: blocker + "/thumbnails", version: "1", environment: ProcessInfo.processInfo.environment, warn: { warnings.list.append($0) })
         XCTAssertFalse(try cache.thumbnail(forFile: photo, size: .normal).fromCache)
         XCTAssertTrue(try cache.thumbnail(forFile: photo, size: .normal).fromCache)
         XCTAssertTrue(cache.isMemoryOnly)
@@ -115,7 +115,7 @@ final class ThumbnailCacheTests: XCTestCase {
 
     func testNeverThumbnailsFilesInsideTheCache() throws {
         let root = directory.appendingPathComponent("thumbnails").path
-        let cache = ThumbnailCache(root: root, version: "1")
+        let cache = ThumbnailCache(root: root, version: "1", environment: ProcessInfo.processInfo.environment)
         let photo = try makePhoto()
         _ = try cache.thumbnail(forFile: photo, size: .normal)
         let thumb = cache.thumbnailPath(forFile: photo, size: .normal)
@@ -148,7 +148,7 @@ final class ThumbnailCacheEmbeddedTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = directory.appendingPathComponent("train.jpg").path
         try FileManager.default.copyItem(atPath: original, toPath: photo)
-        let cache = ThumbnailCache(root: directory.appendingPathComponent("cache").path, version: "9.9")
+        let cache = ThumbnailCache(root: directory.appendingPathComponent("cache").path, version: "9.9", environment: ProcessInfo.processInfo.environment)
         // 24x12 cells in symbols: 4 px per column suffice (CellPictureResolution), 96x96 here.
         let symbols = DecodeOptions(embeddedThumbnailSufficientBox: PixelSize(width: 96, height: 96))
         let small = try cache.thumbnail(forFile: photo, size: .large, options: symbols)

@@ -54,4 +54,33 @@ final class ThumbnailSchedulerTests: XCTestCase {
         // One worker: the old job's deliver-or-drop decision was taken before the new job could run.
         XCTAssertEqual(recorder.all, ["new"])
     }
+
+    /// The first screen's pictures (made while the scan runs) survive the loop's per-frame `cancelAll`, run
+    /// before visible ones, and a plain `cancel` still drops them.
+    func testFirstScreenJobsSurviveCancelAllAndRunFirst() {
+        let scheduler = ThumbnailScheduler(workers: 1)
+        let recorder = Recorder()
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = expectation(description: "delivered")
+        done.expectedFulfillmentCount = 4
+        scheduler.submit(key("blocker"), priority: .visible,
+                         job: { started.signal(); gate.wait(); return self.frame() },
+                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the blocker")
+        scheduler.submit(key("visible"), priority: .visible, job: { self.frame() },
+                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        scheduler.submit(key("first"), priority: .firstScreen, job: { self.frame() },
+                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        scheduler.submit(key("dropped"), priority: .firstScreen, job: { self.frame() },
+                         completion: { k, _ in recorder.add(k.itemID) })
+        scheduler.submit(key("listing"), priority: .firstScreen, work: { recorder.add("listing"); done.fulfill() })
+        scheduler.cancel(key("dropped"))
+        // The loop's frame: only "visible" is on screen; the first-screen jobs stay queued.
+        scheduler.cancelAll(except: [key("visible"), key("blocker")])
+        XCTAssertEqual(scheduler.queuedCount, 3)
+        gate.signal()
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(recorder.all, ["blocker", "first", "listing", "visible"])
+    }
 }

@@ -67,8 +67,7 @@ final class DownloadCacheTests: RemoteServerTestCase {
 
         var http = RemoteHTTPConfiguration()
         http.netrc = Netrc()
-        var config = DownloadManager.Configuration()
-        config.cacheRoot = cacheRoot
+        var config = DownloadManager.Configuration(cacheRoot: cacheRoot)
         config.cacheSizeLimit = 3_000_000
         let m = DownloadManager(client: RemoteHTTPClient(configuration: http), configuration: config)
         // At start: 4 MB > 3 MB, the oldest goes.

@@ -10,8 +10,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         var http = RemoteHTTPConfiguration()
         http.idleTimeout = idle
         http.netrc = Netrc()
-        var config = DownloadManager.Configuration()
-        config.cacheRoot = root.appendingPathComponent("cache").path
+        var config = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
         config.sizeCap = cap
         return DownloadManager(client: RemoteHTTPClient(configuration: http), configuration: config)
     }
@@ -139,8 +138,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         XCTAssertEqual(listing.rejected.count, 4, "\(listing.rejected)")
 
         // Play requests jump the queue: with one slot busy, the played URL starts before earlier requests.
-        var config = DownloadManager.Configuration()
-        config.cacheRoot = root.appendingPathComponent("cache2").path
+        var config = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache2").path)
         config.maxConcurrent = 1
         let m = DownloadManager(client: client, configuration: config)
         let order = StateLog()

@@ -57,12 +57,12 @@ final class TransferUndoTests: XCTestCase {
     func testPathCompletionListsDirectoriesInTheTypedSpelling() throws {
         for name in ["photos/2021", "photos/2022", "photos/.hidden"] { _ = try directory(name) }
         _ = FileManager.default.createFile(atPath: root + "/photos/2023.txt", contents: Data())
-        XCTAssertEqual(PathCompletion.candidates(for: root + "/photos/20"), [root + "/photos/2021/", root + "/photos/2022/"],
+        XCTAssertEqual(PathCompletion.candidates(for: root + "/photos/20", home: nil), [root + "/photos/2021/", root + "/photos/2022/"],
                        "directories only, hidden ones only when asked for")
-        XCTAssertEqual(PathCompletion.candidates(for: root + "/photos/."), [root + "/photos/.hidden/"])
+        XCTAssertEqual(PathCompletion.candidates(for: root + "/photos/.", home: nil), [root + "/photos/.hidden/"])
         XCTAssertEqual(PathCompletion.candidates(for: "~/ph", home: root), ["~/photos/"])
-        XCTAssertEqual(PathCompletion.candidates(for: "ph", workingDirectory: root), ["photos/"])
-        XCTAssertEqual(PathCompletion.candidates(for: root + "/nowhere/x"), [])
+        XCTAssertEqual(PathCompletion.candidates(for: "ph", home: nil, workingDirectory: root), ["photos/"])
+        XCTAssertEqual(PathCompletion.candidates(for: root + "/nowhere/x", home: nil), [])
         XCTAssertEqual(PathCompletion.commonPrefix(["/a/2021/", "/a/2022/"]), "/a/202")
     }
 }

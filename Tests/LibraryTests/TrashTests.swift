@@ -7,7 +7,7 @@ import XCTest
 
 final class TrashTests: XCTestCase {
     var root = ""
-    var trash = FreedesktopTrash()
+    var trash = FreedesktopTrash(environment: ProcessInfo.processInfo.environment)
     override func setUpWithError() throws {
         root = try TriageFixtures.tempDir("livegrid-trash")
         // XDG_DATA_HOME in the temporary directory: the user's real trash is never touched.

@@ -266,7 +266,7 @@ extension BrowserState {
         case .transferDestination(let targets, let move):
             guard !directory.isEmpty else { message = "type a directory"; return [] }
             triage.prompt = nil
-            let path = TriagePrompt.typedPath(directory)
+            let path = TriagePrompt.typedPath(directory, home: triage.home)
             triage.lastDirectory = path
             message = "\(move ? "moving" : "copying") \(Self.count(targets.count, "item")) to \(path)…"
             return [.triage(.transfer(targets, directory: path, move: move))]
@@ -275,7 +275,7 @@ extension BrowserState {
             guard let dialog = triage.exportDialog else { triage.prompt = nil; return [] }
             triage.prompt = nil
             triage.exportDialog = nil
-            let path = TriagePrompt.typedPath(directory)
+            let path = TriagePrompt.typedPath(directory, home: triage.home)
             triage.lastDirectory = path
             triage.isExporting = true
             triage.activity = "exporting…"

@@ -123,7 +123,7 @@ public struct TriagePrompt: Sendable {
 
     /// The typed path as meant: `~` expanded, and, as in Emacs, a `//` or `/~/` inside the text starts the
     /// path again there (an absolute path typed after an accepted prefill is taken as is).
-    public static func typedPath(_ text: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String {
+    public static func typedPath(_ text: String, home: String?) -> String {
         var path = text.trimmingCharacters(in: .whitespaces)
         if let restart = path.range(of: "/~/", options: .backwards) {
             path = "~/" + path[restart.upperBound...]
@@ -141,7 +141,7 @@ public struct TriagePrompt: Sendable {
 
     /// `~` and `~/x` from $HOME, as a shell would expand them; anything else as typed.
     public static func expandingTilde(_ path: String,
-                                      home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String {
+                                      home: String?) -> String {
         guard path == "~" || path.hasPrefix("~/"), let home, !home.isEmpty else { return path }
         return home + path.dropFirst()
     }

@@ -21,6 +21,8 @@ public struct TriageSession: Sendable {
     public var locations: [String: String] = [:]
     /// The export dialog's "strip location" default (`[export] strip_location`).
     public var stripLocationByDefault = false
+    /// `HOME` at launch, for `~` in typed destinations (set by the app; nil: `~` stays as typed).
+    public var home: String?
     /// The directory last typed in a copy/move/export prompt (the next prompt's default).
     public var lastDirectory = ""
     /// Progress of background work for the status bar (an export), nil when idle.

@@ -1,17 +1,17 @@
 import BrowserCore
 import Foundation
-import Synchronization
+import Concurrent
 
 /// Actions posted by background threads (scan results, downloads, triage, playback notes) for the UI loop to
 /// apply on its next turn. Posting also wakes the loop (`LoopWake`): no producer needs a busy flag.
 public final class EventInbox: Sendable {
-    private let actions = Mutex<[BrowserAction]>([])
+    private let actions = Locked<[BrowserAction]>([])
     public let wake = LoopWake()
 
     public init() {}
 
     public func post(_ action: BrowserAction) {
-        actions.withLock { $0.append(action) }
+        actions.withLockedValue { $0.append(action) }
         wake.wake()
     }
 
@@ -19,11 +19,11 @@ public final class EventInbox: Sendable {
     /// next wait.
     public func drain() -> [BrowserAction] {
         wake.reset()
-        return actions.withLock { posted in
+        return actions.withLockedValue { posted in
             defer { posted.removeAll() }
             return posted
         }
     }
 
-    public var isEmpty: Bool { actions.withLock { $0.isEmpty } }
+    public var isEmpty: Bool { actions.withLockedValue { $0.isEmpty } }
 }

@@ -1,3 +1,4 @@
+import Concurrent
 import Dispatch
 import Foundation
 // ChafaRenderer (a chafa canvas, C state) is not Sendable: TerminalGraphics is still Swift 5 mode and its renderers
@@ -7,28 +8,34 @@ import Foundation
 /// One chafa renderer per picture worker: a renderer's symbol map and canvas config are shared by its
 /// canvases, so one renderer draws one picture at a time; a pool lets the workers render in parallel instead
 /// of queueing behind a single lock.
-public final class ChafaRendererPool: @unchecked Sendable {  // C boundary: chafa canvases, each lent to one thread at a time
-    /// The first renderer: for the settings all of them share (mode, cell pixel size).
-    public let prototype: ChafaRenderer
+public final class ChafaRendererPool: Sendable {
+    /// The settings all renderers share.
+    public let mode: GraphicsMode
+    public let cellPixelSize: PixelSizeInCells?
     /// How many pictures can render at once.
     public let count: Int
-    private var idle: [ChafaRenderer]
-    private let lock = NSLock()
+    private let idle: Locked<[ChafaRenderer]>
     private let available: DispatchSemaphore
 
-    public init(count: Int, make: () -> ChafaRenderer) {
-        let renderers = (0..<max(1, count)).map { _ in make() }
-        prototype = renderers[0]
-        self.count = renderers.count
-        idle = renderers
-        available = DispatchSemaphore(value: renderers.count)
+    public init(count: Int, make: () -> sending ChafaRenderer) {
+        let count = max(1, count)
+        let first = make()
+        mode = first.mode
+        cellPixelSize = first.cellPixelSize
+        idle = Locked([first])
+        for _ in 1..<count {
+            let next = make()
+            idle.withLockedValue { $0.append(next) }
+        }
+        self.count = count
+        available = DispatchSemaphore(value: count)
     }
 
     public func withRenderer<T>(_ body: (ChafaRenderer) throws -> T) rethrows -> T {
         available.wait()
-        let renderer = lock.withLock { idle.removeLast() }
+        let renderer = idle.withLockedValue { $0.removeLast() }
         defer {
-            lock.withLock { idle.append(renderer) }
+            idle.withLockedValue { $0.append(renderer) }
             available.signal()
         }
         return try body(renderer)

@@ -11,34 +11,43 @@ import MediaFormats
 /// stills, a poster frame for videos), renders with chafa into symbol cells on the same worker, and hands
 /// finished `RenderedImage`s to the UI thread through a locked dictionary. The UI thread only ever takes
 /// locks for a moment: it never waits on a decode.
-public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendable {  // C boundary: chafa renderers; mutable state under `lock`
+public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     public let modeDescription: String
     private let scheduler: ThumbnailScheduler
     /// One renderer per worker, so pictures render in parallel.
     private let renderers: ChafaRendererPool
-    private var renderer: ChafaRenderer { renderers.prototype }
     private let diskCache: ThumbnailCache
     /// Decoded pixels by item and freedesktop size: a resize or zoom re-renders without decoding again.
     private let frames = ThumbnailMemoryCache<String>(capacityBytes: 256 << 20)
     /// What is wrong with items whose picture failed or shows only part of a damaged file.
     private let notes = PictureNotes()
 
-    private let lock = NSLock()
-    private var rendered: [ThumbnailKey: RenderedImage] = [:]
-    private var renderedOrder: [ThumbnailKey] = []
-    private var failed: Set<ThumbnailKey> = []
-    private var inFlight: [ThumbnailKey: PicturePriority] = [:]
-    private var ready: [ThumbnailKey] = []
-    /// Badges of requests in flight (pixel modes draw the badge when the picture is rendered).
-    private var badges: [ThumbnailKey: LiveBadge] = [:]
-    /// Live items whose movie could not be played: they show as stills with the LIVE OFF badge.
-    private var liveOffIDs: Set<String> = []
-    /// First-screen pictures being made from the disk cache while the scan runs (see `prewarm`); a request
-    /// for one of them waits for it instead of decoding the same file twice.
-    private var prewarming: Set<ThumbnailKey> = []
-    private var prewarmQueue: [ThumbnailKey] = []
-    /// Wakes the event loop when pictures are ready (set once, before the first request).
-    private var onReady: @Sendable () -> Void = {}
+    private struct State {
+        var rendered: [ThumbnailKey: RenderedImage] = [:]
+        var renderedOrder: [ThumbnailKey] = []
+        var failed: Set<ThumbnailKey> = []
+        var inFlight: [ThumbnailKey: PicturePriority] = [:]
+        var ready: [ThumbnailKey] = []
+        /// Badges of requests in flight (pixel modes draw the badge when the picture is rendered).
+        var badges: [ThumbnailKey: LiveBadge] = [:]
+        /// Live items whose movie could not be played: they show as stills with the LIVE OFF badge.
+        var liveOffIDs: Set<String> = []
+        /// First-screen pictures being made from the disk cache while the scan runs (see `prewarm`); a request
+        /// for one of them waits for it instead of decoding the same file twice.
+        var prewarming: Set<ThumbnailKey> = []
+        /// Wakes the event loop when pictures are ready (set once, before the first request).
+        var onReady: @Sendable () -> Void = {}
+
+        mutating func keepRendered(_ image: RenderedImage, for key: ThumbnailKey, limit: Int) {
+            rendered[key] = image
+            renderedOrder.append(key)
+            if renderedOrder.count > limit {
+                for old in renderedOrder.prefix(limit / 4) { rendered[old] = nil }
+                renderedOrder.removeFirst(limit / 4)
+            }
+        }
+    }
+    private let state = Locked(State())
     /// Rendered pictures kept for redraws (a few screens' worth; cells are small, pixel pictures are not).
     private let renderedLimit: Int
 
@@ -47,11 +56,13 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     public let pixelOutput: PixelOutput?
 
     public convenience init(depth: TerminalGraphics.ColorDepth, reason: String, version: String,
-                            warn: @escaping @Sendable (String) -> Void) {
-        self.init(depth: depth, reason: reason, version: version, warn: warn, mode: .symbols)
+                            environment: [String: String], warn: @escaping @Sendable (String) -> Void) {
+        self.init(depth: depth, reason: reason, version: version, environment: environment, warn: warn, mode: .symbols)
     }
 
-    public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, warn: @escaping @Sendable (String) -> Void,
+    /// `environment`: the launch environment (where the freedesktop thumbnail cache is).
+    public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, environment: [String: String],
+                warn: @escaping @Sendable (String) -> Void,
          mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, badge: BadgePainter? = nil,
          tmux: TmuxPassthroughTarget? = nil) {
         let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
@@ -63,62 +74,63 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             ? PixelOutput(mode: mode, tmux: tmux, cellPixelSize: cellPixelSize) : nil
         renderedLimit = mode.isPixelProtocol ? 300 : 2_000
         scheduler = ThumbnailScheduler(workers: workers)
-        diskCache = ThumbnailCache(version: version, warn: warn)
+        diskCache = ThumbnailCache(version: version, environment: environment, warn: warn)
         modeDescription = reason
     }
 
     deinit { scheduler.shutdown() }
 
     public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) {
-        lock.withLock { onReady = handler }
+        state.withLockedValue { $0.onReady = handler }
     }
 
-    /// Call without `lock` held.
+    /// Call without the state's lock held.
     private func announceReady() {
-        lock.withLock { onReady }()
+        state.withLockedValue { $0.onReady }()
     }
 
     /// Whether a picture is being decoded or rendered (the loop never asks: it is woken instead; tests check
     /// that a scroll back schedules nothing).
-    var hasWorkInFlight: Bool { lock.withLock { !inFlight.isEmpty || !prewarming.isEmpty } }
+    var hasWorkInFlight: Bool { state.withLockedValue { !$0.inFlight.isEmpty || !$0.prewarming.isEmpty } }
 
     public func picture(for key: ThumbnailKey) -> RenderedImage? {
-        lock.withLock { rendered[key] }
+        state.withLockedValue { $0.rendered[key] }
     }
 
     public func hasFailed(_ key: ThumbnailKey) -> Bool {
-        lock.withLock { failed.contains(key) }
+        state.withLockedValue { $0.failed.contains(key) }
     }
 
     public func takeReadyKeys() -> [ThumbnailKey] {
-        lock.withLock {
-            defer { ready.removeAll() }
-            return ready
+        state.withLockedValue { s in
+            defer { s.ready.removeAll() }
+            return s.ready
         }
     }
 
     public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
-        let state: (known: Bool, previous: PicturePriority?) = lock.withLock {
-            (rendered[key] != nil || failed.contains(key) || prewarming.contains(key), inFlight[key])
+        let known: (known: Bool, previous: PicturePriority?) = state.withLockedValue { s in
+            (s.rendered[key] != nil || s.failed.contains(key) || s.prewarming.contains(key), s.inFlight[key])
         }
-        if state.known { return }
+        if known.known { return }
         let schedulerKey = Self.schedulerKey(key)
-        if let previous = state.previous {
+        if let previous = known.previous {
             if previous != priority {
-                lock.withLock { inFlight[key] = priority }
+                state.withLockedValue { $0.inFlight[key] = priority }
                 scheduler.reprioritize(schedulerKey, to: Self.schedulerPriority(priority))
             }
             return
         }
-        lock.withLock {
-            inFlight[key] = priority
+        let pixelBadge = self.pixelBadge
+        state.withLockedValue { s in
+            s.inFlight[key] = priority
             // A live item shown as a traditional still (movie missing or unplayable) wears LIVE OFF.
-            badges[key] = pixelBadge?.badge(for: item, liveOff: item.liveOffReason != nil || liveOffIDs.contains(item.id))
+            s.badges[key] = pixelBadge?.badge(for: item, liveOff: item.liveOffReason != nil || s.liveOffIDs.contains(item.id))
         }
         let frames = self.frames, diskCache = self.diskCache, notes = self.notes
         let size = thumbnailSize(for: key)
         // Symbols: an embedded thumbnail with what the cells can show serves (never stored in the shared cache).
-        let options = CellPictureResolution.decodeOptions(mode: renderer.mode, columns: key.width, rows: key.height)
+        let options = CellPictureResolution.decodeOptions(mode: renderers.mode, columns: key.width, rows: key.height)
         scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
             let result = Self.decode(item, size: size, options: options, frames: frames, diskCache: diskCache, notes: notes)
             if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
@@ -134,10 +146,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
             for size in ThumbnailSize.allCases { frames.remove("\(id)@\(size.rawValue)") }
             notes.set(nil, for: id)
         }
-        lock.withLock {
-            for key in rendered.keys where itemIDs.contains(key.itemID) { rendered[key] = nil }
-            renderedOrder.removeAll { itemIDs.contains($0.itemID) }
-            failed = failed.filter { !itemIDs.contains($0.itemID) }
+        state.withLockedValue { s in
+            for key in s.rendered.keys where itemIDs.contains(key.itemID) { s.rendered[key] = nil }
+            s.renderedOrder.removeAll { itemIDs.contains($0.itemID) }
+            s.failed = s.failed.filter { !itemIDs.contains($0.itemID) }
         }
     }
 
@@ -145,22 +157,22 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     /// LIVE OFF badge (symbol mode composites the badge when drawing and needs nothing).
     public func markLiveOff(itemIDs: Set<String>) {
         guard pixelBadge != nil, !itemIDs.isEmpty else { return }
-        lock.withLock {
-            let added = itemIDs.subtracting(liveOffIDs)
+        state.withLockedValue { s in
+            let added = itemIDs.subtracting(s.liveOffIDs)
             guard !added.isEmpty else { return }
-            liveOffIDs.formUnion(added)
-            let stale = rendered.keys.filter { added.contains($0.itemID) }
-            for key in stale { rendered[key] = nil }
-            renderedOrder.removeAll { added.contains($0.itemID) }
-            ready += stale
+            s.liveOffIDs.formUnion(added)
+            let stale = s.rendered.keys.filter { added.contains($0.itemID) }
+            for key in stale { s.rendered[key] = nil }
+            s.renderedOrder.removeAll { added.contains($0.itemID) }
+            s.ready += stale
         }
     }
 
     public func cancelAll(except keep: Set<ThumbnailKey>) {
         scheduler.cancelAll(except: Set(keep.map(Self.schedulerKey)))
-        lock.withLock {
-            inFlight = inFlight.filter { keep.contains($0.key) }
-            badges = badges.filter { keep.contains($0.key) }
+        state.withLockedValue { s in
+            s.inFlight = s.inFlight.filter { keep.contains($0.key) }
+            s.badges = s.badges.filter { keep.contains($0.key) }
         }
     }
 
@@ -168,73 +180,79 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     private func finish(_ key: ThumbnailKey, _ result: Result<PixelFrame, ImagingError>) {
         var image: RenderedImage?
         if case .success(let frame) = result {
-            let prepared = renderer.mode.isPixelProtocol ? pixelReady(frame, key: key) : frame
+            let prepared = renderers.mode.isPixelProtocol ? pixelReady(frame, key: key) : frame
             image = renderers.withRenderer { try? $0.render(prepared, maxColumns: key.width, maxRows: key.height) }
         }
-        lock.withLock {
-            badges[key] = nil
-            guard inFlight.removeValue(forKey: key) != nil else { return }
+        let limit = renderedLimit
+        state.withLockedValue { s in
+            s.badges[key] = nil
+            guard s.inFlight.removeValue(forKey: key) != nil else { return }
             if let image {
-                keepRendered(image, for: key)
+                s.keepRendered(image, for: key, limit: limit)
             } else {
-                failed.insert(key)
+                s.failed.insert(key)
             }
-            ready.append(key)
+            s.ready.append(key)
         }
         announceReady()
     }
 
-    /// Call with `lock` held.
-    private func keepRendered(_ image: RenderedImage, for key: ThumbnailKey) {
-        rendered[key] = image
-        renderedOrder.append(key)
-        if renderedOrder.count > renderedLimit {
-            for old in renderedOrder.prefix(renderedLimit / 4) { rendered[old] = nil }
-            renderedOrder.removeFirst(renderedLimit / 4)
-        }
-    }
-
     /// The freedesktop size whose pixels cover the key's cells.
     private func thumbnailSize(for key: ThumbnailKey) -> ThumbnailSize {
-        let box = CellGeometry.pixelBox(columns: key.width, rows: key.height, cell: renderer.cellPixelSize)
+        let box = CellGeometry.pixelBox(columns: key.width, rows: key.height, cell: renderers.cellPixelSize)
         return ThumbnailSize.covering(max(box.width, box.height))
     }
 
     /// Makes the first screen's pictures while the library scan still runs (first paint waits for the scan
     /// otherwise): the freedesktop cache is keyed by path and mtime only, so a still's cached thumbnail
     /// needs no probe. Cache hits only (a miss is left to the normal request after the scan, which knows
-    /// the item); symbol mode only (pixel pictures need the item's kind for their badge). `stills` runs on a
-    /// background thread and gives item ids (still paths) in display order.
+    /// the item); symbol mode only (pixel pictures need the item's kind for their badge). Everything runs on
+    /// the picture workers (the one decode pool), with the `firstScreen` priority that the loop's per-frame
+    /// `cancelAll` leaves alone: first `stills` (item ids, i.e. still paths, in display order), then one job
+    /// per picture.
     public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {
-        guard !renderer.mode.isPixelProtocol, width > 0, height > 0 else { return }
-        let workers = renderers.count
-        Thread.detachNewThread { [weak self] in
-            WorkerThreadSignals.block()
+        guard !renderers.mode.isPixelProtocol, width > 0, height > 0 else { return }
+        let listing = ThumbnailRequestKey(itemID: "prewarm listing \(width)x\(height)", size: 0)
+        scheduler.submit(listing, priority: .firstScreen, work: { [weak self] in
             let keys = stills().map { ThumbnailKey(itemID: $0, width: width, height: height) }
             guard let self, !keys.isEmpty else { return }
-            self.lock.withLock {
-                self.prewarming.formUnion(keys)
-                self.prewarmQueue = keys.reversed()
+            // A picture the loop already asked for (the scan finished before this listing ran) keeps its request.
+            let fresh = self.state.withLockedValue { s in
+                let fresh = keys.filter { s.rendered[$0] == nil && s.inFlight[$0] == nil && !s.prewarming.contains($0) }
+                s.prewarming.formUnion(fresh)
+                return fresh
             }
-            DispatchQueue.concurrentPerform(iterations: min(workers, keys.count)) { _ in
-                while let key = self.lock.withLock({ self.prewarmQueue.popLast() }) { self.prewarmOne(key) }
-            }
-        }
+            for key in fresh { self.submitPrewarm(key) }
+        })
     }
 
-    private func prewarmOne(_ key: ThumbnailKey) {
+    private func submitPrewarm(_ key: ThumbnailKey) {
         let size = thumbnailSize(for: key)
         let cacheKey = "\(key.itemID)@\(size.rawValue)"
-        var image: RenderedImage?
-        if let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID, size: size) {
+        let frames = self.frames, diskCache = self.diskCache
+        scheduler.submit(Self.schedulerKey(key), priority: .firstScreen, job: {
+            guard let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID, size: size) else {
+                return .failure(.cannotDecode("not in the thumbnail cache"))
+            }
             frames.insert(frame, for: cacheKey)
+            return .success(frame)
+        }, completion: { [weak self] _, result in
+            self?.finishPrewarm(key, result)
+        })
+    }
+
+    /// Runs on a worker: renders a cache hit and publishes it; either way the loop redraws (a miss is then
+    /// requested the normal way).
+    private func finishPrewarm(_ key: ThumbnailKey, _ result: Result<PixelFrame, ImagingError>) {
+        var image: RenderedImage?
+        if case .success(let frame) = result {
             image = renderers.withRenderer { try? $0.render(frame, maxColumns: key.width, maxRows: key.height) }
         }
-        lock.withLock {
-            prewarming.remove(key)
-            if let image, rendered[key] == nil { keepRendered(image, for: key) }
-            // Either way the loop redraws: a miss is then requested the normal way.
-            ready.append(key)
+        let limit = renderedLimit
+        state.withLockedValue { s in
+            s.prewarming.remove(key)
+            if let image, s.rendered[key] == nil { s.keepRendered(image, for: key, limit: limit) }
+            s.ready.append(key)
         }
         announceReady()
     }
@@ -242,8 +260,8 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, @unchecked Sendabl
     /// Pixel modes: the frame resampled to exactly the pixels of the cells it will cover, with the badge drawn
     /// into its corner at that size (so the badge keeps its size whatever the photo's resolution).
     private func pixelReady(_ frame: PixelFrame, key: ThumbnailKey) -> PixelFrame {
-        let badge = lock.withLock { badges[key] }
-        return frame.sizedForCells(columns: key.width, rows: key.height, cell: renderer.cellPixelSize, badge: badge)
+        let badge = state.withLockedValue { $0.badges[key] }
+        return frame.sizedForCells(columns: key.width, rows: key.height, cell: renderers.cellPixelSize, badge: badge)
     }
 
     public func pictureNote(for itemID: String) -> PictureNote? { notes.note(for: itemID) }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Concurrent
 import Imaging
 import LivePairing
 import TerminalGraphics
@@ -115,7 +115,7 @@ public struct PictureNote: Sendable, Equatable {
 
 /// Notes by item id, written by decode workers, read by the UI thread.
 public final class PictureNotes: Sendable {
-    private let notes = Mutex<[String: PictureNote]>([:])
-    public func set(_ note: PictureNote?, for itemID: String) { notes.withLock { $0[itemID] = note } }
-    public func note(for itemID: String) -> PictureNote? { notes.withLock { $0[itemID] } }
+    private let notes = Locked<[String: PictureNote]>([:])
+    public func set(_ note: PictureNote?, for itemID: String) { notes.withLockedValue { $0[itemID] = note } }
+    public func note(for itemID: String) -> PictureNote? { notes.withLockedValue { $0[itemID] } }
 }

@@ -8,14 +8,13 @@ public enum PlaybackGeometry {
     /// symbols: 0.5 drops 5 % of frames at 55 ms CPU per frame, 0.2 drops none at 42 ms, and the picture of a
     /// frame seen for 33 ms looks the same. `LIVEGRID_PLAY_WORK` overrides it.
     public static var chafaWorkFactor: Float {
-        if let text = ProcessInfo.processInfo.environment["LIVEGRID_PLAY_WORK"], let value = Float(text) { return value }
-        return 0.2
+        RuntimeEnvironment.launch.playWorkFactor ?? 0.2
     }
 
     /// True when movie frames in symbol mode go through chafa rather than `QuadrantRenderer`
     /// (`LIVEGRID_PLAY_RENDERER=chafa`, to compare cost and look).
     public static var symbolFramesUseChafa: Bool {
-        ProcessInfo.processInfo.environment["LIVEGRID_PLAY_RENDERER"] == "chafa"
+        RuntimeEnvironment.launch.playFramesThroughChafa
     }
 
     /// The renderer for movie frames: quadrant blocks in symbol mode (DECISIONS.md: chafa's symbol search

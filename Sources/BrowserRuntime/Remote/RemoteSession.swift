@@ -15,9 +15,11 @@ public final class RemoteSession {
     private var observerToken: Int?
     private var loadTask: Task<Void, Never>?
 
-    public init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox, maxEntries: Int = RemoteListingParser.defaultMaxEntries) {
+    /// `downloadCacheRoot`: where downloads are kept (from the launch environment).
+    public init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox, downloadCacheRoot: String,
+                maxEntries: Int = RemoteListingParser.defaultMaxEntries) {
         self.inbox = inbox
-        let library = client.map { RemoteLibrary(url: url, client: $0) } ?? RemoteLibrary(url: url)
+        let library = RemoteLibrary(url: url, client: client ?? RemoteHTTPClient(), cacheRoot: downloadCacheRoot)
         // The browser reads only what the screen asks for (issue 17): names first, files of the shown items.
         library.probePolicy = .onDemand
         library.maxEntries = maxEntries
@@ -40,6 +42,8 @@ public final class RemoteSession {
             inbox.post(.remote(.event(directory: directory, event)))
         }
         loadTask?.cancel()
+        // A Task, not a thread: RemoteLibrary's API is async (it awaits the curl worker's transfers) and
+        // cancelling the task is how a newer load, or leaving the folder, stops the listing.
         loadTask = Task.detached { [library, inbox, directory] in
             do {
                 try await library.load()

@@ -1,4 +1,5 @@
 import BrowserCore
+import Concurrent
 import Foundation
 import Library
 import LibrarySources
@@ -7,29 +8,35 @@ import MediaFormats
 
 /// Runs the triage file work (sidecars, trash, copy/move, rotate, export) on one background queue, in the
 /// order asked, and posts the results to the app's inbox. The draw loop never waits on a file.
-public final class TriageWorker: @unchecked Sendable {  // `cancelRequested` is guarded by `lock`; the rest is immutable
+public final class TriageWorker: Sendable {
+    /// One serial queue: file operations run one at a time, in the order asked (an undo after its trash).
     private let queue = DispatchQueue(label: "livegrid.triage")
-    private let lock = NSLock()
-    private var cancelRequested = false
+    private let cancelRequested = Locked(false)
     private let post: @Sendable (BrowserAction) -> Void
+    /// `HOME` at launch: `~` in typed destinations and completions.
+    private let home: String?
+    /// The user's trash (`XDG_DATA_HOME`/`HOME` at launch).
+    private let trash: FreedesktopTrash
 
-    public init(post: @escaping @Sendable (BrowserAction) -> Void) {
+    public init(environment: RuntimeEnvironment, post: @escaping @Sendable (BrowserAction) -> Void) {
+        home = environment.home
+        trash = FreedesktopTrash(environment: environment.variables)
         self.post = post
     }
 
     public func perform(_ request: TriageRequest) {
         if case .cancelExport = request {
-            lock.withLock { cancelRequested = true }
+            cancelRequested.set(true)
             return
         }
-        if case .export = request { lock.withLock { cancelRequested = false } }
+        if case .export = request { cancelRequested.set(false) }
         queue.async { [self] in
             // Posting wakes the event loop.
             if let result = run(request) { post(.triage(.result(result))) }
         }
     }
 
-    private var isCancelled: Bool { lock.withLock { cancelRequested } }
+    private var isCancelled: Bool { cancelRequested.value }
 
     private func run(_ request: TriageRequest) -> TriageResult? {
         switch request {
@@ -48,18 +55,18 @@ public final class TriageWorker: @unchecked Sendable {  // `cancelRequested` is 
                                       error: "\(error)")
             }
         case .trash(let items):
-            let (undo, outcomes) = ItemFileOperations.trash(items)
+            let (undo, outcomes) = ItemFileOperations.trash(items, using: trash)
             let files = undo.records.reduce(0) { $0 + $1.entries.count }
             var text = "Trashed \(Plural.count(undo.records.count, "item")) (\(Plural.count(files, "file")))"
             if !undo.isEmpty { text += " — u to undo" }
             return .trashed(undo, message: text + Self.failures(outcomes.compactMap(\.error)))
         case .restore(let undo):
-            let outcomes = ItemFileOperations.restore(undo)
+            let outcomes = ItemFileOperations.restore(undo, using: trash)
             let restored = outcomes.filter { $0.error == nil }.count
             return .finished(message: "Restored \(restored) of \(Plural.count(outcomes.count, "item"))"
                              + Self.failures(outcomes.compactMap(\.error)), filesChanged: true)
         case .transfer(let items, let directory, let move):
-            let destination = TriagePrompt.expandingTilde(directory)
+            let destination = TriagePrompt.expandingTilde(directory, home: home)
             let outcomes = ItemFileOperations.transfer(items, to: destination, mode: move ? .move : .copy)
             let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
                 .map { ($0.destination as NSString).lastPathComponent }
@@ -78,7 +85,7 @@ public final class TriageWorker: @unchecked Sendable {  // `cancelRequested` is 
                 : "Removed the copies of \(done) of \(Plural.count(outcomes.count, "item"))"
             return .finished(message: text + Self.failures(outcomes.compactMap(\.error)), filesChanged: undo.isMove)
         case .completePath(let typed):
-            return .completions(for: typed, candidates: PathCompletion.candidates(for: typed))
+            return .completions(for: typed, candidates: PathCompletion.candidates(for: typed, home: home))
         case .readLocation(let item):
             return .location(itemID: item.id, text: Self.locationText(item))
         case .rotate(let item, let adjustment):
@@ -97,7 +104,7 @@ public final class TriageWorker: @unchecked Sendable {  // `cancelRequested` is 
         case .rotatedStillCopy(let item, let adjustment):
             return rotatedStillCopy(item, adjustment)
         case .export(let items, let choices, let destination, let stripLocation):
-            return export(items, choices: choices, destination: TriagePrompt.expandingTilde(destination),
+            return export(items, choices: choices, destination: TriagePrompt.expandingTilde(destination, home: home),
                           stripLocation: stripLocation)
         case .cancelExport:
             return nil

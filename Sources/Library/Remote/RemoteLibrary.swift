@@ -77,14 +77,10 @@ public final class RemoteLibrary: Sendable {
 
     deinit { if let token = state.withLockedValue({ $0.downloadToken }) { downloads.removeObserver(token) } }
 
-    /// Convenience: a library with its own client and download manager using default settings.
-    public convenience init(url: URL) {
-        self.init(url: url, client: RemoteHTTPClient())
-    }
-
-    /// Convenience: a library on `client` with a default download manager.
-    public convenience init(url: URL, client: RemoteHTTPClient) {
-        self.init(url: url, client: client, downloads: DownloadManager(client: client))
+    /// Convenience: a library on `client` with a download manager keeping its files under `cacheRoot`.
+    public convenience init(url: URL, client: RemoteHTTPClient, cacheRoot: String) {
+        self.init(url: url, client: client,
+                  downloads: DownloadManager(client: client, configuration: .init(cacheRoot: cacheRoot)))
     }
 
     public var listing: RemoteListing? { state.withLockedValue { s in s.listing } }

@@ -26,7 +26,7 @@ public enum ItemFileOperations {
 
     /// Trashes each item as one operation (all its files or none). Returns the undo for those that went,
     /// and one outcome per item.
-    public static func trash(_ items: [LibraryItem], using trash: FreedesktopTrash = FreedesktopTrash())
+    public static func trash(_ items: [LibraryItem], using trash: FreedesktopTrash)
         -> (undo: TrashUndo, outcomes: [ItemOutcome<FreedesktopTrash.Record>]) {
         var records: [FreedesktopTrash.Record] = []
         let outcomes = items.map { item in
@@ -39,7 +39,7 @@ public enum ItemFileOperations {
 
     /// Undo of `trash`: restores every record it can; those that would overwrite something new are reported
     /// and left in the trash.
-    public static func restore(_ undo: TrashUndo, using trash: FreedesktopTrash = FreedesktopTrash())
+    public static func restore(_ undo: TrashUndo, using trash: FreedesktopTrash)
         -> [ItemOutcome<[String]>] {
         undo.records.map { record in
             ItemOutcome(itemID: record.entries.first?.originalPath ?? "",

@@ -8,7 +8,7 @@ public enum PathCompletion {
 
     /// Directories completing `typed`, each ending in `/`, sorted; hidden ones only when the typed name
     /// starts with a dot. Relative paths complete against `workingDirectory`.
-    public static func candidates(for typed: String, home: String? = ProcessInfo.processInfo.environment["HOME"],
+    public static func candidates(for typed: String, home: String?,
                                   workingDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
         let (directoryPart, namePrefix) = split(typed)
         var directory = directoryPart.isEmpty ? "." : directoryPart

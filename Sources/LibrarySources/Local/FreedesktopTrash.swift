@@ -25,7 +25,7 @@ public struct FreedesktopTrash: Sendable {
     /// The clock for `DeletionDate` (tests pin it).
     public var now: @Sendable () -> Date = { Date() }
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, uid: uid_t = getuid()) {
+    public init(environment: [String: String], uid: uid_t = getuid()) {
         let dataHome: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             dataHome = xdg

@@ -1,4 +1,5 @@
 import CCurl
+import Concurrent
 import Foundation
 
 /// libcurl's multi interface on one worker thread, for all transfers of one `RemoteHTTPClient`.
@@ -37,9 +38,7 @@ final class CurlEngine: @unchecked Sendable {
             inbox.append(transfer)
             if !workerStarted {
                 workerStarted = true
-                let thread = Thread { [self] in run() }
-                thread.name = "livegrid-http"
-                thread.start()
+                NamedThread.start("livegrid-http") { [self] in run() }
             }
             return true
         }

@@ -16,7 +16,7 @@ public struct DownloadCache: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/livegrid/remote` (or `~/.cache/livegrid/remote`).
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultRoot(environment: [String: String]) -> String {
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
         return base + "/livegrid/remote"

@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,10 +11,11 @@ import FoundationNetworking
 /// for an evicted file on the eviction queue, `.queued` on the requester's thread), never under the manager's
 /// lock, with states in the order they happened for each URL. Keep them short: the worker thread also reads
 /// every other transfer's socket.
-// unchecked: not a C boundary; every var is under `lock` (NSLock), to move to Locked with the remote rework.
+// unchecked: `Job` is a class shared with its transfer's curl callbacks; its fields change only under `registry`'s lock (or on that transfer's one worker thread).
 public final class DownloadManager: @unchecked Sendable {
     public struct Configuration: Sendable {
-        public var cacheRoot: String = DownloadCache.defaultRoot()
+        /// Where downloads are kept (`DownloadCache.defaultRoot(environment:)` for the user's cache).
+        public var cacheRoot: String
         public var maxConcurrent = 3
         /// Larger files are refused before a byte is written.
         public var sizeCap: UInt64 = 2 << 30
@@ -22,18 +24,21 @@ public final class DownloadManager: @unchecked Sendable {
         /// Most bytes the cache keeps: least recently used files go first (never one being downloaded), when
         /// the manager starts and after each completed download.
         public var cacheSizeLimit: UInt64 = DownloadCache.defaultSizeLimit
-        public init() {}
+        public init(cacheRoot: String) { self.cacheRoot = cacheRoot }
     }
 
     public let configuration: Configuration
     public let cache: DownloadCache
     private let client: RemoteHTTPClient
-    private let lock = NSLock()
-    private var jobs: [URL: Job] = [:]
-    private var sequence = 0
-    private var finishedAt: Date?
-    private var observers: [Int: @Sendable (URL, DownloadState) -> Void] = [:]
-    private var nextObserver = 0
+    /// Everything the manager's threads share, under one lock.
+    private struct Registry {
+        var jobs: [URL: Job] = [:]
+        var sequence = 0
+        var finishedAt: Date?
+        var observers: [Int: @Sendable (URL, DownloadState) -> Void] = [:]
+        var nextObserver = 0
+    }
+    private let registry = Locked(Registry())
     /// Eviction scans the cache directory: off the HTTP worker thread and one pass at a time.
     private let evictionQueue = DispatchQueue(label: "livegrid.download-cache.eviction", qos: .utility)
 
@@ -68,7 +73,7 @@ public final class DownloadManager: @unchecked Sendable {
         }
     }
 
-    public init(client: RemoteHTTPClient, configuration: Configuration = Configuration()) {
+    public init(client: RemoteHTTPClient, configuration: Configuration) {
         self.client = client
         self.configuration = configuration
         self.cache = DownloadCache(root: configuration.cacheRoot, sizeLimit: configuration.cacheSizeLimit)
@@ -80,14 +85,14 @@ public final class DownloadManager: @unchecked Sendable {
     /// Calls `observer` for every state change; returns a token for `removeObserver`.
     @discardableResult
     public func addObserver(_ observer: @escaping @Sendable (URL, DownloadState) -> Void) -> Int {
-        lock.withLock {
-            nextObserver += 1
-            observers[nextObserver] = observer
-            return nextObserver
+        registry.withLockedValue { r in
+            r.nextObserver += 1
+            r.observers[r.nextObserver] = observer
+            return r.nextObserver
         }
     }
 
-    public func removeObserver(_ token: Int) { _ = lock.withLock { observers.removeValue(forKey: token) } }
+    public func removeObserver(_ token: Int) { _ = registry.withLockedValue { r in r.observers.removeValue(forKey: token) } }
 
     /// State changes as an async stream (ends when the consumer stops iterating).
     public func updates() -> AsyncStream<(URL, DownloadState)> {
@@ -98,7 +103,7 @@ public final class DownloadManager: @unchecked Sendable {
     }
 
     private func notify(_ url: URL, _ state: DownloadState) {
-        let list = lock.withLock { Array(observers.values) }
+        let list = registry.withLockedValue { r in Array(r.observers.values) }
         for observer in list { observer(url, state) }
     }
 
@@ -109,12 +114,12 @@ public final class DownloadManager: @unchecked Sendable {
     public func request(_ url: URL, priority: DownloadPriority = .visible, expectedSize: UInt64? = nil,
                         expectedETag: String? = nil) {
         var announce: DownloadState?
-        lock.withLock {
-            if let job = jobs[url] {
+        registry.withLockedValue { r in
+            if let job = r.jobs[url] {
                 switch job.state {
                 case .queued, .downloading:
                     if priority > job.priority { job.priority = priority }
-                    if priority == .play { sequence += 1; job.order = -sequence }  // newest play request first
+                    if priority == .play { r.sequence += 1; job.order = -r.sequence }  // newest play request first
                     return
                 case .downloaded:
                     return
@@ -128,16 +133,16 @@ public final class DownloadManager: @unchecked Sendable {
                 cache.markUsed(url)
                 let job = Job(url: url, priority: priority, order: 0)
                 job.state = .downloaded(path: cached.path)
-                jobs[url] = job
+                r.jobs[url] = job
                 announce = job.state
                 return
             }
-            sequence += 1
-            let job = Job(url: url, priority: priority, order: priority == .play ? -sequence : sequence)
+            r.sequence += 1
+            let job = Job(url: url, priority: priority, order: priority == .play ? -r.sequence : r.sequence)
             job.expectedSize = expectedSize
             job.expectedETag = expectedETag
-            jobs[url] = job
-            finishedAt = nil
+            r.jobs[url] = job
+            r.finishedAt = nil
             announce = .queued
         }
         if let announce { notify(url, announce) }
@@ -151,8 +156,8 @@ public final class DownloadManager: @unchecked Sendable {
 
     /// Queues a failed download again (it resumes from its partial file when the server allows).
     public func retry(_ url: URL) {
-        let priority: DownloadPriority? = lock.withLock {
-            guard let job = jobs[url], case .failed = job.state else { return nil }
+        let priority: DownloadPriority? = registry.withLockedValue { r in
+            guard let job = r.jobs[url], case .failed = job.state else { return nil }
             job.state = .notRequested
             return job.priority
         }
@@ -161,32 +166,32 @@ public final class DownloadManager: @unchecked Sendable {
 
     /// Stops a download (its partial file stays for a later resume).
     public func cancel(_ url: URL) {
-        let task = lock.withLock { jobs[url]?.task }
+        let task = registry.withLockedValue { r in r.jobs[url]?.task }
         task?.cancel()
-        lock.withLock {
-            if let job = jobs[url], case .queued = job.state { jobs[url] = nil }
+        registry.withLockedValue { r in
+            if let job = r.jobs[url], case .queued = job.state { r.jobs[url] = nil }
         }
     }
 
     public func cancelAll() {
-        let tasks = lock.withLock { () -> [RemoteHTTPClient.Task] in
-            for (url, job) in jobs where job.state == .queued { jobs[url] = nil }
-            return jobs.values.compactMap(\.task)
+        let tasks = registry.withLockedValue { r -> [RemoteHTTPClient.Task] in
+            for (url, job) in r.jobs where job.state == .queued { r.jobs[url] = nil }
+            return r.jobs.values.compactMap(\.task)
         }
         tasks.forEach { $0.cancel() }
     }
 
     public func state(of url: URL) -> DownloadState {
-        lock.withLock { jobs[url]?.state } ?? (cache.completeFile(for: url).map { .downloaded(path: $0.path) } ?? .notRequested)
+        registry.withLockedValue { r in r.jobs[url]?.state } ?? (cache.completeFile(for: url).map { .downloaded(path: $0.path) } ?? .notRequested)
     }
 
     /// The complete local copy, if any.
     public func localPath(for url: URL) -> String? { state(of: url).localPath }
 
     public func activity() -> DownloadActivity {
-        lock.withLock {
+        registry.withLockedValue { r in
             var activity = DownloadActivity.idle
-            for job in jobs.values {
+            for job in r.jobs.values {
                 switch job.state {
                 case .queued: activity.queued += 1
                 case .downloading(let bytes, let total, let rate):
@@ -199,7 +204,7 @@ public final class DownloadManager: @unchecked Sendable {
             if activity.bytesPerSecond > 1, activity.queued == 0 {
                 activity.eta = Double(activity.remainingBytes) / activity.bytesPerSecond
             }
-            activity.finishedAt = activity.isIdle ? finishedAt : nil
+            activity.finishedAt = activity.isIdle ? r.finishedAt : nil
             return activity
         }
     }
@@ -208,10 +213,10 @@ public final class DownloadManager: @unchecked Sendable {
 
     private func pump() {
         while true {
-            let next: Job? = lock.withLock {
-                let running = jobs.values.filter { if case .downloading = $0.state { return true } else { return false } }.count
+            let next: Job? = registry.withLockedValue { r in
+                let running = r.jobs.values.filter { if case .downloading = $0.state { return true } else { return false } }.count
                 guard running < configuration.maxConcurrent else { return nil }
-                let waiting = jobs.values.filter { $0.state == .queued }
+                let waiting = r.jobs.values.filter { $0.state == .queued }
                 guard let job = waiting.max(by: { ($0.priority, -$0.order) < ($1.priority, -$1.order) }) else { return nil }
                 job.state = .downloading(bytes: 0, total: job.expectedSize, bytesPerSecond: 0)
                 return job
@@ -251,12 +256,12 @@ public final class DownloadManager: @unchecked Sendable {
         }
         job.meta = meta
         job.resumedFrom = range == nil ? 0 : partSize
-        notify(url, lock.withLock { job.state })
+        notify(url, registry.withLockedValue { r in job.state })
         let task = client.start(request, handler: RemoteTransferHandler(
             onResponse: { [weak self] in self?.received($0, job: job) },
             onData: { [weak self] in self?.received($0, job: job) },
             onComplete: { [weak self] in self?.finish(job, error: $0) }))
-        lock.withLock { job.task = task }
+        registry.withLockedValue { r in job.task = task }
     }
 
     private func received(_ http: HTTPURLResponse, job: Job) -> RemoteError? {
@@ -298,7 +303,7 @@ public final class DownloadManager: @unchecked Sendable {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (startOffset > 0 ? O_APPEND : O_TRUNC)
         let fd = open(partPath, flags, 0o644)
         guard fd >= 0 else { return .cache("cannot open \(partPath): \(String(cString: strerror(errno)))") }
-        lock.withLock {
+        registry.withLockedValue { r in
             job.fd = fd
             job.bytes = startOffset
             job.total = total
@@ -312,7 +317,7 @@ public final class DownloadManager: @unchecked Sendable {
     }
 
     private func received(_ data: Data, job: Job) -> RemoteError? {
-        let fd = lock.withLock { job.fd }
+        let fd = registry.withLockedValue { r in job.fd }
         guard fd >= 0 else { return .cache("file not open") }
         let failed: Int32? = data.withUnsafeBytes { raw -> Int32? in
             var done = 0
@@ -324,7 +329,7 @@ public final class DownloadManager: @unchecked Sendable {
             return nil
         }
         if let failed { return .cache("write failed: \(String(cString: strerror(failed)))") }
-        let (state, due, writeback): (DownloadState, Bool, ClosedRange<UInt64>?) = lock.withLock {
+        let (state, due, writeback): (DownloadState, Bool, ClosedRange<UInt64>?) = registry.withLockedValue { r in
             job.bytes += UInt64(data.count)
             var writeback: ClosedRange<UInt64>?
             if job.bytes - job.writebackFrom >= Self.writebackStep {
@@ -369,7 +374,7 @@ public final class DownloadManager: @unchecked Sendable {
         let url = job.url
         let partPath = cache.partPath(for: url)
         var outcome: DownloadState
-        let fd = lock.withLock { () -> Int32 in let fd = job.fd; job.fd = -1; job.task = nil; return fd }
+        let fd = registry.withLockedValue { r -> Int32 in let fd = job.fd; job.fd = -1; job.task = nil; return fd }
         var problem = error
         // A body cut short (reset, killed server, Content-Length larger than the body) says so plainly.
         if let total = job.total, job.bytes < total {
@@ -409,7 +414,7 @@ public final class DownloadManager: @unchecked Sendable {
             // SFTP has no If-Range: the transfer noticed the new modification time itself. Start over, as an
             // HTTP server would have by answering 200.
             unlink(partPath)
-            lock.withLock { job.restarted = true; job.state = .queued }
+            registry.withLockedValue { r in job.restarted = true; job.state = .queued }
             notify(url, .queued)
             pump()
             return
@@ -422,10 +427,10 @@ public final class DownloadManager: @unchecked Sendable {
             outcome = .failed(reason: e.description, retryable: e.isTransient || e == .cancelled
                                 || { if case .invalidResponse = e { return true } else { return false } }())
         }
-        lock.withLock {
+        registry.withLockedValue { r in
             job.state = outcome
-            let busy = jobs.values.contains { $0.state.isActive }
-            if !busy { finishedAt = Date() }
+            let busy = r.jobs.values.contains { $0.state.isActive }
+            if !busy { r.finishedAt = Date() }
         }
         notify(url, outcome)
         pump()
@@ -439,13 +444,13 @@ public final class DownloadManager: @unchecked Sendable {
     @discardableResult
     public func evictCache(keeping kept: String? = nil) -> DownloadCache.EvictionReport {
         let report = cache.evict { key in
-            key == kept || lock.withLock { jobs.values.contains { $0.cacheKey == key && $0.state.isActive } }
+            key == kept || registry.withLockedValue { r in r.jobs.values.contains { $0.cacheKey == key && $0.state.isActive } }
         }
         guard !report.removedKeys.isEmpty else { return report }
         let removed = Set(report.removedKeys)
-        let forgotten: [URL] = lock.withLock {
-            let urls = jobs.values.filter { removed.contains($0.cacheKey) && $0.state.isDownloaded }.map(\.url)
-            for url in urls { jobs[url] = nil }
+        let forgotten: [URL] = registry.withLockedValue { r in
+            let urls = r.jobs.values.filter { removed.contains($0.cacheKey) && $0.state.isDownloaded }.map(\.url)
+            for url in urls { r.jobs[url] = nil }
             return urls
         }
         for url in forgotten { notify(url, .notRequested) }

@@ -75,7 +75,7 @@ public struct Netrc: Sendable, Equatable {
     }
 
     /// `$NETRC` or `~/.netrc`, or an empty set when unreadable.
-    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> Netrc {
+    public static func load(environment: [String: String]) -> Netrc {
         let path = environment["NETRC"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.netrc")
         guard let data = FileManager.default.contents(atPath: path), data.count < 1 << 20 else { return Netrc() }
         return parse(String(decoding: data, as: UTF8.self))

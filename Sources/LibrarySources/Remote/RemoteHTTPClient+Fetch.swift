@@ -100,6 +100,7 @@ extension RemoteHTTPClient {
 }
 
 /// One streamed listing; touched only on the client's worker thread.
+// unchecked: filled by curl's body callbacks (C) on the worker thread alone.
 private final class ListingState: @unchecked Sendable {
     let baseURL: URL
     let maxBytes: Int

@@ -62,13 +62,13 @@ extension RemoteHTTPClient {
     func transferSettings(for url: URL) -> SSHTransferSettings {
         let session = session(for: url)
         return SSHTransferSettings(host: session.settings, auth: session.auth, useAgent: configuration.ssh.useAgent
-                                   && Self.agentSocketPresent)
+                                   && Self.agentSocketPresent(configuration.ssh.agentSocket))
     }
 
     /// libssh2 looks for the agent through this process's `SSH_AUTH_SOCK` (libcurl offers no other way), so
-    /// that is what decides whether the agent is worth a try.
-    static var agentSocketPresent: Bool {
-        guard let socket = ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"], !socket.isEmpty else { return false }
+    /// that (as read at launch, `SSHConfiguration.agentSocket`) decides whether the agent is worth a try.
+    static func agentSocketPresent(_ socket: String?) -> Bool {
+        guard let socket, !socket.isEmpty else { return false }
         return FileManager.default.fileExists(atPath: socket)
     }
 
@@ -101,7 +101,7 @@ extension RemoteHTTPClient {
                 throw error
             }
         }
-        if ssh.useAgent, Self.agentSocketPresent, try await attempt(.agent) { return }
+        if ssh.useAgent, Self.agentSocketPresent(ssh.agentSocket), try await attempt(.agent) { return }
         for path in settings.identityFiles where FileManager.default.isReadableFile(atPath: path) {
             guard let encrypted = SSHKeyFile.isEncrypted(path) else { continue }
             var passphrase: String?
@@ -163,6 +163,7 @@ extension RemoteHTTPClient {
 }
 
 /// Bytes of a line listing up to a number of lines; touched only on the client's worker thread.
+// unchecked: filled by curl's body callbacks (C) on the worker thread alone.
 private final class LineCollector: @unchecked Sendable {
     let maxLines: Int
     let maxBytes: Int

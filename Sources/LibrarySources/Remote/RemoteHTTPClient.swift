@@ -72,7 +72,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
 
     public init(configuration: RemoteHTTPConfiguration = RemoteHTTPConfiguration()) {
         self.configuration = configuration
-        self.netrc = configuration.netrc ?? Netrc.load()
+        self.netrc = configuration.netrc ?? Netrc()   // the executable loads ~/.netrc (RemoteCommandSupport)
     }
 
     deinit { engine.shutdown() }

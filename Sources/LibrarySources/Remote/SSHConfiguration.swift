@@ -15,6 +15,10 @@ public struct SSHConfiguration: Sendable {
     /// `ssh -F FILE`: an OpenSSH client configuration instead of `~/.ssh/config` (tests use their own).
     public var openSSHConfigFile: String?
     public var sshBinary = "/usr/bin/ssh"
+    /// `SSH_AUTH_SOCK` at launch: libssh2 reads the process's own (the same value); nil means no agent.
+    public var agentSocket: String?
+    /// Who connects when the URL names no user (`USER` at launch, as `ssh` does); nil: root.
+    public var localUser: String?
     /// Expands `~/` in identity and known_hosts paths.
     public var homeDirectory: String = NSHomeDirectory()
     /// Asks the user for a key passphrase or a password (the prompt text is the argument); nil answers
@@ -47,7 +51,7 @@ public struct SSHHostSettings: Sendable, Equatable {
         let host = url.host ?? ""
         let urlUser = url.user.map { $0.removingPercentEncoding ?? $0 }
         var settings = SSHHostSettings(hostname: host, port: url.port ?? 22,
-                                       user: urlUser ?? ProcessInfo.processInfo.environment["USER"] ?? "root",
+                                       user: urlUser ?? configuration.localUser ?? "root",
                                        identityFiles: [], knownHostsFile: "")
         var knownHostsCandidates: [String] = []
         if configuration.resolveWithOpenSSH, let answer = openSSHAnswer(host: host, user: urlUser, port: url.port,

@@ -1,3 +1,4 @@
+import BrowserRuntime
 import Foundation
 import TerminalGraphics
 
@@ -7,7 +8,7 @@ import TerminalGraphics
 enum TmuxQuery {
     /// The chain of tmux levels around this process, innermost first; nil outside tmux or when tmux does
     /// not answer.
-    static func chain(environment: [String: String] = ProcessInfo.processInfo.environment) -> TmuxChain? {
+    static func chain(environment: [String: String]) -> TmuxChain? {
         guard let socket = environment["TMUX"].map(socketPath), !socket.isEmpty else { return nil }
         var levels: [TmuxFacts] = []
         var target: (socket: String, pane: String?) = (socket, environment["TMUX_PANE"])
@@ -62,8 +63,9 @@ enum TmuxQuery {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Found once, on the `PATH` the executable started with.
     private static let executable: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let path = RuntimeEnvironment.launch.executableSearchPath
         return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 

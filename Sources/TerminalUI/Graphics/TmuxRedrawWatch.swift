@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import TerminalGraphics
 
@@ -38,22 +39,24 @@ struct TmuxPaneView: Equatable, Sendable {
 /// case), so a background thread asks tmux every `interval` (one `tmux display`, about 8 ms of a process
 /// start) and wakes the loop
 /// when tmux wiped or moved the pictures; a resize asks at once.
-final class TmuxRedrawWatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var view: TmuxPaneView?
-    private var pendingTarget: TmuxPassthroughTarget?
-    private var stopped = false
+final class TmuxRedrawWatch: Sendable {
+    private struct State {
+        var view: TmuxPaneView?
+        var pendingTarget: TmuxPassthroughTarget?
+        var stopped = false
+        /// Wakes the event loop when a redraw is pending.
+        var wake: @Sendable () -> Void = {}
+    }
+    private let state = Locked(State())
     private let depth: Int
     private let ask: @Sendable () -> TmuxChain?
     let interval: TimeInterval
-    /// Wakes the event loop when a redraw is pending.
-    private var wake: @Sendable () -> Void = {}
 
-    init(depth: Int, interval: TimeInterval = 0.3, ask: @escaping @Sendable () -> TmuxChain? = { TmuxQuery.chain() }) {
+    init(depth: Int, interval: TimeInterval = 0.3, ask: @escaping @Sendable () -> TmuxChain?) {
         self.depth = depth
         self.interval = interval
         self.ask = ask
-        Thread.detachNewThread { [weak self] in
+        NamedThread.start("livegrid-tmux-watch") { [weak self] in
             while let self, !self.isStopped {
                 self.poll()
                 Thread.sleep(forTimeInterval: interval)
@@ -61,31 +64,32 @@ final class TmuxRedrawWatch: @unchecked Sendable {
         }
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { state.withLockedValue { $0.stopped } }
 
-    func stop() { lock.withLock { stopped = true } }
+    func stop() { state.withLockedValue { $0.stopped = true } }
 
     /// Sets what wakes the event loop once a redraw is pending.
-    func setWake(_ wake: @escaping @Sendable () -> Void) { lock.withLock { self.wake = wake } }
+    func setWake(_ wake: @escaping @Sendable () -> Void) { state.withLockedValue { $0.wake = wake } }
 
     /// Asks tmux now; records a redraw for the loop when tmux wiped or moved the pictures.
     func poll() {
         guard let chain = ask() else { return }
         let now = TmuxPaneView(chain: chain)
-        let wakeIfRedraw: (@Sendable () -> Void)? = lock.withLock {
-            defer { view = now }
-            guard let view, TmuxPaneView.needsRedraw(before: view, after: now) else { return nil }
-            pendingTarget = TmuxPassthroughTarget(chain: chain, depth: depth)
-            return wake
+        let depth = depth
+        let wakeIfRedraw: (@Sendable () -> Void)? = state.withLockedValue { state in
+            defer { state.view = now }
+            guard let view = state.view, TmuxPaneView.needsRedraw(before: view, after: now) else { return nil }
+            state.pendingTarget = TmuxPassthroughTarget(chain: chain, depth: depth)
+            return state.wake
         }
         wakeIfRedraw?()
     }
 
     /// The new passthrough target when the pictures must be drawn again (once per redraw), else nil.
     func takeRedraw() -> TmuxPassthroughTarget? {
-        lock.withLock {
-            defer { pendingTarget = nil }
-            return pendingTarget
+        state.withLockedValue { state in
+            defer { state.pendingTarget = nil }
+            return state.pendingTarget
         }
     }
 }

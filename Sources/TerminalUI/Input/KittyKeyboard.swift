@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserRuntime
 import CNCurses
 import Foundation
 import TerminalProtocol
@@ -25,7 +26,7 @@ enum KittyKeyboard {
     /// Asks the terminal; reads replies until the DA1 answer or `timeout` seconds. Keys typed meanwhile
     /// are dropped (the window is 150 ms at start-up). Curses must be set up (cbreak, before its first read).
     static func detect(window: UnsafeMutablePointer<WINDOW>, timeout: Double = 0.15) -> Bool {
-        if let setting = ProcessInfo.processInfo.environment["LIVEGRID_KITTY_KEYS"], setting == "0" { return false }
+        guard RuntimeEnvironment.launch.kittyKeysAllowed else { return false }
         // The graphics probe at start-up asked `CSI ? u` too: no second round trip to the terminal.
         if let probed = TerminalProbe.lastReplies { return probed.keyboardProtocolFlags != nil }
         refresh()
