@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Library
 import LivePairing
+import LiveStudio
 import MediaFormats
 
 /// `livegrid export --as loop|bounce|gif|long-exposure`: Apple's Live Photo effects rendered into files
