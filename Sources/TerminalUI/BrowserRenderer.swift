@@ -244,7 +244,10 @@ final class BrowserRenderer {
                                           badge: badge, painter: painter)
         }
         let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · i info · Esc back"
-        painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
+            + (state.keyPhoto != nil ? "" : item.kind == .live ? " · K key photo" : "")
+        let shownCaption = state.keyPhoto == nil ? caption
+            : "\(item.displayName) · choosing the key photo: ←/→ frame · Enter writes a new Live Photo beside it · Esc leaves"
+        painter.text(shownCaption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {
             drawInfo(item, in: CellRect(x: content.x + content.width - infoWidth, y: content.y, width: infoWidth,
                                         height: content.height), 
