@@ -10,6 +10,7 @@ extension BrowserState {
         switch action {
         case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanProgress, .scanFailed, .triage(.result),
              .studio(.frameShown), .studio(.frameTimesLoaded), .studio(.failed), .studio(.written),
+             .studio(.effectPreviewReady), .studio(.effectPreviewFailed), .studio(.effectsExported),
              .remote(.event), .playInput, .playbackTick, .playback: break
         default: message = nil
         }

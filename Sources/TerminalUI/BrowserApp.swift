@@ -130,8 +130,10 @@ public final class BrowserApp {
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
             keymap: options.config.keymap)
         let keyPhotoStudio = KeyPhotoStudio(depth: session.colorDecision?.depth, pixels: provider.pixelOutput,
-                                            post: { [inbox] in inbox.post($0) })
+                                            post: { [inbox] in inbox.post($0) }, wake: { wake.wake() })
         self.keyPhotoStudio = keyPhotoStudio
+        defer { keyPhotoStudio.perform(.stopEffectPreview) }   // its temporary file goes with it
+        renderer.effectPreview = { keyPhotoStudio.effectPicture(columns: $0.width, rows: $0.height) }
         // In the key-photo mode the chosen movie frame is drawn where playback frames are.
         renderer.livePicture = {
             keyPhotoStudio.picture(for: $0, columns: $1.width, rows: $1.height) ?? playback.picture(for: $0, in: $1)
@@ -218,7 +220,7 @@ public final class BrowserApp {
                 gridCompleteTraced = true
                 startupTrace.log("grid-complete")
             }
-            let newFrame = playback.controller.takeNewFrame()
+            let newFrame = playback.controller.takeNewFrame() || keyPhotoStudio.takeNewFrame()
             // A timer that fired changes what is drawn (the hint started, the transfer line went away).
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
                 || tmuxRedraw != nil || wakeup.contains(.timer)

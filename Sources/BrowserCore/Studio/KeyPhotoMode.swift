@@ -29,6 +29,14 @@ public enum StudioAction: Sendable {
     case failed(itemID: String, reason: String)
     /// The new Live Photo is written: its paths, for the status bar.
     case written(itemID: String, paths: [String])
+
+    // The export dialog's effects (`e` cycles the effect of the item under the cursor).
+    case dialogCycleEffect
+    /// The effect's preview is rendered and shown in the dialog, or could not be made.
+    case effectPreviewReady(itemID: String, effect: SharingEffect)
+    case effectPreviewFailed(itemID: String, effect: SharingEffect, reason: String)
+    /// The effects were written (or some failed): the status line.
+    case effectsExported(message: String)
 }
 
 /// Work the key-photo mode asks of the front end.
@@ -40,6 +48,12 @@ public enum StudioRequest: Sendable, Equatable {
     case writeKeyPhoto(LibraryItem, seconds: Double, directory: String)
     /// Back to the still: forget the frame shown.
     case leave
+    /// Renders `effect` of the item into a temporary file outside the library and plays (or shows) it.
+    case previewEffect(LibraryItem, SharingEffect)
+    /// Stops the preview and removes its temporary file.
+    case stopEffectPreview
+    /// Writes each effect into `destination` (`livegrid export --as EFFECT`'s code).
+    case exportEffects(items: [LibraryItem], effects: [SharingEffect], destination: String)
 }
 
 /// The keys of the key-photo mode: it takes every key while it is on, so nothing moves behind it.
@@ -134,6 +148,45 @@ extension BrowserState {
                 return [.studio(.leave), .startScan]
             }
             return [.startScan]
+        case .dialogCycleEffect, .effectPreviewReady, .effectPreviewFailed, .effectsExported:
+            return reduceEffectDialog(action)
+        }
+        return []
+    }
+
+    /// The dialog's half of `reduceStudio`.
+    private mutating func reduceEffectDialog(_ action: StudioAction) -> [BrowserEffect] {
+        switch action {
+        case .dialogCycleEffect:
+            guard var dialog = triage.exportDialog, let item = dialog.currentItem else { return [] }
+            guard item.kind.isLive, item.liveOffReason == nil else {
+                message = "effects need a Live or Motion Photo whose movie plays"
+                return []
+            }
+            let effect = SharingEffect.next(after: dialog.effects[item.id])
+            dialog.effects[item.id] = effect
+            guard let effect else {
+                dialog.preview = nil
+                triage.exportDialog = dialog
+                message = "\(item.displayName): back to \(ExportDialog.choiceName(dialog.entries[dialog.cursor].choice, for: item))"
+                return [.studio(.stopEffectPreview)]
+            }
+            dialog.preview = EffectPreview(itemID: item.id, effect: effect, phase: .rendering)
+            triage.exportDialog = dialog
+            message = "rendering the \(effect.name.lowercased()) preview of \(item.displayName)… (nothing is written yet)"
+            return [.studio(.previewEffect(item, effect))]
+        case .effectPreviewReady(let id, let effect):
+            guard let preview = triage.exportDialog?.preview, preview.itemID == id, preview.effect == effect else { return [] }
+            triage.exportDialog?.preview?.phase = .showing
+            message = "previewing \(effect.name.lowercased()) · e next effect · Enter exports · Esc cancels (nothing written yet)"
+        case .effectPreviewFailed(let id, let effect, let reason):
+            guard let preview = triage.exportDialog?.preview, preview.itemID == id, preview.effect == effect else { return [] }
+            triage.exportDialog?.preview?.phase = .failed(reason)
+            message = "\(effect.name.lowercased()) cannot be made: \(reason)"
+        case .effectsExported(let text):
+            message = text
+        default:
+            break
         }
         return []
     }

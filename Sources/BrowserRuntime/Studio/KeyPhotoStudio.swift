@@ -35,17 +35,34 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`;
     /// Only touched on `queue`: one decoder per movie while the mode lasts (seeks are cheap, opening is not).
     private var decoder: (itemID: String, decoder: MovieDecoder)?
 
-    /// `depth` nil: the terminal has no colours (no frames are drawn; writing still works).
-    public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void) {
+    /// The export dialog's effect previews and effect exports.
+    private let effects: EffectPreviewer
+
+    /// `depth` nil: the terminal has no colours (no frames are drawn; writing still works). `wake` wakes the
+    /// event loop when a preview frame is ready (`takeNewFrame`).
+    public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
+                wake: @escaping @Sendable () -> Void = {}) {
+        let previewRenderer: ChafaRenderer?
         if let pixels, pixels.mode.isPixelProtocol {
             renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
+            previewRenderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
             self.pixels = pixels
         } else {
             renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0) }
+            previewRenderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0) }
             self.pixels = nil
         }
         self.post = post
+        effects = EffectPreviewer(renderer: previewRenderer, pixels: self.pixels, post: post, wake: wake)
     }
+
+    /// For the export dialog: the effect preview's latest picture for an area of `columns` x `rows`.
+    public func effectPicture(columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
+        effects.picture(columns: columns, rows: rows)
+    }
+
+    /// True once per new preview frame (the loop redraws).
+    public func takeNewFrame() -> Bool { effects.takeNewFrame() }
 
     public func perform(_ request: StudioRequest) {
         switch request {
@@ -62,6 +79,12 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`;
                 decoding = nil
             }
             queue.async { [self] in decoder = nil }
+        case .previewEffect(let item, let effect):
+            effects.preview(item, effect)
+        case .stopEffectPreview:
+            effects.stop()
+        case .exportEffects(let items, let chosen, let destination):
+            effects.export(items, effects: chosen, destination: TriagePrompt.expandingTilde(destination))
         }
     }
 
