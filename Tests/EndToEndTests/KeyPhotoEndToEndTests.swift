@@ -75,6 +75,58 @@ final class KeyPhotoEndToEndTests: XCTestCase {
                        "the originals are byte-identical")
     }
 
+    /// The export dialog's effects: `e` twice on the train Live Photo previews a loop (the preview area plays)
+    /// with nothing in the destination; Enter and a folder then write train-loop.mp4 there.
+    func testTheExportDialogPreviewsALoopBeforeWritingIt() throws {
+        try TmuxSession.requireTmux()
+        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        root = try Fixtures.makeTemporaryDirectory("livegrid-effect-dialog")
+        let library = root.appendingPathComponent("library"), home = root.appendingPathComponent("home")
+        let destination = root.appendingPathComponent("out")
+        for folder in [library, home, destination] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for name in ["train.jpg", "train.mov"] {
+            try FileManager.default.copyItem(atPath: Fixtures.committed(name), toPath: library.appendingPathComponent(name).path)
+        }
+        let originals = try ["train.jpg", "train.mov"].map { try Data(contentsOf: library.appendingPathComponent($0)) }
+        let environment = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' TERM=tmux-256color"
+        let session = try TmuxSession(command: "\(environment) '\(binary)' --no-motion '\(library.path)'", columns: 160, rows: 40)
+        try session.waitFor("the grid") { $0.last?.contains("1/1 train.jpg") == true }
+        try session.send("e")
+        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
+        try session.send("e")
+        try session.waitFor("the loop chosen") { screen in
+            screen.contains { $0.contains("Loop (effect)") } && screen.contains { $0.contains("Preview: Loop") }
+        }
+        let playing = try session.waitFor("the loop preview", timeout: 60) { $0.last?.contains("previewing loop") == true }
+        // The preview plays: its area changes over time.
+        var changed = false
+        let deadline = Date().addingTimeInterval(10)
+        while !changed, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            changed = Self.previewArea(try session.screen()) != Self.previewArea(playing)
+        }
+        XCTAssertTrue(changed, "the loop preview never changed")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.path), [], "nothing is written before Enter")
+
+        try session.send("Enter")
+        try session.waitFor("the destination prompt") { $0.last?.contains("Export to:") == true }
+        try session.send("C-u")
+        try session.run(["send-keys", "-t", session.name, "-l", destination.path], capture: false)
+        try session.send("Enter")
+        let done = try session.waitFor("the loop written", timeout: 60) { $0.last?.contains("Exported") == true }
+        XCTAssertTrue(done.last?.contains("train-loop.mp4") == true, done.last ?? "")
+        let written = destination.appendingPathComponent("train-loop.mp4").path
+        let size = (try FileManager.default.attributesOfItem(atPath: written)[.size] as? Int) ?? 0
+        XCTAssertGreaterThan(size, 10_000, "train-loop.mp4 holds a movie")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.path), ["train-loop.mp4"], "no temporaries left")
+        XCTAssertEqual(try ["train.jpg", "train.mov"].map { try Data(contentsOf: library.appendingPathComponent($0)) }, originals)
+    }
+
+    /// The right part of the dialog, where the preview is drawn.
+    private static func previewArea(_ screen: [String]) -> [String] {
+        screen.dropFirst(2).prefix(30).map { String($0.suffix(60)) }
+    }
+
     /// Live items of `livegrid scan --json`.
     private func liveItems(_ binary: String, _ library: URL) throws -> [[String: Any]] {
         let json = try ToolRunner.run(binary, ["scan", "--json", library.path]).output
