@@ -159,6 +159,8 @@ extension BrowserState {
         switch action {
         case .dialogCycleEffect:
             guard var dialog = triage.exportDialog, let item = dialog.currentItem else { return [] }
+            // Remote items are names on a server, not files here (the triage file operations refuse them too).
+            if remote != nil { message = "effects: only for local folders"; return [] }
             guard item.kind.isLive, item.liveOffReason == nil else {
                 message = "effects need a Live or Motion Photo whose movie plays"
                 return []
