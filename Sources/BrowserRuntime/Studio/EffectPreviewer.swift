@@ -1,5 +1,6 @@
 import BrowserCore
 import Foundation
+import Synchronization
 import Imaging
 import LivePairing
 import LiveStudio
@@ -11,22 +12,26 @@ import TerminalGraphics
 /// temporary directory, removed when the preview stops), then played in a loop (loop, bounce, GIF) or shown
 /// (long exposure) through its own `MovieDecoder` and chafa renderer. Nothing reaches the destination
 /// before Enter; then `export` writes through `StudioExport` (`livegrid export --as`).
-final class EffectPreviewer: @unchecked Sendable {  // state under `lock`; `renderer` only on the player thread or `renderQueue`
+final class EffectPreviewer: @unchecked Sendable {  // C boundary: `renderer` (chafa) under `renderLock`; the rest in `state`
     private let renderQueue = DispatchQueue(label: "livegrid.effect-preview")
     private let writeQueue = DispatchQueue(label: "livegrid.effect-export")
-    private let lock = NSLock()
     private let renderer: ChafaRenderer?
     private let pixels: PixelOutput?
     private let post: @Sendable (BrowserAction) -> Void
     private let wake: @Sendable () -> Void
 
-    private var generation = 0
-    private var area = (columns: 60, rows: 20)
-    private var latest: (image: RenderedImage, serial: Int, columns: Int, rows: Int)?
-    private var still: PixelFrame?
-    private var serial = 0
-    private var hasNewFrame = false
-    private var temporaryFile: String?
+    private struct PreviewState {
+        /// Bumped by every new preview and by stop: older renders and players end at their next check.
+        var generation = 0
+        var area = (columns: 60, rows: 20)
+        var latest: (image: RenderedImage, serial: Int, columns: Int, rows: Int)?
+        /// A long exposure's picture, rendered again when the area changes.
+        var still: PixelFrame?
+        var serial = 0
+        var hasNewFrame = false
+        var temporaryFile: String?
+    }
+    private let state = Mutex(PreviewState())
 
     init(renderer: ChafaRenderer?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
          wake: @escaping @Sendable () -> Void) {
@@ -46,10 +51,10 @@ final class EffectPreviewer: @unchecked Sendable {  // state under `lock`; `rend
     /// The picture for a preview area of `columns` x `rows`: the latest frame; a new size re-renders the
     /// next frame (a still at once).
     func picture(columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
-        let (current, stillFrame, token): ((image: RenderedImage, serial: Int, columns: Int, rows: Int)?, PixelFrame?, Int) = lock.withLock {
-            let sizeChanged = area.columns != columns || area.rows != rows
-            area = (columns, rows)
-            return (latest, sizeChanged ? still : nil, generation)
+        let (current, stillFrame, token): ((image: RenderedImage, serial: Int, columns: Int, rows: Int)?, PixelFrame?, Int) = state.withLock { preview in
+            let sizeChanged = preview.area.columns != columns || preview.area.rows != rows
+            preview.area = (columns, rows)
+            return (preview.latest, sizeChanged ? preview.still : nil, preview.generation)
         }
         if let stillFrame { renderQueue.async { [self] in present(stillFrame, token: token) } }
         guard let current else { return nil }
@@ -57,9 +62,9 @@ final class EffectPreviewer: @unchecked Sendable {  // state under `lock`; `rend
     }
 
     func takeNewFrame() -> Bool {
-        lock.withLock {
-            defer { hasNewFrame = false }
-            return hasNewFrame
+        state.withLock { preview in
+            defer { preview.hasNewFrame = false }
+            return preview.hasNewFrame
         }
     }
 
@@ -84,22 +89,22 @@ final class EffectPreviewer: @unchecked Sendable {  // state under `lock`; `rend
 
     /// A new generation: the player of the previous one stops at its next frame, its file is removed.
     private func restart() -> Int {
-        let old: String? = lock.withLock {
-            generation += 1
-            latest = nil
-            still = nil
-            defer { temporaryFile = nil }
-            return temporaryFile
+        let (old, token): (String?, Int) = state.withLock { preview in
+            preview.generation += 1
+            preview.latest = nil
+            preview.still = nil
+            defer { preview.temporaryFile = nil }
+            return (preview.temporaryFile, preview.generation)
         }
         if let old {
             try? FileManager.default.removeItem(atPath: old)
             // The per-process folder goes too once empty (rmdir leaves it while another preview renders).
             _ = rmdir((old as NSString).deletingLastPathComponent)
         }
-        return lock.withLock { generation }
+        return token
     }
 
-    private func isCurrent(_ token: Int) -> Bool { lock.withLock { generation == token } }
+    private func isCurrent(_ token: Int) -> Bool { state.withLock { $0.generation == token } }
 
     private func render(_ item: LibraryItem, _ effect: SharingEffect, token: Int) {
         guard isCurrent(token) else { return }
@@ -108,11 +113,11 @@ final class EffectPreviewer: @unchecked Sendable {  // state under `lock`; `rend
             if effect == .longExposure {
                 let exposure = try StudioRenderer.longExposure(source: movie)
                 let frame = Self.pixelFrame(exposure.image)
-                lock.withLock { if generation == token { still = frame } }
+                state.withLock { if $0.generation == token { $0.still = frame } }
                 present(frame, token: token)
             } else {
                 let path = try Self.temporaryPath(effect, token: token)
-                lock.withLock { if generation == token { temporaryFile = path } }
+                state.withLock { if $0.generation == token { $0.temporaryFile = path } }
                 switch effect {
                 case .gif: _ = try StudioRenderer.renderGIF(source: movie, to: path, maxBytes: StudioExport.defaultGIFBytes)
                 default: _ = try StudioRenderer.renderMovieEffect(Self.studioEffect(effect), source: movie, to: path)
@@ -151,24 +156,24 @@ final class EffectPreviewer: @unchecked Sendable {  // state under `lock`; `rend
     }
 
     private func box() -> PixelSize {
-        let (columns, rows) = lock.withLock { area }
+        let (columns, rows) = state.withLock { $0.area }
         return PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: renderer?.mode ?? .symbols, cell: pixels?.cellPixelSize)
     }
 
     /// Renders one frame for the current area (one caller at a time: the player thread, or `renderQueue` for a still).
     private func present(_ frame: PixelFrame, token: Int) {
         guard let renderer else { return }
-        let (columns, rows) = lock.withLock { area }
+        let (columns, rows) = state.withLock { $0.area }
         var picture = frame
         if renderer.mode.isPixelProtocol {
             picture = picture.sizedForCells(columns: columns, rows: rows, cell: renderer.cellPixelSize, badge: nil)
         }
         guard let image = try? renderLock.withLock({ try renderer.render(picture, maxColumns: columns, maxRows: rows) }) else { return }
-        let fresh = lock.withLock { () -> Bool in
-            guard generation == token else { return false }
-            serial += 1
-            latest = (image, serial, columns, rows)
-            hasNewFrame = true
+        let fresh = state.withLock { preview -> Bool in
+            guard preview.generation == token else { return false }
+            preview.serial += 1
+            preview.latest = (image, preview.serial, columns, rows)
+            preview.hasNewFrame = true
             return true
         }
         if fresh { wake() }

@@ -1,5 +1,6 @@
 import BrowserCore
 import Foundation
+import Synchronization
 import Imaging
 import LivePairing
 import LiveStudio
@@ -11,10 +12,9 @@ import TerminalGraphics
 /// the viewer's picture area, and writes the chosen frame as a new Live Photo with the very code of
 /// `livegrid edit --key-photo-at` (`StudioEditor`). Everything runs on its own queues and is posted back to
 /// the event loop: the draw loop never waits on a decode or a file.
-public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`; `decoder` and `renderer` only on `queue`
+public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decoder` (libav) and `renderer` (chafa) only on `queue`; the rest in `state`
     private let queue = DispatchQueue(label: "livegrid.key-photo")
     private let writeQueue = DispatchQueue(label: "livegrid.key-photo.write")
-    private let lock = NSLock()
     private let renderer: ChafaRenderer?
     private let pixels: PixelOutput?
     private let post: @Sendable (BrowserAction) -> Void
@@ -25,13 +25,16 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`;
         var columns: Int
         var rows: Int
     }
-    /// The frame the reducer wants shown (`showFrame`), nil outside the mode.
-    private var wanted: (item: LibraryItem, time: Double)?
-    private var shown: (key: FrameKey, image: RenderedImage, serial: Int)?
-    private var decoding: FrameKey?
-    /// A frame that did not decode is not asked for again (each failure would redraw and retry).
-    private var failed: FrameKey?
-    private var serial = 0
+    private struct FrameState {
+        /// The frame the reducer wants shown (`showFrame`), nil outside the mode.
+        var wanted: (item: LibraryItem, time: Double)?
+        var shown: (key: FrameKey, image: RenderedImage, serial: Int)?
+        var decoding: FrameKey?
+        /// A frame that did not decode is not asked for again (each failure would redraw and retry).
+        var failed: FrameKey?
+        var serial = 0
+    }
+    private let state = Mutex(FrameState())
     /// Only touched on `queue`: one decoder per movie while the mode lasts (seeks are cheap, opening is not).
     private var decoder: (itemID: String, decoder: MovieDecoder)?
 
@@ -69,15 +72,11 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`;
         case .loadFrameTimes(let item):
             queue.async { [self] in loadFrameTimes(item) }
         case .showFrame(let item, let time):
-            lock.withLock { wanted = (item, time) }
+            state.withLock { $0.wanted = (item, time) }
         case .writeKeyPhoto(let item, let seconds, let directory):
             writeQueue.async { [self] in write(item, seconds: seconds, directory: directory) }
         case .leave:
-            lock.withLock {
-                wanted = nil
-                shown = nil
-                decoding = nil
-            }
+            state.withLock { $0 = FrameState(serial: $0.serial) }
             queue.async { [self] in decoder = nil }
         case .previewEffect(let item, let effect):
             effects.preview(item, effect)
@@ -91,17 +90,20 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`;
     /// For the renderer: the frame to draw in `rect` instead of the still while the mode shows `item`. Asks
     /// for a decode when the frame or the area changed; meanwhile the previous frame stays.
     public func picture(for item: LibraryItem, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
-        lock.withLock {
-            guard let wanted, wanted.item.id == item.id, renderer != nil, columns > 0, rows > 0 else { return nil }
+        guard renderer != nil, columns > 0, rows > 0 else { return nil }
+        let (picture, decodeItem, key) = state.withLock { frames -> ((image: RenderedImage, serial: Int)?, LibraryItem?, FrameKey?) in
+            guard let wanted = frames.wanted, wanted.item.id == item.id else { return (nil, nil, nil) }
             let key = FrameKey(itemID: item.id, time: wanted.time, columns: columns, rows: rows)
-            if let shown, shown.key == key { return (shown.image, shown.serial) }
-            if decoding != key, failed != key {
-                decoding = key
-                let wantedItem = wanted.item
-                queue.async { [self] in decode(wantedItem, key: key) }
+            if let shown = frames.shown, shown.key == key { return ((shown.image, shown.serial), nil, nil) }
+            var decodeItem: LibraryItem?
+            if frames.decoding != key, frames.failed != key {
+                frames.decoding = key
+                decodeItem = wanted.item
             }
-            return shown.flatMap { $0.key.itemID == item.id ? ($0.image, $0.serial) : nil }
+            return (frames.shown.flatMap { $0.key.itemID == item.id ? ($0.image, $0.serial) : nil }, decodeItem, key)
         }
+        if let decodeItem, let key { queue.async { [self] in decode(decodeItem, key: key) } }
+        return picture
     }
 
     // MARK: - on `queue`
@@ -121,7 +123,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`;
 
     private func decode(_ item: LibraryItem, key: FrameKey) {
         // A newer request replaced this one while it waited: skip it.
-        guard lock.withLock({ decoding == key }), let renderer else { return }
+        guard state.withLock({ $0.decoding == key }), let renderer else { return }
         do {
             if decoder?.itemID != item.id {
                 guard let source = try PlayableMovie.source(for: item) else { return }
@@ -139,19 +141,19 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // state under `lock`;
                 picture = picture.sizedForCells(columns: key.columns, rows: key.rows, cell: renderer.cellPixelSize, badge: nil)
             }
             let image = try renderer.render(picture, maxColumns: key.columns, maxRows: key.rows)
-            let current = lock.withLock { () -> Bool in
-                guard decoding == key else { return false }
-                serial += 1
-                shown = (key, image, serial)
-                decoding = nil
+            let current = state.withLock { frames -> Bool in
+                guard frames.decoding == key else { return false }
+                frames.serial += 1
+                frames.shown = (key, image, frames.serial)
+                frames.decoding = nil
                 return true
             }
             // Posting wakes the loop, which redraws with the new frame.
             if current { post(.studio(.frameShown(itemID: item.id, time: key.time))) }
         } catch {
-            lock.withLock {
-                if decoding == key { decoding = nil }
-                failed = key
+            state.withLock { frames in
+                if frames.decoding == key { frames.decoding = nil }
+                frames.failed = key
             }
             post(.studio(.failed(itemID: item.id, reason: "the frame at \(StudioEditor.seconds(key.time)) s does not decode (\(error))")))
         }
