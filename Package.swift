@@ -68,6 +68,8 @@ let package = Package(
         .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"], swiftSettings: cModuleSettings),
         .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
 
+        // The Live Photo studio's editing shared by `livegrid edit` and the browser's key-photo mode.
+        .target(name: "LiveStudio", dependencies: ["Imaging", "Library", "LivePairing", "MediaFormats"]),
         // MARK: UI
         .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics",
                                                   "TerminalProtocol"]),
@@ -75,7 +77,7 @@ let package = Package(
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
                 dependencies: ["BrowserCore", "Concurrent", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
-                               "LivePairing", "MediaFormats"]),
+                               "LivePairing", "LiveStudio", "MediaFormats"]),
         .target(name: "TerminalUI",
                 dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "CNCurses"],
@@ -86,7 +88,7 @@ let package = Package(
             name: "livegrid",
             dependencies: [
                 "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
-                "LibrarySources", "LibraryIndex", "Library", "BrowserCore", "BrowserRuntime", "TerminalUI",
+                "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

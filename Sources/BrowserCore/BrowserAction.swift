@@ -56,6 +56,8 @@ public enum BrowserAction: Sendable {
     case remote(RemoteAction)
     /// Marks, ratings, trash, copy/move, export, rotate (BrowserCore/Triage).
     case triage(TriageAction)
+    /// The viewer's key-photo mode (BrowserCore/Studio).
+    case studio(StudioAction)
 }
 
 /// Work the front end must do after a state change (the reducer stays pure).
@@ -71,4 +73,6 @@ public enum BrowserEffect: Sendable, Equatable {
     case remote(RemoteEffect)
     /// File work for triage, run off the draw loop; results come back as `.triage(.result(...))`.
     case triage(TriageRequest)
+    /// Frames and writes of the key-photo mode, run off the draw loop; results come back as `.studio(...)`.
+    case studio(StudioRequest)
 }

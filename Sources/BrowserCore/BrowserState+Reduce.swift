@@ -9,6 +9,8 @@ extension BrowserState {
     private mutating func reduceAction(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
         case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanProgress, .scanFailed, .triage(.result),
+             .studio(.frameShown), .studio(.frameTimesLoaded), .studio(.failed), .studio(.written),
+             .studio(.effectPreviewReady), .studio(.effectPreviewFailed), .studio(.effectsExported),
              .remote(.event), .playInput, .playbackTick, .playback: break
         default: message = nil
         }
@@ -42,6 +44,8 @@ extension BrowserState {
             }
         case .back:
             return back()
+        case .studio(let studioAction):
+            return reduceStudio(studioAction)
         case .quit:
             wantsQuit = true
             return stopPlaybackIfNeeded() + [.quit]

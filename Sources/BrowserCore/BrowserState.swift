@@ -49,6 +49,8 @@ public struct BrowserState: Sendable {
     public var remote: RemoteBrowseState?
     /// Marks, ratings and flags, the triage filter, prompts and the export dialog.
     public var triage = TriageSession()
+    /// The viewer's key-photo mode (`K` on a Live Photo), nil when off.
+    public var keyPhoto: KeyPhotoSession?
     /// One-line message for the status bar (errors, hints); cleared by the next key.
     public var message: String?
     /// A file to select once the first scan lists it (`livegrid PHOTO.jpg`): a pair's movie selects its item.

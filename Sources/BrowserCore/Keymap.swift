@@ -29,6 +29,8 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case pick, reject, trash, undo, copy, move, export
     case rotateLeft = "rotate-left", rotateRight = "rotate-right", triageFilter = "triage-filter"
     case onMarked = "on-marked", markRange = "mark-range", showLocation = "show-location"
+    /// The viewer's key-photo mode (issue 20).
+    case keyPhoto = "key-photo"
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -58,6 +60,7 @@ public struct Keymap: Sendable {
         (.retry, [.character("R")]),
         (.activity, [.character("a")]),
         (.parent, [.backspace]),
+        (.keyPhoto, [.character("K")]),
     ] + TriageKeys.defaultBindings
 
     public init() {
@@ -91,6 +94,7 @@ public struct Keymap: Sendable {
             }
         }
         if let triageAction = TriageKeys.modalAction(for: key, in: state) { return triageAction }
+        if let studioAction = KeyPhotoKeys.action(for: key, in: state) { return studioAction }
         if state.triage.actsOnMarked {
             // After the prefix only a key that can act on the marks does; any other key drops the prefix.
             let action = bindings[key].flatMap(TriageKeys.action(for:))
@@ -120,6 +124,7 @@ public struct Keymap: Sendable {
         case .retry: return .remote(.retry)
         case .activity: return .remote(.toggleActivityPanel)
         case .parent: return state.mode == .grid ? .remote(.parent) : .back
+        case .keyPhoto: return state.mode == .viewer ? .studio(.enterKeyPhoto) : nil
         case .mark, .markAll, .markNone, .markInvert, .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .pick, .reject,
              .trash, .undo, .copy, .move, .export, .rotateLeft, .rotateRight, .triageFilter, .onMarked, .markRange,
              .showLocation:

@@ -72,6 +72,8 @@ public final class BrowserApp {
     private var directCells: DirectCellOutput?
     /// Press-and-hold playback (set while `run` runs).
     private var playback: BrowserPlayback?
+    /// The viewer's key-photo mode: frames and the write of the new Live Photo (set while `run` runs).
+    private var keyPhotoStudio: KeyPhotoStudio?
     /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
     /// replaced) drops the item's pictures from memory.
     private var scannedModificationTimes: [String: Double] = [:]
@@ -149,7 +151,16 @@ public final class BrowserApp {
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
             keymap: options.config.keymap)
-        renderer.livePicture = { playback.picture(for: $0, in: $1) }
+        let keyPhotoStudio = KeyPhotoStudio(depth: session.colorDecision?.depth, pixels: provider.pixelOutput,
+                                            post: { [inbox] in inbox.post($0) }, home: options.environment.home,
+                                            wake: { wake.wake() })
+        self.keyPhotoStudio = keyPhotoStudio
+        defer { keyPhotoStudio.perform(.stopEffectPreview) }   // its temporary file goes with it
+        renderer.effectPreview = { keyPhotoStudio.effectPicture(columns: $0.width, rows: $0.height) }
+        // In the key-photo mode the chosen movie frame is drawn where playback frames are.
+        renderer.livePicture = {
+            keyPhotoStudio.picture(for: $0, columns: $1.width, rows: $1.height) ?? playback.picture(for: $0, in: $1)
+        }
         renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
         if scanStartedEarly {
             state.reduce(.scanStarted)
@@ -233,7 +244,7 @@ public final class BrowserApp {
                 gridCompleteTraced = true
                 startupTrace.log("grid-complete")
             }
-            let newFrame = playback.controller.takeNewFrame()
+            let newFrame = playback.controller.takeNewFrame() || keyPhotoStudio.takeNewFrame()
             // A timer that fired changes what is drawn (the hint started, the transfer line went away).
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
                 || tmuxRedraw != nil || wakeup.contains(.timer)
@@ -314,6 +325,8 @@ public final class BrowserApp {
                 break
             }
             triageWorker.perform(request)
+        case .studio(let request):
+            keyPhotoStudio?.perform(request)
         }
         return []
     }

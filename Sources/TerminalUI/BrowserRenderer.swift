@@ -15,6 +15,8 @@ final class BrowserRenderer {
     /// Playback hooks: the movie frame to draw instead of the key photo, and why an item shows LIVE OFF.
     var livePicture: ((LibraryItem, CellRect) -> (image: RenderedImage, serial: Int)?)?
     var liveOffReason: ((LibraryItem) -> String?)?
+    /// The export dialog's effect preview (loop, bounce, GIF, long exposure) for an area, when one is shown.
+    var effectPreview: ((CellRect) -> (image: RenderedImage, serial: Int)?)?
     /// Pixel-protocol pictures of the last frame (placed by `TerminalImageWriter` after curses' update) and the
     /// panels drawn over the grid (pictures under them are not shown).
     private(set) var pixelPictures: [PixelPicture] = []
@@ -35,6 +37,7 @@ final class BrowserRenderer {
         drawHeader(state, painter: painter)
         if let dialog = state.triage.exportDialog {
             triagePainter.drawExportDialog(dialog, in: state.layout.content, painter: painter)
+            if let preview = dialog.preview { drawEffectPreview(preview, in: state.layout.content, painter: painter) }
         } else {
         switch state.mode == .help ? state.modeBeforeHelp : state.mode {
         case .viewer: drawViewer(state, provider: provider, painter: painter)
@@ -244,7 +247,10 @@ final class BrowserRenderer {
                                           badge: badge, painter: painter)
         }
         let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · i info · Esc back"
-        painter.text(caption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
+            + (state.keyPhoto != nil ? "" : item.kind == .live ? " · K key photo" : "")
+        let shownCaption = state.keyPhoto == nil ? caption
+            : "\(item.displayName) · choosing the key photo: ←/→ frame · Enter writes a new Live Photo beside it · Esc leaves"
+        painter.text(shownCaption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {
             drawInfo(item, in: CellRect(x: content.x + content.width - infoWidth, y: content.y, width: infoWidth,
                                         height: content.height), 
@@ -255,6 +261,34 @@ final class BrowserRenderer {
         for neighbour in [state.selection + 1, state.selection - 1] where state.items.indices.contains(neighbour) {
             let key = ThumbnailKey(itemID: state.items[neighbour].id, width: pictureRect.width, height: pictureRect.height)
             wantedPictures.append((key, state.items[neighbour], .prefetch))
+        }
+    }
+
+    /// The effect preview in the right half of the export dialog (over the end of the list's rows).
+    private func drawEffectPreview(_ preview: EffectPreview, in content: CellRect, painter: ScreenPainter) {
+        // Right of the list's "Export as" column (it starts ~70 columns in) when the terminal is wide enough.
+        let width = max(24, min(content.width * 9 / 20, content.width - 92)), height = content.height - 7
+        guard width >= 12, height >= 4 else { return }
+        let frame = CellRect(x: content.x + content.width - width - 2, y: content.y + 1, width: width, height: height + 2)
+        painter.fill(frame)
+        painter.box(frame, color: .panel)
+        let title = " Preview: \(preview.effect.name) "
+        painter.text(title, x: frame.x + 2, y: frame.y, width: min(width - 4, DisplayWidth.of(title)), attributes: lg_a_bold(), color: .panel)
+        let rect = CellRect(x: frame.x + 1, y: frame.y + 1, width: width - 2, height: height)
+        switch preview.phase {
+        case .rendering:
+            painter.text("rendering…", x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .dimText)
+        case .failed(let reason):
+            painter.text(reason, x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .warning)
+        case .showing:
+            guard let (image, serial) = effectPreview?(rect), image.rows > 0 else { return }
+            let placement = ScreenPainter.placement(of: image, in: rect)
+            if image.mode.isPixelProtocol {
+                let key = ThumbnailKey(itemID: "effect-preview-\(preview.itemID)", width: rect.width, height: rect.height, movieFrame: serial)
+                pixelPictures.append(PixelPicture(key: key, rect: placement, image: image))
+            } else {
+                painter.picture(image, in: rect)
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Imaging
+import LiveStudio
 import Library
 import LivePairing
 import MediaFormats
@@ -74,29 +75,22 @@ struct EditCommand: ParsableCommand {
     }
 }
 
-/// What the user asked `edit` to do, checked.
-struct StudioEditRequest {
-    var keyPhotoAt: Double?
-    var trim: (start: Double, end: Double)?
-    var mute: Bool
-    var adjustments: StudioAdjustments
-
+/// What the user asked `edit` to do, checked (the request itself lives in LiveStudio).
+extension StudioEditRequest {
     init(keyPhotoAt: Double?, trim: String?, mute: Bool, crop: String?, exposure: Double?, contrast: Double?,
          saturation: Double?, blackAndWhite: Bool) throws {
         if let keyPhotoAt, !keyPhotoAt.isFinite || keyPhotoAt < 0 {
             throw LiveWriting.Failure("--key-photo-at takes seconds from the start of the movie (0 or more)")
         }
-        self.keyPhotoAt = keyPhotoAt
-        self.trim = try trim.map(Self.range)
-        self.mute = mute
+        let trim = try trim.map(Self.range)
         var adjustments = StudioAdjustments(exposure: exposure ?? 0, contrast: contrast ?? 1, saturation: saturation ?? 1,
                                             blackAndWhite: blackAndWhite)
         if let crop { adjustments.aspectRatio = try Self.ratio(crop) }
         if let problem = adjustments.problem { throw LiveWriting.Failure(problem) }
-        self.adjustments = adjustments
-        guard keyPhotoAt != nil || self.trim != nil || mute || !adjustments.isEmpty else {
+        guard keyPhotoAt != nil || trim != nil || mute || !adjustments.isEmpty else {
             throw LiveWriting.Failure("nothing to do: give --key-photo-at, --trim, --mute or an adjustment (see livegrid edit --help)")
         }
+        self.init(keyPhotoAt: keyPhotoAt, trim: trim, mute: mute, adjustments: adjustments)
     }
 
     static func range(_ text: String) throws -> (start: Double, end: Double) {

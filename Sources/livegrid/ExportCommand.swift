@@ -4,6 +4,7 @@ import Foundation
 import Library
 import LibrarySources
 import LivePairing
+import LiveStudio
 import MediaFormats
 
 struct ExportCommand: ParsableCommand {

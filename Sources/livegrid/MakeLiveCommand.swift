@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Library
 import LibrarySources
+import LiveStudio
 import MediaFormats
 
 struct MakeLiveCommand: ParsableCommand {
@@ -66,10 +67,7 @@ struct MakeLiveCommand: ParsableCommand {
 /// What make-live, convert and extract share: identifiers, names that collide with nothing, writing
 /// several files as one (all or none), and errors printed as one clear line.
 enum LiveWriting {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
+    typealias Failure = StudioWriting.Failure
 
     /// Runs `body`; an error becomes `livegrid: <message>` on stderr and exit status 1.
     static func reportingErrors(_ body: () throws -> Void) throws {
@@ -84,9 +82,7 @@ enum LiveWriting {
     }
 
     /// Prefixes a writer's error with the file it concerns.
-    static func labelled<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw Failure("\(path): \(error)") }
-    }
+    static func labelled<T>(_ path: String, _ body: () throws -> T) throws -> T { try StudioWriting.labelled(path, body) }
 
     static func isUUID(_ text: String) -> Bool {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
@@ -110,47 +106,15 @@ enum LiveWriting {
         return dir.isEmpty ? "." : dir
     }
 
-    static func baseName(_ path: String) -> String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-    }
+    static func baseName(_ path: String) -> String { StudioWriting.baseName(path) }
 
-    /// `base.ext` for every extension, or `base-2.ext`... : the first name under which no file exists
-    /// (compared case-insensitively, since Live Photo pairs are matched that way).
     static func freeNames(directory: String, base: String, extensions: [String]) throws -> [String] {
-        let existing = Set(((try? PathBytes.entries(of: directory)) ?? []).map { $0.name.lowercased() })
-        for n in 1...1000 {
-            let stem = n == 1 ? base : "\(base)-\(n)"
-            let names = extensions.map { "\(stem).\($0)" }
-            if names.allSatisfy({ !existing.contains($0.lowercased()) }) {
-                return names.map { (directory as NSString).appendingPathComponent($0) }
-            }
-        }
-        throw Failure("\(directory): no free file name for \(base)")
+        try StudioWriting.freeNames(directory: directory, base: base, extensions: extensions)
     }
 
-    /// Writes each assembly to a temporary under fresh names, then commits them as a group with the first
-    /// (the still) last: a visible still always has its movie. On any error, or SIGINT/SIGTERM/SIGHUP, no
-    /// file is left behind (`AtomicFileWriter.commitGroup`).
+    /// The pair as one (all or none): see `StudioWriting.writePair`.
     static func writePair(directory: String, base: String, extensions: [String],
                           files: [(ByteAssembly, any ByteSource)]) throws -> [String] {
-        guard PathBytes.isDirectory(directory) else {
-            throw Failure("\(directory): no such directory")
-        }
-        TemporaryFileRegistry.installSignalCleanup()
-        let paths = try freeNames(directory: directory, base: base, extensions: extensions)
-        var writers: [AtomicFileWriter] = []
-        do {
-            for (index, (assembly, source)) in files.enumerated() {
-                let writer = try AtomicFileWriter(destination: paths[index])
-                writers.append(writer)
-                try assembly.stream(from: source) { try writer.write($0) }
-            }
-            guard let primary = writers.first else { return [] }
-            try AtomicFileWriter.commitGroup(primary: primary, companions: Array(writers.dropFirst()))
-        } catch {
-            writers.forEach { $0.abort() }
-            throw error
-        }
-        return paths
+        try StudioWriting.writePair(directory: directory, base: base, extensions: extensions, files: files)
     }
 }

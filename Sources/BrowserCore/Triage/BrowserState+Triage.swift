@@ -171,8 +171,9 @@ extension BrowserState {
             guard triage.exportDialog != nil else { break }
             triage.prompt = TriagePrompt(.exportDestination, label: "Export to: ", text: triage.lastDirectory)
         case .dialogCancel:
+            let previewing = triage.exportDialog?.preview != nil
             triage.exportDialog = nil
-            return stopPreview()
+            return stopPreview() + (previewing ? [.studio(.stopEffectPreview)] : [])
         case .cancelExport:
             guard triage.isExporting else { break }
             return [.triage(.cancelExport)]
@@ -277,10 +278,20 @@ extension BrowserState {
             triage.exportDialog = nil
             let path = TriagePrompt.typedPath(directory, home: triage.home)
             triage.lastDirectory = path
+            // Effects go to the studio, the rest (live, still) to the exporter as before.
+            let effects = dialog.chosenEffects
+            let plain = dialog.entries.filter { dialog.effects[$0.item.id] == nil }
+            var requests: [BrowserEffect] = stopPreview()
+            if dialog.preview != nil { requests.append(.studio(.stopEffectPreview)) }
+            if !effects.isEmpty {
+                message = "exporting \(Self.count(effects.count, "effect"))…"
+                requests.append(.studio(.exportEffects(items: effects.map(\.item), effects: effects.map(\.effect), destination: path)))
+            }
+            guard !plain.isEmpty else { return requests }
             triage.isExporting = true
             triage.activity = "exporting…"
-            return stopPreview() + [.triage(.export(items: dialog.entries.map(\.item), choices: dialog.entries.map(\.choice),
-                                                    destination: path, stripLocation: dialog.stripLocation))]
+            return requests + [.triage(.export(items: plain.map(\.item), choices: plain.map(\.choice),
+                                               destination: path, stripLocation: dialog.stripLocation))]
         default:
             return answerPrompt(true)
         }

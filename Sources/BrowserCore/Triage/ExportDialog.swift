@@ -8,6 +8,9 @@ public struct ExportDialog: Sendable {
     public private(set) var cursor = 0
     /// Remove the location (GPS) from the new files (`g` toggles; the default comes from the config).
     public var stripLocation: Bool
+    /// Effects chosen with `e` (loop, bounce, GIF, long exposure), by item id, and the preview shown.
+    public internal(set) var effects: [String: SharingEffect] = [:]
+    public internal(set) var preview: EffectPreview?
 
     public init(items: [LibraryItem], stripLocation: Bool = false) {
         plan = ExportPlan(items: items, destination: "")
@@ -25,6 +28,8 @@ public struct ExportDialog: Sendable {
 
     /// Sets the choice of the item under the cursor (or every item); a choice an item cannot take is ignored.
     public mutating func setChoice(_ choice: ExportChoice, forAll: Bool) {
+        // Live or still replaces an effect chosen before.
+        if forAll { effects = [:] } else if let item = currentItem { effects[item.id] = nil }
         if forAll {
             plan.setChoiceForAll(choice)
         } else if let item = currentItem, Self.canChoose(choice, for: item) {

@@ -49,6 +49,8 @@ public enum TriageKeys {
         case .character("S"): return .triage(.dialogSetChoice(.stillPhoto, forAll: true))
         case .tab: return .triage(.dialogToggleChoice)
         case .character("g"): return .triage(.dialogToggleStripLocation)
+        // Loop, bounce, GIF, long exposure: previewed at once, written only after Enter.
+        case .character("e"): return .studio(.dialogCycleEffect)
         // Holding the play key previews the item under the cursor (the playback seam).
         case .character(" "): return .playPressed
         case .enter: return .triage(.dialogCommit)

@@ -108,7 +108,7 @@ struct TriagePainter {
                              color: variant == .live ? .badgeLive : .dimText)
             }
             x += badgeWidth
-            var choice = ExportDialog.choiceName(entry.choice, for: entry.item)
+            var choice = dialog.choiceName(for: entry)
             if let reason = entry.item.liveOffReason { choice += " — \(reason)" }
             painter.text(choice, x: x, y: y, width: content.x + content.width - 2 - x,
                          attributes: selected ? lg_a_bold() : 0, color: .panel)
@@ -117,7 +117,7 @@ struct TriagePainter {
             : "Location: kept in the copies (g removes it)"
         painter.text(location, x: content.x + 2, y: content.y + content.height - 3, width: inner,
                      attributes: lg_a_bold(), color: .panel)
-        let help = "↑/↓ item · l live · s still · L/S all · Tab toggle · g location · hold Space preview · Enter destination… · Esc cancel"
+        let help = "↑/↓ item · l live · s still · L/S all · Tab toggle · e effect (loop, bounce, GIF, long exposure) · g location · hold Space preview · Enter destination… · Esc cancel"
         painter.text(help, x: content.x + 2, y: content.y + content.height - 2, width: inner, color: .dimText)
     }
 

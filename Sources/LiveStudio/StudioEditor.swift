@@ -4,42 +4,61 @@ import Library
 import LivePairing
 import MediaFormats
 
-/// `livegrid edit`: makes the new still and the new movie of an edited Live Photo and writes them as a
-/// pair (`LiveWriting.writePair`: temporaries renamed into place, movie first, nothing left on failure).
+/// `livegrid edit` and the browser's key-photo mode: makes the new still and the new movie of an edited Live Photo and writes them as a
+/// pair (`StudioWriting.writePair`: temporaries renamed into place, movie first, nothing left on failure).
 /// Intermediate movies (trim, mute, re-encode) go to temporaries beside the output that are never
 /// committed, so they vanish on success, failure and Ctrl-C alike.
-struct StudioEditor {
-    let item: String
-    let outputDirectory: String
-    let request: StudioEditRequest
+public struct StudioEditor: Sendable {
+    public let item: String
+    public let outputDirectory: String
+    public let request: StudioEditRequest
 
-    func run() throws -> [String] {
-        guard PathBytes.isDirectory(outputDirectory) else { throw LiveWriting.Failure("\(outputDirectory): no such directory") }
+    public init(item: String, outputDirectory: String, request: StudioEditRequest) {
+        self.item = item
+        self.outputDirectory = outputDirectory
+        self.request = request
+    }
+
+    /// What an edit wrote: the pair's paths (still first) and what the CLI prints about it.
+    public struct Written: Sendable {
+        public var identifier: String
+        public var paths: [String]
+        public var notes: [String]
+        /// "Live Photo ID", the paths, the notes: the lines `livegrid edit` prints.
+        public var lines: [String] { ["Live Photo \(identifier)"] + paths.map { "  \($0)" } + notes.map { "  \($0)" } }
+    }
+
+    /// Writes the new Live Photo; returns the lines that describe it (the identifier, the two paths, notes).
+    public func run() throws -> [String] { try write().lines }
+
+    /// Writes the new Live Photo (the browser's key-photo mode calls this off the draw loop).
+    public func write() throws -> Written {
+        guard PathBytes.isDirectory(outputDirectory) else { throw StudioWriting.Failure("\(outputDirectory): no such directory") }
         let (stillPath, moviePath) = try Self.livePhoto(item)
         let stillSource = try FileByteSource(path: stillPath)
         let movieSource = try FileByteSource(path: moviePath)
         let stillInfo = MediaProbe.probe(stillSource)
         let movieInfo = MediaProbe.probe(movieSource)
-        guard movieInfo.format.isMovie else { throw LiveWriting.Failure("\(moviePath): not a QuickTime or MP4 movie") }
+        guard movieInfo.format.isMovie else { throw StudioWriting.Failure("\(moviePath): not a QuickTime or MP4 movie") }
         guard let duration = movieInfo.duration, duration > 0 else {
-            throw LiveWriting.Failure("\(moviePath): the movie has no duration (truncated or damaged?)")
+            throw StudioWriting.Failure("\(moviePath): the movie has no duration (truncated or damaged?)")
         }
-        let identifier = try LiveWriting.chooseIdentifier(explicit: nil, photo: stillInfo.contentIdentifier, movie: movieInfo.contentIdentifier)
+        let (identifier, identifierNote) = StudioWriting.identifier(photo: stillInfo.contentIdentifier, movie: movieInfo.contentIdentifier)
         let frameDuration = 1 / (movieInfo.frameRate.flatMap { $0 > 0 ? $0 : nil } ?? 30)
 
         // The kept range and the key photo's time inside it.
         let range: (start: Double, end: Double) = try request.trim.map { trim -> (start: Double, end: Double) in
             guard trim.start < duration - frameDuration / 2 else {
-                throw LiveWriting.Failure("--trim starts at \(Self.seconds(trim.start)) s, but the movie is \(Self.seconds(duration)) s long")
+                throw StudioWriting.Failure("--trim starts at \(Self.seconds(trim.start)) s, but the movie is \(Self.seconds(duration)) s long")
             }
             return (trim.start, min(trim.end, duration))
         } ?? (0, duration)
         if let keyPhotoAt = request.keyPhotoAt {
             guard keyPhotoAt < duration else {
-                throw LiveWriting.Failure("--key-photo-at \(Self.seconds(keyPhotoAt)) s is past the end of the \(Self.seconds(duration)) s movie")
+                throw StudioWriting.Failure("--key-photo-at \(Self.seconds(keyPhotoAt)) s is past the end of the \(Self.seconds(duration)) s movie")
             }
             guard keyPhotoAt >= range.start - 1e-6, keyPhotoAt < range.end else {
-                throw LiveWriting.Failure("the key photo (\(Self.seconds(keyPhotoAt)) s) must lie inside the kept range \(Self.seconds(range.start))-\(Self.seconds(range.end)) s")
+                throw StudioWriting.Failure("the key photo (\(Self.seconds(keyPhotoAt)) s) must lie inside the kept range \(Self.seconds(range.start))-\(Self.seconds(range.end)) s")
             }
         }
         let originalStillTime = movieInfo.stillImageTime ?? duration / 2
@@ -47,7 +66,7 @@ struct StudioEditor {
         let keyTime = request.keyPhotoAt ?? min(max(originalStillTime, range.start), range.end - frameDuration / 2)
         let newStillFromMovie = request.keyPhotoAt != nil || abs(keyTime - originalStillTime) > frameDuration / 2
 
-        var notes: [String] = []
+        var notes: [String] = identifierNote.map { [$0] } ?? []
         // The still.
         let stillBytes: [UInt8]?
         var frameTime = keyTime
@@ -63,16 +82,16 @@ struct StudioEditor {
             do {
                 decoded = try ImageDecoder.decode(source: stillSource, info: stillInfo, fitting: PixelSize(width: 32768, height: 32768))
             } catch {
-                throw LiveWriting.Failure("\(stillPath): \(error)")
+                throw StudioWriting.Failure("\(stillPath): \(error)")
             }
-            if let damage = decoded.damage { throw LiveWriting.Failure("\(stillPath): the still is damaged (\(damage)); nothing was written") }
+            if let damage = decoded.damage { throw StudioWriting.Failure("\(stillPath): the still is damaged (\(damage)); nothing was written") }
             let image = try Self.studio { try StudioRenderer.adjusted(decoded.frame, adjustments: request.adjustments) }
             stillBytes = try Self.encodeStill(image, like: stillSource, format: stillInfo.format)
         } else {
             stillBytes = nil
         }
         let stillBase: any ByteSource = stillBytes.map { MemoryByteSource($0) } ?? stillSource
-        let still = try LiveWriting.labelled(stillPath) { try MediaWriting.setContentIdentifier(still: stillBase, identifier: identifier) }
+        let still = try StudioWriting.labelled(stillPath) { try MediaWriting.setContentIdentifier(still: stillBase, identifier: identifier) }
 
         // The movie.
         var scratch: [AtomicFileWriter] = []
@@ -97,12 +116,12 @@ struct StudioEditor {
                 } catch {
                     // The still could take the change but the movie cannot: Apple's rule is to offer a still.
                     let what = reencode ? "the adjustment cannot reach both halves" : "the trim cannot be made"
-                    throw LiveWriting.Failure("\(moviePath): the movie cannot be re-encoded (\(error)), so \(what); convert to a still instead: livegrid export ITEM --as still")
+                    throw StudioWriting.Failure("\(moviePath): the movie cannot be re-encoded (\(error)), so \(what); convert to a still instead: livegrid export ITEM --as still")
                 }
             }
             if let rendered, rendered.duration < range.end - range.start - 2.5 * frameDuration {
                 // A damaged movie decodes short: refuse rather than write a Live Photo missing its end.
-                throw LiveWriting.Failure("\(moviePath): the movie is damaged: only \(Self.seconds(rendered.duration)) s of the \(Self.seconds(range.end - range.start)) s could be decoded; nothing was written (convert to a still instead: livegrid export ITEM --as still)")
+                throw StudioWriting.Failure("\(moviePath): the movie is damaged: only \(Self.seconds(rendered.duration)) s of the \(Self.seconds(range.end - range.start)) s could be decoded; nothing was written (convert to a still instead: livegrid export ITEM --as still)")
             }
             if let rendered {
                 notes.append("movie: \(Self.seconds(rendered.duration)) s, \(rendered.frameCount) frames, "
@@ -111,26 +130,26 @@ struct StudioEditor {
             movieBase = try FileByteSource(path: path)
         } else if request.mute {
             let writer = try scratchWriter()
-            let silent = try LiveWriting.labelled(moviePath) { try MediaWriting.movieWithoutAudio(movieSource) }
+            let silent = try StudioWriting.labelled(moviePath) { try MediaWriting.movieWithoutAudio(movieSource) }
             try silent.stream(from: movieSource) { try writer.write($0) }
             movieBase = try FileByteSource(path: writer.temporaryPath)
         }
         // A trimmed movie starts at the range's start.
         let newStillTime = max(0, frameTime - (request.trim != nil || reencode ? range.start : 0))
-        let movie = try LiveWriting.labelled(moviePath) {
+        let movie = try StudioWriting.labelled(moviePath) {
             try MediaWriting.makeLivePhotoMovie(movieBase, identifier: identifier, stillTime: newStillTime)
         }
         if request.mute { notes.append("sound removed") }
-        let paths = try LiveWriting.writePair(directory: outputDirectory, base: LiveWriting.baseName(stillPath) + "-edit",
+        let paths = try StudioWriting.writePair(directory: outputDirectory, base: StudioWriting.baseName(stillPath) + "-edit",
                                               extensions: [stillInfo.format == .heif ? "HEIC" : "JPG", "MOV"],
                                               files: [(still, stillBase), (movie, movieBase)])
         notes.append("still-image time: \(Self.seconds(newStillTime)) s")
-        return ["Live Photo \(identifier)"] + paths.map { "  \($0)" } + notes.map { "  \($0)" }
+        return Written(identifier: identifier, paths: paths, notes: notes)
     }
 
     /// `edit --list-frames`: every frame's number and time, the one at the still-image time marked: what
     /// a user steps through to choose `--key-photo-at`.
-    static func frameList(_ item: String) throws -> [String] {
+    public static func frameList(_ item: String) throws -> [String] {
         let (_, moviePath) = try livePhoto(item)
         let source = try FileByteSource(path: moviePath)
         let stillTime = MediaProbe.probe(source).stillImageTime
@@ -144,7 +163,7 @@ struct StudioEditor {
     /// Only JPEG and HEIC stills can be written again; for anything else the one way offered is a still.
     static func requireRewritable(_ info: MediaInfo, _ path: String) throws {
         guard info.format == .jpeg || info.format == .heif else {
-            throw LiveWriting.Failure("\(path): a \(info.format.rawValue) still cannot be rewritten, so the change cannot reach both halves; convert to a still instead: livegrid export ITEM --as still")
+            throw StudioWriting.Failure("\(path): a \(info.format.rawValue) still cannot be rewritten, so the change cannot reach both halves; convert to a still instead: livegrid export ITEM --as still")
         }
     }
 
@@ -158,34 +177,34 @@ struct StudioEditor {
     }
 
     /// The still and movie paths of the Live Photo `path` belongs to, or a plain reason why not.
-    static func livePhoto(_ path: String) throws -> (still: String, movie: String) {
+    public static func livePhoto(_ path: String) throws -> (still: String, movie: String) {
         let resolved: LibraryItem
         do {
-            guard let first = try ItemResolver.resolve([path]).first else { throw LiveWriting.Failure("\(path): not found") }
+            guard let first = try ItemResolver.resolve([path]).first else { throw StudioWriting.Failure("\(path): not found") }
             resolved = first
-        } catch let failure as LiveWriting.Failure {
+        } catch let failure as StudioWriting.Failure {
             throw failure
         } catch {
-            throw LiveWriting.Failure("\(error)")
+            throw StudioWriting.Failure("\(error)")
         }
         switch resolved.kind {
         case .live:
             guard let still = resolved.still?.path, let movie = resolved.movie?.path else {
-                throw LiveWriting.Failure("\(path): the Live Photo is missing a half")
+                throw StudioWriting.Failure("\(path): the Live Photo is missing a half")
             }
             return (still, movie)
         case .motion:
-            throw LiveWriting.Failure("\(path): a Motion Photo; make it a Live Photo first (livegrid convert --to live)")
+            throw StudioWriting.Failure("\(path): a Motion Photo; make it a Live Photo first (livegrid convert --to live)")
         default:
-            if let reason = resolved.liveOffReason { throw LiveWriting.Failure("\(path): not a Live Photo (\(reason))") }
-            throw LiveWriting.Failure("\(path): not a Live Photo (no still and movie sharing a content identifier beside it)")
+            if let reason = resolved.liveOffReason { throw StudioWriting.Failure("\(path): not a Live Photo (\(reason))") }
+            throw StudioWriting.Failure("\(path): not a Live Photo (no still and movie sharing a content identifier beside it)")
         }
     }
 
     /// Runs a studio renderer, its `LibavError` turned into the CLI's plain failure.
-    static func studio<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as LibavError { throw LiveWriting.Failure(error.description) }
+    public static func studio<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as LibavError { throw StudioWriting.Failure(error.description) }
     }
 
-    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+    public static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 }

@@ -6,41 +6,34 @@ import MediaFormats
 
 /// `livegrid export --as loop|bounce|gif|long-exposure`: Apple's Live Photo effects rendered into files
 /// that play anywhere. Each file is written to a temporary in the destination and renamed into place under
-/// a name that collides with nothing; the items themselves are only read.
-struct StudioExport {
-    let destination: String
-    let effect: StudioEffect
+/// a name that collides with nothing; the items themselves are only read. The CLI (`export --as`) and the
+/// browser's export dialog both write through it.
+public struct StudioExport: Sendable {
+    public let destination: String
+    public let effect: StudioEffect
     /// The GIF's bound in bytes.
-    let maxBytes: Int
+    public let maxBytes: Int
 
-    /// Messaging services cap attachments around 8 MB; a little under it leaves room for their headers.
-    static let defaultGIFBytes = 8_000_000
-
-    /// One line per item; throws when any item failed (after trying them all).
-    func run(_ items: [LibraryItem]) -> (lines: [String], failed: Bool) {
-        var lines: [String] = []
-        var failed = false
-        for item in items {
-            do {
-                lines.append(contentsOf: try export(item))
-            } catch {
-                HumanOutput.error("\(item.displayName): \(error)")
-                failed = true
-            }
-        }
-        return (lines, failed)
+    public init(destination: String, effect: StudioEffect, maxBytes: Int = StudioExport.defaultGIFBytes) {
+        self.destination = destination
+        self.effect = effect
+        self.maxBytes = maxBytes
     }
 
-    func export(_ item: LibraryItem) throws -> [String] {
+    /// Messaging services cap attachments around 8 MB; a little under it leaves room for their headers.
+    public static let defaultGIFBytes = 8_000_000
+
+    /// Writes the effect of `item`; returns the new file's path, then a line saying what it holds.
+    public func export(_ item: LibraryItem) throws -> [String] {
         guard let playable = item.playableMovie else {
-            throw LiveWriting.Failure("not a Live Photo or Motion Photo (no movie to make a \(effect.rawValue) from)")
+            throw StudioWriting.Failure("not a Live Photo or Motion Photo (no movie to make a \(effect.rawValue) from)")
         }
         let file = try FileByteSource(path: playable.path)
         let movie: any ByteSource = playable.range.map { SliceByteSource(base: file, range: $0) } ?? file
-        guard PathBytes.isDirectory(destination) else { throw LiveWriting.Failure("\(destination): no such directory") }
-        let base = LiveWriting.baseName(item.still?.path ?? playable.path) + "-" + effect.rawValue
-        guard let path = try LiveWriting.freeNames(directory: destination, base: base, extensions: [effect.fileExtension]).first else {
-            throw LiveWriting.Failure("\(destination): no free file name")
+        guard PathBytes.isDirectory(destination) else { throw StudioWriting.Failure("\(destination): no such directory") }
+        let base = StudioWriting.baseName(item.still?.path ?? playable.path) + "-" + effect.rawValue
+        guard let path = try StudioWriting.freeNames(directory: destination, base: base, extensions: [effect.fileExtension]).first else {
+            throw StudioWriting.Failure("\(destination): no free file name")
         }
         TemporaryFileRegistry.installSignalCleanup()
         let writer = try AtomicFileWriter(destination: path)
@@ -75,7 +68,7 @@ struct StudioExport {
     }
 
     /// "8M", "500K", "1200000": a size in bytes (K and M are 1000 and 1000000, as services state limits).
-    static func byteCount(_ text: String) -> Int? {
+    public static func byteCount(_ text: String) -> Int? {
         let upper = text.uppercased().trimmingCharacters(in: .whitespaces)
         let (digits, factor): (Substring, Double) = upper.hasSuffix("M") || upper.hasSuffix("MB")
             ? (upper.prefix { $0.isNumber || $0 == "." }, 1_000_000)

@@ -1,0 +1,211 @@
+import BrowserCore
+import Foundation
+import Synchronization
+import Imaging
+import LivePairing
+import LiveStudio
+import MediaFormats
+import TerminalGraphics
+
+/// The export dialog's effect previews (issue 20: "preview the entire contents before deciding to share"):
+/// the effect is rendered with the CLI's renderer into a temporary file outside the library (the system's
+/// temporary directory, removed when the preview stops), then played in a loop (loop, bounce, GIF) or shown
+/// (long exposure) through its own `MovieDecoder` and chafa renderer. Nothing reaches the destination
+/// before Enter; then `export` writes through `StudioExport` (`livegrid export --as`).
+final class EffectPreviewer: @unchecked Sendable {  // C boundary: `renderer` (chafa) under `renderLock`; the rest in `state`
+    private let renderQueue = DispatchQueue(label: "livegrid.effect-preview")
+    private let writeQueue = DispatchQueue(label: "livegrid.effect-export")
+    private let renderer: ChafaRenderer?
+    private let pixels: PixelOutput?
+    private let post: @Sendable (BrowserAction) -> Void
+    private let wake: @Sendable () -> Void
+
+    private struct PreviewState {
+        /// Bumped by every new preview and by stop: older renders and players end at their next check.
+        var generation = 0
+        var area = (columns: 60, rows: 20)
+        var latest: (image: RenderedImage, serial: Int, columns: Int, rows: Int)?
+        /// A long exposure's picture, rendered again when the area changes.
+        var still: PixelFrame?
+        var serial = 0
+        var hasNewFrame = false
+        var temporaryFile: String?
+    }
+    private let state = Mutex(PreviewState())
+
+    init(renderer: ChafaRenderer?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
+         wake: @escaping @Sendable () -> Void) {
+        self.renderer = renderer
+        self.pixels = pixels
+        self.post = post
+        self.wake = wake
+    }
+
+    func preview(_ item: LibraryItem, _ effect: SharingEffect) {
+        let token = restart()
+        renderQueue.async { [self] in render(item, effect, token: token) }
+    }
+
+    func stop() { _ = restart() }
+
+    /// The picture for a preview area of `columns` x `rows`: the latest frame; a new size re-renders the
+    /// next frame (a still at once).
+    func picture(columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
+        let (current, stillFrame, token): ((image: RenderedImage, serial: Int, columns: Int, rows: Int)?, PixelFrame?, Int) = state.withLock { preview in
+            let sizeChanged = preview.area.columns != columns || preview.area.rows != rows
+            preview.area = (columns, rows)
+            return (preview.latest, sizeChanged ? preview.still : nil, preview.generation)
+        }
+        if let stillFrame { renderQueue.async { [self] in present(stillFrame, token: token) } }
+        guard let current else { return nil }
+        return (current.image, current.serial)
+    }
+
+    func takeNewFrame() -> Bool {
+        state.withLock { preview in
+            defer { preview.hasNewFrame = false }
+            return preview.hasNewFrame
+        }
+    }
+
+    func export(_ items: [LibraryItem], effects: [SharingEffect], destination: String) {
+        writeQueue.async { [self] in
+            var written: [String] = [], failures: [String] = []
+            for (item, effect) in zip(items, effects) {
+                do {
+                    let lines = try StudioExport(destination: destination, effect: Self.studioEffect(effect)).export(item)
+                    if let path = lines.first { written.append((path as NSString).lastPathComponent) }
+                } catch {
+                    failures.append("\(item.displayName): \(error)")
+                }
+            }
+            var text = written.isEmpty ? "no effect written" : "Exported \(written.joined(separator: ", ")) to \(destination)"
+            if let first = failures.first { text += " · \(failures.count) failed: \(first)" }
+            post(.studio(.effectsExported(message: text)))
+        }
+    }
+
+    // MARK: - private
+
+    /// A new generation: the player of the previous one stops at its next frame, its file is removed.
+    private func restart() -> Int {
+        let (old, token): (String?, Int) = state.withLock { preview in
+            preview.generation += 1
+            preview.latest = nil
+            preview.still = nil
+            defer { preview.temporaryFile = nil }
+            return (preview.temporaryFile, preview.generation)
+        }
+        if let old {
+            try? FileManager.default.removeItem(atPath: old)
+            // The per-process folder goes too once empty (rmdir leaves it while another preview renders).
+            _ = rmdir((old as NSString).deletingLastPathComponent)
+        }
+        return token
+    }
+
+    private func isCurrent(_ token: Int) -> Bool { state.withLock { $0.generation == token } }
+
+    private func render(_ item: LibraryItem, _ effect: SharingEffect, token: Int) {
+        guard isCurrent(token) else { return }
+        do {
+            guard let movie = try PlayableMovie.source(for: item) else { throw StudioWriting.Failure("no movie") }
+            if effect == .longExposure {
+                let exposure = try StudioRenderer.longExposure(source: movie)
+                let frame = Self.pixelFrame(exposure.image)
+                state.withLock { if $0.generation == token { $0.still = frame } }
+                present(frame, token: token)
+            } else {
+                let path = try Self.temporaryPath(effect, token: token)
+                state.withLock { if $0.generation == token { $0.temporaryFile = path } }
+                switch effect {
+                case .gif: _ = try StudioRenderer.renderGIF(source: movie, to: path, maxBytes: StudioExport.defaultGIFBytes)
+                default: _ = try StudioRenderer.renderMovieEffect(Self.studioEffect(effect), source: movie, to: path)
+                }
+                guard isCurrent(token) else { try? FileManager.default.removeItem(atPath: path); return }
+                let thread = Thread { [self] in play(path, token: token) }
+                thread.name = "livegrid.effect-preview.player"
+                thread.start()
+            }
+            if isCurrent(token) { post(.studio(.effectPreviewReady(itemID: item.id, effect: effect))) }
+        } catch {
+            if isCurrent(token) { post(.studio(.effectPreviewFailed(itemID: item.id, effect: effect, reason: "\(error)"))) }
+        }
+    }
+
+    /// Plays the rendered file over and over at its own pace until the generation changes.
+    private func play(_ path: String, token: Int) {
+        do {
+            let decoder = try MovieDecoder(source: try FileByteSource(path: path), threadCount: 1)
+            var emptyPasses = 0
+            while isCurrent(token), emptyPasses < 2 {
+                guard let frame = try decoder.nextFrame(fitting: box()) else {
+                    emptyPasses += 1
+                    try decoder.seek(to: 0)
+                    continue
+                }
+                emptyPasses = 0
+                let started = Date()
+                present(frame.pixels, token: token)
+                let wait = min(max(frame.duration, 0.01), 0.5) - Date().timeIntervalSince(started)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+        } catch {
+            // The preview simply stops; the export itself reports its own errors.
+        }
+    }
+
+    private func box() -> PixelSize {
+        let (columns, rows) = state.withLock { $0.area }
+        return PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: renderer?.mode ?? .symbols, cell: pixels?.cellPixelSize)
+    }
+
+    /// Renders one frame for the current area (one caller at a time: the player thread, or `renderQueue` for a still).
+    private func present(_ frame: PixelFrame, token: Int) {
+        guard let renderer else { return }
+        let (columns, rows) = state.withLock { $0.area }
+        var picture = frame
+        if renderer.mode.isPixelProtocol {
+            picture = picture.sizedForCells(columns: columns, rows: rows, cell: renderer.cellPixelSize, badge: nil)
+        }
+        guard let image = try? renderLock.withLock({ try renderer.render(picture, maxColumns: columns, maxRows: rows) }) else { return }
+        let fresh = state.withLock { preview -> Bool in
+            guard preview.generation == token else { return false }
+            preview.serial += 1
+            preview.latest = (image, preview.serial, columns, rows)
+            preview.hasNewFrame = true
+            return true
+        }
+        if fresh { wake() }
+    }
+    private let renderLock = NSLock()
+
+    private static func temporaryPath(_ effect: SharingEffect, token: Int) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-preview-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("preview-\(token).\(studioEffect(effect).fileExtension)").path
+    }
+
+    static func studioEffect(_ effect: SharingEffect) -> StudioEffect {
+        switch effect {
+        case .loop: return .loop
+        case .bounce: return .bounce
+        case .gif: return .gif
+        case .longExposure: return .longExposure
+        }
+    }
+
+    /// RGB to the RGBA the renderers take.
+    static func pixelFrame(_ image: RGBImage) -> PixelFrame {
+        var rgba = [UInt8](repeating: 255, count: image.width * image.height * 4)
+        var source = 0, target = 0
+        while source + 2 < image.rgb.count, target + 3 < rgba.count {
+            rgba[target] = image.rgb[source]
+            rgba[target + 1] = image.rgb[source + 1]
+            rgba[target + 2] = image.rgb[source + 2]
+            source += 3
+            target += 4
+        }
+        return PixelFrame(width: image.width, height: image.height, rgba: rgba)
+    }
+}
