@@ -56,6 +56,8 @@ public enum BrowserAction: Sendable {
     case remote(RemoteAction)
     /// Marks, ratings, trash, copy/move, export, rotate (BrowserCore/Triage).
     case triage(TriageAction)
+    /// Sort order, grouping and jump to date (BrowserCore/Views).
+    case view(ViewAction)
 }
 
 /// Work the front end must do after a state change (the reducer stays pure).

@@ -29,6 +29,8 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case pick, reject, trash, undo, copy, move, export
     case rotateLeft = "rotate-left", rotateRight = "rotate-right", triageFilter = "triage-filter"
     case onMarked = "on-marked", markRange = "mark-range", showLocation = "show-location"
+    // Library views (BrowserCore/Views).
+    case sort, group, jumpToDate = "jump-to-date"
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -58,6 +60,9 @@ public struct Keymap: Sendable {
         (.retry, [.character("R")]),
         (.activity, [.character("a")]),
         (.parent, [.backspace]),
+        (.sort, [.character("s")]),
+        (.group, [.character("t")]),
+        (.jumpToDate, [.character("D")]),
     ] + TriageKeys.defaultBindings
 
     public init() {
@@ -90,6 +95,15 @@ public struct Keymap: Sendable {
             default: break
             }
         }
+        if state.dateJumpText != nil {
+            switch key {
+            case .enter: return .view(.commitDateJump)
+            case .escape: return .view(.cancelDateJump)
+            case .backspace: return .view(.dateJumpBackspace)
+            case .character(let character) where !character.isControl: return .view(.dateJumpInput(character))
+            default: return nil
+            }
+        }
         if let triageAction = TriageKeys.modalAction(for: key, in: state) { return triageAction }
         if state.triage.actsOnMarked {
             // After the prefix only a key that can act on the marks does; any other key drops the prefix.
@@ -120,6 +134,9 @@ public struct Keymap: Sendable {
         case .retry: return .remote(.retry)
         case .activity: return .remote(.toggleActivityPanel)
         case .parent: return state.mode == .grid ? .remote(.parent) : .back
+        case .sort: return .view(.cycleSort)
+        case .group: return .view(.cycleGrouping)
+        case .jumpToDate: return .view(.beginDateJump)
         case .mark, .markAll, .markNone, .markInvert, .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .pick, .reject,
              .trash, .undo, .copy, .move, .export, .rotateLeft, .rotateRight, .triageFilter, .onMarked, .markRange,
              .showLocation:
