@@ -65,13 +65,13 @@ extension BrowserState {
         var best: (index: Int, key: UInt64)?
         for (index, item) in items.enumerated() {
             guard let key = CaptureDateKey(item: item).value, key >= target else { continue }
-            if best == nil || key < best!.key { best = (index, key) }
+            if key < (best?.key ?? UInt64.max) { best = (index, key) }
         }
         guard let best else {
             message = "no photo taken on or after \(trimmed)"
             return
         }
+        // No message: the status bar then shows the item it landed on (and its date is in the header above it).
         if mode == .grid || mode == .viewer { selectIndex(best.index) }
-        message = "jumped to \(trimmed)"
     }
 }
