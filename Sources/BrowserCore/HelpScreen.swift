@@ -7,7 +7,7 @@ public enum HelpScreen {
         ("Open viewer", [.open]), ("Info panel", [.info]), ("Play (hold)", [.play]), ("Back", [.back]),
         ("Redraw", [.redraw]), ("Help", [.help]), ("Quit", [.quit]),
         ("Retry download", [.retry]), ("Transfers", [.activity]), ("Parent folder", [.parent]),
-        ("Sort name/date/size", [.sort]), ("Folders/timeline", [.group]), ("Jump to date", [.jumpToDate]),
+        ("Sort order", [.sort]), ("Group/timeline", [.group]), ("Jump to date", [.jumpToDate]),
     ] + TriageKeys.helpRows
 
     /// "Rating 0-5      0-5" style lines, label padded to `labelWidth`.

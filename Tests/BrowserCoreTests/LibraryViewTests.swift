@@ -183,7 +183,11 @@ final class LibraryViewTests: XCTestCase {
         XCTAssertEqual(keymap.keys(for: .group).map(\.displayName), ["t"])
         XCTAssertEqual(keymap.keys(for: .jumpToDate).map(\.displayName), ["D"])
         let help = HelpScreen.lines(keymap: keymap).joined(separator: "\n")
-        XCTAssertTrue(help.contains("Jump to date"))
+        // Labels fit the help screen's 16-column label field (a longer one ran into its keys).
+        for label in ["Sort order", "Group/timeline", "Jump to date"] {
+            XCTAssertTrue(help.contains(label), help)
+            XCTAssertLessThan(label.count, 16)
+        }
         // No key is bound twice in the defaults.
         let all = Keymap.defaultBindings.flatMap(\.1)
         XCTAssertEqual(all.count, Set(all).count)
