@@ -13,6 +13,8 @@ at 160x48 with its own XDG cache:
     cache (Benchmarks/evict.py: posix_fadvise DONTNEED; directory entries stay cached).
 "first thumbnails" = launch of the command to the trace's first-thumbnails (every picture of the first screen
 drawn), "scan" = launch to scan-finished; peak RSS from /usr/bin/time. Times are wall clock on a shared machine.
+BENCH_VIEW="--group date" (or "--sort size", ...) opens every run in that library view (issue 17 item 3: the
+timeline is complete, headers and all, at "scan done").
 """
 import os, subprocess, sys, time, shutil, tempfile
 
@@ -62,7 +64,7 @@ def run(root, recursive, cache, extra, label):
             os.remove(p)
     env = "env LIVEGRID_TRACE='%s' XDG_CACHE_HOME='%s' XDG_CONFIG_HOME='%s/config' TERM=tmux-256color" % (trace, cache, cache)
     command = "/usr/bin/time -f %%M -o '%s' %s '%s' --graphics symbols %s %s '%s'" % (
-        memory, env, binary, "-r" if recursive else "", extra, root)
+        memory, env, binary, "-r" if recursive else "", extra + " " + os.environ.get("BENCH_VIEW", ""), root)
     start = time.monotonic()
     tmux("new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command)
     events = {}
@@ -89,7 +91,7 @@ def run(root, recursive, cache, extra, label):
 def main():
     if shutil.which("tmux") is None:
         sys.exit("tmux is not installed")
-    print("livegrid first paint on large libraries: hard links to %d real camera stills, tmux 160x48, %s" % (len(sources), binary))
+    print("livegrid first paint on large libraries: hard links to %d real camera stills, tmux 160x48, %s %s" % (len(sources), binary, os.environ.get("BENCH_VIEW", "")))
     print("%-14s %-11s %18s %12s %10s" % ("library", "run", "first thumbnails", "scan done", "peak RSS"))
     for spec in sizes:
         root, count, recursive = make_library(spec)

@@ -58,6 +58,8 @@ public enum BrowserAction: Sendable {
     case triage(TriageAction)
     /// The viewer's key-photo mode (BrowserCore/Studio).
     case studio(StudioAction)
+    /// Sort order, grouping and jump to date (BrowserCore/Views).
+    case view(ViewAction)
 }
 
 /// Work the front end must do after a state change (the reducer stays pure).

@@ -7,6 +7,7 @@ extension BrowserState {
             return viewerPictureRect
         default:
             guard !layout.isList else { return nil }
+            if let grid = sectionedGrid { return grid.pictureRect(index: selection, scrollRow: scrollRow) }
             return layout.pictureRect(index: selection, scrollRow: scrollRow)
         }
     }

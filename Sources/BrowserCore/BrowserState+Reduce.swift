@@ -8,7 +8,7 @@ extension BrowserState {
 
     private mutating func reduceAction(_ action: BrowserAction) -> [BrowserEffect] {
         switch action {
-        case .filterInput, .filterBackspace, .showMessage, .scanStarted, .scanFinished, .scanProgress, .scanFailed, .triage(.result),
+        case .filterInput, .filterBackspace, .view(.dateJumpInput), .view(.dateJumpBackspace), .showMessage, .scanStarted, .scanFinished, .scanProgress, .scanFailed, .triage(.result),
              .studio(.frameShown), .studio(.frameTimesLoaded), .studio(.failed), .studio(.written),
              .studio(.effectPreviewReady), .studio(.effectPreviewFailed), .studio(.effectsExported),
              .remote(.event), .playInput, .playbackTick, .playback: break
@@ -18,8 +18,13 @@ extension BrowserState {
         case .move(let direction):
             move(direction)
         case .pageUp:
+            if let grid = sectionedGrid, mode == .grid { selectIndex(grid.item(from: selection, itemRows: -layout.visibleRows) ?? 0); break }
             moveSelection(by: -layout.itemsPerPage)
         case .pageDown:
+            if let grid = sectionedGrid, mode == .grid {
+                selectIndex(grid.item(from: selection, itemRows: layout.visibleRows) ?? items.count - 1)
+                break
+            }
             moveSelection(by: layout.itemsPerPage)
         case .first:
             selectIndex(0)
@@ -69,7 +74,9 @@ extension BrowserState {
             clampSelection()
         case .click(let x, let y):
             guard mode == .grid else { break }
-            if let index = layout.index(atX: x, y: y, scrollRow: scrollRow, itemCount: items.count) {
+            let hit = sectionedGrid.map { $0.index(atX: x, y: y, scrollRow: scrollRow) }
+                ?? layout.index(atX: x, y: y, scrollRow: scrollRow, itemCount: items.count)
+            if let index = hit {
                 if index == selection, let folder = openRemoteDirectoryIfSelected() { return folder }
                 if index == selection { mode = .viewer } else { selectIndex(index) }
             }
@@ -120,6 +127,8 @@ extension BrowserState {
             message = "scan failed: \(error)"
         case .remote(let remoteAction):
             return reduceRemote(remoteAction)
+        case .view(let viewAction):
+            reduceView(viewAction)
         }
         return []
     }
@@ -161,6 +170,15 @@ extension BrowserState {
             }
             return
         }
+        if let grid = sectionedGrid {
+            switch direction {
+            case .left: moveSelection(by: -1)
+            case .right: moveSelection(by: 1)
+            case .up: if let above = grid.item(from: selection, itemRows: -1) { selectIndex(above) }
+            case .down: if let below = grid.item(from: selection, itemRows: 1) { selectIndex(below) }
+            }
+            return
+        }
         let columns = layout.columns
         switch direction {
         case .left: moveSelection(by: -1)
@@ -183,7 +201,7 @@ extension BrowserState {
     mutating func selectIndex(_ index: Int) {
         guard !items.isEmpty else { return }
         selection = min(max(0, index), items.count - 1)
-        scrollRow = layout.scrollRow(keeping: selection, current: scrollRow, itemCount: items.count)
+        scrollRow = keptScrollRow()
     }
 
     private mutating func setZoom(_ level: Int) {
@@ -195,6 +213,14 @@ extension BrowserState {
     private mutating func scroll(by rows: Int) {
         guard mode == .grid, !items.isEmpty else {
             if mode == .viewer { moveSelection(by: rows > 0 ? 1 : -1) }
+            return
+        }
+        if let grid = sectionedGrid {
+            scrollRow = min(max(0, scrollRow + rows), grid.maxScrollRow())
+            let visible = grid.visibleItems(scrollRow: scrollRow)
+            if !visible.isEmpty, !visible.contains(selection) {
+                selection = selection < visible.lowerBound ? visible.lowerBound : visible.upperBound - 1
+            }
             return
         }
         let layout = self.layout

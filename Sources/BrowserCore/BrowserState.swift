@@ -58,6 +58,14 @@ public struct BrowserState: Sendable {
     /// Why the last scan failed (the folder became unreadable): the empty grid says it instead of "no photos".
     public var scanError: String?
 
+    /// Library-wide views (BrowserCore/Views): the order of the items, their sections, the date-jump prompt.
+    public var sortOrder: LibrarySortOrder = .name
+    public var grouping: LibraryGrouping = .none
+    /// Header sections over `items` (empty without grouping); headers are rows of their own, never items.
+    public private(set) var sections: [ViewSection] = []
+    /// The text typed after the jump-to-date key; nil when the prompt is closed.
+    public var dateJumpText: String?
+
     public init(rootPath: String, terminal: TerminalSize, zoom: Int = GridLayout.defaultZoom) {
         self.rootPath = rootPath
         self.terminal = terminal
@@ -110,6 +118,7 @@ public struct BrowserState: Sendable {
             }
         }
         if triage.filter != .everything { items = triage.filter.apply(to: items, states: triage.states) }
+        (items, sections) = LibraryArrangement.arrange(items, order: sortOrder, grouping: grouping)
         if let selectedID, let index = items.firstIndex(where: { $0.id == selectedID }) {
             selection = index
         }
@@ -119,6 +128,17 @@ public struct BrowserState: Sendable {
     /// Keeps selection and scroll inside the items and the selection on screen.
     mutating func clampSelection() {
         selection = items.isEmpty ? 0 : min(max(0, selection), items.count - 1)
-        scrollRow = layout.scrollRow(keeping: selection, current: scrollRow, itemCount: items.count)
+        scrollRow = keptScrollRow()
+    }
+
+    /// The grid with header rows, when the items are grouped.
+    public var sectionedGrid: SectionedGrid? {
+        sections.isEmpty ? nil : SectionedGrid(layout: layout, sections: sections)
+    }
+
+    /// The scroll row that keeps the selection on screen, with or without header rows.
+    func keptScrollRow() -> Int {
+        if let grid = sectionedGrid { return grid.scrollRow(keeping: selection, current: scrollRow) }
+        return layout.scrollRow(keeping: selection, current: scrollRow, itemCount: items.count)
     }
 }

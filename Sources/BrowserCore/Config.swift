@@ -22,6 +22,9 @@ public struct BrowserConfig: Sendable {
     public var remoteMaxEntries = RemoteListingParser.defaultMaxEntries
     /// `[library] index`: keep probes in the persistent library index (`--no-index` = false).
     public var libraryIndex = true
+    /// `[grid] sort` / `[grid] group`: the library view at start (`--sort`, `--group`; keys s and t).
+    public var sortOrder: LibrarySortOrder = .name
+    public var grouping: LibraryGrouping = .none
     public var keymap = Keymap()
     /// Non-fatal problems (unknown keys), shown in the status bar at start.
     public var warnings: [String] = []
@@ -83,6 +86,16 @@ public struct BrowserConfig: Sendable {
                                 message: "grid.zoom must be an integer from 0 to \(GridLayout.zoomWidths.count - 1)")
             }
             zoom = level
+        case ("grid", "sort"):
+            guard case .string(let text) = entry.value, let order = LibrarySortOrder(userName: text) else {
+                throw TOMLError(line: entry.line, message: "grid.sort must be one of: name, date, size")
+            }
+            sortOrder = order
+        case ("grid", "group"):
+            guard case .string(let text) = entry.value, let grouping = LibraryGrouping(userName: text) else {
+                throw TOMLError(line: entry.line, message: "grid.group must be one of: none, folder, date (timeline)")
+            }
+            self.grouping = grouping
         case ("mouse", "enabled"):
             guard case .boolean(let enabled) = entry.value else {
                 throw TOMLError(line: entry.line, message: "mouse.enabled must be true or false")

@@ -8,6 +8,7 @@ public enum HelpScreen {
         ("Redraw", [.redraw]), ("Help", [.help]), ("Quit", [.quit]),
         ("Retry download", [.retry]), ("Transfers", [.activity]), ("Parent folder", [.parent]),
         ("Key photo", [.keyPhoto]),
+        ("Sort order", [.sort]), ("Group/timeline", [.group]), ("Jump to date", [.jumpToDate]),
     ] + TriageKeys.helpRows
 
     /// "Rating 0-5      0-5" style lines, label padded to `labelWidth`.

@@ -31,6 +31,8 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case onMarked = "on-marked", markRange = "mark-range", showLocation = "show-location"
     /// The viewer's key-photo mode (issue 20).
     case keyPhoto = "key-photo"
+    // Library views (BrowserCore/Views).
+    case sort, group, jumpToDate = "jump-to-date"
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -61,6 +63,9 @@ public struct Keymap: Sendable {
         (.activity, [.character("a")]),
         (.parent, [.backspace]),
         (.keyPhoto, [.character("K")]),
+        (.sort, [.character("s")]),
+        (.group, [.character("t")]),
+        (.jumpToDate, [.character("D")]),
     ] + TriageKeys.defaultBindings
 
     public init() {
@@ -91,6 +96,15 @@ public struct Keymap: Sendable {
             case .backspace: return .filterBackspace
             case .character(let character) where !character.isControl: return .filterInput(character)
             default: break
+            }
+        }
+        if state.dateJumpText != nil {
+            switch key {
+            case .enter: return .view(.commitDateJump)
+            case .escape: return .view(.cancelDateJump)
+            case .backspace: return .view(.dateJumpBackspace)
+            case .character(let character) where !character.isControl: return .view(.dateJumpInput(character))
+            default: return nil
             }
         }
         if let triageAction = TriageKeys.modalAction(for: key, in: state) { return triageAction }
@@ -125,6 +139,9 @@ public struct Keymap: Sendable {
         case .activity: return .remote(.toggleActivityPanel)
         case .parent: return state.mode == .grid ? .remote(.parent) : .back
         case .keyPhoto: return state.mode == .viewer ? .studio(.enterKeyPhoto) : nil
+        case .sort: return .view(.cycleSort)
+        case .group: return .view(.cycleGrouping)
+        case .jumpToDate: return .view(.beginDateJump)
         case .mark, .markAll, .markNone, .markInvert, .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .pick, .reject,
              .trash, .undo, .copy, .move, .export, .rotateLeft, .rotateRight, .triageFilter, .onMarked, .markRange,
              .showLocation:

@@ -43,13 +43,21 @@ extension LibraryScanner {
         }
         var inHead = [Bool](repeating: false, count: paths.count)
         for i in headIndices { inHead[i] = true }
-        let restPaths = paths.indices.filter { !inHead[$0] }.map { paths[$0] }
-        let rest = probeAll(restPaths, limits: limits, counter: counter, index: index)
-        let probed = head + rest
-        let items = LivePairer.pair(probed.map(\.file))
+        // The files go straight into one array for the pairer: `head + rest` made a third copy of every probe
+        // (with its stamp) alive at the pairing peak (issue 17 item 4).
+        var files: [MediaFile] = []
+        var probedFiles = head.count(where: { !$0.fromIndex })
+        do {
+            let rest = probeAll(paths.indices.filter { !inHead[$0] }.map { paths[$0] }, limits: limits,
+                                counter: counter, index: index)
+            probedFiles += rest.count(where: { !$0.fromIndex })
+            files.reserveCapacity(head.count + rest.count)
+            files.append(contentsOf: head.lazy.map(\.file))
+            files.append(contentsOf: rest.lazy.map(\.file))
+        }
+        let items = LivePairer.pair(files)
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
-                           bytesRead: counter.bytes, reads: counter.reads,
-                           probedFiles: probed.count(where: { !$0.fromIndex }))
+                           bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
     }
 }

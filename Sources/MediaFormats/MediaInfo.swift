@@ -91,193 +91,326 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         var problems: [ParseProblem] = []
     }
 
+    /// The box's layout: `Fields` reordered so that nothing is padded, optional numbers in 8 bytes (a sentinel
+    /// instead of a tag byte that padding rounds up to 8 more), flags last: 100,000 files hold one each (issue 17
+    /// item 4). `Fields` stays the Codable form, so the JSON and the index records do not change.
+    struct Packed: Sendable, Hashable {
+        var pixelWidth: PackedInt
+        var pixelHeight: PackedInt
+        var orientation: PackedInt
+        var rotation: PackedInt
+        var iso: PackedInt
+        var focalLengthIn35mm: PackedInt
+        var frameCount: PackedInt
+        var thumbnailWidth: PackedInt
+        var thumbnailHeight: PackedInt
+        var duration: PackedDouble
+        var frameRate: PackedDouble
+        var stillImageTime: PackedDouble
+        var vitalityScore: PackedDouble
+        var contentIdentifier: String?
+        var contentIdentifierSource: String?
+        var cameraMake: String?
+        var cameraModel: String?
+        var captureDate: String?
+        var captureTimeZone: String?
+        var lensMake: String?
+        var lensModel: String?
+        var videoCodec: String?
+        var audioCodec: String?
+        var problems: [ParseProblem]
+        var embeddedMovie: EmbeddedMovie?
+        var livePhotoVideoIndex: UInt64?
+        var exifThumbnail: ByteRange?
+        var exposureTime: ExifRational?
+        var fNumber: ExifRational?
+        var focalLength: ExifRational?
+        var format: ContainerFormat
+        var mirrored: Bool?
+        var hasGPS: Bool
+        var hasXMP: Bool
+
+        init(_ f: Fields) {
+            pixelWidth = PackedInt(f.pixelWidth)
+            pixelHeight = PackedInt(f.pixelHeight)
+            orientation = PackedInt(f.orientation)
+            rotation = PackedInt(f.rotation)
+            iso = PackedInt(f.iso)
+            focalLengthIn35mm = PackedInt(f.focalLengthIn35mm)
+            frameCount = PackedInt(f.frameCount)
+            thumbnailWidth = PackedInt(f.thumbnailWidth)
+            thumbnailHeight = PackedInt(f.thumbnailHeight)
+            duration = PackedDouble(f.duration)
+            frameRate = PackedDouble(f.frameRate)
+            stillImageTime = PackedDouble(f.stillImageTime)
+            vitalityScore = PackedDouble(f.vitalityScore)
+            contentIdentifier = f.contentIdentifier
+            contentIdentifierSource = f.contentIdentifierSource
+            cameraMake = f.cameraMake
+            cameraModel = f.cameraModel
+            captureDate = f.captureDate
+            captureTimeZone = f.captureTimeZone
+            lensMake = f.lensMake
+            lensModel = f.lensModel
+            videoCodec = f.videoCodec
+            audioCodec = f.audioCodec
+            problems = f.problems
+            embeddedMovie = f.embeddedMovie
+            livePhotoVideoIndex = f.livePhotoVideoIndex
+            exifThumbnail = f.exifThumbnail
+            exposureTime = f.exposureTime
+            fNumber = f.fNumber
+            focalLength = f.focalLength
+            format = f.format
+            mirrored = f.mirrored
+            hasGPS = f.hasGPS
+            hasXMP = f.hasXMP
+        }
+
+        var fields: Fields {
+            var f = Fields(format: format)
+            f.pixelWidth = pixelWidth.value
+            f.pixelHeight = pixelHeight.value
+            f.orientation = orientation.value
+            f.rotation = rotation.value
+            f.iso = iso.value
+            f.focalLengthIn35mm = focalLengthIn35mm.value
+            f.frameCount = frameCount.value
+            f.thumbnailWidth = thumbnailWidth.value
+            f.thumbnailHeight = thumbnailHeight.value
+            f.duration = duration.value
+            f.frameRate = frameRate.value
+            f.stillImageTime = stillImageTime.value
+            f.vitalityScore = vitalityScore.value
+            f.contentIdentifier = contentIdentifier
+            f.contentIdentifierSource = contentIdentifierSource
+            f.cameraMake = cameraMake
+            f.cameraModel = cameraModel
+            f.captureDate = captureDate
+            f.captureTimeZone = captureTimeZone
+            f.lensMake = lensMake
+            f.lensModel = lensModel
+            f.videoCodec = videoCodec
+            f.audioCodec = audioCodec
+            f.problems = problems
+            f.embeddedMovie = embeddedMovie
+            f.livePhotoVideoIndex = livePhotoVideoIndex
+            f.exifThumbnail = exifThumbnail
+            f.exposureTime = exposureTime
+            f.fNumber = fNumber
+            f.focalLength = focalLength
+            f.mirrored = mirrored
+            f.hasGPS = hasGPS
+            f.hasXMP = hasXMP
+            return f
+        }
+    }
+
+    /// An `Int?` in 8 bytes: `Int.min` is nil (parsers read at most 32-bit fields and durations in whole units;
+    /// none yields Int.min).
+    struct PackedInt: Sendable, Hashable {
+        private var raw: Int
+        init(_ value: Int?) { raw = value ?? .min }
+        var value: Int? { raw == .min ? nil : raw }
+    }
+
+    /// A `Double?` in 8 bytes: one NaN bit pattern no arithmetic produces is nil; compared by bits, so a stored
+    /// NaN equals itself.
+    struct PackedDouble: Sendable, Hashable {
+        private static let none: UInt64 = 0x7FF8_DEAD_BEEF_0001
+        private var bits: UInt64
+        init(_ value: Double?) { bits = value.map(\.bitPattern) ?? Self.none }
+        var value: Double? { bits == Self.none ? nil : Double(bitPattern: bits) }
+    }
+
+
     /// Shared between copies; written only through `unique()`, which copies it first unless this value is
     /// its only owner, so a box another value or thread can see is never written.
     // unchecked: copy-on-write storage (not a C boundary): a shared box is never written, see `unique()`.
     private final class Box: @unchecked Sendable {
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        var packed: Packed
+        init(_ packed: Packed) { self.packed = packed }
     }
 
     private var box: Box
 
     private mutating func unique() -> Box {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.packed) }
         return box
     }
 
-    public static func == (a: MediaInfo, b: MediaInfo) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
-    public init(from decoder: any Decoder) throws { box = Box(try Fields(from: decoder)) }
-    public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
+    public static func == (a: MediaInfo, b: MediaInfo) -> Bool { a.box === b.box || a.box.packed == b.box.packed }
+    public func hash(into hasher: inout Hasher) { box.packed.hash(into: &hasher) }
+    public init(from decoder: any Decoder) throws { box = Box(Packed(try Fields(from: decoder))) }
+    public func encode(to encoder: any Encoder) throws { try box.packed.fields.encode(to: encoder) }
     public var format: ContainerFormat {
-        get { box.fields.format }
-        set { unique().fields.format = newValue }
+        get { box.packed.format }
+        set { unique().packed.format = newValue }
     }
     /// Stored pixel size (before Exif orientation or a movie's display matrix is applied).
     public var pixelWidth: Int? {
-        get { box.fields.pixelWidth }
-        set { unique().fields.pixelWidth = newValue }
+        get { box.packed.pixelWidth.value }
+        set { unique().packed.pixelWidth = PackedInt(newValue) }
     }
     public var pixelHeight: Int? {
-        get { box.fields.pixelHeight }
-        set { unique().fields.pixelHeight = newValue }
+        get { box.packed.pixelHeight.value }
+        set { unique().packed.pixelHeight = PackedInt(newValue) }
     }
     /// Exif Orientation 1...8 (stills).
     public var orientation: Int? {
-        get { box.fields.orientation }
-        set { unique().fields.orientation = newValue }
+        get { box.packed.orientation.value }
+        set { unique().packed.orientation = PackedInt(newValue) }
     }
     /// Clockwise rotation in degrees (0, 90, 180, 270) from a movie's display matrix, or HEIF irot.
     public var rotation: Int? {
-        get { box.fields.rotation }
-        set { unique().fields.rotation = newValue }
+        get { box.packed.rotation.value }
+        set { unique().packed.rotation = PackedInt(newValue) }
     }
     /// Horizontal mirror (HEIF imir, or a display matrix with negative determinant).
     public var mirrored: Bool? {
-        get { box.fields.mirrored }
-        set { unique().fields.mirrored = newValue }
+        get { box.packed.mirrored }
+        set { unique().packed.mirrored = newValue }
     }
 
     /// Live Photo pairing key: Apple MakerNote 0x0011 in stills, `com.apple.quicktime.content.identifier`
     /// in movies (or an XMP fallback). Upper-cased as Apple writes it.
     public var contentIdentifier: String? {
-        get { box.fields.contentIdentifier }
-        set { unique().fields.contentIdentifier = newValue }
+        get { box.packed.contentIdentifier }
+        set { unique().packed.contentIdentifier = newValue }
     }
     /// Where the identifier came from: "apple-makernote", "quicktime-mdta", "xmp".
     public var contentIdentifierSource: String? {
-        get { box.fields.contentIdentifierSource }
-        set { unique().fields.contentIdentifierSource = newValue }
+        get { box.packed.contentIdentifierSource }
+        set { unique().packed.contentIdentifierSource = newValue }
     }
     /// Apple MakerNote 0x0017 LivePhotoVideoIndex (raw value).
     public var livePhotoVideoIndex: UInt64? {
-        get { box.fields.livePhotoVideoIndex }
-        set { unique().fields.livePhotoVideoIndex = newValue }
+        get { box.packed.livePhotoVideoIndex }
+        set { unique().packed.livePhotoVideoIndex = newValue }
     }
 
     public var cameraMake: String? {
-        get { box.fields.cameraMake }
-        set { unique().fields.cameraMake = newValue }
+        get { box.packed.cameraMake }
+        set { unique().packed.cameraMake = newValue }
     }
     public var cameraModel: String? {
-        get { box.fields.cameraModel }
-        set { unique().fields.cameraModel = newValue }
+        get { box.packed.cameraModel }
+        set { unique().packed.cameraModel = newValue }
     }
     /// Capture time as written ("2021:05:02 12:34:56" Exif or ISO 8601 from QuickTime), no zone guessing.
     public var captureDate: String? {
-        get { box.fields.captureDate }
-        set { unique().fields.captureDate = newValue }
+        get { box.packed.captureDate }
+        set { unique().packed.captureDate = newValue }
     }
     /// Exif OffsetTimeOriginal (or OffsetTime): the capture time's zone as written, "+01:00".
     public var captureTimeZone: String? {
-        get { box.fields.captureTimeZone }
-        set { unique().fields.captureTimeZone = newValue }
+        get { box.packed.captureTimeZone }
+        set { unique().packed.captureTimeZone = newValue }
     }
     /// True when the file carries a position. The coordinates themselves are never kept here (see
     /// `LocationReader`, which reads them only when the user asks).
     public var hasGPS: Bool {
-        get { box.fields.hasGPS }
-        set { unique().fields.hasGPS = newValue }
+        get { box.packed.hasGPS }
+        set { unique().packed.hasGPS = newValue }
     }
 
     // MARK: exposure (Exif)
     public var lensMake: String? {
-        get { box.fields.lensMake }
-        set { unique().fields.lensMake = newValue }
+        get { box.packed.lensMake }
+        set { unique().packed.lensMake = newValue }
     }
     public var lensModel: String? {
-        get { box.fields.lensModel }
-        set { unique().fields.lensModel = newValue }
+        get { box.packed.lensModel }
+        set { unique().packed.lensModel = newValue }
     }
     /// ExposureTime as a fraction of seconds (1/801 is 1 over 801).
     public var exposureTime: ExifRational? {
-        get { box.fields.exposureTime }
-        set { unique().fields.exposureTime = newValue }
+        get { box.packed.exposureTime }
+        set { unique().packed.exposureTime = newValue }
     }
     public var fNumber: ExifRational? {
-        get { box.fields.fNumber }
-        set { unique().fields.fNumber = newValue }
+        get { box.packed.fNumber }
+        set { unique().packed.fNumber = newValue }
     }
     /// PhotographicSensitivity (ISO).
     public var iso: Int? {
-        get { box.fields.iso }
-        set { unique().fields.iso = newValue }
+        get { box.packed.iso.value }
+        set { unique().packed.iso = PackedInt(newValue) }
     }
     public var focalLength: ExifRational? {
-        get { box.fields.focalLength }
-        set { unique().fields.focalLength = newValue }
+        get { box.packed.focalLength }
+        set { unique().packed.focalLength = newValue }
     }
     public var focalLengthIn35mm: Int? {
-        get { box.fields.focalLengthIn35mm }
-        set { unique().fields.focalLengthIn35mm = newValue }
+        get { box.packed.focalLengthIn35mm.value }
+        set { unique().packed.focalLengthIn35mm = PackedInt(newValue) }
     }
 
     // MARK: movies
     public var duration: Double? {
-        get { box.fields.duration }
-        set { unique().fields.duration = newValue }
+        get { box.packed.duration.value }
+        set { unique().packed.duration = PackedDouble(newValue) }
     }
     public var videoCodec: String? {
-        get { box.fields.videoCodec }
-        set { unique().fields.videoCodec = newValue }
+        get { box.packed.videoCodec }
+        set { unique().packed.videoCodec = newValue }
     }
     public var audioCodec: String? {
-        get { box.fields.audioCodec }
-        set { unique().fields.audioCodec = newValue }
+        get { box.packed.audioCodec }
+        set { unique().packed.audioCodec = newValue }
     }
     public var frameCount: Int? {
-        get { box.fields.frameCount }
-        set { unique().fields.frameCount = newValue }
+        get { box.packed.frameCount.value }
+        set { unique().packed.frameCount = PackedInt(newValue) }
     }
     /// Average frames per second of the video track.
     public var frameRate: Double? {
-        get { box.fields.frameRate }
-        set { unique().fields.frameRate = newValue }
+        get { box.packed.frameRate.value }
+        set { unique().packed.frameRate = PackedDouble(newValue) }
     }
     /// Presentation time (seconds, after the edit list) of the `com.apple.quicktime.still-image-time` sample.
     public var stillImageTime: Double? {
-        get { box.fields.stillImageTime }
-        set { unique().fields.stillImageTime = newValue }
+        get { box.packed.stillImageTime.value }
+        set { unique().packed.stillImageTime = PackedDouble(newValue) }
     }
     /// `com.apple.quicktime.live-photo.vitality-score`, when present.
     public var vitalityScore: Double? {
-        get { box.fields.vitalityScore }
-        set { unique().fields.vitalityScore = newValue }
+        get { box.packed.vitalityScore.value }
+        set { unique().packed.vitalityScore = PackedDouble(newValue) }
     }
 
     // MARK: stills
     /// JPEG thumbnail in Exif IFD1, as a range of the file.
     public var exifThumbnail: ByteRange? {
-        get { box.fields.exifThumbnail }
-        set { unique().fields.exifThumbnail = newValue }
+        get { box.packed.exifThumbnail }
+        set { unique().packed.exifThumbnail = newValue }
     }
     /// HEIF thumbnail item size, when the file has one.
     public var thumbnailWidth: Int? {
-        get { box.fields.thumbnailWidth }
-        set { unique().fields.thumbnailWidth = newValue }
+        get { box.packed.thumbnailWidth.value }
+        set { unique().packed.thumbnailWidth = PackedInt(newValue) }
     }
     public var thumbnailHeight: Int? {
-        get { box.fields.thumbnailHeight }
-        set { unique().fields.thumbnailHeight = newValue }
+        get { box.packed.thumbnailHeight.value }
+        set { unique().packed.thumbnailHeight = PackedInt(newValue) }
     }
     /// A Motion Photo's movie.
     public var embeddedMovie: EmbeddedMovie? {
-        get { box.fields.embeddedMovie }
-        set { unique().fields.embeddedMovie = newValue }
+        get { box.packed.embeddedMovie }
+        set { unique().packed.embeddedMovie = newValue }
     }
     public var hasXMP: Bool {
-        get { box.fields.hasXMP }
-        set { unique().fields.hasXMP = newValue }
+        get { box.packed.hasXMP }
+        set { unique().packed.hasXMP = newValue }
     }
 
     public var problems: [ParseProblem] {
-        get { box.fields.problems }
-        set { unique().fields.problems = newValue }
+        get { box.packed.problems }
+        set { unique().packed.problems = newValue }
     }
 
     public init(format: ContainerFormat) {
-        box = Box(Fields(format: format))
+        box = Box(Packed(Fields(format: format)))
     }
 
     /// Size as displayed: width and height swapped for orientations 5-8 or a 90/270 rotation.

@@ -133,6 +133,8 @@ public final class BrowserApp {
         self.playback = playback
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
+        state.sortOrder = options.config.sortOrder
+        state.grouping = options.config.grouping
         state.playback.hintsEnabled = options.config.playbackHints
         state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in

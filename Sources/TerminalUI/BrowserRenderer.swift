@@ -71,6 +71,11 @@ final class BrowserRenderer {
         if state.isEditingFilter || !state.filter.isEmpty {
             left += "   /\(state.filter)\(state.isEditingFilter ? "▏" : "")"
         }
+        if let jump = state.dateJumpText { left += "   jump to date (2023-07-14): \(jump)▏" }
+        if state.sortOrder != .name || state.grouping != .none {
+            right = "\(state.grouping == .date ? "timeline" : state.grouping == .folder ? "folders" : "all")"
+                + " · by \(state.sortOrder.rawValue) · " + right
+        }
         drawBar(left: left, right: right + " ", y: 0, color: .header, painter: painter)
     }
 
@@ -129,6 +134,10 @@ final class BrowserRenderer {
             painter.text(message, x: 2, y: layout.content.y + 1, width: layout.content.width - 4, color: .dimText)
             return
         }
+        if let grid = state.sectionedGrid {
+            drawSectionedGrid(state, grid: grid, provider: provider, painter: painter)
+            return
+        }
         for index in visible {
             let item = state.items[index]
             guard let cell = layout.cellRect(index: index, scrollRow: state.scrollRow) else { continue }
@@ -157,6 +166,44 @@ final class BrowserRenderer {
                                        height: layout.pictureHeight)
                 wantedPictures.append((key, state.items[index], .prefetch))
             }
+        }
+    }
+
+    /// The grouped grid: header rows (folder, year, month) between rows of cells.
+    private func drawSectionedGrid(_ state: BrowserState, grid: SectionedGrid, provider: ThumbnailProvider,
+                                   painter: ScreenPainter) {
+        let layout = grid.layout
+        for visible in grid.visibleRows(scrollRow: state.scrollRow) {
+            switch visible.row {
+            case .header(let section):
+                let title = grid.sections[section].title
+                let yearOnly = grid.sections[section].range.isEmpty
+                painter.text((yearOnly ? "━━ " : "── ") + title + " ", x: 0, y: visible.y, width: layout.content.width,
+                             color: yearOnly ? .header : .dimText)
+            case .items(let range):
+                for index in range {
+                    let item = state.items[index]
+                    guard let cell = grid.cellRect(index: index, scrollRow: state.scrollRow) else { continue }
+                    let selected = index == state.selection
+                    if layout.isList {
+                        drawListRow(item, in: cell, selected: selected, painter: painter)
+                        continue
+                    }
+                    guard let pictureRect = grid.pictureRect(index: index, scrollRow: state.scrollRow) else { continue }
+                    let placed = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
+                                             provider: provider, painter: painter)
+                    let marked = state.triage.marks.contains(item.id)
+                    if marked { triagePainter.drawMark(in: placed, painter: painter) }
+                    triagePainter.drawCaption(item, selected: selected, marked: marked, session: state.triage, x: cell.x,
+                                              y: cell.y + pictureRect.height, width: cell.width, painter: painter)
+                }
+            }
+        }
+        guard !layout.isList else { return }
+        let shown = grid.visibleItems(scrollRow: state.scrollRow)
+        for index in shown.upperBound..<min(state.items.count, shown.upperBound + layout.itemsPerPage) {
+            let key = ThumbnailKey(itemID: state.items[index].id, width: layout.cellWidth, height: layout.pictureHeight)
+            wantedPictures.append((key, state.items[index], .prefetch))
         }
     }
 

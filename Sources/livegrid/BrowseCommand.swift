@@ -52,6 +52,12 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Probe every file; neither read nor update the library index (config: [library] index = false).")
     var noIndex = false
 
+    @Option(help: "Order of the grid: name, date (capture date) or size (config: [grid] sort; key s cycles).")
+    var sort: LibrarySortOrder?
+
+    @Option(help: "Sections with header rows: none, folder, or date (a timeline by month) (config: [grid] group; key t).")
+    var group: LibraryGrouping?
+
     func validate() throws {
         if let problem = RemoteBrowseArgument.problem(path) { throw ValidationError(problem) }
         if RemoteBrowseArgument.url(path) == nil {
@@ -81,6 +87,8 @@ struct BrowseCommand: ParsableCommand {
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
         if noIndex { settings.libraryIndex = false }
+        if let sort { settings.sortOrder = sort }
+        if let group { settings.grouping = group }
         if let maxEntries { settings.remoteMaxEntries = maxEntries }
         if let mode = graphics ?? LaunchEnvironment.current.graphicsMode { settings.graphicsMode = mode }
         let mode = settings.graphicsMode

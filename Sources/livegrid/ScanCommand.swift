@@ -37,12 +37,15 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Probe every file; neither read nor update the library index ($XDG_CACHE_HOME/livegrid/library-index.sqlite).")
     var noIndex = false
 
+    @Option(help: "Order of the items: name (the default), date (capture date, undated last) or size (largest first).")
+    var sort: LibrarySortOrder = .name
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let startedCPU = Self.processCPUSeconds()
-        let scan: LibraryScan
+        var scan: LibraryScan
         do {
             if let url = RemoteBrowseArgument.url(path) {
                 let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
@@ -63,6 +66,8 @@ struct ScanCommand: ParsableCommand {
         }
         let scanned = DispatchTime.now().uptimeNanoseconds
         let scanCPU = Self.processCPUSeconds() - startedCPU
+        // The same order as the browser's `--sort` (BrowserCore/Views).
+        if sort != .name { scan.items = LibraryArrangement.arrange(scan.items, order: sort, grouping: .none).items }
         let report = ScanReport(scan)
         if json {
             print(try report.json())   // exact: the JSON encoder escapes control characters itself

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrowserCore
 import TerminalGraphics
 
 // The settings vocabulary (TerminalGraphics/GraphicsSettings.swift) on the command line: the same words as the
@@ -23,4 +24,14 @@ extension ColorDepthSetting: ExpressibleByArgument {
         case .depth(let depth): return depth.rawValue
         }
     }
+}
+
+extension LibrarySortOrder: ExpressibleByArgument {
+    public init?(argument: String) { self.init(userName: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension LibraryGrouping: ExpressibleByArgument {
+    public init?(argument: String) { self.init(userName: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) + ["timeline"] }
 }
