@@ -147,16 +147,8 @@ final class BrowserRenderer {
                 continue
             }
             guard let pictureRect = layout.pictureRect(index: index, scrollRow: state.scrollRow) else { continue }
-            let placed = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
-                                     provider: provider, painter: painter)
-            let marked = state.triage.marks.contains(item.id)
-            if marked { triagePainter.drawMark(in: placed, painter: painter) }
-            triagePainter.drawCaption(item, selected: selected, marked: marked, session: state.triage, x: cell.x,
-                                      y: cell.y + pictureRect.height, width: cell.width, painter: painter)
-            if let remote = state.remote {
-                RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
-                                              badge: badge, painter: painter)
-            }
+            drawCell(item, cell: cell, pictureRect: pictureRect, selected: selected, state: state, provider: provider,
+                     painter: painter)
         }
         // The next page is prefetched at low priority so paging feels instant.
         if !layout.isList {
@@ -166,6 +158,21 @@ final class BrowserRenderer {
                                        height: layout.pictureHeight)
                 wantedPictures.append((key, state.items[index], .prefetch))
             }
+        }
+    }
+
+    /// One grid cell, in the plain and the grouped grid alike: picture, triage mark, caption, remote overlay.
+    private func drawCell(_ item: LibraryItem, cell: CellRect, pictureRect: CellRect, selected: Bool,
+                          state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
+        let placed = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
+                                 provider: provider, painter: painter)
+        let marked = state.triage.marks.contains(item.id)
+        if marked { triagePainter.drawMark(in: placed, painter: painter) }
+        triagePainter.drawCaption(item, selected: selected, marked: marked, session: state.triage, x: cell.x,
+                                  y: cell.y + pictureRect.height, width: cell.width, painter: painter)
+        if let remote = state.remote {
+            RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
+                                          badge: badge, painter: painter)
         }
     }
 
@@ -190,12 +197,8 @@ final class BrowserRenderer {
                         continue
                     }
                     guard let pictureRect = grid.pictureRect(index: index, scrollRow: state.scrollRow) else { continue }
-                    let placed = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
-                                             provider: provider, painter: painter)
-                    let marked = state.triage.marks.contains(item.id)
-                    if marked { triagePainter.drawMark(in: placed, painter: painter) }
-                    triagePainter.drawCaption(item, selected: selected, marked: marked, session: state.triage, x: cell.x,
-                                              y: cell.y + pictureRect.height, width: cell.width, painter: painter)
+                    drawCell(item, cell: cell, pictureRect: pictureRect, selected: selected, state: state,
+                             provider: provider, painter: painter)
                 }
             }
         }
