@@ -68,18 +68,12 @@ demo-deps:
 demo-library: release demo-deps
 	@LIVEGRID=.build/release/livegrid scripts/make-demo-library.sh .build/demo-library
 
-# XCTest only (no Swift Testing suites here, so its "0 tests" banner would only mislead), then one plain
-# closing line with the counts.
+# XCTest only (no Swift Testing suites here, so its "0 tests" banner would only mislead); scripts/run-tests.sh
+# ends with a summary naming each failed test with its assertion lines, and reruns a failed end-to-end test once.
 test: test-deps
 	python3 scripts/check-package-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
-	@mkdir -p .build; set -o pipefail; \
-	$(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/test.log \
-	  | grep -Ev '^Test Case .* (started|passed)'; status=$$?; \
-	passed=$$(grep -cE "^Test Case .* passed" .build/test.log); \
-	failed=$$(grep -cE "^Test Case .* failed" .build/test.log); \
-	skipped=$$(grep -cE "^Test Case .* skipped" .build/test.log); \
-	echo "tests: $$passed passed, $$failed failed, $$skipped skipped"; exit $$status
+	SWIFT="$(SWIFT)" scripts/run-tests.sh
 
 bench: bench-deps release
 	Benchmarks/run-all.sh

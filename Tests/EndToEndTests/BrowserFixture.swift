@@ -73,7 +73,7 @@ struct BrowserFixture {
     /// Waits until the `occurrence`-th start of the browser traced a complete grid, then until the screen stops
     /// changing (the frame with the last picture is painted right after the trace line).
     @discardableResult
-    func waitForCompleteGrid(_ session: TmuxSession, occurrence: Int = 1, timeout: TimeInterval = 20,
+    func waitForCompleteGrid(_ session: TmuxSession, occurrence: Int = 1, timeout: TimeInterval = 30,
                              file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         func completions() -> Int {

@@ -42,13 +42,13 @@ final class BrowserPathEndToEndTests: XCTestCase {
         try place("train.mov", at: "e.mov")
         try place("motion-photo-v1.jpeg", at: "f.jpeg")
         let session = try open("'\(root.path)/c.jpeg'")
-        try session.waitFor("c.jpeg selected, 3 of 6", timeout: 20) { screen in
+        try session.waitFor("c.jpeg selected, 3 of 6", timeout: 30) { screen in
             screen.first?.contains("6 items") == true && screen.contains { $0.contains(" 3/6 ") }
                 && screen.contains { $0.contains("▸c.jpeg") }
         }
         // A Live Photo's movie selects its item (the still).
         let movie = try open("'\(root.path)/e.mov'")
-        try movie.waitFor("the Live Photo of e.mov selected", timeout: 20) { screen in
+        try movie.waitFor("the Live Photo of e.mov selected", timeout: 30) { screen in
             screen.contains { $0.contains(" 5/6 ") } && screen.contains { $0.contains("▸e.jpg") }
         }
     }
@@ -65,7 +65,7 @@ final class BrowserPathEndToEndTests: XCTestCase {
             close(fd)
         }
         let session = try open("-r '\(root.path)'")
-        let screen = try session.waitFor("4 items from the folders named like files", timeout: 20) { screen in
+        let screen = try session.waitFor("4 items from the folders named like files", timeout: 30) { screen in
             screen.first?.contains("4 items") == true && screen.contains { $0.contains("IMG_1.jpg") }
                 && screen.contains { $0.contains("m.jpeg") }
         }

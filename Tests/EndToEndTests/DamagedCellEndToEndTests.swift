@@ -48,7 +48,7 @@ final class DamagedCellEndToEndTests: XCTestCase {
         XCTAssertNil(cells.find("damaged", in: whole2), "the intact JPEG carries no mark")
 
         try session.send("i")
-        let panel = try session.waitFor("the info panel explaining the damage", timeout: 15) { screen in
+        let panel = try session.waitFor("the info panel explaining the damage", timeout: 30) { screen in
             screen.joined(separator: "\n").contains("damaged JPEG: the file")
         }
         let text = panel.joined(separator: "\n")

@@ -38,7 +38,7 @@ final class KeyPhotoEndToEndTests: XCTestCase {
         try session.send("Enter")
         try session.waitFor("the viewer") { $0.contains { $0.contains("K key photo") } }
         try session.send("K")
-        let first = try session.waitFor("the first frame shown", timeout: 20) { Self.status($0)?.shown == true }
+        let first = try session.waitFor("the first frame shown", timeout: 30) { Self.status($0)?.shown == true }
         let start = try XCTUnwrap(Self.status(first))
         XCTAssertTrue(first.last?.contains("(the key photo)") == true, "starts on the current key photo: \(first.last ?? "")")
         XCTAssertTrue(first.contains { $0.contains("choosing the key photo") }, "the caption names the mode")
@@ -46,7 +46,7 @@ final class KeyPhotoEndToEndTests: XCTestCase {
 
         // Three frames back (the still-image time of train.mov is near its middle, so they exist).
         for _ in 0..<3 { try session.send("Left") }
-        let stepped = try session.waitFor("three frames back, shown", timeout: 20) {
+        let stepped = try session.waitFor("three frames back, shown", timeout: 30) {
             guard let status = Self.status($0) else { return false }
             return status.shown && status.frame == start.frame - 3
         }
@@ -61,7 +61,7 @@ final class KeyPhotoEndToEndTests: XCTestCase {
         }
         XCTAssertTrue(written.last?.contains("train-edit.JPG + train-edit.MOV") == true, written.last ?? "")
         // The rescan that follows lists it in the browser too.
-        try session.waitFor("the rescan listing the new item", timeout: 20) { $0.first?.contains("2 items · 2 live") == true }
+        try session.waitFor("the rescan listing the new item", timeout: 30) { $0.first?.contains("2 items · 2 live") == true }
 
         let after = try liveItems(binary, library)
         XCTAssertEqual(after.count, 2, "\(after)")

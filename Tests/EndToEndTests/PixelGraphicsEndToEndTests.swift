@@ -85,8 +85,12 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
         try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
         Thread.sleep(forTimeInterval: 0.2)
         var status = ""
-        let holdEnds = Date().addingTimeInterval(1.5)
-        while Date() < holdEnds {
+        // Held for at least 1.5 s and until ten frames have arrived: a debug build encoding sixels on a loaded
+        // machine may need longer than the movie's real timing for ten (the bound still fails a stuck player).
+        let holdStarted = Date()
+        func recordedFrames() -> Int { Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? []).count }
+        while Date().timeIntervalSince(holdStarted) < 1.5
+            || (recordedFrames() < 10 && Date().timeIntervalSince(holdStarted) < 20) {
             try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
             if status.isEmpty, let line = try session.screen().last, line.contains("hold:") { status = line }
             Thread.sleep(forTimeInterval: 0.03)

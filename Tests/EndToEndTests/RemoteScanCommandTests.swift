@@ -65,7 +65,7 @@ final class RemoteScanCommandTests: RemoteServerTestCase {
         agent.standardError = FileHandle.nullDevice
         try agent.run()
         defer { agent.terminate(); agent.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         let added = try ExternalTool.runProgram("/usr/bin/env", ["SSH_AUTH_SOCK=\(socket)", "/usr/bin/ssh-add", "-q", sshd.clientKey])
         XCTAssertEqual(added.status, 0, added.err)

@@ -73,7 +73,7 @@ final class TmuxSession {
     }
 
     /// Waits until the pane's command has exited (remain-on-exit keeps the pane, marked dead).
-    func waitForExit(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws {
+    func waitForExit(timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while try display("#{pane_dead}") != "1" {
             guard Date() < deadline else { return XCTFail("the command did not exit within \(timeout) s", file: file, line: line) }
@@ -83,7 +83,7 @@ final class TmuxSession {
 
     /// Polls the screen until `condition` holds; fails with the last screen after `timeout` seconds.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
+    func waitFor(_ what: String, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line,
                  _ condition: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var last: [String] = []

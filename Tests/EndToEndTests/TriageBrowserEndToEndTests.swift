@@ -38,13 +38,13 @@ final class TriageBrowserEndToEndTests: XCTestCase {
         try session.waitFor("only \(name) shown") { $0.first?.contains("1 item ") == true }
     }
 
-    private func waitForStatus(_ text: String, timeout: TimeInterval = 10) throws {
+    private func waitForStatus(_ text: String, timeout: TimeInterval = 30) throws {
         try session.waitFor("status \"\(text)\"", timeout: timeout) { screen in
             screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains(text) == true
         }
     }
 
-    private func waitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () -> Bool) {
+    private func waitUntil(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, !condition() { Thread.sleep(forTimeInterval: 0.1) }
         XCTAssertTrue(condition(), "timed out waiting for \(what)")

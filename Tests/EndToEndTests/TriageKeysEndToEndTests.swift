@@ -27,7 +27,7 @@ final class TriageKeysEndToEndTests: XCTestCase {
         // Wide enough that the longest confirmation and the mode/colour summary share the status bar uncut.
         session = try TmuxSession(command: "env XDG_DATA_HOME='\(trash)' " + fixture.command(extra, after: after), columns: 160)
         let count = fixture.names.count
-        try session.waitFor("the grid with \(count) items", timeout: 20) { screen in
+        try session.waitFor("the grid with \(count) items", timeout: 30) { screen in
             screen.first?.contains("\(count) items") == true && screen.contains { $0.contains(" 1/\(count) ") }
         }
     }
@@ -45,13 +45,13 @@ final class TriageKeysEndToEndTests: XCTestCase {
     }
 
     @discardableResult
-    private func waitForStatus(_ text: String, timeout: TimeInterval = 15) throws -> [String] {
+    private func waitForStatus(_ text: String, timeout: TimeInterval = 30) throws -> [String] {
         try session.waitFor("status \"\(text)\"", timeout: timeout) { screen in
             screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains(text) == true
         }
     }
 
-    private func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: () -> Bool) {
+    private func waitUntil(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, !condition() { Thread.sleep(forTimeInterval: 0.1) }
         XCTAssertTrue(condition(), "timed out waiting for \(what)")
@@ -171,7 +171,7 @@ final class TriageKeysEndToEndTests: XCTestCase {
         let environment = "env XDG_CONFIG_HOME='\(fixture.home.path)/config' XDG_CACHE_HOME='\(fixture.home.path)/cache' XDG_DATA_HOME='\(trash)' TERM=tmux-256color"
         session = try TmuxSession(command: "sh -c \"\(environment) '\(fixture.binary)' --print-marked '\(library)' > '\(output)'\"")
         let count = fixture.names.count
-        try session.waitFor("the grid", timeout: 20) { $0.first?.contains("\(count) items") == true }
+        try session.waitFor("the grid", timeout: 30) { $0.first?.contains("\(count) items") == true }
         try show("train")
         try session.send("m")
         try show("motion-photo")
@@ -192,7 +192,7 @@ final class TriageKeysEndToEndTests: XCTestCase {
         // A shell around the browser keeps the pane alive after it exits (tmux drops a dead pane's last output).
         session = try TmuxSession(command: fixture.command("--print-marked", after: "sleep 30"))
         let count = fixture.names.count + 1
-        try session.waitFor("the grid", timeout: 20) { $0.first?.contains("\(count) items") == true }
+        try session.waitFor("the grid", timeout: 30) { $0.first?.contains("\(count) items") == true }
         try session.send("/")
         try type("b.jpg")
         try session.send("Enter")

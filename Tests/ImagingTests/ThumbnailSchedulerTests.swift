@@ -34,7 +34,7 @@ final class ThumbnailSchedulerTests: XCTestCase {
         scheduler.cancel(key("cancelled"))
         XCTAssertEqual(scheduler.queuedCount, 2)
         gate.signal()
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         XCTAssertEqual(recorder.all, ["blocker", "visible", "background"])
     }
 
@@ -50,7 +50,7 @@ final class ThumbnailSchedulerTests: XCTestCase {
         scheduler.submit(key("x"), priority: .visible, job: { self.frame() },
                          completion: { _, _ in recorder.add("new"); done.fulfill() })
         gate.signal()
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         // One worker: the old job's deliver-or-drop decision was taken before the new job could run.
         XCTAssertEqual(recorder.all, ["new"])
     }
@@ -80,7 +80,7 @@ final class ThumbnailSchedulerTests: XCTestCase {
         scheduler.cancelAll(except: [key("visible"), key("blocker")])
         XCTAssertEqual(scheduler.queuedCount, 3)
         gate.signal()
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         XCTAssertEqual(recorder.all, ["blocker", "first", "listing", "visible"])
     }
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `make test`'s runner: the whole XCTest suite once, then a closing summary that names every failed test with
+# its assertion lines (CI shows only the tail of the output, so the names must be at the end).
+#
+# End-to-end tests (Tests/EndToEndTests: real tmux, xterm, servers, timing on a shared machine) that fail get
+# one rerun each, alone. A test that passes on its rerun is listed as FLAKY in the summary and does not fail
+# the run; one that fails twice fails it. Unit tests are never rerun: a unit test that fails once is a bug.
+# DECISIONS.md says why.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SWIFT="${SWIFT:-swift}"
+log=.build/test.log
+mkdir -p .build
+
+"$SWIFT" test --skip-build --disable-swift-testing ${TEST_FILTER:+--filter "$TEST_FILTER"} 2>&1 | tee "$log" | grep -Ev '^Test Case .* (started|passed)'
+status=${PIPESTATUS[0]}
+
+passed=$(grep -cE "^Test Case .* passed" "$log")
+skipped=$(grep -cE "^Test Case .* skipped" "$log")
+mapfile -t failed < <(sed -nE "s/^Test Case '([^']+)' failed.*/\1/p" "$log" | sort -u)
+
+# The suite can also die without a "failed" line (a crash); then its status alone tells.
+if [ "$status" -ne 0 ] && [ "${#failed[@]}" -eq 0 ]; then
+    echo "tests: the test run stopped with status $status before reporting a failed test (a crash?); the last lines:"
+    tail -n 30 "$log"
+    exit "$status"
+fi
+
+still_failing=()
+flaky=()
+for name in "${failed[@]}"; do
+    class="${name%%.*}"
+    test="${name#*.}"
+    if grep -rqsE "class $class\b" Tests/EndToEndTests; then
+        echo "rerunning the end-to-end test $name once, alone"
+        if "$SWIFT" test --skip-build --disable-swift-testing --filter "EndToEndTests.$class/$test\$" \
+            >".build/rerun-$class-$test.log" 2>&1 \
+            && grep -q "^Test Case '$name' passed" ".build/rerun-$class-$test.log"; then
+            flaky+=("$name")
+            continue
+        fi
+    fi
+    still_failing+=("$name")
+done
+
+echo
+echo "==================== test summary ===================="
+for name in "${failed[@]}"; do
+    class="${name%%.*}"
+    test="${name#*.}"
+    verdict="FAILED"
+    for f in "${flaky[@]+"${flaky[@]}"}"; do [ "$f" = "$name" ] && verdict="FLAKY (failed, then passed alone)"; done
+    echo "$verdict: $name"
+    grep -E "error: .*\b$class\.$test\b|error: -\[[A-Za-z]+\.$class $test\]" "$log" | head -n 5 | sed 's/^/    /'
+done
+echo "tests: $passed passed, ${#failed[@]} failed (${#flaky[@]} of them passed on a rerun), $skipped skipped"
+if [ "${#still_failing[@]}" -gt 0 ]; then
+    echo "failing: ${still_failing[*]}"
+    exit 1
+fi
+exit 0
