@@ -61,6 +61,18 @@ static inline void lg_copy_row(WINDOW *w, int from, int to, int count) {
     if (mvwin_wchnstr(w, from, 0, cells, count) != ERR) mvwadd_wchnstr(w, to, 0, cells, count);
     wmove(w, oldY, oldX);
 }
+/// Makes curses forget the hash it keeps of curscr's row `row` (its scroll optimiser pairs new lines with old
+/// lines by these hashes, computed when curses itself last wrote the row) while keeping the row's content:
+/// wredrawln rehashes the row as a zeroed line, which pairs with nothing, and the saved cells are put back, so
+/// the next update writes only real differences. Needed after curscr's rows were moved behind curses' back.
+static inline void lg_forget_row_hash(WINDOW *window, WINDOW *screen, int row, int count) {
+    int oldY = getcury(screen), oldX = getcurx(screen);
+    cchar_t cells[count + 1];
+    int saved = mvwin_wchnstr(screen, row, 0, cells, count) != ERR;
+    wredrawln(window, row, 1);
+    if (saved) mvwadd_wchnstr(screen, row, 0, cells, count);
+    wmove(screen, oldY, oldX);
+}
 /// Sets row `row` of `w` to blanks in the default colours (cursor kept).
 static inline void lg_blank_row(WINDOW *w, int row, int count) {
     int oldY = getcury(w), oldX = getcurx(w);

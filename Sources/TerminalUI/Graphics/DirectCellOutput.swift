@@ -87,8 +87,10 @@ final class DirectCellOutput {
         lastRects = rects
         if moved, let scroll = writer.bestScroll(for: placements, isOwned: isOwned) {
             // The grid moved: scroll the terminal's rows ourselves and move curscr's the same way. Curses
-            // hashes old lines once and keeps the hashes: text lines of the band are redrawn (wredrawln
-            // rehashes them, as blanks), so no stale hash can pair a line with a wrong old one.
+            // keeps a hash of each old line from when it last wrote it, and its own scroll optimiser pairs
+            // new lines with old ones by those hashes: every row of the band gets its hash forgotten (content
+            // kept), or a text line that was at row y before our scroll would anchor a second, curses-made
+            // scroll of the rows around y + shift, writing markers over pictures the writer believes shown.
             send(Array("\u{1B}7".utf8) + writer.scroll(band: scroll.band, shift: scroll.shift) + Array("\u{1B}8".utf8))
             let order = scroll.shift > 0 ? Array(scroll.band) : scroll.band.reversed()
             for y in order {
@@ -98,7 +100,7 @@ final class DirectCellOutput {
                     lg_blank_row(screen, Int32(y), Int32(columns))
                 }
             }
-            for y in scroll.band where !pictureRows.contains(y) { wredrawln(window, Int32(y), 1) }
+            for y in scroll.band { lg_forget_row_hash(window, screen, Int32(y), Int32(columns)) }
             wnoutrefresh(window)
         }
         rewriteAll = Self.curscesMightScroll(window: window, screen: screen, size: size, pictureRows: pictureRows)
