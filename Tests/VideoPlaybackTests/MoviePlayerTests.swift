@@ -27,6 +27,25 @@ private final class PlayerHolder: @unchecked Sendable {
     var player: MoviePlayer?
 }
 
+/// A gate a test opens once: whoever waits on it blocks until then (bounded, so a failing test never hangs).
+private final class Gate: @unchecked Sendable {
+    private let opened = DispatchSemaphore(value: 0)
+    func open() { for _ in 0..<64 { opened.signal() } }
+    func pass() { _ = opened.wait(timeout: .now() + 30) }
+}
+
+/// A byte source whose reads wait until the gate opens: playback that read the movie on the caller's
+/// thread would block there.
+private struct GatedByteSource: ByteSource {
+    let base: FileByteSource
+    let gate: Gate
+    var size: UInt64 { base.size }
+    func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+        gate.pass()
+        return try base.read(at: offset, count: count)
+    }
+}
+
 final class MoviePlayerTests: XCTestCase {
     private func trainSource() throws -> FileByteSource { try FileByteSource(path: Fixtures.committed("train.mov")) }
 
@@ -40,7 +59,6 @@ final class MoviePlayerTests: XCTestCase {
                                  })
         let began = MonotonicClock.now()
         player.start()
-        XCTAssertLessThan(MonotonicClock.now() - began, 0.05, "start() must not block")
         wait(for: [ended], timeout: 15)
         XCTAssertNotNil(player.waitUntilEnded(timeout: 1))
         let wall = MonotonicClock.now() - began
@@ -68,6 +86,39 @@ final class MoviePlayerTests: XCTestCase {
         }
     }
 
+    /// start() hands the movie to the decode thread and returns: it returns while every read of the movie
+    /// is held back (a start() that opened or decoded on the caller's thread would wait for the gate).
+    func testStartReturnsBeforeTheMovieIsRead() throws {
+        let gate = Gate()
+        let player = MoviePlayer(source: GatedByteSource(base: try trainSource(), gate: gate),
+                                 options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)), sink: { _ in })
+        let returned = expectation(description: "start() returned")
+        let caller = Thread { player.start(); returned.fulfill() }
+        caller.start()
+        wait(for: [returned], timeout: 20)
+        XCTAssertNil(player.end, "nothing read yet, so playback cannot have ended")
+        gate.open()
+        XCTAssertEqual(player.waitUntilEnded(timeout: 15), .finished, "once the gate opens the movie plays")
+    }
+
+    /// stop() only asks: it returns while the presenter thread is stuck in the sink.
+    func testStopReturnsWhileTheSinkIsBusy() throws {
+        let gate = Gate()
+        let inSink = expectation(description: "the sink holds the presenter")
+        inSink.assertForOverFulfill = false
+        let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
+                                 sink: { _ in inSink.fulfill(); gate.pass() })
+        player.start()
+        wait(for: [inSink], timeout: 20)
+        let returned = expectation(description: "stop() returned")
+        let caller = Thread { player.stop(); returned.fulfill() }
+        caller.start()
+        wait(for: [returned], timeout: 20)
+        XCTAssertNil(player.end, "the sink still holds the presenter, so playback has not ended yet")
+        gate.open()
+        XCTAssertEqual(player.waitUntilEnded(timeout: 15), .stopped)
+    }
+
     func testStopMidPlayReturnsPromptlyAndEnds() throws {
         let log = FrameLog()
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
@@ -75,9 +126,7 @@ final class MoviePlayerTests: XCTestCase {
         player.start()
         let deadline = MonotonicClock.now() + 5
         while log.pts.count < 3 && MonotonicClock.now() < deadline { usleep(5_000) }
-        let before = MonotonicClock.now()
         player.stop()
-        XCTAssertLessThan(MonotonicClock.now() - before, 0.1, "stop() returns within 100 ms")
         XCTAssertEqual(player.waitUntilEnded(timeout: 2), .stopped)
         let shown = log.pts.count
         usleep(200_000)
