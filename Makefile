@@ -69,7 +69,7 @@ demo-library: release demo-deps
 	@LIVEGRID=.build/release/livegrid scripts/make-demo-library.sh .build/demo-library
 
 # XCTest only (no Swift Testing suites here, so its "0 tests" banner would only mislead); scripts/run-tests.sh
-# ends with a summary naming each failed test with its assertion lines, and reruns a failed end-to-end test once.
+# ends with a summary naming each failed test with its assertion lines, and reruns a failed real-component test once.
 test: test-deps
 	python3 scripts/check-package-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error

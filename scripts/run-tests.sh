@@ -2,9 +2,10 @@
 # `make test`'s runner: the whole XCTest suite once, then a closing summary that names every failed test with
 # its assertion lines (CI shows only the tail of the output, so the names must be at the end).
 #
-# End-to-end tests (Tests/EndToEndTests: real tmux, xterm, servers, timing on a shared machine) that fail get
-# one rerun each, alone. A test that passes on its rerun is listed as FLAKY in the summary and does not fail
-# the run; one that fails twice fails it. Unit tests are never rerun: a unit test that fails once is a bug.
+# Real-component tests (Tests/EndToEndTests, and tests elsewhere that start tmux, nginx or sshd: timing on a
+# shared machine) that fail get one rerun each, alone. A test that passes on its rerun is listed as FLAKY in
+# the summary and does not fail the run; one that fails twice fails it. Unit tests are never rerun: a unit test
+# that fails once is a bug.
 # DECISIONS.md says why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,9 +32,12 @@ flaky=()
 for name in "${failed[@]}"; do
     class="${name%%.*}"
     test="${name#*.}"
-    if grep -rqsE "class $class\b" Tests/EndToEndTests; then
-        echo "rerunning the end-to-end test $name once, alone"
-        if "$SWIFT" test --skip-build --disable-swift-testing --filter "EndToEndTests.$class/$test\$" \
+    file=$(grep -rlsE "class $class\b" Tests --include='*.swift' | head -n 1)
+    module=${file#Tests/}; module=${module%%/*}
+    if [ -n "$file" ] && { [ "$module" = EndToEndTests ] \
+        || grep -qsE "RemoteTestHarness|SSHTestHarness|TmuxSession" "$file"; }; then
+        echo "rerunning the real-component test $name once, alone"
+        if "$SWIFT" test --skip-build --disable-swift-testing --filter "$module.$class/$test\$" \
             >".build/rerun-$class-$test.log" 2>&1 \
             && grep -q "^Test Case '$name' passed" ".build/rerun-$class-$test.log"; then
             flaky+=("$name")
