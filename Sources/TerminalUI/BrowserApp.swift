@@ -373,7 +373,7 @@ public final class BrowserApp {
                 trace?.log("scan-finished")
                 inbox.post(.scanFinished(result))
             } catch {
-                inbox.post(.scanFailed("\(error)"))
+                inbox.post(.scanFailed(ScanFailure(error)))
             }
         }
     }

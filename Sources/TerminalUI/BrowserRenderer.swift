@@ -130,7 +130,7 @@ final class BrowserRenderer {
         if state.items.isEmpty {
             let message = state.remote.flatMap { RemoteOverlayPainter.emptyGridMessage($0, rootPath: state.rootPath) }
                 ?? (state.isScanning ? "Scanning \(state.rootPath)…"
-                    : state.scanError ?? "No photos or videos in \(state.rootPath)")
+                    : state.scanError.map { "Scan failed: \($0)" } ?? "No photos or videos in \(state.rootPath)")
             painter.text(message, x: 2, y: layout.content.y + 1, width: layout.content.width - 4, color: .dimText)
             return
         }

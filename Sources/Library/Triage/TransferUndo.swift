@@ -49,6 +49,7 @@ extension ItemFileOperations {
 
     /// The undo of a finished `transfer`: every item that went, with its files' identities now.
     public static func transferUndo(_ outcomes: [ItemOutcome<[FileGroupTransfer.Placement]>], move: Bool) -> TransferUndo {
+        // try?: only the items that went can be undone; the failed ones were reported with the transfer.
         let groups = outcomes.compactMap { try? $0.result.get() }.filter { !$0.isEmpty }.map { placements in
             placements.map { TransferUndo.Placed(source: $0.source, destination: $0.destination,
                                                  identity: FileIdentity(path: $0.destination)) }
@@ -106,10 +107,20 @@ extension ItemFileOperations {
             let placements = try transfer.transfer(files.map(\.destination), to: directory.isEmpty ? "." : directory,
                                                    mode: .move, names: files.map { ($0.source as NSString).lastPathComponent })
             for (placement, file) in zip(placements, files) where placement.destination != file.source {
-                // Someone took the name between the check and the move: put the file back where it was.
-                _ = try? transfer.transfer([placement.destination], to: (file.destination as NSString).deletingLastPathComponent,
-                                           mode: .move, names: [(file.destination as NSString).lastPathComponent])
-                throw FileOperationError.wouldOverwrite(file.source)
+                // Someone took the name between the check and the move: put the file back where it was; if even
+                // that fails, the error says where the file is now.
+                let taken = FileOperationError.wouldOverwrite(file.source)
+                do {
+                    _ = try transfer.transfer([placement.destination], to: (file.destination as NSString).deletingLastPathComponent,
+                                              mode: .move, names: [(file.destination as NSString).lastPathComponent])
+                } catch {
+                    let problem = error as? FileOperationError
+                        ?? .system(operation: "rename", path: placement.destination, errno: EIO)
+                    throw IncompleteRollback(cause: taken, stranded: [.init(path: placement.destination,
+                                                                             undo: .moveBack(to: file.destination),
+                                                                             problem: problem)])
+                }
+                throw taken
             }
             restored += placements.map(\.destination)
         }
