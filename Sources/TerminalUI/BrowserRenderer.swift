@@ -33,7 +33,7 @@ final class BrowserRenderer {
         wantedPictures.removeAll(keepingCapacity: true)
         pixelPictures.removeAll(keepingCapacity: true)
         overlays.removeAll(keepingCapacity: true)
-        werase(painter.window)
+        painter.surface.clear()
         drawHeader(state, painter: painter)
         if let dialog = state.triage.exportDialog {
             triagePainter.drawExportDialog(dialog, in: state.layout.content, painter: painter)
@@ -57,7 +57,7 @@ final class BrowserRenderer {
         }
         if state.mode == .help { drawHelp(state, painter: painter) }
         drawStatus(state, provider: provider, painter: painter)
-        wnoutrefresh(painter.window)
+        painter.surface.commit()
     }
 
     // MARK: header and status
