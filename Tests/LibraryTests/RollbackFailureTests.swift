@@ -141,4 +141,56 @@ final class RollbackFailureTests: XCTestCase {
         XCTAssertEqual(TriageFixtures.bytes(source + "/IMG_4.MOV"), Data("movie".utf8), "the movie went back")
         XCTAssertEqual(TriageFixtures.names(destination), [])
     }
+
+    /// An undo of a move whose files came from two folders: the second folder refuses, so the first one's file
+    /// must return to where the move had put it (the item stays whole) — and here that fails too.
+    private func twoFolderUndo(firstFolderAppendOnly: Bool) throws -> (error: Error?, stills: String, sortedStills: String) {
+        let stills = try directory("a-stills"), movies = try directory("b-movies")
+        let sortedStills = try directory("sorted-stills"), sortedMovies = try directory("sorted-movies")
+        try file(sortedStills + "/IMG_5.JPG", "still")
+        try file(sortedMovies + "/IMG_5.MOV", "movie")
+        try makeAppendOnly(sortedMovies)   // the movie cannot leave where the move put it
+        if firstFolderAppendOnly { try makeAppendOnly(stills) }   // and the still, once back, cannot leave again
+        let undo = ItemFileOperations.TransferUndo(isMove: true, items: [[
+            .init(source: stills + "/IMG_5.JPG", destination: sortedStills + "/IMG_5.JPG", identity: nil),
+            .init(source: movies + "/IMG_5.MOV", destination: sortedMovies + "/IMG_5.MOV", identity: nil),
+        ]])
+        let outcomes = ItemFileOperations.undoTransfer(undo)
+        XCTAssertEqual(outcomes.count, 1)
+        return (outcomes.first?.error, stills, sortedStills)
+    }
+
+    func testAnUndoOfAMoveKeepsTheItemWholeWhenItsSecondFolderRefuses() throws {
+        let (error, stills, sortedStills) = try twoFolderUndo(firstFolderAppendOnly: false)
+        XCTAssertEqual(error as? FileOperationError,
+                       .system(operation: "unlink", path: root + "/sorted-movies/IMG_5.MOV", errno: EPERM))
+        XCTAssertEqual(TriageFixtures.bytes(sortedStills + "/IMG_5.JPG"), Data("still".utf8), "the still went back to the move's place")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stills + "/IMG_5.JPG"))
+    }
+
+    func testAnUndoOfAMoveWhoseRollbackFailsNamesTheStillLeftInItsOldFolder() throws {
+        let (error, stills, sortedStills) = try twoFolderUndo(firstFolderAppendOnly: true)
+        let rollback = try XCTUnwrap(error as? IncompleteRollback, "\(String(describing: error))")
+        XCTAssertEqual(rollback.cause as? FileOperationError,
+                       .system(operation: "unlink", path: root + "/sorted-movies/IMG_5.MOV", errno: EPERM))
+        XCTAssertEqual(rollback.stranded, [.init(path: stills + "/IMG_5.JPG", undo: .moveBack(to: sortedStills + "/IMG_5.JPG"),
+                                                 problem: .system(operation: "unlink", path: stills + "/IMG_5.JPG", errno: EPERM))])
+        XCTAssertEqual(TriageFixtures.bytes(stills + "/IMG_5.JPG"), Data("still".utf8))
+        XCTAssertTrue(rollback.description.contains("\(stills)/IMG_5.JPG could not go back to \(sortedStills)/IMG_5.JPG"),
+                      rollback.description)
+    }
+
+    func testAnUndoOfACopyReportsACopyThatCannotBeRemoved() throws {
+        let sorted = try directory("sorted")
+        try file(sorted + "/IMG_6.JPG", "copy")
+        let identity = try XCTUnwrap(ItemFileOperations.FileIdentity(path: sorted + "/IMG_6.JPG"))
+        try makeAppendOnly(sorted)
+        let undo = ItemFileOperations.TransferUndo(isMove: false, items: [[
+            .init(source: root + "/IMG_6.JPG", destination: sorted + "/IMG_6.JPG", identity: identity),
+        ]])
+        let outcome = ItemFileOperations.undoTransfer(undo).first
+        XCTAssertEqual(outcome?.error as? FileOperationError,
+                       .system(operation: "unlink", path: sorted + "/IMG_6.JPG", errno: EPERM))
+        XCTAssertEqual(TriageFixtures.bytes(sorted + "/IMG_6.JPG"), Data("copy".utf8))
+    }
 }

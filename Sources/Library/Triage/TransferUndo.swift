@@ -89,7 +89,12 @@ extension ItemFileOperations {
             guard let now = FileIdentity(path: placed.destination) else { throw UndoError.missing(placed.destination) }
             guard now == placed.identity else { throw UndoError.changedSince(placed.destination) }
         }
-        for placed in group { unlink(placed.destination) }
+        // Every copy is tried; one that cannot be removed is reported (its original is untouched either way).
+        var failure: FileOperationError?
+        for placed in group where unlink(placed.destination) != 0 && failure == nil {
+            failure = .system(operation: "unlink", path: placed.destination, errno: errno)
+        }
+        if let failure { throw failure }
         return group.map(\.destination)
     }
 
@@ -100,30 +105,42 @@ extension ItemFileOperations {
             if FileIdentity(path: placed.source) != nil { throw FileOperationError.wouldOverwrite(placed.source) }
         }
         // Files of one directory go back as one group (rolled back together on failure); the transfer picks
-        // the plain names, which were just checked to be free.
-        var restored: [String] = []
+        // the plain names, which were just checked to be free. The item is all or nothing across directories
+        // too: when one directory fails, the files already back return to where the move had put them.
+        var moved: [(now: String, undoDestination: String)] = []
         let byDirectory = Dictionary(grouping: group) { ($0.source as NSString).deletingLastPathComponent }
-        for (directory, files) in byDirectory.sorted(by: { $0.key < $1.key }) {
-            let placements = try transfer.transfer(files.map(\.destination), to: directory.isEmpty ? "." : directory,
-                                                   mode: .move, names: files.map { ($0.source as NSString).lastPathComponent })
-            for (placement, file) in zip(placements, files) where placement.destination != file.source {
-                // Someone took the name between the check and the move: put the file back where it was; if even
-                // that fails, the error says where the file is now.
-                let taken = FileOperationError.wouldOverwrite(file.source)
-                do {
-                    _ = try transfer.transfer([placement.destination], to: (file.destination as NSString).deletingLastPathComponent,
-                                              mode: .move, names: [(file.destination as NSString).lastPathComponent])
-                } catch {
-                    let problem = error as? FileOperationError
-                        ?? .system(operation: "rename", path: placement.destination, errno: EIO)
-                    throw IncompleteRollback(cause: taken, stranded: [.init(path: placement.destination,
-                                                                             undo: .moveBack(to: file.destination),
-                                                                             problem: problem)])
+        do {
+            for (directory, files) in byDirectory.sorted(by: { $0.key < $1.key }) {
+                let placements = try transfer.transfer(files.map(\.destination), to: directory.isEmpty ? "." : directory,
+                                                       mode: .move, names: files.map { ($0.source as NSString).lastPathComponent })
+                moved += zip(placements, files).map { ($0.destination, $1.destination) }
+                // Someone took a name between the check and the move: the file went under another number.
+                if let taken = zip(placements, files).first(where: { $0.destination != $1.source }) {
+                    throw FileOperationError.wouldOverwrite(taken.1.source)
                 }
-                throw taken
             }
-            restored += placements.map(\.destination)
+        } catch {
+            let stranded = moved.reversed().compactMap { putBack($0.now, to: $0.undoDestination, transfer: transfer) }
+            throw stranded.isEmpty ? error : IncompleteRollback(cause: error, stranded: stranded)
         }
-        return restored
+        return moved.map(\.now)
+    }
+
+    /// Moves a file that went back during a failed undo to where the move had put it; the file left behind,
+    /// if that fails (or lands under another name), so the error can say where it is.
+    private static func putBack(_ path: String, to intended: String,
+                                transfer: FileGroupTransfer) -> IncompleteRollback.StrandedFile? {
+        let problem: FileOperationError
+        do {
+            let placed = try transfer.transfer([path], to: (intended as NSString).deletingLastPathComponent, mode: .move,
+                                               names: [(intended as NSString).lastPathComponent])
+            guard let actual = placed.first?.destination, actual != intended else { return nil }
+            return IncompleteRollback.StrandedFile(path: actual, undo: .moveBack(to: intended), problem: .wouldOverwrite(intended))
+        } catch let error as FileOperationError {
+            problem = error
+        } catch {
+            problem = .system(operation: "rename", path: path, errno: EIO)
+        }
+        return IncompleteRollback.StrandedFile(path: path, undo: .moveBack(to: intended), problem: problem)
     }
 }
