@@ -57,6 +57,8 @@ public struct BrowserState: Sendable {
     public var pendingSelection: String?
     /// Why the last scan failed (the folder became unreadable): the empty grid says it instead of "no photos".
     public var scanError: ScanFailure?
+    /// The status bar shows the scan failure (worded there) until the next key, as it would a message.
+    public var showsScanFailure = false
 
     /// Library-wide views (BrowserCore/Views): the order of the items, their sections, the date-jump prompt.
     public var sortOrder: LibrarySortOrder = .name

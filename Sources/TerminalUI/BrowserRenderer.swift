@@ -87,6 +87,8 @@ final class BrowserRenderer {
             left = triageText
         } else if let message = state.message {
             left = " " + message
+        } else if state.showsScanFailure, let failure = state.scanError {
+            left = " scan failed: \(failure)"
         } else if let item = state.selectedItem {
             left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
             let warnings = item.warnings.count + item.files.reduce(0) { $0 + $1.info.problems.count }
@@ -106,6 +108,7 @@ final class BrowserRenderer {
         // A message (a confirmation, a warning with its fix) is what the user must read: it keeps its width and
         // the mode summary on the right is shortened instead.
         let messageShown = triagePainter.statusText(state.triage) != nil || state.message != nil
+            || (state.showsScanFailure && state.scanError != nil)
         drawBar(left: left, right: right, y: y, color: .status, painter: painter, keepLeft: messageShown)
         triagePainter.drawPromptSelection(state.triage, y: y, painter: painter)
     }
