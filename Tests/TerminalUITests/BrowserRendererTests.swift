@@ -40,15 +40,15 @@ final class BrowserRendererTests: XCTestCase {
     private let size = TerminalSize(columns: 80, rows: 24)
     private let provider = FakeProvider()
 
-    private func scanned(_ items: [LibraryItem]) -> BrowserState {
-        var state = BrowserState(rootPath: "/photos", terminal: size)
+    private func scanned(_ items: [LibraryItem], terminal: TerminalSize? = nil) -> BrowserState {
+        var state = BrowserState(rootPath: "/photos", terminal: terminal ?? size)
         state.reduce(.scanStarted)
         state.reduce(.scanFinished(LibraryScan(root: "/photos", items: items, warnings: [])))
         return state
     }
 
     private func draw(_ state: BrowserState, corner: BadgeCorner = .topRight) -> (MemorySurface, BrowserRenderer) {
-        let surface = MemorySurface(size: size)
+        let surface = MemorySurface(size: state.layout.terminal)
         let renderer = BrowserRenderer(badge: BadgePainter(corner: corner, style: .solid), keymap: Keymap())
         renderer.draw(state, provider: provider, painter: ScreenPainter(surface: surface))
         return (surface, renderer)
@@ -138,5 +138,36 @@ final class BrowserRendererTests: XCTestCase {
         XCTAssertEqual(surface.text(x: other.x - 1, y: other.y, width: 1), " ", "no pointer on the other caption")
         // The selected picture is the one wanted first.
         XCTAssertEqual(renderer.wantedPictures.first { $0.priority == .selected }?.item.id, state.items[1].id)
+    }
+
+    func testTheInfoPanelIsAnOverlayAlongTheRightEdge() throws {
+        var state = scanned([Self.live("/photos/IMG_0002"), Self.still("/photos/IMG_0003.JPG")])
+        state.reduce(.toggleInfo)
+        let (surface, renderer) = draw(state)
+        let panel = try XCTUnwrap(renderer.overlays.first, "the panel is reported, so pixel pictures under it are left out")
+        XCTAssertEqual(renderer.overlays.count, 1)
+        XCTAssertEqual(panel.x + panel.width, state.layout.content.width)
+        XCTAssertEqual(panel.y, state.layout.content.y)
+        XCTAssertEqual(surface.text(x: panel.x, y: panel.y, width: 8), "┌─ Info ")
+        XCTAssertEqual(surface.text(x: panel.x + panel.width - 1, y: panel.y + 1, width: 1), "│")
+        XCTAssertEqual(surface.cells[panel.y + 1][panel.x].color, .panel)
+    }
+
+    func testAListOnASmallTerminalKeepsBadgesInOneColumn() throws {
+        let small = TerminalSize(columns: 22, rows: 8)
+        var state = scanned([Self.still("/photos/IMG_0001.JPG"), Self.live("/photos/IMG_0002"),
+                             LibraryItem(kind: .video, movie: Self.file("/photos/MVI_3.MOV", format: .quickTime))],
+                            terminal: small)
+        XCTAssertTrue(state.layout.isList)
+        state.reduce(.move(.down))
+        let (surface, _) = draw(state)
+        let still = try XCTUnwrap(surface.find("IMG_0001.JPG")), live = try XCTUnwrap(surface.find("IMG_0002"))
+        let video = try XCTUnwrap(surface.find("MVI_3.MOV"))
+        XCTAssertEqual(Set([still.x, live.x, video.x]).count, 1, "names line up after the badge column")
+        let label = try XCTUnwrap(BadgePainter(corner: .topRight, style: .solid).label(for: .live, fitting: 8))
+        XCTAssertEqual(surface.text(x: 1, y: live.y, width: DisplayWidth.of(label)), label)
+        XCTAssertEqual(surface.text(x: 0, y: live.y, width: 1), "▸", "the selected row is pointed at")
+        XCTAssertTrue(surface.isBold(x: live.x, y: live.y))
+        XCTAssertEqual(surface.text(x: 0, y: still.y, width: 1), " ")
     }
 }
