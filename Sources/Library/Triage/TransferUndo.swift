@@ -120,27 +120,31 @@ extension ItemFileOperations {
                 }
             }
         } catch {
-            let stranded = moved.reversed().compactMap { putBack($0.now, to: $0.undoDestination, transfer: transfer) }
-            throw stranded.isEmpty ? error : IncompleteRollback(cause: error, stranded: stranded)
+            let stranded = moved.reversed().flatMap { putBack($0.now, to: $0.undoDestination, transfer: transfer) }
+            throw IncompleteRollback.error(error, stranded: stranded)
         }
         return moved.map(\.now)
     }
 
-    /// Moves a file that went back during a failed undo to where the move had put it; the file left behind,
-    /// if that fails (or lands under another name), so the error can say where it is.
+    /// Moves a file that went back during a failed undo to where the move had put it; the files left behind,
+    /// if that fails (or lands under another name), so the error can say where they are.
     private static func putBack(_ path: String, to intended: String,
-                                transfer: FileGroupTransfer) -> IncompleteRollback.StrandedFile? {
+                                transfer: FileGroupTransfer) -> [IncompleteRollback.StrandedFile] {
+        var stranded: [IncompleteRollback.StrandedFile] = []
         let problem: FileOperationError
         do {
             let placed = try transfer.transfer([path], to: (intended as NSString).deletingLastPathComponent, mode: .move,
                                                names: [(intended as NSString).lastPathComponent])
-            guard let actual = placed.first?.destination, actual != intended else { return nil }
-            return IncompleteRollback.StrandedFile(path: actual, undo: .moveBack(to: intended), problem: .wouldOverwrite(intended))
+            guard let actual = placed.first?.destination, actual != intended else { return [] }
+            return [.init(path: actual, undo: .moveBack(to: intended), problem: .wouldOverwrite(intended))]
         } catch let error as FileOperationError {
             problem = error
+        } catch let rollback as IncompleteRollback {
+            stranded = rollback.stranded
+            problem = rollback.cause as? FileOperationError ?? .system(operation: "rename", path: path, errno: EIO)
         } catch {
             problem = .system(operation: "rename", path: path, errno: EIO)
         }
-        return IncompleteRollback.StrandedFile(path: path, undo: .moveBack(to: intended), problem: problem)
+        return stranded + [.init(path: path, undo: .moveBack(to: intended), problem: problem)]
     }
 }

@@ -124,7 +124,9 @@ public struct FreedesktopTrash: Sendable {
                     // An info file that cannot be removed is only a stale line in the trash's listing.
                     let strandedInfos = Set(moved.filter { e in stranded.contains { $0.path == e.trashedPath } }.map(\.infoPath))
                     infos.filter { !strandedInfos.contains($0) }.forEach { _ = PathBytes.unlink($0) }
-                    guard stranded.isEmpty else { throw IncompleteRollback(cause: error, stranded: stranded) }
+                    if !stranded.isEmpty || error is IncompleteRollback {
+                        throw IncompleteRollback.error(error, stranded: stranded)
+                    }
                     if case FileOperationError.system(_, _, EXDEV) = error { throw CrossDevice.rename(entry.originalPath) }
                     if case FileOperationError.wouldOverwrite = error { break }
                     throw error

@@ -10,7 +10,8 @@ public struct IncompleteRollback: Error, CustomStringConvertible {
         public enum Undo: Sendable, Equatable {
             /// The file was to go back to this path.
             case moveBack(to: String)
-            /// The file is a copy (of a cross-device move) that was to be removed; its original is untouched.
+            /// The file is a copy (of a cross-device move) or a second name (a hard link made by the rename)
+            /// that was to be removed; its original is untouched.
             case removeCopy(original: String)
         }
         /// Where the file is now.
@@ -46,17 +47,25 @@ public struct IncompleteRollback: Error, CustomStringConvertible {
         "\(cause); undoing it failed too: " + stranded.map(\.sentence).joined(separator: "; ")
     }
 
-    /// `cause` alone when every undo step worked, else the cause with the files left behind.
-    static func error(_ cause: any Error, stranded: [StrandedFile]) -> any Error {
-        stranded.isEmpty ? cause : IncompleteRollback(cause: cause, stranded: stranded)
+    /// `cause` alone when every undo step worked, else the cause with the files left behind; a cause that is
+    /// itself an incomplete rollback (a rename that left a second name) is merged, not nested.
+    public static func error(_ cause: any Error, stranded: [StrandedFile]) -> any Error {
+        if let inner = cause as? IncompleteRollback {
+            return IncompleteRollback(cause: inner.cause, stranded: inner.stranded + stranded)
+        }
+        return stranded.isEmpty ? cause : IncompleteRollback(cause: cause, stranded: stranded)
     }
 
     /// One undo rename; a failure is noted in `stranded`, not thrown, so the rest of the undo still runs.
     static func moveBack(_ path: String, to intendedPath: String, noting stranded: inout [StrandedFile]) {
         do {
             try POSIXFile.renameNoReplace(path, intendedPath)
+        } catch let rollback as IncompleteRollback {
+            stranded += rollback.stranded
+            let problem = rollback.cause as? FileOperationError ?? .system(operation: "rename", path: path, errno: EIO)
+            stranded.append(StrandedFile(path: path, undo: .moveBack(to: intendedPath), problem: problem))
         } catch {
-            // renameNoReplace throws only FileOperationError; the fallback keeps the type total.
+            // renameNoReplace throws FileOperationError otherwise; the fallback keeps the type total.
             let problem = error as? FileOperationError ?? .system(operation: "rename", path: path, errno: EIO)
             stranded.append(StrandedFile(path: path, undo: .moveBack(to: intendedPath), problem: problem))
         }
