@@ -49,7 +49,8 @@ public enum BrowserAction: Sendable {
     case scanFinished(LibraryScan)
     /// A progressive scan's first items (the first screen) while the rest is still probed.
     case scanProgress(LibraryScanProgress)
-    case scanFailed(String)
+    /// The scan failed: typed, so the status bar (the edge) words it.
+    case scanFailed(ScanFailure)
     /// A one-line note for the status bar from background work (a cache that cannot be written...).
     case showMessage(String)
     /// Remote libraries: listing/download events and remote-only keys (`R`, `a`, Backspace).

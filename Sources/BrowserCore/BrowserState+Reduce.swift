@@ -12,7 +12,9 @@ extension BrowserState {
              .studio(.frameShown), .studio(.frameTimesLoaded), .studio(.failed), .studio(.written),
              .studio(.effectPreviewReady), .studio(.effectPreviewFailed), .studio(.effectsExported),
              .remote(.event), .playInput, .playbackTick, .playback: break
-        default: message = nil
+        default:
+            message = nil
+            showsScanFailure = false
         }
         switch action {
         case .move(let direction):
@@ -113,6 +115,7 @@ extension BrowserState {
             isScanning = false
             scanListedFiles = nil
             scanError = nil
+            showsScanFailure = false
             scanWarnings = scan.warnings
             setItems(scan.items)
             return triageAfterScan()
@@ -124,7 +127,7 @@ extension BrowserState {
             isScanning = false
             scanListedFiles = nil
             scanError = error
-            message = "scan failed: \(error)"
+            showsScanFailure = true
         case .remote(let remoteAction):
             return reduceRemote(remoteAction)
         case .view(let viewAction):

@@ -56,7 +56,9 @@ public struct BrowserState: Sendable {
     /// A file to select once the first scan lists it (`livegrid PHOTO.jpg`): a pair's movie selects its item.
     public var pendingSelection: String?
     /// Why the last scan failed (the folder became unreadable): the empty grid says it instead of "no photos".
-    public var scanError: String?
+    public var scanError: ScanFailure?
+    /// The status bar shows the scan failure (worded there) until the next key, as it would a message.
+    public var showsScanFailure = false
 
     /// Library-wide views (BrowserCore/Views): the order of the items, their sections, the date-jump prompt.
     public var sortOrder: LibrarySortOrder = .name

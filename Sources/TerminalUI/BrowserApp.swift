@@ -266,7 +266,8 @@ public final class BrowserApp {
 
     private func render(_ state: BrowserState, renderer: BrowserRenderer, provider: ThumbnailProvider,
                         session: CursesSession) {
-        let painter = ScreenPainter(window: session.window, colors: session.colors, size: session.size, direct: directCells)
+        let painter = ScreenPainter(surface: CursesSurface(window: session.window, colors: session.colors, size: session.size,
+                                                           direct: directCells))
         session.colors.beginFrame()
         renderer.draw(state, provider: provider, painter: painter)
         imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
@@ -373,7 +374,7 @@ public final class BrowserApp {
                 trace?.log("scan-finished")
                 inbox.post(.scanFinished(result))
             } catch {
-                inbox.post(.scanFailed("\(error)"))
+                inbox.post(.scanFailed(ScanFailure(error)))
             }
         }
     }

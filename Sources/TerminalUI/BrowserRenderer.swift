@@ -33,7 +33,7 @@ final class BrowserRenderer {
         wantedPictures.removeAll(keepingCapacity: true)
         pixelPictures.removeAll(keepingCapacity: true)
         overlays.removeAll(keepingCapacity: true)
-        werase(painter.window)
+        painter.surface.clear()
         drawHeader(state, painter: painter)
         if let dialog = state.triage.exportDialog {
             triagePainter.drawExportDialog(dialog, in: state.layout.content, painter: painter)
@@ -57,7 +57,7 @@ final class BrowserRenderer {
         }
         if state.mode == .help { drawHelp(state, painter: painter) }
         drawStatus(state, provider: provider, painter: painter)
-        wnoutrefresh(painter.window)
+        painter.surface.commit()
     }
 
     // MARK: header and status
@@ -87,6 +87,8 @@ final class BrowserRenderer {
             left = triageText
         } else if let message = state.message {
             left = " " + message
+        } else if state.showsScanFailure, let failure = state.scanError {
+            left = " scan failed: \(failure)"
         } else if let item = state.selectedItem {
             left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
             let warnings = item.warnings.count + item.files.reduce(0) { $0 + $1.info.problems.count }
@@ -106,6 +108,7 @@ final class BrowserRenderer {
         // A message (a confirmation, a warning with its fix) is what the user must read: it keeps its width and
         // the mode summary on the right is shortened instead.
         let messageShown = triagePainter.statusText(state.triage) != nil || state.message != nil
+            || (state.showsScanFailure && state.scanError != nil)
         drawBar(left: left, right: right, y: y, color: .status, painter: painter, keepLeft: messageShown)
         triagePainter.drawPromptSelection(state.triage, y: y, painter: painter)
     }
@@ -130,7 +133,7 @@ final class BrowserRenderer {
         if state.items.isEmpty {
             let message = state.remote.flatMap { RemoteOverlayPainter.emptyGridMessage($0, rootPath: state.rootPath) }
                 ?? (state.isScanning ? "Scanning \(state.rootPath)…"
-                    : state.scanError ?? "No photos or videos in \(state.rootPath)")
+                    : state.scanError.map { "Scan failed: \($0)" } ?? "No photos or videos in \(state.rootPath)")
             painter.text(message, x: 2, y: layout.content.y + 1, width: layout.content.width - 4, color: .dimText)
             return
         }

@@ -2,14 +2,30 @@ import BrowserCore
 import CNCurses
 import TerminalGraphics
 
-/// Text and picture primitives over stdscr. Everything is drawn into curses' buffer; `doupdate` sends only
-/// the differences, so the browser repaints its whole model each frame without clearing the terminal.
+/// Where the browser draws: curses (`CursesSurface`) on screen, a grid of cells in memory (`MemorySurface`)
+/// in the renderer's unit tests. Only the primitives are behind it; clipping, padding, boxes and the
+/// centring of pictures stay in `ScreenPainter`, so the tests run that code too.
+protocol DrawingSurface {
+    var size: TerminalSize { get }
+    /// Starts a frame on an empty screen.
+    func clear()
+    /// Writes `text` (already fitted to the screen) at (x, y).
+    func write(_ text: String, x: Int, y: Int, attributes: attr_t, color: UIColor?)
+    /// Draws a symbol picture into `placed` (its cells, already centred and clipped to its box).
+    func picture(_ picture: RenderedImage, placed: CellRect)
+    /// Ends the frame (curses: into the virtual screen, for the loop's `doupdate`).
+    func commit()
+}
+
+/// Text and picture primitives over a `DrawingSurface`. Everything is drawn into curses' buffer; `doupdate`
+/// sends only the differences, so the browser repaints its whole model each frame without clearing the terminal.
 struct ScreenPainter {
-    let window: UnsafeMutablePointer<WINDOW>
-    let colors: CursesColors
-    let size: TerminalSize
-    /// Symbol pictures go to the terminal directly through this (curses keeps a marker), when set.
-    var direct: DirectCellOutput? = nil
+    let surface: any DrawingSurface
+    var size: TerminalSize { surface.size }
+
+    init(surface: any DrawingSurface) {
+        self.surface = surface
+    }
 
     /// Writes `text` at (x, y), cut and padded to `width` columns, clipped to the screen.
     func text(_ text: String, x: Int, y: Int, width: Int, attributes: attr_t = 0, color: UIColor? = nil,
@@ -18,10 +34,7 @@ struct ScreenPainter {
         let width = min(width, size.columns - x)
         guard width > 0 else { return }
         let shown = pad ? DisplayWidth.pad(text, width: width) : DisplayWidth.fit(text, width: width)
-        lg_set_attr(window, attributes, color.map { Int32($0.rawValue) } ?? 0)
-        // The bottom-right cell makes waddstr report ERR after writing it (the cursor cannot advance); harmless.
-        _ = mvwaddstr(window, Int32(y), Int32(x), shown)
-        lg_set_attr(window, 0, 0)
+        surface.write(shown, x: x, y: y, attributes: attributes, color: color)
     }
 
     /// Fills a rectangle with one character.
@@ -41,7 +54,44 @@ struct ScreenPainter {
 
     /// Draws a symbol-mode picture into `rect` (centred).
     func picture(_ picture: RenderedImage, in rect: CellRect) {
-        let placed = Self.placement(of: picture, in: rect)
+        surface.picture(picture, placed: Self.placement(of: picture, in: rect))
+    }
+
+    /// A single-line box around `rect`.
+    func box(_ rect: CellRect, color: UIColor) {
+        guard rect.width >= 2, rect.height >= 2 else { return }
+        let inner = rect.width - 2
+        text("┌" + String(repeating: "─", count: inner) + "┐", x: rect.x, y: rect.y, width: rect.width, color: color)
+        for y in (rect.y + 1)..<(rect.y + rect.height - 1) {
+            text("│", x: rect.x, y: y, width: 1, color: color)
+            text(String(repeating: " ", count: inner), x: rect.x + 1, y: y, width: inner, color: color)
+            text("│", x: rect.x + rect.width - 1, y: y, width: 1, color: color)
+        }
+        text("└" + String(repeating: "─", count: inner) + "┘", x: rect.x, y: rect.y + rect.height - 1,
+             width: rect.width, color: color)
+    }
+}
+
+/// The screen: stdscr through ncurses.
+struct CursesSurface: DrawingSurface {
+    let window: UnsafeMutablePointer<WINDOW>
+    let colors: CursesColors
+    let size: TerminalSize
+    /// Symbol pictures go to the terminal directly through this (curses keeps a marker), when set.
+    var direct: DirectCellOutput? = nil
+
+    func clear() { werase(window) }
+
+    func commit() { wnoutrefresh(window) }
+
+    func write(_ text: String, x: Int, y: Int, attributes: attr_t, color: UIColor?) {
+        lg_set_attr(window, attributes, color.map { Int32($0.rawValue) } ?? 0)
+        // The bottom-right cell makes waddstr report ERR after writing it (the cursor cannot advance); harmless.
+        _ = mvwaddstr(window, Int32(y), Int32(x), text)
+        lg_set_attr(window, 0, 0)
+    }
+
+    func picture(_ picture: RenderedImage, placed: CellRect) {
         if let direct {
             direct.add(CellPlacement(image: picture, x: placed.x, y: placed.y, width: placed.width, height: placed.height))
             for row in 0..<placed.height where placed.y + row < size.rows {
@@ -65,19 +115,5 @@ struct ScreenPainter {
                             (cell.bold ? lg_a_bold() : 0) | attributes, pair)
             }
         }
-    }
-
-    /// A single-line box around `rect`.
-    func box(_ rect: CellRect, color: UIColor) {
-        guard rect.width >= 2, rect.height >= 2 else { return }
-        let inner = rect.width - 2
-        text("┌" + String(repeating: "─", count: inner) + "┐", x: rect.x, y: rect.y, width: rect.width, color: color)
-        for y in (rect.y + 1)..<(rect.y + rect.height - 1) {
-            text("│", x: rect.x, y: y, width: 1, color: color)
-            text(String(repeating: " ", count: inner), x: rect.x + 1, y: y, width: inner, color: color)
-            text("│", x: rect.x + rect.width - 1, y: y, width: 1, color: color)
-        }
-        text("└" + String(repeating: "─", count: inner) + "┘", x: rect.x, y: rect.y + rect.height - 1,
-             width: rect.width, color: color)
     }
 }

@@ -88,7 +88,17 @@ final class ThumbnailCacheTests: XCTestCase {
         let readonly = directory.appendingPathComponent("readonly")
         try FileManager.default.createDirectory(at: readonly, withIntermediateDirectories: true)
         chmod(readonly.path, 0o555)
-        if getuid() == 0 { throw XCTSkip("running as root: permissions do not stop writes") }
+        if getuid() == 0 {
+            // Permissions do not stop root; the immutable attribute does (no new entries, even for root).
+            guard let chattr = ExternalTool.path("chattr") else {
+                throw MissingRequirement.tool("chattr is not installed (e2fsprogs): cannot make a folder read-only for root")
+            }
+            let result = try ExternalTool.runProgram(chattr, ["+i", readonly.path])
+            guard result.status == 0 else {
+                throw MissingRequirement.tool("chattr +i failed (a file system without attributes?): \(result.err)")
+            }
+        }
+        defer { if getuid() == 0 { _ = try? ExternalTool.runProgram("/usr/bin/chattr", ["-i", readonly.path]) } }
         final class Warnings: @unchecked Sendable { var list: [String] = [] }
         let warnings = Warnings()
         let cache = ThumbnailCache(root: readonly.appendingPathComponent("thumbnails").path, version: "1", environment: ProcessInfo.processInfo.environment, warn: { warnings.list.append($0) })

@@ -16,7 +16,7 @@ import VideoPlayback
 ///
 /// Failures (no movie, a codec libav cannot decode, a corrupt stream, no frame at all) are remembered per
 /// item: the item then shows as a traditional still with the LIVE OFF badge and the reason in the status bar.
-public final class PlaybackController: @unchecked Sendable {  // C boundary: a chafa renderer (under `renderLock`); state under `lock`
+public final class PlaybackController: Sendable {
     public enum Purpose: Sendable, Equatable {
         /// Press and hold: the whole movie from the start while held.
         case hold
@@ -28,9 +28,10 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
     public static let minimumColumns = 6
     public static let minimumRows = 3
 
-    private let renderer: (any CellImageRenderer)?
-    private let renderLock = NSLock()
-    private let lock = NSLock()
+    /// The frame renderer (a chafa canvas: C state, one caller at a time) and its mode, which never changes.
+    private let renderer: Locked<any CellImageRenderer>?
+    private let rendererMode: GraphicsMode?
+    private let state = Locked(State())
     private let trace: EventTrace?
     /// Called (on any thread) with a status message for the bar.
     private let notify: @Sendable (String) -> Void
@@ -39,33 +40,40 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
     /// Called when the current movie ended (item key, nil) or any movie failed (key, failure).
     private let onEnd: (@Sendable (String, PlaybackFailure?) -> Void)?
 
-    private var player: MoviePlayer?
-    private var generation = 0
-    private var playing: (itemID: String, purpose: Purpose, columns: Int, rows: Int)?
-    private var latest: RenderedImage?
-    /// Counts presented frames: in pixel modes each frame is a new picture for the tty writer.
-    private var frameSerial = 0
-    /// Pixel modes: the badge drawn into every frame (symbol mode composites it into cells when drawing).
-    private var frameBadge: LiveBadge?
     private let pixels: PixelOutput?
     private let badgePainter: BadgePainter?
-    private var hasNewFrame = false
-    private var firstFrameTraced = true
-    private var failures: [String: PlaybackFailure] = [:]
-    /// Items that failed since `takeNewFailures` was last called (pixel pictures then redraw with LIVE OFF).
-    private var newFailures: Set<String> = []
+
+    /// What the UI thread and the player's threads share, under one lock.
+    private struct State {
+        var player: MoviePlayer?
+        var generation = 0
+        var playing: (itemID: String, purpose: Purpose, columns: Int, rows: Int)?
+        var latest: RenderedImage?
+        /// Counts presented frames: in pixel modes each frame is a new picture for the tty writer.
+        var frameSerial = 0
+        /// Pixel modes: the badge drawn into every frame (symbol mode composites it into cells when drawing).
+        var frameBadge: LiveBadge?
+        var hasNewFrame = false
+        var firstFrameTraced = true
+        var failures: [String: PlaybackFailure] = [:]
+        /// Items that failed since `takeNewFailures` was last called (pixel pictures then redraw with LIVE OFF).
+        var newFailures: Set<String> = []
+    }
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
     public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
          onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil) {
+        let frameRenderer: (any CellImageRenderer)?
         if let pixels, pixels.mode.isPixelProtocol {
-            renderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
+            frameRenderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
             self.pixels = pixels
         } else {
-            renderer = depth.map { PlaybackGeometry.frameRenderer(mode: .symbols, colorDepth: $0, cellPixelSize: nil) }
+            frameRenderer = depth.map { PlaybackGeometry.frameRenderer(mode: .symbols, colorDepth: $0, cellPixelSize: nil) }
             self.pixels = nil
         }
+        rendererMode = frameRenderer?.mode
+        renderer = frameRenderer.map { Locked($0) }
         badgePainter = badge
         self.trace = trace
         self.notify = notify
@@ -86,25 +94,25 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
         thread.start()
     }
 
-    deinit { player?.stop() }
+    deinit { state.withLockedValue { $0.player }?.stop() }
 
     /// The item being played and why, or nil.
     public var current: (itemID: String, purpose: Purpose)? {
-        lock.withLock { playing.map { ($0.itemID, $0.purpose) } }
+        state.withLockedValue { $0.playing.map { ($0.itemID, $0.purpose) } }
     }
 
-    public var isActive: Bool { lock.withLock { playing != nil } }
+    public var isActive: Bool { state.withLockedValue { $0.playing != nil } }
 
     /// True once the current playback has a frame to draw.
-    public var hasFrame: Bool { lock.withLock { playing != nil && latest != nil } }
+    public var hasFrame: Bool { state.withLockedValue { $0.playing != nil && $0.latest != nil } }
 
     /// The picture area (in cells) the current playback renders for.
-    public var area: (columns: Int, rows: Int)? { lock.withLock { playing.map { ($0.columns, $0.rows) } } }
+    public var area: (columns: Int, rows: Int)? { state.withLockedValue { $0.playing.map { ($0.columns, $0.rows) } } }
 
     /// Why the item cannot play: the scan's reason (its movie is missing) or a remembered failure.
     public func liveOffReason(for item: LibraryItem) -> String? {
         if let reason = item.liveOffReason { return reason }
-        return lock.withLock { failures[item.id]?.description }
+        return state.withLockedValue { $0.failures[item.id]?.description }
     }
 
     /// Starts playing `item` in a picture area of `columns` x `rows` cells, stopping whatever played.
@@ -116,8 +124,8 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
     public func start(_ item: LibraryItem, as key: String? = nil, purpose: Purpose, columns: Int, rows: Int) -> PlaybackFailure? {
         stop()
         let key = key ?? item.id
-        if let known = lock.withLock({ failures[key] }) { return known }
-        guard let renderer else { return .cannotDecode("the terminal has no colours") }
+        if let known = state.withLockedValue({ $0.failures[key] }) { return known }
+        guard let renderer, let rendererMode else { return .cannotDecode("the terminal has no colours") }
         guard columns >= Self.minimumColumns, rows >= Self.minimumRows else { return .tooSmall }
         let source: any ByteSource
         do {
@@ -126,20 +134,21 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
         } catch {
             return remember(.cannotOpen("\(error)"), key)
         }
-        let target = PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: renderer.mode, cell: pixels?.cellPixelSize)
-        let token: Int = lock.withLock {
-            generation += 1
-            playing = (key, purpose, columns, rows)
-            frameBadge = pixels == nil ? nil : badgePainter?.badge(for: item.kind)
-            latest = nil
-            hasNewFrame = false
-            firstFrameTraced = false
-            return generation
+        let target = PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: rendererMode, cell: pixels?.cellPixelSize)
+        let badge = pixels == nil ? nil : badgePainter?.badge(for: item.kind)
+        let token: Int = state.withLockedValue { state in
+            state.generation += 1
+            state.playing = (key, purpose, columns, rows)
+            state.frameBadge = badge
+            state.latest = nil
+            state.hasNewFrame = false
+            state.firstFrameTraced = false
+            return state.generation
         }
         // Pipelined: each frame is rendered on the player's presenter thread ahead of its time (while the next
         // ones decode) and handed over when due.
         let prepare: @Sendable (DecodedFrame) -> RenderedImage? = { [weak self] frame in
-            self?.render(frame, token: token, renderer: renderer)
+            self?.render(frame, token: token, renderer: renderer, mode: rendererMode)
         }
         let present: @Sendable (DecodedFrame, RenderedImage) -> Void = { [weak self] _, image in
             self?.show(image, token: token)
@@ -156,22 +165,25 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
                                         movieDuration: item.movie?.info.duration, targetSize: target,
                                         prepare: prepare, present: present, onEnd: onEnd)
         }
-        lock.withLock {
-            if generation == token { player = newPlayer } else { newPlayer.stop() }
+        let isCurrent = state.withLockedValue { state in
+            guard state.generation == token else { return false }
+            state.player = newPlayer
+            return true
         }
+        if !isCurrent { newPlayer.stop() }
         trace?.log("playback-start \(purpose == .hold ? "hold" : "hint") \(item.displayName)")
         return nil
     }
 
     /// Stops at once: the key photo shows again on the next draw.
     public func stop() {
-        let old: MoviePlayer? = lock.withLock {
-            generation += 1
-            let old = player
-            player = nil
-            if playing != nil { hasNewFrame = true }
-            playing = nil
-            latest = nil
+        let old: MoviePlayer? = state.withLockedValue { state in
+            state.generation += 1
+            let old = state.player
+            state.player = nil
+            if state.playing != nil { state.hasNewFrame = true }
+            state.playing = nil
+            state.latest = nil
             return old
         }
         old?.stop()
@@ -184,26 +196,26 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
 
     /// The same with the frame's number (pixel modes key each frame by it).
     public func frame(for itemID: String, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
-        lock.withLock {
-            guard let playing, playing.itemID == itemID, playing.columns == columns, playing.rows == rows,
-                  let latest else { return nil }
-            return (latest, frameSerial)
+        state.withLockedValue { state in
+            guard let playing = state.playing, playing.itemID == itemID, playing.columns == columns, playing.rows == rows,
+                  let latest = state.latest else { return nil }
+            return (latest, state.frameSerial)
         }
     }
 
     /// True once per new frame (or stop): the loop then redraws.
     public func takeNewFrame() -> Bool {
-        lock.withLock {
-            defer { hasNewFrame = false }
-            return hasNewFrame
+        state.withLockedValue { state in
+            defer { state.hasNewFrame = false }
+            return state.hasNewFrame
         }
     }
 
     /// Called by the loop after `doupdate` drew a frame: traces the first one of a playback.
     public func didDraw() {
-        let first: Bool = lock.withLock {
-            guard latest != nil, !firstFrameTraced else { return false }
-            firstFrameTraced = true
+        let first: Bool = state.withLockedValue { state in
+            guard state.latest != nil, !state.firstFrameTraced else { return false }
+            state.firstFrameTraced = true
             return true
         }
         if first { trace?.log("first-frame-drawn") }
@@ -211,25 +223,27 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
 
     // MARK: - player threads
 
-    private func render(_ frame: DecodedFrame, token: Int, renderer: any CellImageRenderer) -> RenderedImage? {
-        guard let (size, badge): ((Int, Int), LiveBadge?) = lock.withLock({
-            generation == token ? playing.map { (($0.columns, $0.rows), frameBadge) } : nil
+    private func render(_ frame: DecodedFrame, token: Int, renderer: Locked<any CellImageRenderer>,
+                        mode: GraphicsMode) -> RenderedImage? {
+        guard let (size, badge): ((Int, Int), LiveBadge?) = state.withLockedValue({ state in
+            state.generation == token ? state.playing.map { (($0.columns, $0.rows), state.frameBadge) } : nil
         }) else { return nil }
         var pixels = frame.pixels
-        if renderer.mode.isPixelProtocol {
+        if mode.isPixelProtocol {
             // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
             // photo in place, and the badge at the same size in the same corner.
             pixels = pixels.sizedForCells(columns: size.0, rows: size.1, cell: self.pixels?.cellPixelSize, badge: badge)
         }
-        return renderLock.withLock { [pixels] in try? renderer.render(pixels, maxColumns: size.0, maxRows: size.1) }
+        // try?: a frame chafa cannot render is skipped; the next one replaces it (a failed movie ends through onEnd).
+        return renderer.withLockedValue { [pixels] in try? $0.render(pixels, maxColumns: size.0, maxRows: size.1) }
     }
 
     private func show(_ image: RenderedImage, token: Int) {
-        lock.withLock {
-            guard generation == token else { return }
-            latest = image
-            frameSerial += 1
-            hasNewFrame = true
+        state.withLockedValue { state in
+            guard state.generation == token else { return }
+            state.latest = image
+            state.frameSerial += 1
+            state.hasNewFrame = true
         }
         wake()
     }
@@ -242,15 +256,15 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
         case .finished where stats.framesShown == 0: failure = .noFrames
         default: break
         }
-        let wasCurrent: Bool = lock.withLock {
-            if let failure { failures[key] = failure; newFailures.insert(key) }
-            guard generation == token else { return false }
+        let wasCurrent: Bool = state.withLockedValue { state in
+            if let failure { state.failures[key] = failure; state.newFailures.insert(key) }
+            guard state.generation == token else { return false }
             // Played to the end (or failed): rest on the key photo, no loop.
-            generation += 1
-            player = nil
-            playing = nil
-            latest = nil
-            hasNewFrame = true
+            state.generation += 1
+            state.player = nil
+            state.playing = nil
+            state.latest = nil
+            state.hasNewFrame = true
             return true
         }
         trace?.log("playback-end \(end) \(stats)")
@@ -260,14 +274,14 @@ public final class PlaybackController: @unchecked Sendable {  // C boundary: a c
     }
 
     private func remember(_ failure: PlaybackFailure, _ itemID: String) -> PlaybackFailure {
-        lock.withLock { failures[itemID] = failure; newFailures.insert(itemID) }
+        state.withLockedValue { $0.failures[itemID] = failure; $0.newFailures.insert(itemID) }
         return failure
     }
 
     public func takeNewFailures() -> Set<String> {
-        lock.withLock {
-            defer { newFailures.removeAll() }
-            return newFailures
+        state.withLockedValue { state in
+            defer { state.newFailures.removeAll() }
+            return state.newFailures
         }
     }
 

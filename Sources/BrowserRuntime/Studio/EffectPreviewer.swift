@@ -1,4 +1,5 @@
 import BrowserCore
+import Concurrent
 import Foundation
 import Synchronization
 import Imaging
@@ -12,10 +13,13 @@ import TerminalGraphics
 /// temporary directory, removed when the preview stops), then played in a loop (loop, bounce, GIF) or shown
 /// (long exposure) through its own `MovieDecoder` and chafa renderer. Nothing reaches the destination
 /// before Enter; then `export` writes through `StudioExport` (`livegrid export --as`).
-final class EffectPreviewer: @unchecked Sendable {  // C boundary: `renderer` (chafa) under `renderLock`; the rest in `state`
+final class EffectPreviewer: Sendable {
     private let renderQueue = DispatchQueue(label: "livegrid.effect-preview")
     private let writeQueue = DispatchQueue(label: "livegrid.effect-export")
-    private let renderer: ChafaRenderer?
+    /// The chafa renderer (C state, one caller at a time) and what the previews need of it without the lock.
+    private let renderer: Locked<ChafaRenderer>?
+    private let rendererMode: GraphicsMode
+    private let rendererCell: PixelSizeInCells?
     private let pixels: PixelOutput?
     private let post: @Sendable (BrowserAction) -> Void
     private let wake: @Sendable () -> Void
@@ -33,9 +37,11 @@ final class EffectPreviewer: @unchecked Sendable {  // C boundary: `renderer` (c
     }
     private let state = Mutex(PreviewState())
 
-    init(renderer: ChafaRenderer?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
+    init(renderer: sending ChafaRenderer?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
          wake: @escaping @Sendable () -> Void) {
-        self.renderer = renderer
+        rendererMode = renderer?.mode ?? .symbols
+        rendererCell = renderer?.cellPixelSize
+        if let renderer { self.renderer = Locked(renderer) } else { self.renderer = nil }
         self.pixels = pixels
         self.post = post
         self.wake = wake
@@ -157,7 +163,7 @@ final class EffectPreviewer: @unchecked Sendable {  // C boundary: `renderer` (c
 
     private func box() -> PixelSize {
         let (columns, rows) = state.withLock { $0.area }
-        return PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: renderer?.mode ?? .symbols, cell: pixels?.cellPixelSize)
+        return PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: rendererMode, cell: pixels?.cellPixelSize)
     }
 
     /// Renders one frame for the current area (one caller at a time: the player thread, or `renderQueue` for a still).
@@ -165,10 +171,11 @@ final class EffectPreviewer: @unchecked Sendable {  // C boundary: `renderer` (c
         guard let renderer else { return }
         let (columns, rows) = state.withLock { $0.area }
         var picture = frame
-        if renderer.mode.isPixelProtocol {
-            picture = picture.sizedForCells(columns: columns, rows: rows, cell: renderer.cellPixelSize, badge: nil)
+        if rendererMode.isPixelProtocol {
+            picture = picture.sizedForCells(columns: columns, rows: rows, cell: rendererCell, badge: nil)
         }
-        guard let image = try? renderLock.withLock({ try renderer.render(picture, maxColumns: columns, maxRows: rows) }) else { return }
+        // try?: a frame chafa cannot render is skipped; the next one (or the next pass of the loop) replaces it.
+        guard let image = try? renderer.withLockedValue({ [picture] in try $0.render(picture, maxColumns: columns, maxRows: rows) }) else { return }
         let fresh = state.withLock { preview -> Bool in
             guard preview.generation == token else { return false }
             preview.serial += 1
@@ -178,7 +185,6 @@ final class EffectPreviewer: @unchecked Sendable {  // C boundary: `renderer` (c
         }
         if fresh { wake() }
     }
-    private let renderLock = NSLock()
 
     private static func temporaryPath(_ effect: SharingEffect, token: Int) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-preview-\(getpid())")

@@ -60,6 +60,7 @@ public struct ExportRunner: Sendable {
     public func run(_ plan: ExportPlan, progress: ((ExportProgress) throws -> Void)? = nil) throws -> ExportReport {
         try FileGroupTransfer.checkDestination(plan.destination)
         let sources = plan.entries.map { entry in Result { try ExportPlan.sources(for: entry) } }
+        // try?: the progress total counts what can be exported; a failed entry is reported by the loop below.
         let total = sources.reduce(UInt64(0)) { sum, r in
             sum + ((try? r.get()) ?? []).reduce(0) { $0 + fileSize($1) }
         }

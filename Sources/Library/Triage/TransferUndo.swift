@@ -49,6 +49,7 @@ extension ItemFileOperations {
 
     /// The undo of a finished `transfer`: every item that went, with its files' identities now.
     public static func transferUndo(_ outcomes: [ItemOutcome<[FileGroupTransfer.Placement]>], move: Bool) -> TransferUndo {
+        // try?: only the items that went can be undone; the failed ones were reported with the transfer.
         let groups = outcomes.compactMap { try? $0.result.get() }.filter { !$0.isEmpty }.map { placements in
             placements.map { TransferUndo.Placed(source: $0.source, destination: $0.destination,
                                                  identity: FileIdentity(path: $0.destination)) }
@@ -88,7 +89,12 @@ extension ItemFileOperations {
             guard let now = FileIdentity(path: placed.destination) else { throw UndoError.missing(placed.destination) }
             guard now == placed.identity else { throw UndoError.changedSince(placed.destination) }
         }
-        for placed in group { unlink(placed.destination) }
+        // Every copy is tried; one that cannot be removed is reported (its original is untouched either way).
+        var failure: FileOperationError?
+        for placed in group where unlink(placed.destination) != 0 && failure == nil {
+            failure = .system(operation: "unlink", path: placed.destination, errno: errno)
+        }
+        if let failure { throw failure }
         return group.map(\.destination)
     }
 
@@ -99,20 +105,46 @@ extension ItemFileOperations {
             if FileIdentity(path: placed.source) != nil { throw FileOperationError.wouldOverwrite(placed.source) }
         }
         // Files of one directory go back as one group (rolled back together on failure); the transfer picks
-        // the plain names, which were just checked to be free.
-        var restored: [String] = []
+        // the plain names, which were just checked to be free. The item is all or nothing across directories
+        // too: when one directory fails, the files already back return to where the move had put them.
+        var moved: [(now: String, undoDestination: String)] = []
         let byDirectory = Dictionary(grouping: group) { ($0.source as NSString).deletingLastPathComponent }
-        for (directory, files) in byDirectory.sorted(by: { $0.key < $1.key }) {
-            let placements = try transfer.transfer(files.map(\.destination), to: directory.isEmpty ? "." : directory,
-                                                   mode: .move, names: files.map { ($0.source as NSString).lastPathComponent })
-            for (placement, file) in zip(placements, files) where placement.destination != file.source {
-                // Someone took the name between the check and the move: put the file back where it was.
-                _ = try? transfer.transfer([placement.destination], to: (file.destination as NSString).deletingLastPathComponent,
-                                           mode: .move, names: [(file.destination as NSString).lastPathComponent])
-                throw FileOperationError.wouldOverwrite(file.source)
+        do {
+            for (directory, files) in byDirectory.sorted(by: { $0.key < $1.key }) {
+                let placements = try transfer.transfer(files.map(\.destination), to: directory.isEmpty ? "." : directory,
+                                                       mode: .move, names: files.map { ($0.source as NSString).lastPathComponent })
+                moved += zip(placements, files).map { ($0.destination, $1.destination) }
+                // Someone took a name between the check and the move: the file went under another number.
+                if let taken = zip(placements, files).first(where: { $0.destination != $1.source }) {
+                    throw FileOperationError.wouldOverwrite(taken.1.source)
+                }
             }
-            restored += placements.map(\.destination)
+        } catch {
+            let stranded = moved.reversed().flatMap { putBack($0.now, to: $0.undoDestination, transfer: transfer) }
+            throw IncompleteRollback.error(error, stranded: stranded)
         }
-        return restored
+        return moved.map(\.now)
+    }
+
+    /// Moves a file that went back during a failed undo to where the move had put it; the files left behind,
+    /// if that fails (or lands under another name), so the error can say where they are.
+    private static func putBack(_ path: String, to intended: String,
+                                transfer: FileGroupTransfer) -> [IncompleteRollback.StrandedFile] {
+        var stranded: [IncompleteRollback.StrandedFile] = []
+        let problem: FileOperationError
+        do {
+            let placed = try transfer.transfer([path], to: (intended as NSString).deletingLastPathComponent, mode: .move,
+                                               names: [(intended as NSString).lastPathComponent])
+            guard let actual = placed.first?.destination, actual != intended else { return [] }
+            return [.init(path: actual, undo: .moveBack(to: intended), problem: .wouldOverwrite(intended))]
+        } catch let error as FileOperationError {
+            problem = error
+        } catch let rollback as IncompleteRollback {
+            stranded = rollback.stranded
+            problem = rollback.cause as? FileOperationError ?? .system(operation: "rename", path: path, errno: EIO)
+        } catch {
+            problem = .system(operation: "rename", path: path, errno: EIO)
+        }
+        return stranded + [.init(path: path, undo: .moveBack(to: intended), problem: problem)]
     }
 }

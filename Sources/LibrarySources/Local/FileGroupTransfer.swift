@@ -127,20 +127,19 @@ public struct FileGroupTransfer: Sendable {
                 }
             }
         } catch {
-            rollBack(done: done, copiedForMove: copiedForMove, mode: mode)
-            throw error
+            throw IncompleteRollback.error(error, stranded: rollBackMove(done: done, copiedForMove: copiedForMove))
         }
-        // Cross-device moves delete their sources only once every copy of the group is verified.
+        // Cross-device moves delete their sources only once every copy of the group is verified. A source that
+        // cannot be deleted stays next to its verified copy: nothing is lost, and the result already names the copy.
         for p in copiedForMove { _ = PathBytes.unlink(p.source) }
     }
 
-    private func rollBack(done: [Placement], copiedForMove: [Placement], mode: Mode) {
-        for p in copiedForMove { _ = PathBytes.unlink(p.destination) }
-        for p in done.reversed() {
-            switch mode {
-            case .copy: _ = PathBytes.unlink(p.destination)
-            case .move: try? POSIXFile.renameNoReplace(p.destination, p.source)
-            }
-        }
+    /// Undoes the part of a move already done (copies removed, renamed files renamed back); returns the files
+    /// that could not be undone, so the error says where they are instead of the group silently staying split.
+    private func rollBackMove(done: [Placement], copiedForMove: [Placement]) -> [IncompleteRollback.StrandedFile] {
+        var stranded: [IncompleteRollback.StrandedFile] = []
+        for p in copiedForMove { IncompleteRollback.removeCopy(p.destination, original: p.source, noting: &stranded) }
+        for p in done.reversed() { IncompleteRollback.moveBack(p.destination, to: p.source, noting: &stranded) }
+        return stranded
     }
 }

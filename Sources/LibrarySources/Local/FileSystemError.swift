@@ -78,9 +78,14 @@ enum POSIXFile {
     static func renameNoReplace(_ from: String, _ to: String) throws {
         if PathBytes.link(from, to) == 0 {
             if PathBytes.unlink(from) != 0 {
-                let e = errno
-                _ = PathBytes.unlink(to)
-                throw FileOperationError.system(operation: "unlink", path: from, errno: e)
+                let failure = FileOperationError.system(operation: "unlink", path: from, errno: errno)
+                // The file has both names now: the new one goes again, or the error says it is there.
+                if PathBytes.unlink(to) != 0 {
+                    let problem = FileOperationError.system(operation: "unlink", path: to, errno: errno)
+                    throw IncompleteRollback(cause: failure, stranded: [.init(path: to, undo: .removeCopy(original: from),
+                                                                              problem: problem)])
+                }
+                throw failure
             }
             return
         }

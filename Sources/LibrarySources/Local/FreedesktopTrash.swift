@@ -12,11 +12,18 @@ public struct FreedesktopTrash: Sendable {
         public var trashedPath: String
         /// `…/Trash/info/NAME.trashinfo`
         public var infoPath: String
+
+        public init(originalPath: String, trashedPath: String, infoPath: String) {
+            self.originalPath = originalPath
+            self.trashedPath = trashedPath
+            self.infoPath = infoPath
+        }
     }
 
     /// What one trash operation did: the undo of it is `restore(record)`.
     public struct Record: Sendable, Hashable, Codable {
         public var entries: [Entry]
+        public init(entries: [Entry]) { self.entries = entries }
     }
 
     /// `$XDG_DATA_HOME/Trash` (default `~/.local/share/Trash`).
@@ -109,8 +116,17 @@ public struct FreedesktopTrash: Sendable {
                     try POSIXFile.renameNoReplace(entry.originalPath, entry.trashedPath)
                     moved.append(entry)
                 } catch {
-                    for done in moved.reversed() { try? POSIXFile.renameNoReplace(done.trashedPath, done.originalPath) }
-                    infos.forEach { _ = PathBytes.unlink($0) }
+                    var stranded: [IncompleteRollback.StrandedFile] = []
+                    for done in moved.reversed() {
+                        IncompleteRollback.moveBack(done.trashedPath, to: done.originalPath, noting: &stranded)
+                    }
+                    // A file that could not come back keeps its .trashinfo: a file manager can still restore it.
+                    // An info file that cannot be removed is only a stale line in the trash's listing.
+                    let strandedInfos = Set(moved.filter { e in stranded.contains { $0.path == e.trashedPath } }.map(\.infoPath))
+                    infos.filter { !strandedInfos.contains($0) }.forEach { _ = PathBytes.unlink($0) }
+                    if !stranded.isEmpty || error is IncompleteRollback {
+                        throw IncompleteRollback.error(error, stranded: stranded)
+                    }
                     if case FileOperationError.system(_, _, EXDEV) = error { throw CrossDevice.rename(entry.originalPath) }
                     if case FileOperationError.wouldOverwrite = error { break }
                     throw error
@@ -152,8 +168,13 @@ public struct FreedesktopTrash: Sendable {
                 try POSIXFile.renameNoReplace(entry.trashedPath, entry.originalPath)
                 restored.append(entry)
             } catch {
-                for done in restored.reversed() { try? POSIXFile.renameNoReplace(done.originalPath, done.trashedPath) }
-                throw error
+                // Files that cannot go back into the trash stay restored; the error names them (their .trashinfo
+                // files are kept, so the trash still lists the whole group).
+                var stranded: [IncompleteRollback.StrandedFile] = []
+                for done in restored.reversed() {
+                    IncompleteRollback.moveBack(done.originalPath, to: done.trashedPath, noting: &stranded)
+                }
+                throw IncompleteRollback.error(error, stranded: stranded)
             }
         }
         for entry in record.entries { _ = PathBytes.unlink(entry.infoPath) }

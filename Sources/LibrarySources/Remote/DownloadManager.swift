@@ -11,8 +11,7 @@ import FoundationNetworking
 /// for an evicted file on the eviction queue, `.queued` on the requester's thread), never under the manager's
 /// lock, with states in the order they happened for each URL. Keep them short: the worker thread also reads
 /// every other transfer's socket.
-// unchecked: `Job` is a class shared with its transfer's curl callbacks; its fields change only under `registry`'s lock (or on that transfer's one worker thread).
-public final class DownloadManager: @unchecked Sendable {
+public final class DownloadManager: Sendable {
     public struct Configuration: Sendable {
         /// Where downloads are kept (`DownloadCache.defaultRoot(environment:)` for the user's cache).
         public var cacheRoot: String
@@ -42,35 +41,48 @@ public final class DownloadManager: @unchecked Sendable {
     /// Eviction scans the cache directory: off the HTTP worker thread and one pass at a time.
     private let evictionQueue = DispatchQueue(label: "livegrid.download-cache.eviction", qos: .utility)
 
-    private final class Job {
+    /// One download, shared by the registry and its transfer's callbacks (the HTTP worker thread): an object,
+    /// so that a late callback of a finished transfer changes only its own job, never a newer one of the URL.
+    /// Its fields live under its own lock, taken inside `registry`'s when both are needed, never the other way.
+    private final class Job: Sendable {
+        struct Fields: Sendable {
+            var priority: DownloadPriority
+            var order: Int
+            var state: DownloadState = .queued
+            var expectedSize: UInt64?
+            var expectedETag: String?
+            var task: RemoteHTTPClient.Task?
+            var fd: Int32 = -1
+            var bytes: UInt64 = 0
+            var total: UInt64?
+            var meta: DownloadMetadata?
+            var lastNotify = Date.distantPast
+            var rateSampleTime = Date()
+            var rateSampleBytes: UInt64 = 0
+            var bytesPerSecond: Double = 0
+            var resumedFrom: UInt64 = 0
+            /// End of the part of the file whose writeback has been started (see `startWriteback`).
+            var writebackFrom: UInt64 = 0
+            /// Started over once already because the file changed under a partial download.
+            var restarted = false
+        }
         let url: URL
         /// The cache directory's name, so eviction can tell active entries cheaply.
         let cacheKey: String
-        var priority: DownloadPriority
-        var order: Int
-        var state: DownloadState = .queued
-        var expectedSize: UInt64?
-        var expectedETag: String?
-        var task: RemoteHTTPClient.Task?
-        var fd: Int32 = -1
-        var bytes: UInt64 = 0
-        var total: UInt64?
-        var meta: DownloadMetadata?
-        var lastNotify = Date.distantPast
-        var rateSampleTime = Date()
-        var rateSampleBytes: UInt64 = 0
-        var bytesPerSecond: Double = 0
-        var resumedFrom: UInt64 = 0
-        /// End of the part of the file whose writeback has been started (see `startWriteback`).
-        var writebackFrom: UInt64 = 0
-        /// Started over once already because the file changed under a partial download.
-        var restarted = false
+        private let fields: Locked<Fields>
+
         init(url: URL, priority: DownloadPriority, order: Int) {
             self.url = url
             self.cacheKey = DownloadCache.key(for: url)
-            self.priority = priority
-            self.order = order
+            self.fields = Locked(Fields(priority: priority, order: order))
         }
+
+        /// Reads or changes the fields under the job's lock.
+        func with<Result: Sendable>(_ body: (inout Fields) -> Result) -> Result {
+            fields.withLockedValue { body(&$0) }
+        }
+
+        var state: DownloadState { with { $0.state } }
     }
 
     public init(client: RemoteHTTPClient, configuration: Configuration) {
@@ -118,8 +130,12 @@ public final class DownloadManager: @unchecked Sendable {
             if let job = r.jobs[url] {
                 switch job.state {
                 case .queued, .downloading:
-                    if priority > job.priority { job.priority = priority }
-                    if priority == .play { r.sequence += 1; job.order = -r.sequence }  // newest play request first
+                    if priority == .play { r.sequence += 1 }
+                    let sequence = r.sequence
+                    job.with { f in
+                        if priority > f.priority { f.priority = priority }
+                        if priority == .play { f.order = -sequence }  // newest play request first
+                    }
                     return
                 case .downloaded:
                     return
@@ -132,15 +148,17 @@ public final class DownloadManager: @unchecked Sendable {
                expectedETag.map({ cached.meta.etag == nil || $0 == cached.meta.etag }) ?? true {
                 cache.markUsed(url)
                 let job = Job(url: url, priority: priority, order: 0)
-                job.state = .downloaded(path: cached.path)
+                job.with { $0.state = .downloaded(path: cached.path) }
                 r.jobs[url] = job
                 announce = job.state
                 return
             }
             r.sequence += 1
             let job = Job(url: url, priority: priority, order: priority == .play ? -r.sequence : r.sequence)
-            job.expectedSize = expectedSize
-            job.expectedETag = expectedETag
+            job.with { f in
+                f.expectedSize = expectedSize
+                f.expectedETag = expectedETag
+            }
             r.jobs[url] = job
             r.finishedAt = nil
             announce = .queued
@@ -158,15 +176,17 @@ public final class DownloadManager: @unchecked Sendable {
     public func retry(_ url: URL) {
         let priority: DownloadPriority? = registry.withLockedValue { r in
             guard let job = r.jobs[url], case .failed = job.state else { return nil }
-            job.state = .notRequested
-            return job.priority
+            return job.with { f in
+                f.state = .notRequested
+                return f.priority
+            }
         }
         if let priority { request(url, priority: priority) }
     }
 
     /// Stops a download (its partial file stays for a later resume).
     public func cancel(_ url: URL) {
-        let task = registry.withLockedValue { r in r.jobs[url]?.task }
+        let task = registry.withLockedValue { r in r.jobs[url]?.with { $0.task } }
         task?.cancel()
         registry.withLockedValue { r in
             if let job = r.jobs[url], case .queued = job.state { r.jobs[url] = nil }
@@ -176,7 +196,7 @@ public final class DownloadManager: @unchecked Sendable {
     public func cancelAll() {
         let tasks = registry.withLockedValue { r -> [RemoteHTTPClient.Task] in
             for (url, job) in r.jobs where job.state == .queued { r.jobs[url] = nil }
-            return r.jobs.values.compactMap(\.task)
+            return r.jobs.values.compactMap { $0.with { $0.task } }
         }
         tasks.forEach { $0.cancel() }
     }
@@ -217,8 +237,9 @@ public final class DownloadManager: @unchecked Sendable {
                 let running = r.jobs.values.filter { if case .downloading = $0.state { return true } else { return false } }.count
                 guard running < configuration.maxConcurrent else { return nil }
                 let waiting = r.jobs.values.filter { $0.state == .queued }
-                guard let job = waiting.max(by: { ($0.priority, -$0.order) < ($1.priority, -$1.order) }) else { return nil }
-                job.state = .downloading(bytes: 0, total: job.expectedSize, bytesPerSecond: 0)
+                let ranked = waiting.map { job in (job, job.with { ($0.priority, -$0.order) }) }
+                guard let job = ranked.max(by: { $0.1 < $1.1 })?.0 else { return nil }
+                job.with { $0.state = .downloading(bytes: 0, total: $0.expectedSize, bytesPerSecond: 0) }
                 return job
             }
             guard let job = next else { return }
@@ -254,14 +275,17 @@ public final class DownloadManager: @unchecked Sendable {
             finish(job, error: error as? RemoteError ?? .transport("\(error)"))
             return
         }
-        job.meta = meta
-        job.resumedFrom = range == nil ? 0 : partSize
-        notify(url, registry.withLockedValue { r in job.state })
+        let state: DownloadState = job.with { f in
+            f.meta = meta
+            f.resumedFrom = range == nil ? 0 : partSize
+            return f.state
+        }
+        notify(url, state)
         let task = client.start(request, handler: RemoteTransferHandler(
             onResponse: { [weak self] in self?.received($0, job: job) },
             onData: { [weak self] in self?.received($0, job: job) },
             onComplete: { [weak self] in self?.finish(job, error: $0) }))
-        registry.withLockedValue { r in job.task = task }
+        job.with { $0.task = task }
     }
 
     private func received(_ http: HTTPURLResponse, job: Job) -> RemoteError? {
@@ -273,14 +297,15 @@ public final class DownloadManager: @unchecked Sendable {
             http.allHeaderFields.first { ($0.key as? String)?.lowercased() == name }?.value as? String
         }
         let partPath = cache.partPath(for: job.url)
+        let (resumedFrom, knownSize, expectedETag) = job.with { ($0.resumedFrom, $0.meta?.size, $0.expectedETag) }
         var startOffset: UInt64 = 0
         var total: UInt64?
         if status == 206 {
             guard let cr = header("content-range"), let parsed = parseContentRange(cr),
-                  parsed.first == job.resumedFrom else {
+                  parsed.first == resumedFrom else {
                 return .invalidResponse("unexpected Content-Range \(header("content-range") ?? "none")")
             }
-            if let known = job.meta?.size, parsed.total != known {
+            if let known = knownSize, parsed.total != known {
                 return .invalidResponse("file size changed on the server")
             }
             startOffset = parsed.first
@@ -293,7 +318,7 @@ public final class DownloadManager: @unchecked Sendable {
             return .tooLarge(size: total, cap: configuration.sizeCap)
         }
         let etag = header("etag")
-        if let expected = job.expectedETag, let etag, expected != etag, status == 200 {
+        if let expected = expectedETag, let etag, expected != etag, status == 200 {
             // The listing was older than the file: fine, the file wins; the metadata records the new tag.
         }
         let meta = DownloadMetadata(url: job.url.absoluteString, size: total, etag: etag,
@@ -303,21 +328,21 @@ public final class DownloadManager: @unchecked Sendable {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (startOffset > 0 ? O_APPEND : O_TRUNC)
         let fd = open(partPath, flags, 0o644)
         guard fd >= 0 else { return .cache("cannot open \(partPath): \(String(cString: strerror(errno)))") }
-        registry.withLockedValue { r in
-            job.fd = fd
-            job.bytes = startOffset
-            job.total = total
-            job.meta = meta
-            job.rateSampleTime = Date()
-            job.rateSampleBytes = startOffset
-            job.writebackFrom = startOffset
-            job.state = .downloading(bytes: startOffset, total: total, bytesPerSecond: 0)
+        job.with { f in
+            f.fd = fd
+            f.bytes = startOffset
+            f.total = total
+            f.meta = meta
+            f.rateSampleTime = Date()
+            f.rateSampleBytes = startOffset
+            f.writebackFrom = startOffset
+            f.state = .downloading(bytes: startOffset, total: total, bytesPerSecond: 0)
         }
         return nil
     }
 
     private func received(_ data: Data, job: Job) -> RemoteError? {
-        let fd = registry.withLockedValue { r in job.fd }
+        let fd = job.with { $0.fd }
         guard fd >= 0 else { return .cache("file not open") }
         let failed: Int32? = data.withUnsafeBytes { raw -> Int32? in
             var done = 0
@@ -329,30 +354,31 @@ public final class DownloadManager: @unchecked Sendable {
             return nil
         }
         if let failed { return .cache("write failed: \(String(cString: strerror(failed)))") }
-        let (state, due, writeback): (DownloadState, Bool, ClosedRange<UInt64>?) = registry.withLockedValue { r in
-            job.bytes += UInt64(data.count)
+        let progressInterval = configuration.progressInterval
+        let (state, due, writeback, bytes, total): (DownloadState, Bool, ClosedRange<UInt64>?, UInt64, UInt64?) = job.with { f in
+            f.bytes += UInt64(data.count)
             var writeback: ClosedRange<UInt64>?
-            if job.bytes - job.writebackFrom >= Self.writebackStep {
-                writeback = job.writebackFrom...(job.bytes - 1)
-                job.writebackFrom = job.bytes
+            if f.bytes - f.writebackFrom >= Self.writebackStep {
+                writeback = f.writebackFrom...(f.bytes - 1)
+                f.writebackFrom = f.bytes
             }
             let now = Date()
-            let elapsed = now.timeIntervalSince(job.rateSampleTime)
+            let elapsed = now.timeIntervalSince(f.rateSampleTime)
             if elapsed >= 0.5 {
-                let rate = Double(job.bytes - job.rateSampleBytes) / elapsed
-                job.bytesPerSecond = job.bytesPerSecond == 0 ? rate : 0.5 * job.bytesPerSecond + 0.5 * rate
-                job.rateSampleTime = now
-                job.rateSampleBytes = job.bytes
+                let rate = Double(f.bytes - f.rateSampleBytes) / elapsed
+                f.bytesPerSecond = f.bytesPerSecond == 0 ? rate : 0.5 * f.bytesPerSecond + 0.5 * rate
+                f.rateSampleTime = now
+                f.rateSampleBytes = f.bytes
             }
-            job.state = .downloading(bytes: job.bytes, total: job.total, bytesPerSecond: job.bytesPerSecond)
-            let due = now.timeIntervalSince(job.lastNotify) >= configuration.progressInterval
-            if due { job.lastNotify = now }
-            return (job.state, due, writeback)
+            f.state = .downloading(bytes: f.bytes, total: f.total, bytesPerSecond: f.bytesPerSecond)
+            let due = now.timeIntervalSince(f.lastNotify) >= progressInterval
+            if due { f.lastNotify = now }
+            return (f.state, due, writeback, f.bytes, f.total)
         }
         if let writeback { Self.startWriteback(fd, writeback) }
-        if let total = job.total, job.bytes > total { return .overlong(expected: total) }
-        if job.total == nil, job.bytes > configuration.sizeCap {
-            return .tooLarge(size: job.bytes, cap: configuration.sizeCap)
+        if let total, bytes > total { return .overlong(expected: total) }
+        if total == nil, bytes > configuration.sizeCap {
+            return .tooLarge(size: bytes, cap: configuration.sizeCap)
         }
         if due { notify(job.url, state) }
         return nil
@@ -374,18 +400,23 @@ public final class DownloadManager: @unchecked Sendable {
         let url = job.url
         let partPath = cache.partPath(for: url)
         var outcome: DownloadState
-        let fd = registry.withLockedValue { r -> Int32 in let fd = job.fd; job.fd = -1; job.task = nil; return fd }
+        let (fd, bytes, total, jobMeta, restarted) = job.with { f in
+            let fd = f.fd
+            f.fd = -1
+            f.task = nil
+            return (fd, f.bytes, f.total, f.meta, f.restarted)
+        }
         var problem = error
         // A body cut short (reset, killed server, Content-Length larger than the body) says so plainly.
-        if let total = job.total, job.bytes < total {
+        if let total, bytes < total {
             switch problem {
-            case .transport?, .connectionLost?: problem = .incomplete(received: job.bytes, expected: total)
+            case .transport?, .connectionLost?: problem = .incomplete(received: bytes, expected: total)
             default: break
             }
         }
         if problem == nil {
-            if let total = job.total, job.bytes != total {
-                problem = job.bytes < total ? .incomplete(received: job.bytes, expected: total) : .overlong(expected: total)
+            if let total, bytes != total {
+                problem = bytes < total ? .incomplete(received: bytes, expected: total) : .overlong(expected: total)
             }
         }
         if fd >= 0 {
@@ -395,9 +426,9 @@ public final class DownloadManager: @unchecked Sendable {
         if problem == nil {
             // Only a file whose size matches loses its .part suffix.
             let dataPath = cache.dataPath(for: url)
-            var meta = job.meta ?? DownloadMetadata(url: url.absoluteString, size: job.bytes, etag: nil,
-                                                    lastModified: nil, complete: false)
-            meta.size = meta.size ?? job.bytes
+            var meta = jobMeta ?? DownloadMetadata(url: url.absoluteString, size: bytes, etag: nil,
+                                                   lastModified: nil, complete: false)
+            meta.size = meta.size ?? bytes
             meta.complete = true
             if cache.fileSize(partPath) == meta.size, rename(partPath, dataPath) == 0 {
                 do {
@@ -410,11 +441,13 @@ public final class DownloadManager: @unchecked Sendable {
                 outcome = .failed(reason: RemoteError.cache("size on disk does not match").description, retryable: true)
                 unlink(partPath)
             }
-        } else if case .changedOnServer? = problem, !job.restarted {
+        } else if case .changedOnServer? = problem, !restarted {
             // SFTP has no If-Range: the transfer noticed the new modification time itself. Start over, as an
             // HTTP server would have by answering 200.
             unlink(partPath)
-            registry.withLockedValue { r in job.restarted = true; job.state = .queued }
+            // Under the registry's lock too, as every change of a job between waiting, running and done: `pump`
+            // counts running jobs under it.
+            registry.withLockedValue { _ in job.with { f in f.restarted = true; f.state = .queued } }
             notify(url, .queued)
             pump()
             return
@@ -427,8 +460,9 @@ public final class DownloadManager: @unchecked Sendable {
             outcome = .failed(reason: e.description, retryable: e.isTransient || e == .cancelled
                                 || { if case .invalidResponse = e { return true } else { return false } }())
         }
+        let finalOutcome = outcome
         registry.withLockedValue { r in
-            job.state = outcome
+            job.with { $0.state = finalOutcome }
             let busy = r.jobs.values.contains { $0.state.isActive }
             if !busy { r.finishedAt = Date() }
         }
