@@ -95,7 +95,8 @@ final class ThumbnailCacheTests: XCTestCase {
             }
             let result = try ExternalTool.runProgram(chattr, ["+i", readonly.path])
             guard result.status == 0 else {
-                throw MissingRequirement.tool("chattr +i failed (a file system without attributes?): \(result.err)")
+                // A file system without attributes (tmpfs, overlayfs): the condition cannot be made here.
+                throw XCTSkip("chattr +i failed (a file system without attributes?): \(result.err)")
             }
         }
         defer { if getuid() == 0 { _ = try? ExternalTool.runProgram("/usr/bin/chattr", ["-i", readonly.path]) } }

@@ -39,7 +39,9 @@ final class RollbackFailureTests: XCTestCase {
         }
         let result = try ExternalTool.runProgram(chattr, ["+a", dir])
         guard result.status == 0 else {
-            throw MissingRequirement.tool("chattr +a \(dir) failed (needs root and a file system with attributes): \(result.err)")
+            // Not a missing tool but a machine that cannot set attributes (not root, or tmpfs/overlayfs):
+            // the condition this test needs cannot be made here, whatever the code does.
+            throw XCTSkip("chattr +a \(dir) failed (needs root and a file system with attributes): \(result.err)")
         }
         appendOnlyDirectories.append(dir)
     }
