@@ -1,5 +1,8 @@
 import Concurrent
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LibraryIndex
 import LivePairing
 import MediaFormats
@@ -66,7 +69,7 @@ public enum LibraryScanner {
         var inputs: [ScanInput] = []
         inputs.reserveCapacity(listings.reduce(0) { $0 + $1.count })
         for (folder, listing) in listings.enumerated() {
-            for entry in 0..<listing.count { inputs.append(ScanInput(folder: folder, path: listing.path(entry))) }
+            for entry in 0..<listing.count { inputs.append(ScanInput(folder: folder, entry: entry, path: listing.path(entry))) }
         }
         let folderRows = index?.rows(inFolders: listings.map(\.folder))
         let probed = probeAll(inputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
@@ -121,6 +124,7 @@ public enum LibraryScanner {
     /// One file to look at: its folder (a position in the scan's listings) and its path.
     struct ScanInput: Sendable {
         var folder: Int
+        var entry: Int
         var path: String
     }
 
@@ -147,9 +151,15 @@ public enum LibraryScanner {
     /// hundred, so a scan killed half-way keeps what it learnt and no transaction holds the database long.
     static func probeAll(_ inputs: [ScanInput], listings: [FolderListing], folderRows: [FolderRows]?,
                          limits: ParseLimits, counter: ReadCounter, index: LibraryIndex? = nil) -> [Probed] {
-        let firstLooks: [FirstLook] = inChunks(count: inputs.count) { i in
-            firstLook(inputs[i], folderRows: folderRows, limits: limits, counter: counter, probe: index == nil)
-        }
+        let firstLooks: [FirstLook] = inChunks(count: inputs.count, chunked: { range in
+            // Each file is stat'ed relative to its open folder (`fstatat`): no walk of the whole path per file.
+            var folderStat = FolderStat(listings: listings)
+            defer { folderStat.close() }
+            return range.map { i in
+                firstLook(inputs[i], stat: &folderStat, folderRows: folderRows, limits: limits, counter: counter,
+                          probe: index == nil)
+            }
+        })
         guard let index else {
             return firstLooks.compactMap { if case .done(let probed) = $0 { probed } else { nil } }
         }
@@ -201,11 +211,15 @@ public enum LibraryScanner {
     /// stays where it is (no write on every scan).
     static func prune(_ index: LibraryIndex, listings: [FolderListing], folderRows: [FolderRows], seen: [Probed]) {
         var found = [Set<InodeKey>](repeating: [], count: listings.count)
+        for probed in seen {
+            if let stamp = probed.stamp { found[probed.folder].insert(stamp.key) }
+        }
+        // Only when some row lost its file (rare): where else the scan found each file.
+        let anyGone = folderRows.indices.contains { folder in rows(folderRows[folder], notIn: found[folder]) }
+        guard anyGone else { return }
         var anywhere: [InodeKey: Probed] = [:]
         for probed in seen {
-            guard let stamp = probed.stamp else { continue }
-            found[probed.folder].insert(stamp.key)
-            if anywhere[stamp.key] == nil { anywhere[stamp.key] = probed }
+            if let stamp = probed.stamp, anywhere[stamp.key] == nil { anywhere[stamp.key] = probed }
         }
         var refiled: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)] = []
         for (folder, rows) in folderRows.enumerated() where rows.count > 0 && listings[folder].folder != .unknown {
@@ -222,13 +236,22 @@ public enum LibraryScanner {
         index.store(refiled)
     }
 
+    private static func rows(_ rows: FolderRows, notIn found: Set<InodeKey>) -> Bool {
+        rows.count > found.count || rows.hasFile(notIn: found)
+    }
+
     /// `transform(i)` for `0..<count` on every core, in chunks of consecutive indices, in order.
     static func inChunks<Output: Sendable>(count: Int, _ transform: @Sendable (Int) -> Output) -> [Output] {
+        inChunks(count: count, chunked: { $0.map(transform) })
+    }
+
+    /// `chunked` over consecutive ranges covering `0..<count`, on every core; the results joined in order.
+    static func inChunks<Output: Sendable>(count: Int, chunked: @Sendable (Range<Int>) -> [Output]) -> [Output] {
         guard count > 0 else { return [] }
         let chunk = max(1, min(64, count / (Parallel.processorCount * 4)))
         let chunks = (count + chunk - 1) / chunk
         let parts = Parallel.map(count: chunks) { c -> [Output] in
-            (c * chunk..<min(count, (c + 1) * chunk)).map(transform)
+            chunked(c * chunk..<min(count, (c + 1) * chunk))
         }
         var result: [Output] = []
         result.reserveCapacity(count)
@@ -236,10 +259,10 @@ public enum LibraryScanner {
         return result
     }
 
-    private static func firstLook(_ input: ScanInput, folderRows: [FolderRows]?, limits: ParseLimits,
-                                  counter: ReadCounter, probe shouldProbe: Bool) -> FirstLook {
+    private static func firstLook(_ input: ScanInput, stat folderStat: inout FolderStat, folderRows: [FolderRows]?,
+                                  limits: ParseLimits, counter: ReadCounter, probe shouldProbe: Bool) -> FirstLook {
         var st = StatBuffer()
-        guard PathBytes.stat(input.path, &st) == 0 else {
+        guard folderStat.stat(input, &st) == 0 else {
             var info = MediaInfo(format: .unknown)
             info.problems.append(ParseProblem(.error, "file", String(cString: strerror(errno))))
             return .done(Probed(file: MediaFile(path: input.path, size: 0, modificationTime: 0, info: info), stamp: nil,
@@ -273,5 +296,40 @@ public enum LibraryScanner {
         }
         return Probed(file: MediaFile(path: path, size: stamp.size, modificationTime: modificationTime, info: info),
                       stamp: stamp, fresh: fresh, folder: folder)
+    }
+}
+
+/// `stat` of listed files relative to their folder, opened once per run of files of one folder.
+struct FolderStat {
+    let listings: [FolderListing]
+    private var openFolder = -1
+    private var descriptor: Int32 = -1
+    private var name: [CChar] = []
+
+    init(listings: [FolderListing]) { self.listings = listings }
+
+    /// Follows symbolic links, like `stat(path)`. Names stored escaped (not UTF-8) and folders that cannot be
+    /// opened go through the path.
+    mutating func stat(_ input: LibraryScanner.ScanInput, _ result: inout StatBuffer) -> Int32 {
+        let listing = listings[input.folder]
+        if input.folder != openFolder {
+            close()
+            openFolder = input.folder
+            descriptor = PathBytes.open(listing.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        let range = listing.nameRange(input.entry)
+        guard descriptor >= 0, !listing.nameBytes[range].contains(where: { $0 >= 0x80 }) else {
+            return PathBytes.stat(input.path, &result)
+        }
+        name.removeAll(keepingCapacity: true)
+        for byte in listing.nameBytes[range] { name.append(CChar(bitPattern: byte)) }
+        name.append(0)
+        return fstatat(descriptor, name, &result, 0)
+    }
+
+    mutating func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+        openFolder = -1
     }
 }

@@ -39,7 +39,7 @@ extension LibraryScanner {
         let headRefs = FirstScreenNames.first(max(0, firstScreen), of: listings)
         // The head is looked up file by file (a few hundred lookups in one transaction): the folder's rows
         // are read after the first report, while the first screen is drawn.
-        let head = probeAll(headRefs.map { ScanInput(folder: $0.folder, path: listings[$0.folder].path($0.entry)) },
+        let head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry, path: listings[$0.folder].path($0.entry)) },
                             listings: listings, folderRows: nil, limits: limits, counter: counter, index: index)
         if headRefs.count < listedFiles {
             progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
@@ -52,7 +52,7 @@ extension LibraryScanner {
         restInputs.reserveCapacity(listedFiles - headRefs.count)
         for (folder, listing) in listings.enumerated() {
             for entry in 0..<listing.count where !inHead[folder][entry] {
-                restInputs.append(ScanInput(folder: folder, path: listing.path(entry)))
+                restInputs.append(ScanInput(folder: folder, entry: entry, path: listing.path(entry)))
             }
         }
         let folderRows = index?.rows(inFolders: listings.map(\.folder))

@@ -58,6 +58,8 @@ public struct FolderRows: Sendable {
 
     /// The files filed here (what a folder scan that no longer finds them prunes).
     public var files: [InodeKey] { Array(rows.keys) }
+    /// Whether a file filed here is not in `found` (without listing the files).
+    public func hasFile(notIn found: Set<InodeKey>) -> Bool { rows.keys.contains { !found.contains($0) } }
     public var count: Int { rows.count }
 }
 
