@@ -209,16 +209,16 @@ public enum LibraryScanner {
     /// to a name that is not media): the index does not grow with every deleted photo. A file the same scan
     /// found in another folder (moved) is filed again under that folder instead; a hard link found in both
     /// stays where it is (no write on every scan).
-    static func prune(_ index: LibraryIndex, listings: [FolderListing], folderRows: [FolderRows], seen: [Probed]) {
+    static func prune(_ index: LibraryIndex, listings: [FolderListing], folderRows: [FolderRows], seen: [Probed],
+                      alsoSeen: [Probed] = []) {
         var found = [Set<InodeKey>](repeating: [], count: listings.count)
-        for probed in seen {
-            if let stamp = probed.stamp { found[probed.folder].insert(stamp.key) }
-        }
+        for probed in seen where probed.stamp != nil { found[probed.folder].insert(probed.stamp!.key) }
+        for probed in alsoSeen where probed.stamp != nil { found[probed.folder].insert(probed.stamp!.key) }
         // Only when some row lost its file (rare): where else the scan found each file.
         let anyGone = folderRows.indices.contains { folder in rows(folderRows[folder], notIn: found[folder]) }
         guard anyGone else { return }
         var anywhere: [InodeKey: Probed] = [:]
-        for probed in seen {
+        for probed in seen + alsoSeen {
             if let stamp = probed.stamp, anywhere[stamp.key] == nil { anywhere[stamp.key] = probed }
         }
         var refiled: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)] = []

@@ -58,7 +58,7 @@ extension LibraryScanner {
         let folderRows = index?.rows(inFolders: listings.map(\.folder))
         let rest = probeAll(restInputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
                             index: index)
-        if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head + rest) }
+        if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head, alsoSeen: rest) }
         // The files go straight into one array for the pairer: `head + rest` made a third copy of every probe
         // (with its stamp) alive at the pairing peak (issue 17 item 4).
         var files: [MediaFile] = []
