@@ -13,14 +13,17 @@ at 160x48 with its own XDG cache:
     cache (Benchmarks/evict.py: posix_fadvise DONTNEED; directory entries stay cached).
 "first thumbnails" = launch of the command to the trace's first-thumbnails (every picture of the first screen
 drawn), "scan" = launch to scan-finished; peak RSS from /usr/bin/time. Times are wall clock on a shared machine.
+A size may also name an existing folder, `dir:PATH` (or `dir-r:PATH` for -r), e.g. the distinct files of
+`SCAN_CLONE_HEAD=24576 SCAN_CLONE_TAIL=8192 Benchmarks/make-scan-library.py .build/bench/scan-100k 100000`:
+hard links share one index row per source, distinct files have one row each.
 BENCH_VIEW="--group date" (or "--sort size", ...) opens every run in that library view (issue 17 item 3: the
 timeline is complete, headers and all, at "scan done").
 """
 import os, subprocess, sys, time, shutil, tempfile
 
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1][0].isdigit() else os.path.join(here, ".build/release/livegrid")
-sizes = [a for a in sys.argv[1:] if a[0].isdigit()] or ["1000", "10000", "50000", "100000", "100000x1000"]
+binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1][0].isdigit() and not sys.argv[1].startswith("dir") else os.path.join(here, ".build/release/livegrid")
+sizes = [a for a in sys.argv[1:] if a[0].isdigit() or a.startswith("dir")] or ["1000", "10000", "50000", "100000", "100000x1000"]
 sources = [os.path.join(here, "Tests/Fixtures/train.jpg"), os.path.join(here, "Tests/Fixtures/motion-photo-v1.jpeg")]
 for name in ["IMG_2927.HEIC", "samsung-still.jpeg", "iphone-se-still.heic"]:
     p = os.path.join(here, "..", "shared", "fixtures", name)
@@ -30,6 +33,9 @@ work = os.environ.get("BENCH_DIR", os.path.join(here, ".build", "bench", "librar
 socket = "livegrid-libbench-%d" % os.getpid()
 
 def make_library(spec):
+    if spec.startswith("dir:") or spec.startswith("dir-r:"):
+        root = spec.split(":", 1)[1]
+        return root, sum(1 for n in os.listdir(root) if not n.startswith(".")), spec.startswith("dir-r:")
     count, folders = (int(x) for x in spec.split("x")) if "x" in spec else (int(spec), 0)
     root = os.path.join(work, spec)
     if os.path.exists(os.path.join(root, ".complete")):

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Scan benchmark: 10,000 distinct files, warm and cold page cache, probing every file (--no-index) and from the
 # library index. Prints files/s, bytes read per file and the scan's CPU per file (all threads).
+# SCAN_FILES=100000 SCAN_DIR=.build/bench/scan-100k SCAN_CLONE_HEAD=24576 SCAN_CLONE_TAIL=8192 runs the
+# 100,000-file case (~3 GB; the clone sizes go to make-scan-library.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.build/release/livegrid
-dir=.build/bench/scan-10k
+dir=${SCAN_DIR:-.build/bench/scan-10k}
 count=${SCAN_FILES:-10000}
 python3 Benchmarks/make-scan-library.py "$dir" "$count"
 echo "== scan: $(ls "$dir" | wc -l) files in $dir ($(du -sh "$dir" | cut -f1) on disk)"

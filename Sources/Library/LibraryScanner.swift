@@ -1,5 +1,8 @@
 import Concurrent
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LibraryIndex
 import LivePairing
 import MediaFormats
@@ -53,16 +56,25 @@ public enum LibraryScanner {
     ]
 
     /// With `index`, a file whose device, inode, size and mtime are known takes its stored probe instead of
-    /// being read; new and changed files are probed and stored.
+    /// being read; new and changed files are probed and stored, and rows of files gone from a scanned folder
+    /// are removed.
     public static func scan(directory: String, recursive: Bool = false,
                             limits: ParseLimits = .default, index: LibraryIndex? = nil) throws -> LibraryScan {
         guard PathBytes.isDirectory(directory) else {
             throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
         }
         var warnings: [String] = []
-        let paths = try listMediaFiles(root: directory, recursive: recursive, warnings: &warnings)
+        let listings = try listFolders(root: directory, recursive: recursive, warnings: &warnings)
         let counter = ReadCounter()
-        let probed = probeAll(paths, limits: limits, counter: counter, index: index)
+        var inputs: [ScanInput] = []
+        inputs.reserveCapacity(listings.reduce(0) { $0 + $1.count })
+        for (folder, listing) in listings.enumerated() {
+            for entry in 0..<listing.count { inputs.append(ScanInput(folder: folder, entry: entry, path: listing.path(entry))) }
+        }
+        let folderRows = index?.rows(inFolders: listings.map(\.folder))
+        let probed = probeAll(inputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
+                              index: index)
+        if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: probed) }
         let items = LivePairer.pair(probed.map(\.file))
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
@@ -80,46 +92,16 @@ public enum LibraryScanner {
             return []
         }
         let stills = paths.filter { !movieExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-        return Array(stills.sorted(by: NaturalOrder.less).prefix(count))
+        return NaturalOrder.firstIndices(stills, count: count).map { stills[$0] }
     }
 
     static let movieExtensions: Set<String> = ["mov", "mp4", "m4v", "qt"]
 
-    /// Media files below `root`, as paths starting with `root`. Hidden entries and thumbnail caches are skipped.
-    /// Each entry is typed (d_type, else lstat) before its name is looked at: a folder named `trip.jpg/` or
-    /// `heic/` is a folder, descended into with `recursive`. Symbolic links to folders are not followed, and
-    /// a folder reached twice (bind mounts) is read once, so there is no loop.
+    /// Media files below `root`, as paths starting with `root` (`listFolders`, as paths).
     static func listMediaFiles(root: String, recursive: Bool, warnings: inout [String]) throws -> [String] {
-        var result: [String] = []
-        var pending = [root]
-        var isRoot = true
-        var visited = Set<[UInt64]>()
-        while let dir = pending.popLast() {
-            var st = StatBuffer()
-            if PathBytes.stat(dir, &st) == 0, !visited.insert([UInt64(st.st_dev), UInt64(st.st_ino)]).inserted { continue }
-            let entries: [DirectoryEntry]
-            do {
-                entries = try PathBytes.entries(of: dir)
-            } catch {
-                if isRoot { throw LibraryScanError.unreadable(dir, error.description) }
-                warnings.append("\(dir): cannot read directory (\(error.description)), skipped")
-                continue
-            }
-            isRoot = false
-            for entry in entries where !entry.name.hasPrefix(".") {
-                let path = dir == "/" ? "/" + entry.name : dir + "/" + entry.name
-                switch entry.kind {
-                case .directory:
-                    if recursive, entry.name != "thumbnails" { pending.append(path) }
-                case .regular, .symbolicLink, .unknown:
-                    // A link to a file counts (the probe follows it); a link to a folder is dropped by the probe.
-                    if isMediaName(entry.name) { result.append(path) }
-                case .other:
-                    break   // a FIFO or device named like a photo would block or mislead the probe
-                }
-            }
+        try listFolders(root: root, recursive: recursive, warnings: &warnings).flatMap { listing in
+            (0..<listing.count).map { listing.path($0) }
         }
-        return result
     }
 
     /// Whether a file name has one of the media extensions.
@@ -139,30 +121,12 @@ public enum LibraryScanner {
         return mediaExtensions.contains(String(decoding: lowered, as: UTF8.self))
     }
 
-    /// Probes files on every core (Parallel.map: one worker per processor, results in listing order). New
-    /// probes go to the index in transactions of a few hundred: a scan killed half-way keeps what it learnt,
-    /// and no transaction holds the database long.
-    static func probeAll(_ paths: [String], limits: ParseLimits, counter: ReadCounter,
-                         index: LibraryIndex? = nil) -> [Probed] {
-        let unsaved = Locked<[(stamp: FileStamp, info: MediaInfo)]>([])
-        let results = Parallel.map(count: paths.count) { i -> Probed? in
-            let probed = probeOne(paths[i], limits: limits, counter: counter, index: index)
-            if let index, let probed, probed.fresh, let stamp = probed.stamp {
-                let batch: [(stamp: FileStamp, info: MediaInfo)]? = unsaved.withLockedValue { pending in
-                    pending.append((stamp, probed.file.info))
-                    guard pending.count >= indexBatch else { return nil }
-                    defer { pending.removeAll(keepingCapacity: true) }
-                    return pending
-                }
-                if let batch { index.store(batch) }
-            }
-            return probed
-        }
-        index?.store(unsaved.value)
-        return results.compactMap { $0 }
+    /// One file to look at: its folder (a position in the scan's listings) and its path.
+    struct ScanInput: Sendable {
+        var folder: Int
+        var entry: Int
+        var path: String
     }
-
-    static let indexBatch = 256
 
     /// One file's result: the file, its stamp for the index, and whether it was probed now (not from the index).
     struct Probed: Sendable {
@@ -170,24 +134,156 @@ public enum LibraryScanner {
         var stamp: FileStamp?
         var fresh: Bool
         var fromIndex = false
+        var folder = 0
     }
 
-    static func probeOne(_ path: String, limits: ParseLimits, counter: ReadCounter, index: LibraryIndex? = nil) -> Probed? {
+    /// What the first pass learnt about a file: done, or stat'ed and waiting for the index or a probe.
+    private enum FirstLook: Sendable {
+        case done(Probed)
+        case pending(path: String, folder: Int, stamp: FileStamp, modificationTime: Double)
+        case skipped
+    }
+
+    /// Looks at files on every core, in chunks (one claim per chunk, not per file), results in input order.
+    /// Without an index every file is probed. With one, a file filed under its folder (`folderRows`) takes
+    /// its stored probe; the others are looked up in one read transaction (each distinct file once: hard
+    /// links share a row), and only what is still unknown is probed and stored, in transactions of a few
+    /// hundred, so a scan killed half-way keeps what it learnt and no transaction holds the database long.
+    static func probeAll(_ inputs: [ScanInput], listings: [FolderListing], folderRows: [FolderRows]?,
+                         limits: ParseLimits, counter: ReadCounter, index: LibraryIndex? = nil) -> [Probed] {
+        let firstLooks: [FirstLook] = inChunks(count: inputs.count, chunked: { range in
+            // Each file is stat'ed relative to its open folder (`fstatat`): no walk of the whole path per file.
+            var folderStat = FolderStat(listings: listings)
+            defer { folderStat.close() }
+            return range.map { i in
+                firstLook(inputs[i], stat: &folderStat, folderRows: folderRows, limits: limits, counter: counter,
+                          probe: index == nil)
+            }
+        })
+        guard let index else {
+            return firstLooks.compactMap { if case .done(let probed) = $0 { probed } else { nil } }
+        }
+        // Files not filed under their folder: one transaction of lookups, each distinct stamp once.
+        var pendingStamps: [FileStamp] = []
+        var seenStamps = Set<FileStamp>()
+        for look in firstLooks {
+            if case .pending(_, _, let stamp, _) = look, seenStamps.insert(stamp).inserted { pendingStamps.append(stamp) }
+        }
+        var found: [FileStamp: MediaInfo] = [:]
+        for (stamp, info) in zip(pendingStamps, index.lookup(pendingStamps)) { if let info { found[stamp] = info } }
+        let known = found
+        let unsaved = Locked<[(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]>([])
+        let folders = listings.map(\.folder)
+        let results: [Probed?] = inChunks(count: firstLooks.count) { i in
+            switch firstLooks[i] {
+            case .skipped:
+                return nil
+            case .done(let probed):
+                return probed
+            case .pending(let path, let folder, let stamp, let mtime):
+                if let info = known[stamp] {
+                    return Probed(file: MediaFile(path: path, size: stamp.size, modificationTime: mtime, info: info),
+                                  stamp: stamp, fresh: false, fromIndex: true, folder: folder)
+                }
+                let probed = probe(path, folder: folder, stamp: stamp, modificationTime: mtime, limits: limits,
+                                   counter: counter)
+                if probed.fresh {
+                    let batch: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]? = unsaved.withLockedValue { pending in
+                        pending.append((stamp, folders[folder], probed.file.info))
+                        guard pending.count >= indexBatch else { return nil }
+                        defer { pending.removeAll(keepingCapacity: true) }
+                        return pending
+                    }
+                    if let batch { index.store(batch) }
+                }
+                return probed
+            }
+        }
+        index.store(unsaved.value)
+        return results.compactMap { $0 }
+    }
+
+    static let indexBatch = 256
+
+    /// Rows filed under a scanned folder whose file the scan did not find there are removed (deleted, renamed
+    /// to a name that is not media): the index does not grow with every deleted photo. A file the same scan
+    /// found in another folder (moved) is filed again under that folder instead; a hard link found in both
+    /// stays where it is (no write on every scan).
+    static func prune(_ index: LibraryIndex, listings: [FolderListing], folderRows: [FolderRows], seen: [Probed],
+                      alsoSeen: [Probed] = []) {
+        var found = [Set<InodeKey>](repeating: [], count: listings.count)
+        for probed in seen where probed.stamp != nil { found[probed.folder].insert(probed.stamp!.key) }
+        for probed in alsoSeen where probed.stamp != nil { found[probed.folder].insert(probed.stamp!.key) }
+        // Only when some row lost its file (rare): where else the scan found each file.
+        let anyGone = folderRows.indices.contains { folder in rows(folderRows[folder], notIn: found[folder]) }
+        guard anyGone else { return }
+        var anywhere: [InodeKey: Probed] = [:]
+        for probed in seen + alsoSeen {
+            if let stamp = probed.stamp, anywhere[stamp.key] == nil { anywhere[stamp.key] = probed }
+        }
+        var refiled: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)] = []
+        for (folder, rows) in folderRows.enumerated() where rows.count > 0 && listings[folder].folder != .unknown {
+            var gone: [InodeKey] = []
+            for file in rows.files where !found[folder].contains(file) {
+                if let elsewhere = anywhere[file], let stamp = elsewhere.stamp, listings[elsewhere.folder].folder != .unknown {
+                    refiled.append((stamp, listings[elsewhere.folder].folder, elsewhere.file.info))
+                } else {
+                    gone.append(file)
+                }
+            }
+            index.remove(gone, fromFolder: listings[folder].folder)
+        }
+        index.store(refiled)
+    }
+
+    private static func rows(_ rows: FolderRows, notIn found: Set<InodeKey>) -> Bool {
+        rows.count > found.count || rows.hasFile(notIn: found)
+    }
+
+    /// `transform(i)` for `0..<count` on every core, in chunks of consecutive indices, in order.
+    static func inChunks<Output: Sendable>(count: Int, _ transform: @Sendable (Int) -> Output) -> [Output] {
+        inChunks(count: count, chunked: { $0.map(transform) })
+    }
+
+    /// `chunked` over consecutive ranges covering `0..<count`, on every core; the results joined in order.
+    static func inChunks<Output: Sendable>(count: Int, chunked: @Sendable (Range<Int>) -> [Output]) -> [Output] {
+        guard count > 0 else { return [] }
+        let chunk = max(1, min(64, count / (Parallel.processorCount * 4)))
+        let chunks = (count + chunk - 1) / chunk
+        let parts = Parallel.map(count: chunks) { c -> [Output] in
+            chunked(c * chunk..<min(count, (c + 1) * chunk))
+        }
+        var result: [Output] = []
+        result.reserveCapacity(count)
+        for part in parts { result.append(contentsOf: part) }
+        return result
+    }
+
+    private static func firstLook(_ input: ScanInput, stat folderStat: inout FolderStat, folderRows: [FolderRows]?,
+                                  limits: ParseLimits, counter: ReadCounter, probe shouldProbe: Bool) -> FirstLook {
         var st = StatBuffer()
-        guard PathBytes.stat(path, &st) == 0 else {
+        guard folderStat.stat(input, &st) == 0 else {
             var info = MediaInfo(format: .unknown)
             info.problems.append(ParseProblem(.error, "file", String(cString: strerror(errno))))
-            return Probed(file: MediaFile(path: path, size: 0, modificationTime: 0, info: info), stamp: nil, fresh: true)
+            return .done(Probed(file: MediaFile(path: input.path, size: 0, modificationTime: 0, info: info), stamp: nil,
+                                fresh: true, folder: input.folder))
         }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .skipped }
         let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
         let size = UInt64(max(0, st.st_size))
         let stamp = FileStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: size,
                               modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
-        if let known = index?.lookup(stamp) {
-            return Probed(file: MediaFile(path: path, size: size, modificationTime: mtime, info: known), stamp: stamp, fresh: false,
-                          fromIndex: true)
+        if let info = folderRows?[input.folder].info(for: stamp) {
+            return .done(Probed(file: MediaFile(path: input.path, size: size, modificationTime: mtime, info: info),
+                                stamp: stamp, fresh: false, fromIndex: true, folder: input.folder))
         }
+        guard shouldProbe else { return .pending(path: input.path, folder: input.folder, stamp: stamp, modificationTime: mtime) }
+        return .done(probe(input.path, folder: input.folder, stamp: stamp, modificationTime: mtime, limits: limits,
+                           counter: counter))
+    }
+
+    private static func probe(_ path: String, folder: Int, stamp: FileStamp, modificationTime: Double,
+                              limits: ParseLimits, counter: ReadCounter) -> Probed {
         let info: MediaInfo
         var fresh = true
         do {
@@ -198,6 +294,42 @@ public enum LibraryScanner {
             info = failed
             fresh = false   // an I/O failure (permissions, a vanished file) is not a fact about its bytes
         }
-        return Probed(file: MediaFile(path: path, size: size, modificationTime: mtime, info: info), stamp: stamp, fresh: fresh)
+        return Probed(file: MediaFile(path: path, size: stamp.size, modificationTime: modificationTime, info: info),
+                      stamp: stamp, fresh: fresh, folder: folder)
+    }
+}
+
+/// `stat` of listed files relative to their folder, opened once per run of files of one folder.
+struct FolderStat {
+    let listings: [FolderListing]
+    private var openFolder = -1
+    private var descriptor: Int32 = -1
+    private var name: [CChar] = []
+
+    init(listings: [FolderListing]) { self.listings = listings }
+
+    /// Follows symbolic links, like `stat(path)`. Names stored escaped (not UTF-8) and folders that cannot be
+    /// opened go through the path.
+    mutating func stat(_ input: LibraryScanner.ScanInput, _ result: inout StatBuffer) -> Int32 {
+        let listing = listings[input.folder]
+        if input.folder != openFolder {
+            close()
+            openFolder = input.folder
+            descriptor = PathBytes.open(listing.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        let range = listing.nameRange(input.entry)
+        guard descriptor >= 0, !listing.nameBytes[range].contains(where: { $0 >= 0x80 }) else {
+            return PathBytes.stat(input.path, &result)
+        }
+        name.removeAll(keepingCapacity: true)
+        for byte in listing.nameBytes[range] { name.append(CChar(bitPattern: byte)) }
+        name.append(0)
+        return fstatat(descriptor, name, &result, 0)
+    }
+
+    mutating func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+        openFolder = -1
     }
 }

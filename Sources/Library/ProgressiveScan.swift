@@ -20,8 +20,8 @@ extension LibraryScanner {
     /// large terminal, plus the partners that sort right after them.
     public static let firstScreenFiles = 256
 
-    /// The scan the browser uses: list the folder, sort the names, probe the first `firstScreen` files in
-    /// display order and report their items through `progress` (the first paint needs no more), then probe
+    /// The scan the browser uses: list the folder's names, pick the first `firstScreen` files in
+    /// display order, probe them and report their items through `progress` (the first paint needs no more), then probe
     /// the rest and return exactly what `scan(directory:recursive:limits:index:)` returns (the pairer does
     /// not depend on the order files arrive in; `ProgressiveScanTests` checks it on generated folders).
     public static func scanProgressively(directory: String, recursive: Bool = false, limits: ParseLimits = .default,
@@ -31,30 +31,41 @@ extension LibraryScanner {
             throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
         }
         var warnings: [String] = []
-        let paths = try listMediaFiles(root: directory, recursive: recursive, warnings: &warnings)
+        // The listing is names only (readdir, no stat): the first screen's names are picked from it, then
+        // only those files are stat'ed and probed before the first report.
+        let listings = try listFolders(root: directory, recursive: recursive, warnings: &warnings)
+        let listedFiles = listings.reduce(0) { $0 + $1.count }
         let counter = ReadCounter()
-        // Only the first screen needs display order now: the pairer sorts the whole folder at the end.
-        let headIndices = NaturalOrder.firstIndices(paths, count: max(0, firstScreen))
-        let head = probeAll(headIndices.map { paths[$0] }, limits: limits, counter: counter, index: index)
-        if headIndices.count < paths.count {
+        let headRefs = FirstScreenNames.first(max(0, firstScreen), of: listings)
+        // The head is looked up file by file (a few hundred lookups in one transaction): the folder's rows
+        // are read after the first report, while the first screen is drawn.
+        let head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry, path: listings[$0.folder].path($0.entry)) },
+                            listings: listings, folderRows: nil, limits: limits, counter: counter, index: index)
+        if headRefs.count < listedFiles {
             progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
                                                            warnings: warnings),
-                                         listedFiles: paths.count))
+                                         listedFiles: listedFiles))
         }
-        var inHead = [Bool](repeating: false, count: paths.count)
-        for i in headIndices { inHead[i] = true }
+        var inHead = listings.map { [Bool](repeating: false, count: $0.count) }
+        for ref in headRefs { inHead[ref.folder][ref.entry] = true }
+        var restInputs: [ScanInput] = []
+        restInputs.reserveCapacity(listedFiles - headRefs.count)
+        for (folder, listing) in listings.enumerated() {
+            for entry in 0..<listing.count where !inHead[folder][entry] {
+                restInputs.append(ScanInput(folder: folder, entry: entry, path: listing.path(entry)))
+            }
+        }
+        let folderRows = index?.rows(inFolders: listings.map(\.folder))
+        let rest = probeAll(restInputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
+                            index: index)
+        if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head, alsoSeen: rest) }
         // The files go straight into one array for the pairer: `head + rest` made a third copy of every probe
         // (with its stamp) alive at the pairing peak (issue 17 item 4).
         var files: [MediaFile] = []
-        var probedFiles = head.count(where: { !$0.fromIndex })
-        do {
-            let rest = probeAll(paths.indices.filter { !inHead[$0] }.map { paths[$0] }, limits: limits,
-                                counter: counter, index: index)
-            probedFiles += rest.count(where: { !$0.fromIndex })
-            files.reserveCapacity(head.count + rest.count)
-            files.append(contentsOf: head.lazy.map(\.file))
-            files.append(contentsOf: rest.lazy.map(\.file))
-        }
+        files.reserveCapacity(head.count + rest.count)
+        files.append(contentsOf: head.lazy.map(\.file))
+        files.append(contentsOf: rest.lazy.map(\.file))
+        let probedFiles = head.count(where: { !$0.fromIndex }) + rest.count(where: { !$0.fromIndex })
         let items = LivePairer.pair(files)
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,

@@ -24,7 +24,14 @@ final class BrowserStaleTemporariesTests: XCTestCase {
         try session.waitFor("the grid with \(count) items") { screen in
             screen.first?.contains("\(count) items") == true
         }
-        let left = Set(try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path))
+        // The sweep runs on a worker beside the scan (it read the whole folder before the first screen): wait
+        // for it, with a generous deadline.
+        let deadline = Date().addingTimeInterval(30)
+        var left = Set(try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path))
+        while left.contains(stale), Date() < deadline {
+            usleep(20_000)
+            left = Set(try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path))
+        }
         XCTAssertFalse(left.contains(stale), "\(left)")
         XCTAssertTrue(left.isSuperset(of: [live] + others), "\(left)")
         XCTAssertTrue(left.isSuperset(of: fixture.names), "\(left)")

@@ -148,4 +148,74 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(LibraryIndex.defaultPath(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"]),
                        "/h/.cache/livegrid/library-index.sqlite")
     }
+
+    // MARK: pruning (issue 17: rows of deleted files were never removed)
+
+    func testDeletedFilesRowsArePrunedByTheNextScanOfTheirFolder() throws {
+        let index = LibraryIndex(path: indexPath)
+        _ = try scan(index: index)
+        XCTAssertEqual(index.count, 3)
+        try FileManager.default.removeItem(at: library.appendingPathComponent("IMG_0001.MOV"))
+        try FileManager.default.removeItem(at: library.appendingPathComponent("PXL_0002.jpg"))
+        let again = try scan(index: index)
+        XCTAssertEqual(again.probedFiles, 0)
+        XCTAssertEqual(index.count, 1, "the rows of the two deleted files are gone")
+        XCTAssertEqual(again.items, try plain().items)
+        // And through the browser's progressive scan (first screen of one file, then the rest).
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.mov"),
+                                         toPath: library.appendingPathComponent("IMG_0001.MOV").path)
+        _ = try LibraryScanner.scanProgressively(directory: library.path, index: index, firstScreen: 1) { _ in }
+        XCTAssertEqual(index.count, 2)
+        try FileManager.default.removeItem(at: library.appendingPathComponent("IMG_0001.JPG"))
+        let progressive = try LibraryScanner.scanProgressively(directory: library.path, index: index, firstScreen: 1) { _ in }
+        XCTAssertEqual(index.count, 1)
+        XCTAssertEqual(progressive.items, try plain().items)
+    }
+
+    func testPruningOneFolderLeavesOtherFoldersAndMovedFilesAlone() throws {
+        let root = dir.appendingPathComponent("tree")
+        let other = root.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: library, to: root.appendingPathComponent("2021-05"))
+        let may = root.appendingPathComponent("2021-05")
+        try FileManager.default.copyItem(atPath: Fixtures.committed("motion-photo-v1.jpeg"),
+                                         toPath: other.appendingPathComponent("PXL_0009.jpg").path)
+        let index = LibraryIndex(path: indexPath)
+        _ = try scan(root, recursive: true, index: index)
+        XCTAssertEqual(index.count, 4)
+        // Scanning one folder alone never touches the rows of another.
+        _ = try scan(other, index: index)
+        XCTAssertEqual(index.count, 4)
+        // A file moved to another folder keeps its probe (by inode), wherever the scan finds it first.
+        try FileManager.default.moveItem(at: may.appendingPathComponent("PXL_0002.jpg"), to: other.appendingPathComponent("PXL_0002.jpg"))
+        let moved = try scan(root, recursive: true, index: index)
+        XCTAssertEqual(moved.probedFiles, 0)
+        XCTAssertEqual(moved.items, try plain(root, recursive: true).items)
+        XCTAssertEqual(index.count, 4)
+        // A deleted subfolder's files are pruned when their folder is scanned; an emptied folder loses its rows.
+        try FileManager.default.removeItem(at: other.appendingPathComponent("PXL_0009.jpg"))
+        try FileManager.default.removeItem(at: other.appendingPathComponent("PXL_0002.jpg"))
+        let emptied = try scan(root, recursive: true, index: index)
+        XCTAssertEqual(emptied.items, try plain(root, recursive: true).items)
+        XCTAssertEqual(index.count, 2, "only the live pair of 2021-05 is left")
+    }
+
+    func testHardLinksInManyFoldersAreProbedOnceAndNotReprobed() throws {
+        let root = dir.appendingPathComponent("links")
+        for folder in 0..<4 {
+            let here = root.appendingPathComponent("f\(folder)")
+            try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+            for name in ["IMG_0001.JPG", "IMG_0001.MOV"] {
+                XCTAssertEqual(link(library.appendingPathComponent(name).path, here.appendingPathComponent(name).path), 0)
+            }
+        }
+        let index = LibraryIndex(path: indexPath)
+        let first = try scan(root, recursive: true, index: index)
+        XCTAssertEqual(first.items.map(\.kind), [.live, .live, .live, .live])
+        XCTAssertEqual(index.count, 2)
+        let second = try scan(root, recursive: true, index: index)
+        XCTAssertEqual(second.probedFiles, 0, "a hard link filed under another folder is found by its inode")
+        XCTAssertEqual(second.items, try plain(root, recursive: true).items)
+        XCTAssertEqual(index.count, 2)
+    }
 }

@@ -25,6 +25,8 @@ public enum StaleTemporaryFiles {
         let now = wallClockNow()
         var removed: [String] = []
         while let entry = readdir(dir) {
+            // Temporaries are hidden: other names are passed over without being copied (100,000-file folders).
+            guard entry.pointee.d_name.0 == CChar(UInt8(ascii: ".")) else { continue }
             let name: [UInt8] = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
                 tuple.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
                     Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))

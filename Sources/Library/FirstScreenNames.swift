@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LivePairing
+
+/// Picks the first names of a listing in display order (`NaturalOrder`, the pairer's order) without sorting
+/// the listing and without a `String` or an array per name: each name's natural-order key is written into
+/// one reused buffer and compared with the worst of the names kept so far (a bounded max-heap). A
+/// 100,000-name folder costs one key and about one `memcmp` per name.
+enum FirstScreenNames {
+    /// One file of a listing: folder number and entry number.
+    struct FileRef: Hashable, Sendable {
+        var folder: Int
+        var entry: Int
+    }
+
+    /// The first `count` files of `listings` in `NaturalOrder` of their paths, in that order.
+    static func first(_ count: Int, of listings: [FolderListing]) -> [FileRef] {
+        guard count > 0 else { return [] }
+        struct Kept {
+            var ref: FileRef
+            var key: [UInt8]
+        }
+        var heap: [Kept] = []   // a max-heap by `before`: heap[0] is the worst of the kept names
+        heap.reserveCapacity(count)
+        // Ties of the key (names differing only in letter case or leading zeros) are broken like
+        // `NaturalOrder.less` breaks them: by the paths as strings.
+        func before(_ a: Kept, _ b: Kept) -> Bool { less(a.key, a.ref, b.key, b.ref, listings) }
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var largest = i
+                if l < heap.count, before(heap[largest], heap[l]) { largest = l }
+                if r < heap.count, before(heap[largest], heap[r]) { largest = r }
+                if largest == i { return }
+                heap.swapAt(i, largest)
+                i = largest
+            }
+        }
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
+        for (folderNumber, listing) in listings.enumerated() {
+            var folderKey: [UInt8] = []
+            appendKey(of: Array((listing.directory == "/" ? "/" : listing.directory + "/").utf8)[...], to: &folderKey)
+            listing.nameBytes.withUnsafeBufferPointer { names in
+                for entry in 0..<listing.count {
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: folderKey)
+                    appendKey(of: names[listing.nameRange(entry)], to: &scratch)
+                    let ref = FileRef(folder: folderNumber, entry: entry)
+                    if heap.count < count {
+                        heap.append(Kept(ref: ref, key: scratch))
+                        var i = heap.count - 1
+                        while i > 0, before(heap[(i - 1) / 2], heap[i]) { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
+                    } else if less(scratch, ref, heap[0].key, heap[0].ref, listings) {
+                        heap[0] = Kept(ref: ref, key: scratch)
+                        siftDown(0)
+                    }
+                }
+            }
+        }
+        return heap.sorted(by: before).map(\.ref)
+    }
+
+    private static func less(_ a: [UInt8], _ refA: FileRef, _ b: [UInt8], _ refB: FileRef,
+                             _ listings: [FolderListing]) -> Bool {
+        let order = a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb -> Int32 in
+                let common = min(pa.count, pb.count)
+                let c = common == 0 ? 0 : memcmp(pa.baseAddress!, pb.baseAddress!, common)
+                if c != 0 { return c }
+                return pa.count == pb.count ? 0 : (pa.count < pb.count ? -1 : 1)
+            }
+        }
+        if order != 0 { return order < 0 }
+        return listings[refA.folder].path(refA.entry) < listings[refB.folder].path(refB.entry)
+    }
+
+    /// Appends the natural-order key of `text` (UTF-8) to `key`: byte for byte `NaturalOrder.key`, which the
+    /// pairer sorts by (`FirstScreenNamesTests` compares them). ASCII letters are lower-cased; a run of
+    /// digits becomes 0x30, its length without leading zeros in four bytes, then those digits.
+    static func appendKey<Bytes: Collection>(of text: Bytes, to key: inout [UInt8]) where Bytes.Element == UInt8, Bytes.Index == Int {
+        var index = text.startIndex
+        let end = text.endIndex
+        while index < end {
+            let byte = text[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                var runEnd = index
+                while runEnd < end, text[runEnd] >= 0x30 && text[runEnd] <= 0x39 { runEnd += 1 }
+                var significant = index
+                while significant < runEnd, text[significant] == 0x30 { significant += 1 }
+                let length = significant == runEnd ? 1 : runEnd - significant
+                key.append(0x30)
+                let length32 = UInt32(min(length, Int(UInt32.max)))
+                key.append(UInt8(truncatingIfNeeded: length32 >> 24)); key.append(UInt8(truncatingIfNeeded: length32 >> 16))
+                key.append(UInt8(truncatingIfNeeded: length32 >> 8)); key.append(UInt8(truncatingIfNeeded: length32))
+                if significant == runEnd {
+                    key.append(0x30)
+                } else {
+                    key.append(contentsOf: text[significant..<runEnd])
+                }
+                index = runEnd
+                continue
+            }
+            key.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
+            index += 1
+        }
+    }
+}
