@@ -115,7 +115,7 @@ let package = Package(
                                                              "LivePairing", "MediaFormats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
                     swiftSettings: cModuleSettings),
     ]
 )
