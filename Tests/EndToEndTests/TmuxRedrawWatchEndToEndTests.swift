@@ -1,5 +1,6 @@
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 import XCTest
 @testable import TerminalUI
 

@@ -1,5 +1,6 @@
 import BrowserCore
 import TerminalGraphics
+import TerminalProtocol
 import XCTest
 @testable import TerminalUI
 

@@ -1,5 +1,6 @@
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// Asks the terminal once, at start-up, what it can do (ARCHITECTURE.md example 6): sends the kitty graphics
 /// query, `CSI 16 t`, `CSI 14 t`, then DA1, and reads until the DA1 reply (every terminal answers it, and

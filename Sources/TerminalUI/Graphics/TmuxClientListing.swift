@@ -1,4 +1,5 @@
 import TerminalGraphics
+import TerminalProtocol
 
 /// Which tmux client shows livegrid's pane when livegrid's own control-mode clients (the redraw watch) are
 /// attached too: tmux's own rule (`cmd_find_best_client` in tmux 3.3a: the most recently active client of

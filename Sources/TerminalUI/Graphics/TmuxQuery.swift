@@ -1,6 +1,7 @@
 import BrowserRuntime
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// Asks tmux about the pane livegrid runs in (`tmux display -p`, a few milliseconds) and, when that tmux's
 /// client runs inside another tmux on this machine, asks that one too (found through the client process's

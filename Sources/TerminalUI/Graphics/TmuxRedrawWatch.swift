@@ -1,6 +1,7 @@
 import Concurrent
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// What of tmux's view of the pane matters to its pixel pictures: whether a client shows it, where it sits
 /// on the outer terminal, and which client shows it.
