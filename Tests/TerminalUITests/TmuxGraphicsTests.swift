@@ -184,3 +184,32 @@ final class TmuxGraphicsTests: XCTestCase {
         }
     }
 }
+
+/// The start-up reply reader decodes with TerminalProtocol's InputDecoder, the main loop's decoder.
+final class TerminalProbeReaderTests: XCTestCase {
+    func testRepliesAndKeysComeDecodedAndTheReadStopsAtDA1() throws {
+        var fds: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        // A key typed during the probe, the cell size, the kitty keyboard flags, then DA1 and a later key.
+        let bytes = Array("x\u{1B}[6;20;10t\u{1B}[?1u\u{1B}[?63;4c".utf8)
+        XCTAssertEqual(bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }, bytes.count)
+        var replies = TerminalReplies()
+        let started = Date()
+        let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 20_000) { replies.record($0) }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "DA1 ends the wait, not the deadline")
+        XCTAssertEqual(events.first, .key(KeyEvent(.character("x"))))
+        XCTAssertEqual(events.last, .primaryDeviceAttributes([63, 4]))
+        XCTAssertEqual(replies.cellPixelSize, PixelSizeInCells(width: 10, height: 20))
+        XCTAssertEqual(replies.keyboardProtocolFlags, 1)
+        XCTAssertTrue(replies.supportsSixel)
+    }
+
+    func testNoReplyEndsAtTheDeadline() {
+        var fds: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 50) { _ in true }
+        XCTAssertEqual(events, [])
+    }
+}
