@@ -47,13 +47,20 @@ final class TmuxRedrawWatchEndToEndTests: XCTestCase {
         try waitUntil("a redraw after switching back") { redraw = watch.takeRedraw(); return redraw != nil }
         XCTAssertEqual(redraw?.originColumn, 0)
 
-        // A split left of the pane moves it; a zoom moves it back.
-        try session.run(["split-window", "-h", "-b", "-d", "-l", "30", "-t", pane, "sleep 600"], capture: false)
-        try waitUntil("a redraw at the moved origin") { redraw = watch.takeRedraw(); return redraw != nil }
-        XCTAssertEqual(redraw?.originColumn, 31)
-        try session.run(["resize-pane", "-Z", "-t", pane], capture: false)
-        try waitUntil("a redraw after the zoom") { redraw = watch.takeRedraw(); return redraw != nil }
+        // A split right of the pane leaves it in place, but tmux redraws the window.
+        try session.run(["split-window", "-h", "-d", "-l", "20", "-t", pane, "sleep 600"], capture: false)
+        try waitUntil("a redraw after a split beside the pane") { redraw = watch.takeRedraw(); return redraw != nil }
         XCTAssertEqual(redraw?.originColumn, 0)
+        // Away and back in one tmux command, faster than any poll: tmux said it redrew the window.
+        try session.run(["select-window", "-t", "\(session.name):1", ";", "select-window", "-t", "\(session.name):0"],
+                        capture: false)
+        try waitUntil("a redraw after a quick switch away and back") { redraw = watch.takeRedraw(); return redraw != nil }
+        // A split left of the pane moves it; a zoom moves it back (each switch above may still have a redraw
+        // at the old place pending: wait for the new place).
+        try session.run(["split-window", "-h", "-b", "-d", "-l", "30", "-t", pane, "sleep 600"], capture: false)
+        try waitUntil("a redraw at the moved origin") { watch.takeRedraw()?.originColumn == 31 }
+        try session.run(["resize-pane", "-Z", "-t", pane], capture: false)
+        try waitUntil("a redraw after the zoom") { watch.takeRedraw()?.originColumn == 0 }
 
         // The user's terminal goes away (only livegrid's control client is left: hidden) and comes back.
         terminal.stop()

@@ -125,14 +125,19 @@ final class TmuxGraphicsTests: XCTestCase {
                        TmuxClientListing(client: nil, ignoredOnSession: 0))
     }
 
-    func testNotificationsThatHintARedraw() {
-        XCTAssertTrue(TmuxNotification.hintsRedraw("%session-window-changed $0 @1"))
-        XCTAssertTrue(TmuxNotification.hintsRedraw("%layout-change @0 4196,80x24,0,0 b25d,80x24,0,0,0 *Z"))
-        XCTAssertTrue(TmuxNotification.hintsRedraw("%client-detached /dev/pts/3"))
-        XCTAssertTrue(TmuxNotification.hintsRedraw("%client-session-changed /dev/pts/3 $0 main"))
-        XCTAssertFalse(TmuxNotification.hintsRedraw("%begin 1795569656 269 0"))
-        XCTAssertFalse(TmuxNotification.hintsRedraw("%window-renamed @1 bash"))
-        XCTAssertFalse(TmuxNotification.hintsRedraw("%layout-changed"))
+    func testNotificationsThatWipeOrMayMoveThePictures() {
+        let classify = { TmuxNotification.classify($0, session: "$0") }
+        XCTAssertEqual(TmuxNotification.classify("%session-changed $0 main", session: nil), .attached(session: "$0"))
+        XCTAssertEqual(classify("%session-window-changed $0 @1"), .redrawn)
+        XCTAssertEqual(classify("%session-window-changed $3 @7"), .unrelated, "another session's window")
+        XCTAssertEqual(classify("%layout-change @0 4196,80x24,0,0 b25d,80x24,0,0,0 *Z"), .redrawn, "the current window")
+        XCTAssertEqual(classify("%layout-change @2 4196,80x24,0,0 4196,80x24,0,0 -"), .unrelated)
+        XCTAssertEqual(classify("%client-session-changed /dev/pts/3 $0 main"), .redrawn, "a client came to the session")
+        XCTAssertEqual(classify("%client-session-changed /dev/pts/3 $1 other"), .mayMove, "a client may have left")
+        XCTAssertEqual(classify("%client-detached /dev/pts/3"), .mayMove)
+        XCTAssertEqual(classify("%begin 1795569656 269 0"), .unrelated)
+        XCTAssertEqual(classify("%window-renamed @1 bash"), .unrelated)
+        XCTAssertEqual(classify(""), .unrelated)
     }
 
     func testWatchAsksOnlyAfterNotificationsAndPollsOnceTheStreamEnds() throws {
@@ -165,9 +170,14 @@ final class TmuxGraphicsTests: XCTestCase {
         try wait("the first answer") { asked.count == 1 }
         stream.push("%begin 1 2 0")
         stream.push("%end 1 2 0")
+        stream.push("%session-changed $0 main")
         stream.push("%session-window-changed $0 @1")
         try wait("an answer after the notification") { asked.count == 2 }
         XCTAssertEqual(asked.lock.withLock { asked.ignoring }, [[4242], [4242]], "livegrid's own client left out")
+        XCTAssertNotNil(watch.takeRedraw(), "tmux redrew the shown pane's window: draw again, same answers or not")
+        stream.push("%client-detached /dev/pts/3")
+        try wait("an answer after the client left") { asked.count == 3 }
+        XCTAssertNil(watch.takeRedraw(), "still shown, not moved: nothing to draw")
         XCTAssertFalse(watch.isPolling)
         stream.push(nil)   // tmux ended the stream
         try wait("polling") { watch.isPolling && asked.count > 5 }

@@ -89,9 +89,15 @@ final class TmuxRedrawWatch: Sendable {
     /// stream that ends while the watch runs (tmux refused control mode, the server went) leaves the
     /// watch polling, as it did before control mode.
     private func listen(to stream: any TmuxNotificationStream) {
+        var session: String?
         while let line = stream.nextLine() {
             if isStopped { return }
-            if TmuxNotification.hintsRedraw(line) { poll() }
+            switch TmuxNotification.classify(line, session: session) {
+            case .attached(let attached): session = attached
+            case .redrawn: poll(redrawnByTmux: true)
+            case .mayMove: poll()
+            case .unrelated: break
+            }
         }
         let startPolling = state.withLockedValue { state -> Bool in
             guard !state.stopped, !state.polling else { return false }
@@ -130,14 +136,17 @@ final class TmuxRedrawWatch: Sendable {
     func setWake(_ wake: @escaping @Sendable () -> Void) { state.withLockedValue { $0.wake = wake } }
 
     /// Asks tmux now; records a redraw for the loop when tmux wiped or moved the pictures.
-    func poll() {
+    /// - Parameter redrawnByTmux: tmux said it redrew the pane's window: the pictures are gone if it shows,
+    ///   whatever the answers say.
+    func poll(redrawnByTmux: Bool = false) {
         let ignoring = state.withLockedValue { $0.ignoredClients }
         guard let chain = ask(ignoring) else { return }
         let now = TmuxPaneView(chain: chain)
         let depth = depth
         let wakeIfRedraw: (@Sendable () -> Void)? = state.withLockedValue { state in
             defer { state.view = now }
-            guard let view = state.view, TmuxPaneView.needsRedraw(before: view, after: now) else { return nil }
+            guard let view = state.view,
+                  TmuxPaneView.needsRedraw(before: view, after: now) || (redrawnByTmux && now.shown) else { return nil }
             state.pendingTarget = TmuxPassthroughTarget(chain: chain, depth: depth)
             return state.wake
         }
