@@ -17,11 +17,10 @@ protocol TmuxNotificationStream: AnyObject, Sendable {
 /// 300 ms. Flags: `no-output` (no copy of the panes' output, livegrid's own pictures included),
 /// `ignore-size` (never sizes the window), `read-only`. The client ends when its stdin closes, which the
 /// kernel does for us if livegrid dies by any signal, SIGKILL included: nothing is left behind in tmux.
-final class TmuxControlClient: TmuxNotificationStream, @unchecked Sendable {
-    // @unchecked: `buffer` is touched only by the one thread that reads the stream (`nextLine`); the
-    // process is Sendable and `closed` is behind its lock.
+final class TmuxControlClient: TmuxNotificationStream {
     private let process: ChildProcess
-    private var buffer: [UInt8] = []
+    /// Bytes read but not yet returned as a line (only the reading thread uses it; the lock is uncontended).
+    private let buffer = Locked<[UInt8]>([])
     private let closed = Locked(false)
     var clientPID: Int { Int(process.pid) }
 
@@ -37,17 +36,18 @@ final class TmuxControlClient: TmuxNotificationStream, @unchecked Sendable {
     deinit { close() }
 
     func nextLine() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            if let newline = buffer.firstIndex(of: 10) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
+            let line = buffer.withLockedValue { buffer -> String? in
+                guard let newline = buffer.firstIndex(of: 10) else { return nil }
+                defer { buffer.removeSubrange(...newline) }
+                return String(decoding: buffer[..<newline], as: UTF8.self)
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
+            if let line { return line }
             let count = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
-            buffer += chunk[..<count]
+            buffer.withLockedValue { $0 += chunk[..<count] }
         }
     }
 
