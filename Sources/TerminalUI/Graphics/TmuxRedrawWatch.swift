@@ -99,6 +99,7 @@ final class TmuxRedrawWatch: Sendable {
             case .unrelated: break
             }
         }
+        stream.close()   // reaps the ended client (no zombie for the rest of the session)
         let startPolling = state.withLockedValue { state -> Bool in
             guard !state.stopped, !state.polling else { return false }
             state.polling = true
