@@ -5,7 +5,8 @@ import PackageDescription
 //   Concurrent (Locked, Parallel.map; no dependencies, used by every module)
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
-// TerminalProtocol (pure: input decoding, escape sequences) has no dependencies; BrowserCore and TerminalUI use it.
+// TerminalProtocol (pure: input decoding, terminal replies, tmux facts, the graphics decision, escape sequences)
+// has no dependencies; TerminalGraphics, BrowserCore, BrowserRuntime and TerminalUI use it.
 // BrowserRuntime holds the services that never draw (no curses); TerminalUI only draws and reads the terminal.
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
 // Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
@@ -49,7 +50,8 @@ let package = Package(
 
         // MARK: concurrency toolkit (no dependencies): Locked<Value> and Parallel.map, used by every module
         .target(name: "Concurrent"),
-        // MARK: terminal protocol (pure: input decoding, escape sequences)
+        // MARK: terminal protocol (pure: input decoding, terminal replies, tmux facts, the graphics decision,
+        // escape sequences)
         .target(name: "TerminalProtocol"),
 
         // MARK: pure-Swift media core
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
         .target(name: "VideoPlayback", dependencies: ["Concurrent", "MediaFormats", "Imaging"]),
-        .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa"],
+        .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa", "TerminalProtocol"],
                 swiftSettings: cModuleSettings),
 
         // MARK: library
@@ -76,7 +78,7 @@ let package = Package(
         // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
-                dependencies: ["BrowserCore", "Concurrent", "TerminalGraphics", "VideoPlayback", "Imaging", "Library", "LibrarySources",
+                dependencies: ["BrowserCore", "Concurrent", "TerminalGraphics", "TerminalProtocol", "VideoPlayback", "Imaging", "Library", "LibrarySources",
                                "LivePairing", "LiveStudio", "MediaFormats"]),
         .target(name: "TerminalUI",
                 dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
@@ -87,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "livegrid",
             dependencies: [
-                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics",
+                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics", "TerminalProtocol",
                 "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -105,18 +107,19 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG", "CJPEGScans"], swiftSettings: cModuleSettings),
         .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "VideoPlayback", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging", "MediaFormats"],
+        .testTarget(name: "TerminalProtocolTests", dependencies: ["TerminalProtocol"]),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "TerminalProtocol", "Library", "LibrarySources", "LivePairing",
                                                           "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "Imaging",
+        .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol", "Imaging",
                                                              "LivePairing", "MediaFormats"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "Library",
-                                                         "LivePairing", "MediaFormats"],
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol",
+                                                         "Library", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
                     swiftSettings: cModuleSettings),
     ]
 )

@@ -7,7 +7,9 @@
 # 120x40 in a private tmux server, waits for the first complete grid (LIVEGRID_TRACE `grid-complete`) and
 # for the screen to settle, then reads the process's utime+stime (and its waited-for children's) from
 # /proc/PID/stat before and after SECONDS (default 60) of no input. Reports the CPU share and how often the
-# loop woke meanwhile (LIVEGRID_TRACE `loop-wake` lines). Goal: < 0.1 %.
+# loop woke meanwhile (LIVEGRID_TRACE `loop-wake` lines), plus the CPU of the helper processes livegrid keeps
+# running (its children alive at the start of the window) and of the private tmux server. Goal: < 0.1 %.
+# Pixel pictures inside tmux: IDLE_ARGS='--graphics sixel' (the tmux redraw watch runs then).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 binary=${1:-$here/.build/release/livegrid}
@@ -46,13 +48,27 @@ while :; do
     previous=$now
 done
 
-ticks() { awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat"; }
+# /proc/PID/stat fields after "(comm)", which may hold spaces ("(tmux: client)"): state is $1, ppid $2,
+# utime+stime+cutime+cstime $12-$15.
+fields() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null; }
+ticks() { fields "$1" | awk '{print $12 + $13 + $14 + $15} END { if (NR == 0) print 0 }'; }
+# Helpers livegrid keeps running (the tmux watch's control-mode clients): their own CPU, per pid.
+helpers() { for dir in /proc/[0-9]*; do [ "$(fields "${dir#/proc/}" | awk '{print $2}')" = "$pid" ] && echo "${dir#/proc/}"; done; true; }
+helper_ticks() { total=0; for child in $1; do total=$((total + $(ticks "$child"))); done; echo "$total"; }
+server=$(tmuxq display-message -p '#{pid}')
 hz=$(getconf CLK_TCK)
-before=$(ticks); wakes_before=$(grep -c ' loop-wake ' "$trace" || true)
+children=$(helpers)
+before=$(ticks "$pid"); helpers_before=$(helper_ticks "$children"); server_before=$(ticks "$server")
+wakes_before=$(grep -c ' loop-wake ' "$trace" || true)
 sleep "$seconds"
-after=$(ticks); wakes_after=$(grep -c ' loop-wake ' "$trace" || true)
+after=$(ticks "$pid"); helpers_after=$(helper_ticks "$children"); server_after=$(ticks "$server")
+wakes_after=$(grep -c ' loop-wake ' "$trace" || true)
 tmuxq send-keys -t idle q
 
 echo "livegrid idle CPU: $library${recursive:+ (recursive)} ${IDLE_ARGS:-}, 120x40 tmux pane, $seconds s without input after the grid completed"
 awk -v b="$before" -v a="$after" -v hz="$hz" -v s="$seconds" -v w=$((wakes_after - wakes_before)) \
     'BEGIN { printf "  cpu %d ticks of 1/%d s = %.3f %% of one core; loop wake-ups: %d\n", a - b, hz, (a - b) / hz / s * 100, w }'
+awk -v b="$helpers_before" -v a="$helpers_after" -v hz="$hz" -v s="$seconds" -v n="$(echo $children | wc -w)" \
+    'BEGIN { printf "  helper processes (%d, e.g. tmux -C): %d ticks = %.3f %%\n", n, a - b, (a - b) / hz / s * 100 }'
+awk -v b="$server_before" -v a="$server_after" -v hz="$hz" -v s="$seconds" \
+    'BEGIN { printf "  tmux server (answering livegrid): %d ticks = %.3f %%\n", a - b, (a - b) / hz / s * 100 }'

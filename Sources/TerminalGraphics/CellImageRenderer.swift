@@ -1,4 +1,5 @@
 import Imaging
+import TerminalProtocol
 
 /// Turns pixels into something a terminal shows, fitted into a box of cells (aspect ratio kept).
 public protocol CellImageRenderer: AnyObject {

@@ -1,4 +1,5 @@
 import Imaging
+import TerminalProtocol
 
 /// How many pixels a picture needs for a box of cells in each output mode, and so which embedded thumbnail
 /// (Exif IFD1, HEIF thumbnail item) may stand in for the full picture.

@@ -1,6 +1,7 @@
 import CChafa
 import Foundation
 import Imaging
+import TerminalProtocol
 
 /// libchafa behind `CellImageRenderer`. Owns its symbol map and one canvas, kept while the picture size
 /// stays the same (thread-safe: a lock serialises renders on it), and unrefs them in deinit. Symbol mode reads cells back with get_char_at/get_colors_at;

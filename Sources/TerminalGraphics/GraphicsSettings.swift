@@ -1,3 +1,5 @@
+import TerminalProtocol
+
 /// The words people type for how pictures are drawn: the same vocabulary on the command line (`--graphics`,
 /// `--format`, `--colors`), in config.toml (`[graphics] mode`, `colors`, `[badge] corner`, `style`) and in
 /// `LIVEGRID_GRAPHICS`, parsed here and nowhere else. The executable makes these `ExpressibleByArgument`.

@@ -1,4 +1,5 @@
 import Imaging
+import TerminalProtocol
 
 extension PixelFrame {
     /// For a pixel protocol: the frame resampled to exactly the pixels of the cells it will cover when fitted

@@ -1,3 +1,5 @@
+import TerminalProtocol
+
 /// Where pixel sequences go when livegrid runs inside tmux: wrapped `depth` times for passthrough, and placed
 /// with absolute cursor moves inside the wrapper, shifted by the pane's position on the outer terminal
 /// (the cursor tmux knows is the pane's; the outer terminal's cursor is the whole window's).

@@ -1,4 +1,5 @@
 import Imaging
+import TerminalProtocol
 
 /// Movie frames as quadrant-block cells (▘▝▖▗▀▄▌▐▚▞▛▜▙▟ and space), each cell split in 2x2 samples and
 /// given the two-colour split of its samples that leaves the least error, the method timg uses for video.

@@ -1,3 +1,5 @@
+import TerminalProtocol
+
 /// An sRGB colour of a terminal cell.
 public struct CellColor: Sendable, Hashable {
     public var r: UInt8

@@ -112,9 +112,11 @@ public final class BrowserApp {
         }
         defer { imageWriter?.removeAll() }
         // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
-        let tmuxWatch = provider.pixelOutput?.tmux.map { TmuxRedrawWatch(depth: $0.depth) {
-            TmuxQuery.chain(environment: environment.variables)
-        } }
+        let tmuxWatch = provider.pixelOutput?.tmux.map {
+            TmuxRedrawWatch(depth: $0.depth, notifications: { TmuxQuery.controlClients(environment: environment.variables) }) {
+                TmuxQuery.chain(environment: environment.variables, ignoringClients: $0)
+            }
+        }
         tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
         if imageWriter == nil, let depth = session.colorDecision?.depth,

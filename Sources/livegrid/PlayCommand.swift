@@ -5,6 +5,7 @@ import Foundation
 import Imaging
 import MediaFormats
 import TerminalGraphics
+import TerminalProtocol
 import TerminalUI
 import VideoPlayback
 

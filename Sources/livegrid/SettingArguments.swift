@@ -1,6 +1,7 @@
 import ArgumentParser
 import BrowserCore
 import TerminalGraphics
+import TerminalProtocol
 
 // The settings vocabulary (TerminalGraphics/GraphicsSettings.swift) on the command line: the same words as the
 // config file and LIVEGRID_GRAPHICS, parsed by the same initialisers.

@@ -4,6 +4,7 @@ import Foundation
 import Imaging
 import MediaFormats
 import TerminalGraphics
+import TerminalProtocol
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

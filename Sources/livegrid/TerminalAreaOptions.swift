@@ -2,6 +2,7 @@ import ArgumentParser
 import BrowserCore
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 import TerminalUI
 
 /// `--size`, `--format` and `--colors` for the commands that draw into the terminal (`show`, `play`), and

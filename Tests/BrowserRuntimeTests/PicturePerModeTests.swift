@@ -4,6 +4,7 @@ import Imaging
 import LivePairing
 import MediaFormats
 import TerminalGraphics
+import TerminalProtocol
 import TestSupport
 import XCTest
 @testable import BrowserRuntime

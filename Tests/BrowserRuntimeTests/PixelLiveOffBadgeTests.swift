@@ -3,6 +3,7 @@ import Foundation
 import LivePairing
 import MediaFormats
 import TerminalGraphics
+import TerminalProtocol
 import TestSupport
 import XCTest
 @testable import BrowserRuntime

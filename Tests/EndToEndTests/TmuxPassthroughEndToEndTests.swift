@@ -37,8 +37,17 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
                 "-u", "TMUX", "TERM=xterm-256color", "script", "-qfaec",
                 "stty cols \(columns) rows \(rows); tmux -L \(outer.socket) attach -t \(outer.name)", typescript.path,
             ])
-            try waitUntil("the outer client attached") { try outer.display("#{session_attached}") == "1" }
-            try waitUntil("the inner client attached") { try inner.display("#{session_attached}") == "1" }
+            try waitUntil("the outer client attached") { try Self.terminals(outer) == 1 }
+            try waitUntil("the inner client attached") { try Self.terminals(inner) == 1 }
+        }
+
+        /// Clients that are terminals: livegrid's redraw watch attaches a control-mode client of its own.
+        static func terminals(_ session: TmuxSession) throws -> Int {
+            try session.run(["list-clients", "-F", "#{client_control_mode}"]).split(separator: "\n").filter { $0 == "0" }.count
+        }
+
+        static func controlClients(_ session: TmuxSession) throws -> Int {
+            try session.run(["list-clients", "-F", "#{client_control_mode}"]).split(separator: "\n").filter { $0 == "1" }.count
         }
 
         /// The livegrid pane's top-left cell on the outer terminal: its place in the inner window, plus the
@@ -124,7 +133,7 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         // Detach and re-attach (the outer terminal's client goes away and comes back).
         try settle(nested)
         nested.outerClient?.stop()
-        try waitUntil("the outer client gone") { try nested.outer.display("#{session_attached}") == "0" }
+        try waitUntil("the outer client gone") { try Nested.terminals(nested.outer) == 0 }
         before = Self.positionedSixels(in: nested.recorded()).count
         try nested.attachOuterClient(columns: 110, rows: 36)
         _ = try waitForPictures(in: nested) { $0.count > before }
@@ -160,7 +169,18 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         try nested.inner.run(["send-keys", "-t", nested.livegridPane, "Enter"], capture: false)
         try waitUntil("the grid's pictures erased on the outer terminal") { erases(nested.recorded()) > erasedBefore }
         try nested.inner.run(["send-keys", "-t", nested.livegridPane, "Escape"], capture: false)
-        try nested.inner.run(["send-keys", "-t", nested.livegridPane, "q"], capture: false)
+        // The redraw watch listened to both tmux levels through control mode, and leaves neither attached.
+        XCTAssertEqual(try Nested.controlClients(nested.inner), 1)
+        XCTAssertEqual(try Nested.controlClients(nested.outer), 1)
+        // q right behind Escape can arrive as Alt-q: ask again until livegrid has quit.
+        var lastQuit = Date.distantPast
+        try waitUntil("livegrid quit and its control clients detached") {
+            if Date().timeIntervalSince(lastQuit) > 2 {
+                try nested.inner.run(["send-keys", "-t", nested.livegridPane, "q"], capture: false)
+                lastQuit = Date()
+            }
+            return try Nested.controlClients(nested.inner) == 0 && Nested.controlClients(nested.outer) == 0
+        }
     }
 
     /// With passthrough off (tmux's default), the status bar says so with the one-line fix, and the grid

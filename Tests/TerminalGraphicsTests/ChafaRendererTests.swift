@@ -1,5 +1,6 @@
 import Imaging
 import TerminalGraphics
+import TerminalProtocol
 import XCTest
 
 final class ChafaRendererTests: XCTestCase {

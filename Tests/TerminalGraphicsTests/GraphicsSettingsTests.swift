@@ -1,4 +1,5 @@
 import TerminalGraphics
+import TerminalProtocol
 import XCTest
 
 /// One vocabulary for the graphics settings: the command line, config.toml and LIVEGRID_GRAPHICS.

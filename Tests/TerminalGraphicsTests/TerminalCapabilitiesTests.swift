@@ -1,4 +1,5 @@
 import TerminalGraphics
+import TerminalProtocol
 import XCTest
 
 /// Recorded environments and replies of real terminals (replies as they arrive on stdin after
@@ -34,16 +35,6 @@ final class TerminalCapabilitiesTests: XCTestCase {
         XCTAssertEqual(caps.colorDepth, .truecolor)
         XCTAssertEqual(caps.cellPixelSize, PixelSizeInCells(width: 9, height: 18))
         XCTAssertTrue(caps.why.contains("kitty graphics query"), caps.why)
-    }
-
-    /// One probe answers both questions: the kitty keyboard flags reply comes in the same round trip.
-    func testKeyboardProtocolFlagsComeWithTheGraphicsProbe() {
-        XCTAssertTrue(TerminalReplies.probeSequence.hasSuffix("\(esc)[?u\(esc)[c"), "DA1 stays last")
-        let kitty = replies("\(esc)_Gi=31;OK\(esc)\\\(esc)[6;18;9t\(esc)[?0u\(esc)[?62;c")
-        XCTAssertEqual(kitty.keyboardProtocolFlags, 0)
-        XCTAssertEqual(kitty.cellPixelSize, PixelSizeInCells(width: 9, height: 18))
-        XCTAssertEqual(replies("\(esc)[?31u\(esc)[?62;4c").keyboardProtocolFlags, 31)
-        XCTAssertNil(replies("\(esc)[?62;4c").keyboardProtocolFlags, "xterm: no keyboard protocol")
     }
 
     func testKittyOverSSHTrustsTheReplyNotTheEnvironment() {
@@ -100,11 +91,5 @@ final class TerminalCapabilitiesTests: XCTestCase {
         XCTAssertEqual(GraphicsMode(userName: "sixel"), .sixels)
         XCTAssertEqual(ColorDepth(userName: "full"), .truecolor)
         XCTAssertNil(GraphicsMode(userName: "braille"))
-    }
-
-    func testRepliesParserIgnoresNoiseAndTruncation() {
-        XCTAssertEqual(replies("abc\(esc)[?6"), TerminalReplies())
-        XCTAssertEqual(replies("\(esc)_Gi=31;EINVAL:bad\(esc)\\").kittyGraphicsOK, false)
-        XCTAssertEqual(replies("\(esc)[6;0;0t").cellPixelSize, nil)
     }
 }

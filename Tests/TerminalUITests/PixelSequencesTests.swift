@@ -1,4 +1,5 @@
 import BrowserCore
+import TerminalProtocol
 import XCTest
 import BrowserRuntime
 @testable import TerminalUI

@@ -1,5 +1,6 @@
 import BrowserCore
 import TerminalGraphics
+import TerminalProtocol
 import XCTest
 @testable import TerminalUI
 
@@ -85,7 +86,7 @@ final class TmuxGraphicsTests: XCTestCase {
         back.paneLeft = 0
         let script = Script([TmuxChain(levels: [xterm]), TmuxChain(levels: [away]), TmuxChain(levels: [back])])
         let lock = NSLock()
-        let watch = TmuxRedrawWatch(depth: 1, interval: 3600) { lock.withLock { script.next() } }
+        let watch = TmuxRedrawWatch(depth: 1, interval: 3600) { _ in lock.withLock { script.next() } }
         defer { watch.stop() }
         Thread.sleep(forTimeInterval: 0.2)   // the thread's first poll: shown
         lock.withLock { script.chains = [TmuxChain(levels: [away]), TmuxChain(levels: [back])] }
@@ -94,5 +95,131 @@ final class TmuxGraphicsTests: XCTestCase {
         watch.poll()
         XCTAssertEqual(watch.takeRedraw(), TmuxPassthroughTarget(depth: 1, originRow: 4, originColumn: 0))
         XCTAssertNil(watch.takeRedraw(), "once")
+    }
+
+    func testClientListingLeavesOutLivegridsOwnControlClient() {
+        // pid|name|activity|session, then the pane's session: tmux would pick the newest, the control client.
+        let answer = "100|/dev/pts/1|1700000000|$0\n200|client-200|1700000050|$0\n300|/dev/pts/7|1700000090|$1\n$0\n"
+        let choice = TmuxClientListing.choose(answer, ignoring: [200])
+        XCTAssertEqual(choice, TmuxClientListing(client: "/dev/pts/1", ignoredOnSession: 1))
+        let facts = TmuxFacts(version: "3.3a", allowsPassthrough: true, clientTermname: "xterm", clientPID: 100,
+                              sessionAttached: 2)
+        XCTAssertEqual(choice.applied(to: facts).sessionAttached, 1)
+        XCTAssertEqual(choice.applied(to: facts).clientPID, 100)
+
+        // Only the control client on the pane's session: as tmux does without it, a client of another session.
+        let elsewhere = TmuxClientListing.choose("200|client-200|5|$0\n300|/dev/pts/7|1|$1\n$0", ignoring: [200])
+        XCTAssertEqual(elsewhere, TmuxClientListing(client: "/dev/pts/7", ignoredOnSession: 1))
+        XCTAssertEqual(elsewhere.applied(to: facts).sessionAttached, 1)   // facts came with -c: still hidden below
+        var lone = facts
+        lone.sessionAttached = 1
+        XCTAssertFalse(elsewhere.applied(to: lone).isShown, "only livegrid's own client shows the session")
+
+        // No other client at all: no client facts (as with nothing attached).
+        let none = TmuxClientListing.choose("200|client-200|5|$0\n$0", ignoring: [200])
+        XCTAssertNil(none.client)
+        XCTAssertFalse(none.applied(to: lone).hasClient)
+        XCTAssertNil(none.applied(to: lone).clientPID)
+        // An error instead of a session id: nothing chosen, nothing subtracted.
+        XCTAssertEqual(TmuxClientListing.choose("can't find pane: %9", ignoring: [200]),
+                       TmuxClientListing(client: nil, ignoredOnSession: 0))
+    }
+
+    func testNotificationsThatWipeOrMayMoveThePictures() {
+        let classify = { TmuxNotification.classify($0, session: "$0") }
+        XCTAssertEqual(TmuxNotification.classify("%session-changed $0 main", session: nil), .attached(session: "$0"))
+        XCTAssertEqual(classify("%session-window-changed $0 @1"), .redrawn)
+        XCTAssertEqual(classify("%session-window-changed $3 @7"), .unrelated, "another session's window")
+        XCTAssertEqual(classify("%layout-change @0 4196,80x24,0,0 b25d,80x24,0,0,0 *Z"), .redrawn, "the current window")
+        XCTAssertEqual(classify("%layout-change @2 4196,80x24,0,0 4196,80x24,0,0 -"), .unrelated)
+        XCTAssertEqual(classify("%client-session-changed /dev/pts/3 $0 main"), .redrawn, "a client came to the session")
+        XCTAssertEqual(classify("%client-session-changed /dev/pts/3 $1 other"), .mayMove, "a client may have left")
+        XCTAssertEqual(classify("%client-detached /dev/pts/3"), .mayMove)
+        XCTAssertEqual(classify("%begin 1795569656 269 0"), .unrelated)
+        XCTAssertEqual(classify("%window-renamed @1 bash"), .unrelated)
+        XCTAssertEqual(classify(""), .unrelated)
+    }
+
+    func testWatchAsksOnlyAfterNotificationsAndPollsOnceTheStreamEnds() throws {
+        final class Stream: TmuxNotificationStream, @unchecked Sendable {
+            let condition = NSCondition()
+            var lines: [String?] = []
+            var closed = false
+            let clientPID = 4242
+            func push(_ line: String?) { condition.withLock { lines.append(line); condition.signal() } }
+            func nextLine() -> String? {
+                condition.withLock {
+                    while lines.isEmpty && !closed { condition.wait() }
+                    return closed ? nil : lines.removeFirst()
+                }
+            }
+            func close() { condition.withLock { closed = true; condition.broadcast() } }
+        }
+        final class Asked: @unchecked Sendable {
+            let lock = NSLock()
+            var ignoring: [Set<Int>] = []
+            var count: Int { lock.withLock { ignoring.count } }
+        }
+        let stream = Stream()
+        let asked = Asked()
+        let watch = TmuxRedrawWatch(depth: 1, interval: 0.01, notifications: { [stream] }) { ignoring in
+            asked.lock.withLock { asked.ignoring.append(ignoring) }
+            return TmuxChain(levels: [self.xterm])
+        }
+        defer { watch.stop() }
+        try wait("the first answer") { asked.count == 1 }
+        stream.push("%begin 1 2 0")
+        stream.push("%end 1 2 0")
+        stream.push("%session-changed $0 main")
+        stream.push("%session-window-changed $0 @1")
+        try wait("an answer after the notification") { asked.count == 2 }
+        XCTAssertEqual(asked.lock.withLock { asked.ignoring }, [[4242], [4242]], "livegrid's own client left out")
+        XCTAssertNotNil(watch.takeRedraw(), "tmux redrew the shown pane's window: draw again, same answers or not")
+        stream.push("%client-detached /dev/pts/3")
+        try wait("an answer after the client left") { asked.count == 3 }
+        XCTAssertNil(watch.takeRedraw(), "still shown, not moved: nothing to draw")
+        XCTAssertFalse(watch.isPolling)
+        stream.push(nil)   // tmux ended the stream
+        try wait("polling") { watch.isPolling && asked.count > 5 }
+    }
+
+    private func wait(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else {
+                XCTFail("timed out waiting for \(what)")
+                throw CocoaError(.userCancelled)
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+}
+
+/// The start-up reply reader decodes with TerminalProtocol's InputDecoder, the main loop's decoder.
+final class TerminalProbeReaderTests: XCTestCase {
+    func testRepliesAndKeysComeDecodedAndTheReadStopsAtDA1() throws {
+        var fds: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        // A key typed during the probe, the cell size, the kitty keyboard flags, then DA1 and a later key.
+        let bytes = Array("x\u{1B}[6;20;10t\u{1B}[?1u\u{1B}[?63;4c".utf8)
+        XCTAssertEqual(bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }, bytes.count)
+        var replies = TerminalReplies()
+        let started = Date()
+        let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 20_000) { replies.record($0) }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "DA1 ends the wait, not the deadline")
+        XCTAssertEqual(events.first, .key(KeyEvent(.character("x"))))
+        XCTAssertEqual(events.last, .primaryDeviceAttributes([63, 4]))
+        XCTAssertEqual(replies.cellPixelSize, PixelSizeInCells(width: 10, height: 20))
+        XCTAssertEqual(replies.keyboardProtocolFlags, 1)
+        XCTAssertTrue(replies.supportsSixel)
+    }
+
+    func testNoReplyEndsAtTheDeadline() {
+        var fds: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 50) { _ in true }
+        XCTAssertEqual(events, [])
     }
 }

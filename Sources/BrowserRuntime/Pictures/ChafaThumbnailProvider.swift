@@ -3,6 +3,7 @@ import Foundation
 import Imaging
 import LivePairing
 import MediaFormats
+import TerminalProtocol
 // ChafaRenderer (a chafa canvas, C state) is not Sendable: TerminalGraphics is still Swift 5 mode and its renderers
 // are used from one thread at a time (the presenter here, one worker per renderer in the pool).
 @preconcurrency import TerminalGraphics

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import TerminalGraphics
+import TerminalProtocol
 
 /// Sizes and bytes shared by the browser's playback and `livegrid play`.
 public enum PlaybackGeometry {

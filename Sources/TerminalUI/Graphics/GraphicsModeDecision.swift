@@ -1,5 +1,6 @@
 import BrowserCore
 import TerminalGraphics
+import TerminalProtocol
 
 /// How the browser picks its picture protocol: the config/flag setting, the environment, and (only when it
 /// can matter) the terminal's replies to a one-time probe. Pure apart from the probe closure.
@@ -14,7 +15,7 @@ struct GraphicsModeDecision {
     /// for itself then, which still gives DA1).
     /// - Returns: how many times to wrap the probe for tmux passthrough, or nil for no probe.
     static func probeDepth(setting: GraphicsModeSetting, environment: [String: String], tmux: TmuxChain?) -> Int? {
-        let insideTmux = TerminalCapabilities.detect(environment: environment).insideTmux
+        let insideTmux = GraphicsDecision.isInsideTmux(environment: environment)
         let passthrough = tmux.flatMap { chain -> Int? in
             guard chain.tooOld == nil, chain.passthroughOff == nil, chain.levels.first?.hasClient == true else { return nil }
             return chain.depth
@@ -42,7 +43,7 @@ struct GraphicsModeDecision {
     ///   - probe: sends the probe, wrapped the given number of times for tmux passthrough.
     static func decide(setting: GraphicsModeSetting, environment: [String: String], tmux: () -> TmuxChain?,
                        probe: (Int) -> TerminalReplies) -> GraphicsModeDecision {
-        let insideTmux = TerminalCapabilities.detect(environment: environment).insideTmux
+        let insideTmux = GraphicsDecision.isInsideTmux(environment: environment)
         let chain = insideTmux && setting != .symbols && setting != .none ? tmux() : nil
         let depth = probeDepth(setting: setting, environment: environment, tmux: chain)
         let replies = depth.map(probe) ?? .none

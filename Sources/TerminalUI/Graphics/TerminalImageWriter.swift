@@ -3,6 +3,7 @@ import BrowserRuntime
 import CNCurses
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// A protocol picture the renderer wants on screen this frame.
 struct PixelPicture {

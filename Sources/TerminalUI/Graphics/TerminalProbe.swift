@@ -1,10 +1,12 @@
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// Asks the terminal once, at start-up, what it can do (ARCHITECTURE.md example 6): sends the kitty graphics
 /// query, `CSI 16 t`, `CSI 14 t`, then DA1, and reads until the DA1 reply (every terminal answers it, and
-/// in order, so nothing arrives after it) or the deadline. The parsing and the decision are pure
-/// (`TerminalReplies.parse`, `TerminalCapabilities.detect`); this is the only part that touches the tty.
+/// in order, so nothing arrives after it) or the deadline. The decoding and the decision are pure
+/// (TerminalProtocol's `InputDecoder` and `TerminalReplies`, `TerminalCapabilities.detect`); this is the only
+/// part that touches the tty.
 enum TerminalProbe {
     /// The replies of the probe this process already made (nil: none made): the kitty keyboard check reads
     /// its answer from here instead of asking again.
@@ -33,10 +35,8 @@ enum TerminalProbe {
         let sent = probe.withUnsafeBytes { write(output, $0.baseAddress!, $0.count) }
         guard sent == probe.count else { return .none }
 
-        let received = readReplies(input: input, timeoutMilliseconds: timeoutMilliseconds) {
-            TerminalReplies.parse($0).primaryDeviceAttributes != nil
-        }
-        var replies = TerminalReplies.parse(received)
+        var replies = TerminalReplies()
+        _ = readReplies(input: input, timeoutMilliseconds: timeoutMilliseconds) { replies.record($0) }
         if replies.cellPixelSize == nil { replies.cellPixelSize = cellSizeFromWindowSize(output) }
         // Only a probe the terminal answered (DA1 arrived) can stand in for a later keyboard query.
         if replies.primaryDeviceAttributes != nil { lastReplies = replies }
@@ -44,24 +44,31 @@ enum TerminalProbe {
     }
 
     /// The one reader of terminal replies at start-up (this probe and the kitty keyboard check): reads what
-    /// arrives on `input` until `isComplete` says the answer is there (the DA1 reply, which every terminal
-    /// sends last) or `timeoutMilliseconds` pass. Keys typed meanwhile are read too and dropped by the callers.
+    /// arrives on `input` and decodes it with TerminalProtocol's `InputDecoder`, the decoder the main input
+    /// loop uses, until `isComplete` accepts an event (the DA1 reply, which every terminal sends last) or
+    /// `timeoutMilliseconds` pass. Returns every event decoded; keys typed meanwhile are among them (the
+    /// callers drop them). It runs only before curses' first read (docs/ARCHITECTURE.md, "one tty reader").
     static func readReplies(input: Int32 = STDIN_FILENO, timeoutMilliseconds: Int,
-                            until isComplete: ([UInt8]) -> Bool) -> [UInt8] {
-        var received: [UInt8] = []
+                            until isComplete: (InputEvent) -> Bool) -> [InputEvent] {
+        var decoder = InputDecoder()
+        var events: [InputEvent] = []
+        var bytesRead = 0
         let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
         var buffer = [UInt8](repeating: 0, count: 512)
-        while received.count < 16_384 {
+        while bytesRead < 16_384 {
             let left = Int32(deadline.timeIntervalSinceNow * 1000)
             guard left > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, left) > 0 else { break }
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
             guard count > 0 else { break }
-            received += buffer.prefix(count)
-            if isComplete(received) { break }
+            bytesRead += count
+            for event in decoder.feed(Array(buffer.prefix(count))) {
+                events.append(event)
+                if isComplete(event) { return events }
+            }
         }
-        return received
+        return events
     }
 
     /// The cell size from the kernel's window size when the terminal fills in its pixel fields (many do).

@@ -1,31 +1,60 @@
 import BrowserRuntime
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// Asks tmux about the pane livegrid runs in (`tmux display -p`, a few milliseconds) and, when that tmux's
 /// client runs inside another tmux on this machine, asks that one too (found through the client process's
 /// TMUX and TMUX_PANE). The parsing is pure (`TmuxFacts.parse`); this is the part that runs processes.
 enum TmuxQuery {
+    /// Where one tmux level is asked: its server's socket and the pane (nil: tmux's current pane).
+    struct Level: Equatable, Sendable {
+        var socket: String
+        var pane: String?
+    }
+
     /// The chain of tmux levels around this process, innermost first; nil outside tmux or when tmux does
-    /// not answer.
-    static func chain(environment: [String: String]) -> TmuxChain? {
+    /// not answer. `ignoringClients`: client processes (livegrid's own control-mode watchers) that must not
+    /// count as a client showing the pane.
+    static func chain(environment: [String: String], ignoringClients: Set<Int> = []) -> TmuxChain? {
+        walk(environment: environment, ignoringClients: ignoringClients)?.chain
+    }
+
+    /// The servers and panes of the levels livegrid can ask, innermost first (what the redraw watch
+    /// listens to).
+    static func levels(environment: [String: String]) -> [Level] {
+        walk(environment: environment, ignoringClients: [])?.levels ?? []
+    }
+
+    /// One control-mode client per tmux level livegrid can ask (the redraw watch's notifications); empty
+    /// when tmux is missing or answers nothing.
+    static func controlClients(environment: [String: String]) -> [any TmuxNotificationStream] {
+        guard let tmux = executable else { return [] }
+        return levels(environment: environment).compactMap {
+            TmuxControlClient(tmux: tmux, socket: $0.socket, pane: $0.pane)
+        }
+    }
+
+    private static func walk(environment: [String: String], ignoringClients: Set<Int>) -> (chain: TmuxChain, levels: [Level])? {
         guard let socket = environment["TMUX"].map(socketPath), !socket.isEmpty else { return nil }
         var levels: [TmuxFacts] = []
-        var target: (socket: String, pane: String?) = (socket, environment["TMUX_PANE"])
+        var asked: [Level] = []
+        var target = Level(socket: socket, pane: environment["TMUX_PANE"])
         // Four levels is more nesting than anyone runs; the bound keeps a confused /proc from looping.
         while levels.count < 4 {
-            guard let facts = facts(socket: target.socket, pane: target.pane) else {
-                return levels.isEmpty ? nil : TmuxChain(levels: levels, outerLevelUnknown: true)
+            guard let facts = facts(socket: target.socket, pane: target.pane, ignoringClients: ignoringClients) else {
+                return levels.isEmpty ? nil : (TmuxChain(levels: levels, outerLevelUnknown: true), asked)
             }
             levels.append(facts)
-            guard facts.clientIsTmux else { return TmuxChain(levels: levels) }
+            asked.append(target)
+            guard facts.clientIsTmux else { return (TmuxChain(levels: levels), asked) }
             guard let pid = facts.clientPID, let outer = tmuxEnvironment(from: pid), let outerSocket = outer["TMUX"] else {
                 // The client's tmux is elsewhere (over SSH): wrap once more, position unknown.
-                return TmuxChain(levels: levels, outerLevelUnknown: true)
+                return (TmuxChain(levels: levels, outerLevelUnknown: true), asked)
             }
-            target = (socketPath(outerSocket), outer["TMUX_PANE"])
+            target = Level(socket: socketPath(outerSocket), pane: outer["TMUX_PANE"])
         }
-        return TmuxChain(levels: levels)
+        return (TmuxChain(levels: levels), asked)
     }
 
     /// TMUX is "socket,server pid,session index".
@@ -33,38 +62,36 @@ enum TmuxQuery {
         String(tmuxVariable.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
-    static func facts(socket: String, pane: String?) -> TmuxFacts? {
-        var arguments = ["-S", socket, "display-message", "-p"]
-        if let pane { arguments += ["-t", pane] }
-        arguments.append(TmuxFacts.format)
-        return run(arguments).flatMap(TmuxFacts.parse)
+    static func facts(socket: String, pane: String?, ignoringClients: Set<Int> = []) -> TmuxFacts? {
+        var display = ["display-message", "-p"]
+        if let pane { display += ["-t", pane] }
+        guard !ignoringClients.isEmpty else {
+            return run(["-S", socket] + display + [TmuxFacts.format]).flatMap(TmuxFacts.parse)
+        }
+        // tmux's `display` picks the most recently active client, and a control client just attached is
+        // the most recent: name the client tmux would pick among the others, and count only those.
+        let listing = ["-S", socket, "list-clients", "-F", TmuxClientListing.format, ";"] + display + ["#{session_id}"]
+        guard let answer = run(listing) else { return nil }
+        let choice = TmuxClientListing.choose(answer, ignoring: ignoringClients)
+        if let client = choice.client { display += ["-c", client] }
+        guard let facts = run(["-S", socket] + display + [TmuxFacts.format]).flatMap(TmuxFacts.parse) else { return nil }
+        return choice.applied(to: facts)
     }
 
-    /// Runs tmux with a deadline (a wedged server must not hang the browser); nil on any failure.
+    /// Runs tmux with a deadline (a wedged server must not hang the browser); nil on any failure. Through
+    /// `ChildProcess`: the watch calls this from a worker thread, whose blocked SIGTERM a `Process` child
+    /// would inherit (and so ignore being stopped at the deadline).
     static func run(_ arguments: [String], timeout: TimeInterval = 1) -> String? {
-        guard let tmux = executable else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tmux)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(2_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard let tmux = executable, let child = ChildProcess(tmux, arguments) else { return nil }
+        child.closeInput()
+        guard let output = child.readAll(timeout: timeout) else { return nil }
+        child.end(after: timeout)
+        guard child.succeeded else { return nil }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Found once, on the `PATH` the executable started with.
-    private static let executable: String? = {
+    static let executable: String? = {
         let path = RuntimeEnvironment.launch.executableSearchPath
         return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()

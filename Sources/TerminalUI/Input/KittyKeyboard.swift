@@ -34,18 +34,13 @@ enum KittyKeyboard {
         // Curses is in cbreak mode: the replies are read straight from the tty by the start-up reply reader
         // (curses has read nothing yet), and decoded by TerminalProtocol's InputDecoder.
         var supported = false
-        _ = TerminalProbe.readReplies(timeoutMilliseconds: Int(timeout * 1000)) { bytes in
-            supported = false
-            var decoder = InputDecoder()
-            var answered = false
-            for event in decoder.feed(bytes) {
-                switch event {
-                case .keyboardProtocolFlags: supported = true
-                case .primaryDeviceAttributes: answered = true
-                default: continue
-                }
+        _ = TerminalProbe.readReplies(timeoutMilliseconds: Int(timeout * 1000)) { event in
+            switch event {
+            case .keyboardProtocolFlags: supported = true
+            case .primaryDeviceAttributes: return true
+            default: break
             }
-            return answered
+            return false
         }
         return supported
     }

@@ -1,8 +1,6 @@
-import Foundation
-
 /// What tmux says about the pane livegrid runs in and the terminal outside it, parsed from one
 /// `tmux display -p -t $TMUX_PANE FORMAT` line. Pure, so the graphics decision is unit-tested with recorded
-/// answers (the query itself lives in TerminalUI).
+/// answers (the query itself lives in TerminalUI). In TerminalProtocol: recorded facts, no I/O.
 public struct TmuxFacts: Sendable, Hashable {
     /// `#{version}`: "3.3a", "next-3.4".
     public var version: String
@@ -50,7 +48,8 @@ public struct TmuxFacts: Sendable, Hashable {
 
     /// nil when the line is not an answer to `format` (an old tmux, an error message).
     public static func parse(_ line: String) -> TmuxFacts? {
-        let fields = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+        let fields = String(trimmed)
             .split(separator: "|", maxSplits: 11, omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 12, !fields[0].isEmpty, let top = Int(fields[2]), let left = Int(fields[3]) else { return nil }
         let statusLines: Int

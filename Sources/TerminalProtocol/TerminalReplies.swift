@@ -35,45 +35,35 @@ public struct TerminalReplies: Sendable, Hashable {
     /// query (keys come from tmux, which does not speak that protocol).
     public static let passthroughProbeSequence = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[14t\u{1B}[c"
 
-    /// Parses whatever arrived; unknown bytes are ignored.
+    /// Parses whatever arrived with the one terminal input decoder (`InputDecoder`, which also decodes the
+    /// keys); keys, unknown bytes and an unfinished sequence at the end are ignored.
     public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
+        var decoder = InputDecoder()
         var replies = TerminalReplies()
-        var i = 0
-        func number(_ s: Substring) -> Int? { Int(s) }
-        while i < bytes.count {
-            guard bytes[i] == 0x1B, i + 1 < bytes.count else { i += 1; continue }
-            if bytes[i + 1] == UInt8(ascii: "[") {
-                // CSI params final
-                var j = i + 2
-                while j < bytes.count, !(0x40...0x7E).contains(bytes[j]) { j += 1 }
-                guard j < bytes.count else { break }
-                let params = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
-                let final = bytes[j]
-                if final == UInt8(ascii: "c"), params.hasPrefix("?") {
-                    replies.primaryDeviceAttributes = params.dropFirst().split(separator: ";").compactMap(number)
-                } else if final == UInt8(ascii: "u"), params.hasPrefix("?") {
-                    replies.keyboardProtocolFlags = number(params.dropFirst()) ?? 0
-                } else if final == UInt8(ascii: "t") {
-                    let fields = params.split(separator: ";").compactMap(number)
-                    if fields.count == 3, fields[1] > 0, fields[2] > 0 {
-                        let size = PixelSizeInCells(width: fields[2], height: fields[1])
-                        if fields[0] == 6 { replies.cellPixelSize = size }
-                        if fields[0] == 4 { replies.windowPixelSize = size }
-                    }
-                }
-                i = j + 1
-            } else if bytes[i + 1] == UInt8(ascii: "_") {
-                // APC ... ST
-                var j = i + 2
-                while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")) { j += 1 }
-                let body = String(decoding: bytes[(i + 2)..<min(j, bytes.count)], as: UTF8.self)
-                if body.hasPrefix("G"), body.contains("i=31"), body.hasSuffix(";OK") { replies.kittyGraphicsOK = true }
-                i = j + 2
-            } else {
-                i += 1
-            }
-        }
+        for event in decoder.feed(bytes) { replies.record(event) }
         return replies
+    }
+
+    /// Takes in one decoded event; returns true for the DA1 reply, which every terminal sends last (the
+    /// probe's answer is complete then). Keys and other events change nothing.
+    @discardableResult
+    public mutating func record(_ event: InputEvent) -> Bool {
+        switch event {
+        case .primaryDeviceAttributes(let attributes):
+            primaryDeviceAttributes = attributes
+            return true
+        case .keyboardProtocolFlags(let flags):
+            keyboardProtocolFlags = flags
+        case .cellPixels(let height, let width) where height > 0 && width > 0:
+            cellPixelSize = PixelSizeInCells(width: width, height: height)
+        case .textAreaPixels(let height, let width) where height > 0 && width > 0:
+            windowPixelSize = PixelSizeInCells(width: width, height: height)
+        case .applicationReply(let body):
+            if body.hasPrefix("G"), body.contains("i=31"), body.hasSuffix(";OK") { kittyGraphicsOK = true }
+        default:
+            break
+        }
+        return false
     }
 }
 
