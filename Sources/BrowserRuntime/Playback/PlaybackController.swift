@@ -6,6 +6,7 @@ import MediaFormats
 // ChafaRenderer (a chafa canvas, C state) is not Sendable: TerminalGraphics is still Swift 5 mode and its renderers
 // are used from one thread at a time (the presenter here, one worker per renderer in the pool).
 @preconcurrency import TerminalGraphics
+import TerminalProtocol
 import VideoPlayback
 
 /// Plays the movie of one item inside its picture rect, for the browser: a `MoviePlayer` decodes and

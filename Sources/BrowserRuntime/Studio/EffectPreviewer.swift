@@ -7,6 +7,7 @@ import LivePairing
 import LiveStudio
 import MediaFormats
 import TerminalGraphics
+import TerminalProtocol
 
 /// The export dialog's effect previews (issue 20: "preview the entire contents before deciding to share"):
 /// the effect is rendered with the CLI's renderer into a temporary file outside the library (the system's
