@@ -2,23 +2,42 @@ import MediaFormats
 
 /// One file of a library with what its bytes say.
 public struct MediaFile: Sendable, Hashable, Codable {
-    /// Path as given to the scanner (relative to the scanned root when scanning a directory).
-    public var path: String
+    /// The path is kept in two parts: the folder prefix up to and including the last "/" (one shared copy
+    /// per folder, `SharedStrings`) and the name after it (inline in the struct when it has at most 15 bytes,
+    /// as camera names do). A full path was a heap string of its own per file, ~100 bytes at 100,000 files
+    /// (issue 17 item 4). `prefix + name` is exactly the path given.
+    public private(set) var folderPrefix: String
+    public private(set) var name: String
     public var size: UInt64
     /// Seconds since 1970 (for cache validation).
     public var modificationTime: Double
     public var info: MediaInfo
 
     public init(path: String, size: UInt64, modificationTime: Double, info: MediaInfo) {
-        self.path = path
+        (folderPrefix, name) = Self.split(path)
         self.size = size
         self.modificationTime = modificationTime
         self.info = info
     }
 
-    /// The last path component ("" never: a path ending in "/" keeps its last non-empty component). Found by one
-    /// backward byte search: splitting the whole path made an array per call, and pairing asks per file.
+    /// Path as given to the scanner (relative to the scanned root when scanning a directory). Made on each
+    /// read (one concatenation): code that needs it for every file of a library uses `folderPrefix`/`name`.
+    public var path: String {
+        get { folderPrefix.isEmpty ? name : folderPrefix + name }
+        set { (folderPrefix, name) = Self.split(newValue) }
+    }
+
+    private static func split(_ path: String) -> (prefix: String, name: String) {
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        let cut = utf8.index(after: slash)
+        return (SharedStrings.share(String(path[..<cut])), String(path[cut...]))
+    }
+
+    /// The last path component ("" never: a path ending in "/" keeps its last non-empty component).
     public var fileName: String {
+        if !name.isEmpty { return name }
+        let path = self.path
         let utf8 = path.utf8
         var end = utf8.endIndex
         while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
@@ -31,6 +50,25 @@ public struct MediaFile: Sendable, Hashable, Codable {
         let name = fileName
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
+    }
+
+    // The JSON shape stays the one of a stored `path`.
+    private enum CodingKeys: String, CodingKey { case path, size, modificationTime, info }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(path: try container.decode(String.self, forKey: .path),
+                  size: try container.decode(UInt64.self, forKey: .size),
+                  modificationTime: try container.decode(Double.self, forKey: .modificationTime),
+                  info: try container.decode(MediaInfo.self, forKey: .info))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(size, forKey: .size)
+        try container.encode(modificationTime, forKey: .modificationTime)
+        try container.encode(info, forKey: .info)
     }
 }
 

@@ -130,6 +130,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         var hasGPS: Bool
         var hasXMP: Bool
 
+        /// Names that repeat across files (camera, lens, codecs, the identifier's source, the zone) are
+        /// shared (`SharedStrings`): a long lens name was a heap string per file.
         init(_ f: Fields) {
             pixelWidth = PackedInt(f.pixelWidth)
             pixelHeight = PackedInt(f.pixelHeight)
@@ -145,15 +147,15 @@ public struct MediaInfo: Sendable, Hashable, Codable {
             stillImageTime = PackedDouble(f.stillImageTime)
             vitalityScore = PackedDouble(f.vitalityScore)
             contentIdentifier = f.contentIdentifier
-            contentIdentifierSource = f.contentIdentifierSource
-            cameraMake = f.cameraMake
-            cameraModel = f.cameraModel
+            contentIdentifierSource = SharedStrings.share(f.contentIdentifierSource)
+            cameraMake = SharedStrings.share(f.cameraMake)
+            cameraModel = SharedStrings.share(f.cameraModel)
             captureDate = f.captureDate
-            captureTimeZone = f.captureTimeZone
-            lensMake = f.lensMake
-            lensModel = f.lensModel
-            videoCodec = f.videoCodec
-            audioCodec = f.audioCodec
+            captureTimeZone = SharedStrings.share(f.captureTimeZone)
+            lensMake = SharedStrings.share(f.lensMake)
+            lensModel = SharedStrings.share(f.lensModel)
+            videoCodec = SharedStrings.share(f.videoCodec)
+            audioCodec = SharedStrings.share(f.audioCodec)
             problems = f.problems
             embeddedMovie = f.embeddedMovie
             livePhotoVideoIndex = f.livePhotoVideoIndex
@@ -281,7 +283,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Where the identifier came from: "apple-makernote", "quicktime-mdta", "xmp".
     public var contentIdentifierSource: String? {
         get { box.packed.contentIdentifierSource }
-        set { unique().packed.contentIdentifierSource = newValue }
+        set { unique().packed.contentIdentifierSource = SharedStrings.share(newValue) }
     }
     /// Apple MakerNote 0x0017 LivePhotoVideoIndex (raw value).
     public var livePhotoVideoIndex: UInt64? {
@@ -291,11 +293,11 @@ public struct MediaInfo: Sendable, Hashable, Codable {
 
     public var cameraMake: String? {
         get { box.packed.cameraMake }
-        set { unique().packed.cameraMake = newValue }
+        set { unique().packed.cameraMake = SharedStrings.share(newValue) }
     }
     public var cameraModel: String? {
         get { box.packed.cameraModel }
-        set { unique().packed.cameraModel = newValue }
+        set { unique().packed.cameraModel = SharedStrings.share(newValue) }
     }
     /// Capture time as written ("2021:05:02 12:34:56" Exif or ISO 8601 from QuickTime), no zone guessing.
     public var captureDate: String? {
@@ -305,7 +307,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Exif OffsetTimeOriginal (or OffsetTime): the capture time's zone as written, "+01:00".
     public var captureTimeZone: String? {
         get { box.packed.captureTimeZone }
-        set { unique().packed.captureTimeZone = newValue }
+        set { unique().packed.captureTimeZone = SharedStrings.share(newValue) }
     }
     /// True when the file carries a position. The coordinates themselves are never kept here (see
     /// `LocationReader`, which reads them only when the user asks).
@@ -317,11 +319,11 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     // MARK: exposure (Exif)
     public var lensMake: String? {
         get { box.packed.lensMake }
-        set { unique().packed.lensMake = newValue }
+        set { unique().packed.lensMake = SharedStrings.share(newValue) }
     }
     public var lensModel: String? {
         get { box.packed.lensModel }
-        set { unique().packed.lensModel = newValue }
+        set { unique().packed.lensModel = SharedStrings.share(newValue) }
     }
     /// ExposureTime as a fraction of seconds (1/801 is 1 over 801).
     public var exposureTime: ExifRational? {
@@ -353,11 +355,11 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     }
     public var videoCodec: String? {
         get { box.packed.videoCodec }
-        set { unique().packed.videoCodec = newValue }
+        set { unique().packed.videoCodec = SharedStrings.share(newValue) }
     }
     public var audioCodec: String? {
         get { box.packed.audioCodec }
-        set { unique().packed.audioCodec = newValue }
+        set { unique().packed.audioCodec = SharedStrings.share(newValue) }
     }
     public var frameCount: Int? {
         get { box.packed.frameCount.value }
@@ -409,9 +411,14 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         set { unique().packed.problems = newValue }
     }
 
+    /// A MediaInfo that knows only its format shares one box per format: a remote listing's 200,000
+    /// placeholders held a 416-byte box each before any fact was known. The first write copies it (`unique()`).
     public init(format: ContainerFormat) {
-        box = Box(Packed(Fields(format: format)))
+        box = Self.blankBoxes[format] ?? Box(Packed(Fields(format: format)))
     }
+
+    private static let blankBoxes: [ContainerFormat: Box] = Dictionary(
+        uniqueKeysWithValues: ContainerFormat.allCases.map { ($0, Box(Packed(Fields(format: $0)))) })
 
     /// Size as displayed: width and height swapped for orientations 5-8 or a 90/270 rotation.
     public var displaySize: (width: Int, height: Int)? {
