@@ -23,7 +23,14 @@ public struct MediaFile: Sendable, Hashable, Codable {
     /// Path as given to the scanner (relative to the scanned root when scanning a directory). Made on each
     /// read (one concatenation): code that needs it for every file of a library uses `folderPrefix`/`name`.
     public var path: String {
-        get { folderPrefix.isEmpty ? name : folderPrefix + name }
+        get {
+            if folderPrefix.isEmpty { return name }
+            var path = ""   // sized once: `prefix + name` grew the prefix's buffer, ~2x the bytes
+            path.reserveCapacity(folderPrefix.utf8.count + name.utf8.count)
+            path += folderPrefix
+            path += name
+            return path
+        }
         set { (folderPrefix, name) = Self.split(newValue) }
     }
 
