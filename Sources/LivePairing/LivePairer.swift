@@ -73,16 +73,16 @@ public enum LivePairer {
         // 1. By content identifier: within each identifier group, a still takes the movie of its own name,
         //    then the remaining stills take the remaining movies in name order.
         let stillsByID = Dictionary(grouping: stills.filter { $0.file.info.contentIdentifier != nil }) {
-            $0.file.info.contentIdentifier!.uppercased()
+            upper($0.file.info.contentIdentifier!)
         }
         let moviesByID = Dictionary(grouping: movies.filter { $0.file.info.contentIdentifier != nil }) {
-            $0.file.info.contentIdentifier!.uppercased()
+            upper($0.file.info.contentIdentifier!)
         }
         unpairedStills += stills.filter { $0.file.info.contentIdentifier == nil }
         // Identifier groups in order of their first still (a dictionary's order changes from run to run, and
         // it decides which leftover still gets a same-named movie).
         var seenIDs = Set<String>()
-        let idOrder = stills.compactMap { $0.file.info.contentIdentifier?.uppercased() }.filter { seenIDs.insert($0).inserted }
+        let idOrder = stills.compactMap { $0.file.info.contentIdentifier.map(upper) }.filter { seenIDs.insert($0).inserted }
         for id in idOrder {
             guard let group = stillsByID[id] else { continue }
             // Entries arrive in rank (= natural path) order, and grouping keeps it.
@@ -154,8 +154,8 @@ public enum LivePairer {
         let still = stillEntry.file
         for entry in movies {
             let movie = entry.file
-            let stillID = still.info.contentIdentifier?.uppercased()
-            let movieID = movie.info.contentIdentifier?.uppercased()
+            let stillID = still.info.contentIdentifier.map(upper)
+            let movieID = movie.info.contentIdentifier.map(upper)
             if let stillID, let movieID, stillID != movieID { continue }  // both known and different: never
             if stillID != nil && movieID != nil { continue }               // both known and equal: handled above
             guard let duration = movie.info.duration, duration <= maxProbableMovieSeconds else { continue }
@@ -179,7 +179,7 @@ public enum LivePairer {
         if still.info.problems.contains(where: { $0.message.hasPrefix("broken motion photo") }) {
             liveOff = "its embedded movie is broken"
         }
-        if let id = still.info.contentIdentifier?.uppercased() {
+        if let id = still.info.contentIdentifier.map(upper) {
             let group = stillsByID[id] ?? []
             if group.count <= 1 {
                 warnings.insert("Live Photo movie missing (identifier \(id))", at: 0)
@@ -195,18 +195,18 @@ public enum LivePairer {
             }
         }
         for movie in sameName.lazy.map(\.file) {
-            if let a = still.info.contentIdentifier?.uppercased(), let b = movie.info.contentIdentifier?.uppercased(),
+            if let a = still.info.contentIdentifier.map(upper), let b = movie.info.contentIdentifier.map(upper),
                a != b {
                 warnings.append("not paired with \(movie.fileName): content identifiers differ")
             }
         }
-        return LibraryItem(kind: .still, still: still, contentIdentifier: still.info.contentIdentifier?.uppercased(),
+        return LibraryItem(kind: .still, still: still, contentIdentifier: still.info.contentIdentifier.map(upper),
                            warnings: warnings, liveOffReason: liveOff)
     }
 
     private static func standaloneMovie(_ movie: MediaFile, stillsByID: [String: [PairingEntry]]) -> LibraryItem {
         var warnings = problems(movie)
-        if let id = movie.info.contentIdentifier?.uppercased() {
+        if let id = movie.info.contentIdentifier.map(upper) {
             let sameID = stillsByID[id] ?? []
             if sameID.isEmpty {
                 warnings.insert("Live Photo still missing (identifier \(id))", at: 0)
@@ -215,7 +215,7 @@ public enum LivePairer {
                                 + namesOfOthers(sameID, except: nil), at: 0)
             }
         }
-        return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier?.uppercased(),
+        return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier.map(upper),
                            warnings: warnings)
     }
 
@@ -231,6 +231,12 @@ public enum LivePairer {
         let others = files.count - (except == nil ? 0 : 1)
         let more = others - names.count
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+    }
+
+    /// `text` upper-cased, the same string (and heap buffer) when it already is, as Apple writes identifiers:
+    /// `uppercased()` made a new 36-byte string for every item with an identifier.
+    static func upper(_ text: String) -> String {
+        text.utf8.contains { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 } ? text.uppercased() : text
     }
 
     /// Parse problems worth telling the user, prefixed with the file name, in plain words (each sentence
