@@ -221,12 +221,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Shared between copies; written only through `unique()`, which copies it first unless this value is
     /// its only owner, so a box another value or thread can see is never written.
     // unchecked: copy-on-write storage (not a C boundary): a shared box is never written, see `unique()`.
-    private final class Box: @unchecked Sendable {
+    final class Box: @unchecked Sendable {
         var packed: Packed
         init(_ packed: Packed) { self.packed = packed }
     }
 
-    private var box: Box
+    private(set) var box: Box
 
     private mutating func unique() -> Box {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.packed) }

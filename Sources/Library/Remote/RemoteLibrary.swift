@@ -160,6 +160,8 @@ public final class RemoteLibrary: Sendable {
         }
         placeholders = []
         byName = [:]
+        // The browser reads no headers: the media entries are not needed while it builds its grid.
+        if probePolicy == .onDemand { media = [] }
         if listing.truncated { emit(.listingTruncated(kept: listing.entries.count, limit: maxEntries)) }
         emit(.listed(items: items, subdirectories: listing.directories, rejected: listing.rejected))
         if probePolicy == .onDemand {
@@ -217,26 +219,36 @@ public final class RemoteLibrary: Sendable {
             MediaFile(path: e.name, size: e.size ?? 0, modificationTime: e.modificationTime?.timeIntervalSince1970 ?? 0,
                       info: MediaInfo(format: format))
         }
-        let movies = entries.filter { movieExts.contains($0.url.pathExtension.lowercased()) }
-        let stills = entries.filter { !movieExts.contains($0.url.pathExtension.lowercased()) }
-        var moviesByBase = Dictionary(grouping: movies) { base($0.name) }
-        // Which entries make a cell, sorted by the cell's name; the items (1.2 KB each) are then made once, in
-        // order (sorting the items themselves copied them over and over).
-        var cells: [(still: RemoteEntry?, movie: RemoteEntry?)] = []
+        let isMovie = entries.map { movieExts.contains($0.url.pathExtension.lowercased()) }
+        // Cells as positions in `entries` (-1: none), not copies of the entries: a 200,000-entry listing made
+        // three more arrays of entries here (issue 17 item 5).
+        var moviesByBase: [String: [Int]] = [:]
+        for i in entries.indices where isMovie[i] { moviesByBase[base(entries[i].name), default: []].append(i) }
+        var cells: [(still: Int, movie: Int)] = []
         cells.reserveCapacity(entries.count)
-        for still in stills {
-            let partner = moviesByBase[base(still.name)]?.first
-            if partner != nil { moviesByBase[base(still.name)]?.removeFirst() }
-            cells.append((still, partner))
+        for i in entries.indices where !isMovie[i] {
+            var partner = -1
+            if !moviesByBase.isEmpty {
+                let key = base(entries[i].name)
+                if var list = moviesByBase[key], !list.isEmpty {
+                    partner = list.removeFirst()
+                    moviesByBase[key] = list
+                }
+            }
+            cells.append((i, partner))
         }
-        for movie in moviesByBase.values.flatMap({ $0 }) { cells.append((nil, movie)) }
-        let names = cells.map { ($0.still ?? $0.movie)?.name ?? "" }
+        for movie in moviesByBase.values.flatMap({ $0 }) { cells.append((-1, movie)) }
+        // Sorted by the cell's name; the items are then made once, in order (sorting the items themselves
+        // copied them over and over).
+        let names = cells.map { entries[$0.still >= 0 ? $0.still : $0.movie].name }
         let order = cells.indices.sorted { NaturalOrder.less(names[$0], names[$1]) }
         var items: [RemoteItem] = []
         items.reserveCapacity(cells.count)
         for index in order {
-            let (still, movie) = cells[index]
-            if let still {
+            let (stillIndex, movieIndex) = cells[index]
+            let movie = movieIndex >= 0 ? entries[movieIndex] : nil
+            if stillIndex >= 0 {
+                let still = entries[stillIndex]
                 let item = LibraryItem(kind: movie == nil ? .still : .live, still: file(still, .jpeg),
                                        movie: movie.map { file($0, .quickTime) })
                 items.append(RemoteItem(item: item, isPlaceholder: true, stillURL: still.url, movieURL: movie?.url))
