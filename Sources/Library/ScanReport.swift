@@ -40,10 +40,24 @@ public struct ScanReport: Codable, Sendable {
         /// `scan --verbose`.
         public var problems: [String]
     }
+    /// A header over a run of `items` (`scan --group`): `count` items from index `first`. A count of 0 is a
+    /// header on its own (the timeline's year line).
+    public struct Section: Codable, Sendable, Equatable {
+        public var title: String
+        public var first: Int
+        public var count: Int
+        public init(title: String, first: Int, count: Int) {
+            self.title = title
+            self.first = first
+            self.count = count
+        }
+    }
     public var root: String
     public var counts: [String: Int]
     public var items: [Item]
     public var warnings: [String]
+    /// Only with `scan --group` (absent from the JSON otherwise).
+    public var sections: [Section]?
 
     public init(_ scan: LibraryScan) {
         root = scan.root
@@ -124,7 +138,15 @@ public struct ScanReport: Codable, Sendable {
         var lines: [String] = []
         func pad(_ s: String, _ n: Int) -> String { VisibleText.column(s, width: n - 1) + " " }
         lines.append(pad("KIND", 7) + pad("NAME", 34) + pad("SIZE", 11) + pad("MOVIE", 16) + "IDENTIFIER")
-        for item in items {
+        var headers = (sections ?? [])[...]
+        func headersUpTo(_ index: Int) {
+            while let next = headers.first, next.first <= index {
+                lines.append("== " + VisibleText.escaped(next.title))
+                headers = headers.dropFirst()
+            }
+        }
+        for (index, item) in items.enumerated() {
+            headersUpTo(index)
             let names = item.files.map { ($0.path as NSString).lastPathComponent }.joined(separator: " + ")
             let size = item.width.map { "\($0)x\(item.height ?? 0)" } ?? "?"
             var movie = ""
@@ -136,6 +158,7 @@ public struct ScanReport: Codable, Sendable {
             for w in item.warnings { lines.append("       ! " + VisibleText.escaped(w)) }
             if verbose { for p in item.problems { lines.append("         [" + VisibleText.escaped(p) + "]") } }
         }
+        headersUpTo(Int.max)
         let c = counts
         lines.append("")
         lines.append("\(Plural.count(c["items"] ?? 0, "item")) (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "

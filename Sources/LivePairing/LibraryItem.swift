@@ -2,23 +2,49 @@ import MediaFormats
 
 /// One file of a library with what its bytes say.
 public struct MediaFile: Sendable, Hashable, Codable {
-    /// Path as given to the scanner (relative to the scanned root when scanning a directory).
-    public var path: String
+    /// The path is kept in two parts: the folder prefix up to and including the last "/" (one shared copy
+    /// per folder, `SharedStrings`) and the name after it (inline in the struct when it has at most 15 bytes,
+    /// as camera names do). A full path was a heap string of its own per file, ~100 bytes at 100,000 files
+    /// (issue 17 item 4). `prefix + name` is exactly the path given.
+    public private(set) var folderPrefix: String
+    public private(set) var name: String
     public var size: UInt64
     /// Seconds since 1970 (for cache validation).
     public var modificationTime: Double
     public var info: MediaInfo
 
     public init(path: String, size: UInt64, modificationTime: Double, info: MediaInfo) {
-        self.path = path
+        (folderPrefix, name) = Self.split(path)
         self.size = size
         self.modificationTime = modificationTime
         self.info = info
     }
 
-    /// The last path component ("" never: a path ending in "/" keeps its last non-empty component). Found by one
-    /// backward byte search: splitting the whole path made an array per call, and pairing asks per file.
+    /// Path as given to the scanner (relative to the scanned root when scanning a directory). Made on each
+    /// read (one concatenation): code that needs it for every file of a library uses `folderPrefix`/`name`.
+    public var path: String {
+        get {
+            if folderPrefix.isEmpty { return name }
+            var path = ""   // sized once: `prefix + name` grew the prefix's buffer, ~2x the bytes
+            path.reserveCapacity(folderPrefix.utf8.count + name.utf8.count)
+            path += folderPrefix
+            path += name
+            return path
+        }
+        set { (folderPrefix, name) = Self.split(newValue) }
+    }
+
+    private static func split(_ path: String) -> (prefix: String, name: String) {
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        let cut = utf8.index(after: slash)
+        return (SharedStrings.share(String(path[..<cut])), String(path[cut...]))
+    }
+
+    /// The last path component ("" never: a path ending in "/" keeps its last non-empty component).
     public var fileName: String {
+        if !name.isEmpty { return name }
+        let path = self.path
         let utf8 = path.utf8
         var end = utf8.endIndex
         while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
@@ -31,6 +57,25 @@ public struct MediaFile: Sendable, Hashable, Codable {
         let name = fileName
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
+    }
+
+    // The JSON shape stays the one of a stored `path`.
+    private enum CodingKeys: String, CodingKey { case path, size, modificationTime, info }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(path: try container.decode(String.self, forKey: .path),
+                  size: try container.decode(UInt64.self, forKey: .size),
+                  modificationTime: try container.decode(Double.self, forKey: .modificationTime),
+                  info: try container.decode(MediaInfo.self, forKey: .info))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(size, forKey: .size)
+        try container.encode(modificationTime, forKey: .modificationTime)
+        try container.encode(info, forKey: .info)
     }
 }
 
@@ -59,18 +104,47 @@ public enum PairingEvidence: String, Sendable, Codable {
 
 /// A library item: what the grid shows as one cell. A Live Photo is one item, never two.
 public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
-    public var kind: ItemKind
     /// The picture: the still of a live/motion/still item; nil for a video.
     public var still: MediaFile?
     /// The movie beside the still (live) or the video itself (video); nil for motion and still.
     public var movie: MediaFile?
-    public var contentIdentifier: String?
+    /// Identifier, warnings and live-off reason in one shared box, nil when the item has none of them (most
+    /// stills): 40 bytes became 8 in every copy of every item (issue 17 items 4 and 5). Never written: a
+    /// change makes a new box.
+    private var notes: Notes?
+    public var kind: ItemKind
     public var pairing: PairingEvidence?
+
+    private final class Notes: Sendable {
+        let contentIdentifier: String?
+        let warnings: [String]
+        let liveOffReason: String?
+        init(contentIdentifier: String?, warnings: [String], liveOffReason: String?) {
+            self.contentIdentifier = contentIdentifier
+            self.warnings = warnings
+            self.liveOffReason = liveOffReason
+        }
+        static func make(_ contentIdentifier: String?, _ warnings: [String], _ liveOffReason: String?) -> Notes? {
+            contentIdentifier == nil && warnings.isEmpty && liveOffReason == nil
+                ? nil : Notes(contentIdentifier: contentIdentifier, warnings: warnings, liveOffReason: liveOffReason)
+        }
+    }
+
+    public var contentIdentifier: String? {
+        get { notes?.contentIdentifier }
+        set { notes = Notes.make(newValue, warnings, liveOffReason) }
+    }
     /// Human-readable warnings about this item (missing half, conflicting identifiers, parse problems).
-    public var warnings: [String]
+    public var warnings: [String] {
+        get { notes?.warnings ?? [] }
+        set { notes = Notes.make(contentIdentifier, newValue, liveOffReason) }
+    }
     /// Set when the item is a Live Photo that must be shown as a traditional still (its movie is missing,
     /// or cannot play): the UI shows the badge's still variant and says why.
-    public var liveOffReason: String?
+    public var liveOffReason: String? {
+        get { notes?.liveOffReason }
+        set { notes = Notes.make(contentIdentifier, warnings, newValue) }
+    }
 
     public init(kind: ItemKind, still: MediaFile? = nil, movie: MediaFile? = nil,
                 contentIdentifier: String? = nil, pairing: PairingEvidence? = nil, warnings: [String] = [],
@@ -78,10 +152,51 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         self.kind = kind
         self.still = still
         self.movie = movie
-        self.contentIdentifier = contentIdentifier
         self.pairing = pairing
-        self.warnings = warnings
-        self.liveOffReason = liveOffReason
+        notes = Notes.make(contentIdentifier, warnings, liveOffReason)
+    }
+
+    public static func == (a: LibraryItem, b: LibraryItem) -> Bool {
+        a.kind == b.kind && a.still == b.still && a.movie == b.movie && a.pairing == b.pairing
+            && (a.notes === b.notes || (a.contentIdentifier == b.contentIdentifier && a.warnings == b.warnings
+                                        && a.liveOffReason == b.liveOffReason))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(still)
+        hasher.combine(movie)
+        hasher.combine(contentIdentifier)
+        hasher.combine(pairing)
+        hasher.combine(warnings)
+        hasher.combine(liveOffReason)
+    }
+
+    // The JSON shape of the stored fields it had before the notes box.
+    private enum CodingKeys: String, CodingKey {
+        case kind, still, movie, contentIdentifier, pairing, warnings, liveOffReason
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try c.decode(ItemKind.self, forKey: .kind),
+                  still: try c.decodeIfPresent(MediaFile.self, forKey: .still),
+                  movie: try c.decodeIfPresent(MediaFile.self, forKey: .movie),
+                  contentIdentifier: try c.decodeIfPresent(String.self, forKey: .contentIdentifier),
+                  pairing: try c.decodeIfPresent(PairingEvidence.self, forKey: .pairing),
+                  warnings: try c.decode([String].self, forKey: .warnings),
+                  liveOffReason: try c.decodeIfPresent(String.self, forKey: .liveOffReason))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(still, forKey: .still)
+        try c.encodeIfPresent(movie, forKey: .movie)
+        try c.encodeIfPresent(contentIdentifier, forKey: .contentIdentifier)
+        try c.encodeIfPresent(pairing, forKey: .pairing)
+        try c.encode(warnings, forKey: .warnings)
+        try c.encodeIfPresent(liveOffReason, forKey: .liveOffReason)
     }
 
     /// The file the item is known by: its still, or its movie when there is no still.

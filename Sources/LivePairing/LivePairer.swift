@@ -18,97 +18,123 @@ public enum LivePairer {
     /// The result depends only on the set of files, never on their order: the progressive scan, the index and
     /// the full scan hand them over in different orders and must show the same items.
     public static func pair(_ files: [MediaFile]) -> [LibraryItem] {
-        var byFolder: [String: [MediaFile]] = [:]
-        var folderOrder: [String] = []
-        for index in NaturalOrder.sortedIndices(files.map(\.path)) {
-            let file = files[index]
-            let folder = folderOf(file.path)
-            if byFolder[folder] == nil { folderOrder.append(folder) }
-            byFolder[folder, default: []].append(file)
+        // One sort of the paths (keys per folder and per name, never a key per full path) gives each file its
+        // rank; pairing identifies files by rank and the items are put in order by their primary file's rank,
+        // so nothing is sorted or keyed by path strings a second time (issue 17 item 4).
+        let order = NaturalOrder.sortedIndices(files)
+        var folderIndex: [String: Int] = [:]
+        var folders: [[PairingEntry]] = []
+        for (rank, index) in order.enumerated() {
+            let entry = PairingEntry(file: files[index], rank: rank)
+            if let known = folderIndex[entry.file.folderPrefix] {
+                folders[known].append(entry)
+            } else {
+                folderIndex[entry.file.folderPrefix] = folders.count
+                folders.append([entry])
+            }
         }
+        folderIndex = [:]
         var items: [LibraryItem] = []
-        for folder in folderOrder {
-            items += pairFolder(byFolder[folder] ?? [])
+        var ranks: [Int] = []
+        items.reserveCapacity(files.count)
+        ranks.reserveCapacity(files.count)
+        for folder in folders.indices {
+            pairFolder(folders[folder], into: &items, ranks: &ranks)
+            folders[folder] = []
         }
-        // Sort indices by precomputed keys, then move each item once: sorting the items themselves compared
-        // paths scalar by scalar and moved whole structs (retain/release) at every step.
-        let order = NaturalOrder.sortedIndices(items.map { $0.primary.path })
-        return order.map { items[$0] }
+        // Put each item at its place by swaps (cycles of the permutation): sorting a copy kept two item arrays.
+        var source = items.indices.sorted { ranks[$0] < ranks[$1] }
+        for start in source.indices where source[start] != start {
+            var current = start
+            while source[current] != start {
+                let next = source[current]
+                items.swapAt(current, next)
+                source[current] = current
+                current = next
+            }
+            source[current] = current
+        }
+        return items
     }
 
     // MARK: one folder
 
-    private static func pairFolder(_ files: [MediaFile]) -> [LibraryItem] {
-        let stills = files.filter { !$0.info.format.isMovie }
-        let movies = files.filter { $0.info.format.isMovie }
-        var items: [LibraryItem] = []
-        var usedMovies = Set<String>()
-        var unpairedStills: [MediaFile] = []
+    /// Appends the folder's items to `items` and the rank of each one's primary file to `ranks`.
+    private static func pairFolder(_ files: [PairingEntry], into items: inout [LibraryItem], ranks: inout [Int]) {
+        func add(_ item: LibraryItem, primary: PairingEntry) {
+            items.append(item)
+            ranks.append(primary.rank)
+        }
+        let stills = files.filter { !$0.file.info.format.isMovie }
+        let movies = files.filter { $0.file.info.format.isMovie }
+        var usedMovies = Set<Int>()
+        var unpairedStills: [PairingEntry] = []
 
         // 1. By content identifier: within each identifier group, a still takes the movie of its own name,
         //    then the remaining stills take the remaining movies in name order.
-        let stillsByID = Dictionary(grouping: stills.filter { $0.info.contentIdentifier != nil }) {
-            $0.info.contentIdentifier!.uppercased()
+        let stillsByID = Dictionary(grouping: stills.filter { $0.file.info.contentIdentifier != nil }) {
+            upper($0.file.info.contentIdentifier!)
         }
-        let moviesByID = Dictionary(grouping: movies.filter { $0.info.contentIdentifier != nil }) {
-            $0.info.contentIdentifier!.uppercased()
+        let moviesByID = Dictionary(grouping: movies.filter { $0.file.info.contentIdentifier != nil }) {
+            upper($0.file.info.contentIdentifier!)
         }
-        unpairedStills += stills.filter { $0.info.contentIdentifier == nil }
+        unpairedStills += stills.filter { $0.file.info.contentIdentifier == nil }
         // Identifier groups in order of their first still (a dictionary's order changes from run to run, and
         // it decides which leftover still gets a same-named movie).
         var seenIDs = Set<String>()
-        let idOrder = stills.compactMap { $0.info.contentIdentifier?.uppercased() }.filter { seenIDs.insert($0).inserted }
+        let idOrder = stills.compactMap { $0.file.info.contentIdentifier.map(upper) }.filter { seenIDs.insert($0).inserted }
         for id in idOrder {
             guard let group = stillsByID[id] else { continue }
-            let groupStills = group.sorted { NaturalOrder.less($0.path, $1.path) }
-            var freeMovies = (moviesByID[id] ?? []).sorted { NaturalOrder.less($0.path, $1.path) }
-            var assignment: [String: MediaFile] = [:]
+            // Entries arrive in rank (= natural path) order, and grouping keeps it.
+            let groupStills = group
+            var freeMovies = moviesByID[id] ?? []
+            var assignment: [Int: PairingEntry] = [:]   // still rank -> movie
             if !freeMovies.isEmpty {
                 var byName = NameMatch.index(freeMovies)
-                var taken = Set<String>()
+                var taken = Set<Int>()
                 for still in groupStills {
-                    for key in NameMatch.keys(for: still) {
+                    for key in NameMatch.keys(for: still.file) {
                         guard var list = byName[key], let movie = list.first else { continue }
                         list.removeFirst()
                         byName[key] = list
-                        assignment[still.path] = movie
-                        taken.insert(movie.path)
+                        assignment[still.rank] = movie
+                        taken.insert(movie.rank)
                         break
                     }
                 }
-                freeMovies.removeAll { taken.contains($0.path) }
-                for still in groupStills where assignment[still.path] == nil && !freeMovies.isEmpty {
-                    assignment[still.path] = freeMovies.removeFirst()
+                freeMovies.removeAll { taken.contains($0.rank) }
+                for still in groupStills where assignment[still.rank] == nil && !freeMovies.isEmpty {
+                    assignment[still.rank] = freeMovies.removeFirst()
                 }
             }
             for still in groupStills {
-                guard let movie = assignment[still.path] else {
+                guard let movie = assignment[still.rank] else {
                     unpairedStills.append(still)
                     continue
                 }
-                usedMovies.insert(movie.path)
+                usedMovies.insert(movie.rank)
                 let shared = groupStills.count > 1
                     ? ["identifier \(id) is shared with " + namesOfOthers(groupStills, except: still)] : []
-                items.append(LibraryItem(kind: .live, still: still, movie: movie, contentIdentifier: id,
-                                         pairing: .contentIdentifier,
-                                         warnings: shared + problems(still) + problems(movie)))
+                add(LibraryItem(kind: .live, still: still.file, movie: movie.file, contentIdentifier: id,
+                                pairing: .contentIdentifier,
+                                warnings: shared + problems(still.file) + problems(movie.file)), primary: still)
             }
         }
 
         // 2. By name, when one side has no identifier. Movies are indexed by name so a folder of 10,000 files
         //    pairs in linear time.
         let moviesByName = NameMatch.index(movies)
-        var stillsLeft: [MediaFile] = []
+        var stillsLeft: [PairingEntry] = []
         for still in unpairedStills {
-            let candidates = NameMatch.candidates(for: still, in: moviesByName).filter { !usedMovies.contains($0.path) }
+            let candidates = NameMatch.candidates(for: still.file, in: moviesByName).filter { !usedMovies.contains($0.rank) }
             if let movie = probableMovie(for: still, among: candidates) {
-                usedMovies.insert(movie.path)
-                items.append(LibraryItem(
-                    kind: .live, still: still, movie: movie,
-                    contentIdentifier: still.info.contentIdentifier ?? movie.info.contentIdentifier,
+                usedMovies.insert(movie.rank)
+                add(LibraryItem(
+                    kind: .live, still: still.file, movie: movie.file,
+                    contentIdentifier: still.file.info.contentIdentifier ?? movie.file.info.contentIdentifier,
                     pairing: .probableByName,
                     warnings: ["paired by file name only (probable): one half has no content identifier"]
-                        + problems(still) + problems(movie)))
+                        + problems(still.file) + problems(movie.file)), primary: still)
             } else {
                 stillsLeft.append(still)
             }
@@ -116,32 +142,34 @@ public enum LivePairer {
 
         // 3. What is left stands alone, with warnings that say what is missing.
         for still in stillsLeft {
-            items.append(standaloneStill(still, sameName: NameMatch.candidates(for: still, in: moviesByName),
-                                         stillsByID: stillsByID, moviesByID: moviesByID))
+            add(standaloneStill(still, sameName: NameMatch.candidates(for: still.file, in: moviesByName),
+                                stillsByID: stillsByID, moviesByID: moviesByID), primary: still)
         }
-        for movie in movies where !usedMovies.contains(movie.path) {
-            items.append(standaloneMovie(movie, stillsByID: stillsByID))
+        for movie in movies where !usedMovies.contains(movie.rank) {
+            add(standaloneMovie(movie.file, stillsByID: stillsByID), primary: movie)
         }
-        return items
     }
 
-    private static func probableMovie(for still: MediaFile, among movies: [MediaFile]) -> MediaFile? {
-        for movie in movies {
-            let stillID = still.info.contentIdentifier?.uppercased()
-            let movieID = movie.info.contentIdentifier?.uppercased()
+    private static func probableMovie(for stillEntry: PairingEntry, among movies: [PairingEntry]) -> PairingEntry? {
+        let still = stillEntry.file
+        for entry in movies {
+            let movie = entry.file
+            let stillID = still.info.contentIdentifier.map(upper)
+            let movieID = movie.info.contentIdentifier.map(upper)
             if let stillID, let movieID, stillID != movieID { continue }  // both known and different: never
             if stillID != nil && movieID != nil { continue }               // both known and equal: handled above
             guard let duration = movie.info.duration, duration <= maxProbableMovieSeconds else { continue }
             if let gap = CaptureTime.gapSeconds(still.info.captureDate, movie.info.captureDate),
                gap > maxProbableCaptureGapSeconds { continue }
-            return movie
+            return entry
         }
         return nil
     }
 
-    private static func standaloneStill(_ still: MediaFile, sameName: [MediaFile],
-                                        stillsByID: [String: [MediaFile]],
-                                        moviesByID: [String: [MediaFile]]) -> LibraryItem {
+    private static func standaloneStill(_ entry: PairingEntry, sameName: [PairingEntry],
+                                        stillsByID: [String: [PairingEntry]],
+                                        moviesByID: [String: [PairingEntry]]) -> LibraryItem {
+        let still = entry.file
         var warnings = problems(still)
         var liveOff: String?
         if still.info.embeddedMovie != nil {
@@ -151,7 +179,7 @@ public enum LivePairer {
         if still.info.problems.contains(where: { $0.message.hasPrefix("broken motion photo") }) {
             liveOff = "its embedded movie is broken"
         }
-        if let id = still.info.contentIdentifier?.uppercased() {
+        if let id = still.info.contentIdentifier.map(upper) {
             let group = stillsByID[id] ?? []
             if group.count <= 1 {
                 warnings.insert("Live Photo movie missing (identifier \(id))", at: 0)
@@ -159,26 +187,26 @@ public enum LivePairer {
             } else if moviesByID[id]?.isEmpty ?? true {
                 // Copies of one still and no movie with their identifier: each is a Live Photo without its movie.
                 warnings.insert("Live Photo movie missing (identifier \(id), also in "
-                                + namesOfOthers(group, except: still) + ")", at: 0)
+                                + namesOfOthers(group, except: entry) + ")", at: 0)
                 liveOff = "its movie is missing"
             } else {
-                warnings.insert("identifier \(id) is shared with " + namesOfOthers(group, except: still)
+                warnings.insert("identifier \(id) is shared with " + namesOfOthers(group, except: entry)
                                 + "; the movie is paired with another still", at: 0)
             }
         }
-        for movie in sameName {
-            if let a = still.info.contentIdentifier?.uppercased(), let b = movie.info.contentIdentifier?.uppercased(),
+        for movie in sameName.lazy.map(\.file) {
+            if let a = still.info.contentIdentifier.map(upper), let b = movie.info.contentIdentifier.map(upper),
                a != b {
                 warnings.append("not paired with \(movie.fileName): content identifiers differ")
             }
         }
-        return LibraryItem(kind: .still, still: still, contentIdentifier: still.info.contentIdentifier?.uppercased(),
+        return LibraryItem(kind: .still, still: still, contentIdentifier: still.info.contentIdentifier.map(upper),
                            warnings: warnings, liveOffReason: liveOff)
     }
 
-    private static func standaloneMovie(_ movie: MediaFile, stillsByID: [String: [MediaFile]]) -> LibraryItem {
+    private static func standaloneMovie(_ movie: MediaFile, stillsByID: [String: [PairingEntry]]) -> LibraryItem {
         var warnings = problems(movie)
-        if let id = movie.info.contentIdentifier?.uppercased() {
+        if let id = movie.info.contentIdentifier.map(upper) {
             let sameID = stillsByID[id] ?? []
             if sameID.isEmpty {
                 warnings.insert("Live Photo still missing (identifier \(id))", at: 0)
@@ -187,22 +215,28 @@ public enum LivePairer {
                                 + namesOfOthers(sameID, except: nil), at: 0)
             }
         }
-        return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier?.uppercased(),
+        return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier.map(upper),
                            warnings: warnings)
     }
 
     /// "a.jpg, b.jpg and 3 more": a folder of copies sharing one identifier must not make megabytes of warnings.
     /// `except`, when given, is a member of `files`. Stops after `limit` names: a group of thousands costs the
     /// same as a group of four.
-    private static func namesOfOthers(_ files: [MediaFile], except: MediaFile?, limit: Int = 3) -> String {
+    private static func namesOfOthers(_ files: [PairingEntry], except: PairingEntry?, limit: Int = 3) -> String {
         var names: [String] = []
-        for file in files where file.path != except?.path {
-            names.append(file.fileName)
+        for entry in files where entry.rank != except?.rank {
+            names.append(entry.file.fileName)
             if names.count == limit { break }
         }
         let others = files.count - (except == nil ? 0 : 1)
         let more = others - names.count
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+    }
+
+    /// `text` upper-cased, the same string (and heap buffer) when it already is, as Apple writes identifiers:
+    /// `uppercased()` made a new 36-byte string for every item with an identifier.
+    static func upper(_ text: String) -> String {
+        text.utf8.contains { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 } ? text.uppercased() : text
     }
 
     /// Parse problems worth telling the user, prefixed with the file name, in plain words (each sentence
@@ -218,10 +252,5 @@ public enum LivePairer {
         let cut = sentences.first { $0.hasSuffix("the file ends early") }
         return (cut.map { [$0] + sentences.filter { !$0.hasPrefix("damaged ") } } ?? sentences)
             .map { "\(file.fileName): \($0)" }
-    }
-
-    private static func folderOf(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
     }
 }

@@ -15,8 +15,8 @@ enum NameMatch {
     }
 
     /// Movies by lower-cased base name.
-    static func index(_ movies: [MediaFile]) -> [String: [MediaFile]] {
-        Dictionary(grouping: movies) { $0.baseName.lowercased() }
+    static func index(_ movies: [PairingEntry]) -> [String: [PairingEntry]] {
+        Dictionary(grouping: movies) { $0.file.baseName.lowercased() }
     }
 
     /// Index keys a matching movie of `still` would have, best (exact) first.
@@ -27,10 +27,17 @@ enum NameMatch {
 
     /// The movies whose names match `still`, best (exact) first. An empty index (a folder without movies)
     /// costs nothing: no keys are made.
-    static func candidates(for still: MediaFile, in index: [String: [MediaFile]]) -> [MediaFile] {
+    static func candidates(for still: MediaFile, in index: [String: [PairingEntry]]) -> [PairingEntry] {
         guard !index.isEmpty else { return [] }
         return keys(for: still).flatMap { index[$0] ?? [] }
     }
+}
+
+/// A file being paired and its position in the natural order of all paths: the position is the file's
+/// identity inside the pairer (sets and dictionaries of paths cost a string per file) and the final order.
+struct PairingEntry {
+    var file: MediaFile
+    var rank: Int
 }
 
 /// Natural, case-insensitive order ("IMG_2" before "IMG_10"), so the grid reads like a file manager.
@@ -65,6 +72,12 @@ public enum NaturalOrder {
     public static func key(_ text: String) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(text.utf8.count + 8)
+        appendKey(text, to: &key)
+        return key
+    }
+
+    /// `key(text)` appended to `key`: many keys can share one buffer.
+    static func appendKey(_ text: String, to key: inout [UInt8]) {
         var utf8 = text.utf8.makeIterator()
         var pending = utf8.next()
         while let byte = pending {
@@ -87,7 +100,70 @@ public enum NaturalOrder {
             key.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
             pending = utf8.next()
         }
-        return key
+    }
+
+    /// The permutation that sorts `files` by `less` of their paths, without making a path or a key per path:
+    /// a key per folder prefix and one per name, the name keys in one buffer. A prefix ends with "/", so no
+    /// run of digits spans the cut and the key of a path is the prefix's key followed by the name's.
+    public static func sortedIndices(_ files: [MediaFile]) -> [Int] {
+        var prefixKeys: [[UInt8]] = []
+        var prefixIndex: [String: Int] = [:]
+        var prefixOfFile: [Int32] = []
+        prefixOfFile.reserveCapacity(files.count)
+        var names: [UInt8] = []
+        var nameStart: [Int] = [0]
+        nameStart.reserveCapacity(files.count + 1)
+        for file in files {
+            if let known = prefixIndex[file.folderPrefix] {
+                prefixOfFile.append(Int32(known))
+            } else {
+                prefixIndex[file.folderPrefix] = prefixKeys.count
+                prefixOfFile.append(Int32(prefixKeys.count))
+                prefixKeys.append(key(file.folderPrefix))
+            }
+            appendKey(file.name, to: &names)
+            nameStart.append(names.count)
+        }
+        return names.withUnsafeBufferPointer { names in
+            func name(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: names[nameStart[i]..<nameStart[i + 1]])
+            }
+            return files.indices.sorted { a, b in
+                let pa = Int(prefixOfFile[a]), pb = Int(prefixOfFile[b])
+                let order = pa == pb ? compare(name(a), name(b))
+                    : prefixKeys[pa].withUnsafeBufferPointer { ka in
+                        prefixKeys[pb].withUnsafeBufferPointer { kb in compare(ka, name(a), kb, name(b)) }
+                    }
+                return order != 0 ? order < 0 : files[a].path < files[b].path
+            }
+        }
+    }
+
+    /// memcmp order of two byte strings, the shorter first when one starts the other.
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmp(pa, pb, common)
+            if c != 0 { return Int(c) }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// `compare(a1 + a2, b1 + b2)` without joining them.
+    private static func compare(_ a1: UnsafeBufferPointer<UInt8>, _ a2: UnsafeBufferPointer<UInt8>,
+                                _ b1: UnsafeBufferPointer<UInt8>, _ b2: UnsafeBufferPointer<UInt8>) -> Int {
+        let head = min(a1.count, b1.count)
+        let first = compare(UnsafeBufferPointer(rebasing: a1[..<head]), UnsafeBufferPointer(rebasing: b1[..<head]))
+        if first != 0 { return first }
+        let na = a1.count + a2.count, nb = b1.count + b2.count
+        var i = head
+        while i < na, i < nb {
+            let x = i < a1.count ? a1[i] : a2[i - a1.count]
+            let y = i < b1.count ? b1[i] : b2[i - b1.count]
+            if x != y { return x < y ? -1 : 1 }
+            i += 1
+        }
+        return na == nb ? 0 : (na < nb ? -1 : 1)
     }
 
     /// `less` through precomputed keys: the order of `key`, ties broken like `less` does.

@@ -1,3 +1,5 @@
+import Concurrent
+
 /// What a file is, as far as its container says; the pure core's only output type.
 public enum ContainerFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, heif, quickTime, mp4, png, gif, webp, tiff, bmp, unknown
@@ -109,16 +111,10 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         var stillImageTime: PackedDouble
         var vitalityScore: PackedDouble
         var contentIdentifier: String?
-        var contentIdentifierSource: String?
-        var cameraMake: String?
-        var cameraModel: String?
         var captureDate: String?
-        var captureTimeZone: String?
-        var lensMake: String?
-        var lensModel: String?
-        var videoCodec: String?
-        var audioCodec: String?
         var problems: [ParseProblem]
+        /// The names files repeat, in one box shared by every file with the same ones (`SharedNames`).
+        var names: SharedNames
         var embeddedMovie: EmbeddedMovie?
         var livePhotoVideoIndex: UInt64?
         var exifThumbnail: ByteRange?
@@ -130,6 +126,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         var hasGPS: Bool
         var hasXMP: Bool
 
+        /// Names that repeat across files (camera, lens, codecs, the identifier's source, the zone) live in one
+        /// shared box per distinct set: they were 128 bytes of the box and a heap string per long lens name.
         init(_ f: Fields) {
             pixelWidth = PackedInt(f.pixelWidth)
             pixelHeight = PackedInt(f.pixelHeight)
@@ -145,16 +143,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
             stillImageTime = PackedDouble(f.stillImageTime)
             vitalityScore = PackedDouble(f.vitalityScore)
             contentIdentifier = f.contentIdentifier
-            contentIdentifierSource = f.contentIdentifierSource
-            cameraMake = f.cameraMake
-            cameraModel = f.cameraModel
             captureDate = f.captureDate
-            captureTimeZone = f.captureTimeZone
-            lensMake = f.lensMake
-            lensModel = f.lensModel
-            videoCodec = f.videoCodec
-            audioCodec = f.audioCodec
             problems = f.problems
+            names = SharedNames.shared(SharedNames.Values(
+                contentIdentifierSource: f.contentIdentifierSource, cameraMake: f.cameraMake, cameraModel: f.cameraModel,
+                captureTimeZone: f.captureTimeZone, lensMake: f.lensMake, lensModel: f.lensModel,
+                videoCodec: f.videoCodec, audioCodec: f.audioCodec))
             embeddedMovie = f.embeddedMovie
             livePhotoVideoIndex = f.livePhotoVideoIndex
             exifThumbnail = f.exifThumbnail
@@ -183,15 +177,15 @@ public struct MediaInfo: Sendable, Hashable, Codable {
             f.stillImageTime = stillImageTime.value
             f.vitalityScore = vitalityScore.value
             f.contentIdentifier = contentIdentifier
-            f.contentIdentifierSource = contentIdentifierSource
-            f.cameraMake = cameraMake
-            f.cameraModel = cameraModel
+            f.contentIdentifierSource = names.values.contentIdentifierSource
+            f.cameraMake = names.values.cameraMake
+            f.cameraModel = names.values.cameraModel
             f.captureDate = captureDate
-            f.captureTimeZone = captureTimeZone
-            f.lensMake = lensMake
-            f.lensModel = lensModel
-            f.videoCodec = videoCodec
-            f.audioCodec = audioCodec
+            f.captureTimeZone = names.values.captureTimeZone
+            f.lensMake = names.values.lensMake
+            f.lensModel = names.values.lensModel
+            f.videoCodec = names.values.videoCodec
+            f.audioCodec = names.values.audioCodec
             f.problems = problems
             f.embeddedMovie = embeddedMovie
             f.livePhotoVideoIndex = livePhotoVideoIndex
@@ -227,12 +221,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Shared between copies; written only through `unique()`, which copies it first unless this value is
     /// its only owner, so a box another value or thread can see is never written.
     // unchecked: copy-on-write storage (not a C boundary): a shared box is never written, see `unique()`.
-    private final class Box: @unchecked Sendable {
+    final class Box: @unchecked Sendable {
         var packed: Packed
         init(_ packed: Packed) { self.packed = packed }
     }
 
-    private var box: Box
+    private(set) var box: Box
 
     private mutating func unique() -> Box {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.packed) }
@@ -280,8 +274,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     }
     /// Where the identifier came from: "apple-makernote", "quicktime-mdta", "xmp".
     public var contentIdentifierSource: String? {
-        get { box.packed.contentIdentifierSource }
-        set { unique().packed.contentIdentifierSource = newValue }
+        get { box.packed.names.values.contentIdentifierSource }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.contentIdentifierSource, newValue) }
     }
     /// Apple MakerNote 0x0017 LivePhotoVideoIndex (raw value).
     public var livePhotoVideoIndex: UInt64? {
@@ -290,12 +284,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     }
 
     public var cameraMake: String? {
-        get { box.packed.cameraMake }
-        set { unique().packed.cameraMake = newValue }
+        get { box.packed.names.values.cameraMake }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.cameraMake, newValue) }
     }
     public var cameraModel: String? {
-        get { box.packed.cameraModel }
-        set { unique().packed.cameraModel = newValue }
+        get { box.packed.names.values.cameraModel }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.cameraModel, newValue) }
     }
     /// Capture time as written ("2021:05:02 12:34:56" Exif or ISO 8601 from QuickTime), no zone guessing.
     public var captureDate: String? {
@@ -304,8 +298,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     }
     /// Exif OffsetTimeOriginal (or OffsetTime): the capture time's zone as written, "+01:00".
     public var captureTimeZone: String? {
-        get { box.packed.captureTimeZone }
-        set { unique().packed.captureTimeZone = newValue }
+        get { box.packed.names.values.captureTimeZone }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.captureTimeZone, newValue) }
     }
     /// True when the file carries a position. The coordinates themselves are never kept here (see
     /// `LocationReader`, which reads them only when the user asks).
@@ -316,12 +310,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
 
     // MARK: exposure (Exif)
     public var lensMake: String? {
-        get { box.packed.lensMake }
-        set { unique().packed.lensMake = newValue }
+        get { box.packed.names.values.lensMake }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.lensMake, newValue) }
     }
     public var lensModel: String? {
-        get { box.packed.lensModel }
-        set { unique().packed.lensModel = newValue }
+        get { box.packed.names.values.lensModel }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.lensModel, newValue) }
     }
     /// ExposureTime as a fraction of seconds (1/801 is 1 over 801).
     public var exposureTime: ExifRational? {
@@ -352,12 +346,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         set { unique().packed.duration = PackedDouble(newValue) }
     }
     public var videoCodec: String? {
-        get { box.packed.videoCodec }
-        set { unique().packed.videoCodec = newValue }
+        get { box.packed.names.values.videoCodec }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.videoCodec, newValue) }
     }
     public var audioCodec: String? {
-        get { box.packed.audioCodec }
-        set { unique().packed.audioCodec = newValue }
+        get { box.packed.names.values.audioCodec }
+        set { let box = unique(); box.packed.names = box.packed.names.setting(\.audioCodec, newValue) }
     }
     public var frameCount: Int? {
         get { box.packed.frameCount.value }
@@ -409,14 +403,67 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         set { unique().packed.problems = newValue }
     }
 
+    /// A MediaInfo that knows only its format shares one box per format: a remote listing's 200,000
+    /// placeholders held a 416-byte box each before any fact was known. The first write copies it (`unique()`).
     public init(format: ContainerFormat) {
-        box = Box(Packed(Fields(format: format)))
+        box = Self.blankBoxes[format] ?? Box(Packed(Fields(format: format)))
     }
+
+    private static let blankBoxes: [ContainerFormat: Box] = Dictionary(
+        uniqueKeysWithValues: ContainerFormat.allCases.map { ($0, Box(Packed(Fields(format: $0)))) })
 
     /// Size as displayed: width and height swapped for orientations 5-8 or a 90/270 rotation.
     public var displaySize: (width: Int, height: Int)? {
         guard let w = pixelWidth, let h = pixelHeight else { return nil }
         let swaps = (orientation.map { $0 >= 5 && $0 <= 8 } ?? false) || rotation == 90 || rotation == 270
         return swaps ? (h, w) : (w, h)
+    }
+}
+
+/// The names a MediaInfo shares with other files of the same camera: one immutable box per distinct set,
+/// found again through a table, so 100,000 photos from three phones hold three boxes (issue 17 item 4). A
+/// change makes (or finds) another box; a box is never written. The table only shares: emptied when full,
+/// the boxes in use stay valid.
+final class SharedNames: Sendable, Hashable {
+    struct Values: Sendable, Hashable {
+        var contentIdentifierSource: String? = nil
+        var cameraMake: String? = nil
+        var cameraModel: String? = nil
+        var captureTimeZone: String? = nil
+        var lensMake: String? = nil
+        var lensModel: String? = nil
+        var videoCodec: String? = nil
+        var audioCodec: String? = nil
+    }
+
+    let values: Values
+
+    private init(_ values: Values) { self.values = values }
+
+    static func == (a: SharedNames, b: SharedNames) -> Bool { a === b || a.values == b.values }
+    func hash(into hasher: inout Hasher) { values.hash(into: &hasher) }
+
+    static let limit = 4096
+    private static let none = SharedNames(Values())
+    private static let table = Locked<Set<SharedNames>>([none])
+
+    static func shared(_ values: Values) -> SharedNames {
+        if values == none.values { return none }
+        let box = SharedNames(values)
+        return table.withLockedValue { table in
+            if let index = table.firstIndex(of: box) { return table[index] }
+            if table.count >= limit { table.removeAll(keepingCapacity: true) }
+            table.insert(box)
+            return box
+        }
+    }
+}
+
+extension SharedNames {
+    /// This box's values with one name changed, as a shared box (the stored field points at it).
+    func setting(_ field: WritableKeyPath<Values, String?>, _ value: String?) -> SharedNames {
+        var changed = values
+        changed[keyPath: field] = value
+        return changed == values ? self : SharedNames.shared(changed)
     }
 }

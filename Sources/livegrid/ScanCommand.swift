@@ -40,6 +40,9 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "Order of the items: name (the default), date (capture date, undated last) or size (largest first).")
     var sort: LibrarySortOrder = .name
 
+    @Option(help: "Sections with header lines: none (the default), folder, or timeline (by month of capture date, undated last).")
+    var group: LibraryGrouping = .none
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
@@ -66,9 +69,17 @@ struct ScanCommand: ParsableCommand {
         }
         let scanned = DispatchTime.now().uptimeNanoseconds
         let scanCPU = Self.processCPUSeconds() - startedCPU
-        // The same order as the browser's `--sort` (BrowserCore/Views).
-        if sort != .name { scan.items = LibraryArrangement.arrange(scan.items, order: sort, grouping: .none).items }
-        let report = ScanReport(scan)
+        // The same order and sections as the browser's `--sort` and `--group` (BrowserCore/Views).
+        var sections: [ViewSection] = []
+        if sort != .name || group != .none {
+            (scan.items, sections) = LibraryArrangement.arrange(scan.items, order: sort, grouping: group)
+        }
+        var report = ScanReport(scan)
+        if group != .none {
+            report.sections = sections.map {
+                ScanReport.Section(title: $0.title, first: $0.range.lowerBound, count: $0.range.count)
+            }
+        }
         if json {
             print(try report.json())   // exact: the JSON encoder escapes control characters itself
         } else {

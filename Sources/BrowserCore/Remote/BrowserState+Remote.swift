@@ -118,11 +118,7 @@ extension BrowserState {
         guard let depth = remote?.depth else { return }
         // Built in place (no intermediate arrays of pairs or items): a listing may hold 200,000 items of 1.2 KB.
         remote?.itemsByID = [:]
-        var byID: [String: RemoteItem] = [:]
-        byID.reserveCapacity(remoteItems.count)
-        for item in remoteItems where byID[item.id] == nil { byID[item.id] = item }
-        remote?.itemsByID = byID
-        byID = [:]
+        remote?.itemsByID = RemoteItemTable(remoteItems)
         let sortedDirectories = directories.sorted { NaturalOrder.less($0.name, $1.name) }
         var shown = RemoteBrowseState.folderItems(sortedDirectories, depth: depth)
         shown.reserveCapacity(shown.count + remoteItems.count)

@@ -19,7 +19,7 @@ public struct RemoteBrowseState: Sendable {
     /// The folder entry to select once the listing arrives (the one just left, after going up).
     public var selectAfterListing: String?
     /// Remote state by item id (the id of `BrowserState.items`' entries).
-    public var itemsByID: [String: RemoteItem] = [:]
+    public var itemsByID = RemoteItemTable()
     /// Folder entries of the grid by their item id (`name/`, and `../` below the root).
     public var directoriesByID: [String: RemoteEntry] = [:]
     /// True between the listing and the end of pairing (items are placeholders guessed from names).

@@ -26,7 +26,8 @@ extension BrowserState {
 
     /// After a scan: forget marks of items that are gone, load ratings and flags from the sidecars.
     mutating func triageAfterScan() -> [BrowserEffect] {
-        triage.marks.keepOnly(allItems.map(\.id))
+        // Ids are made on demand (LibraryItem keeps a folder and a name): none at all without marks.
+        if !triage.marks.isEmpty { triage.marks.keepOnly(allItems.lazy.map(\.id)) }
         return allItems.isEmpty ? [] : [.triage(.loadStates(allItems))]
     }
 

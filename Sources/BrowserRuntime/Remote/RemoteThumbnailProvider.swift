@@ -12,7 +12,7 @@ import TerminalGraphics
 public final class RemoteThumbnailProvider: ThumbnailProvider {
     private let inner: ThumbnailProvider
     private let session: RemoteSession
-    private var remoteItems: [String: RemoteItem] = [:]
+    private var remoteItems = RemoteItemTable()
     private var directory: URL?
     /// Items whose download this provider asked for, at which priority.
     private var requested: [String: DownloadPriority] = [:]

@@ -46,22 +46,41 @@ public final class RemoteLibrary: Sendable {
         var items: [RemoteItem] = []
         var probeBytes: UInt64 = 0
         var probeRequests = 0
-        var entriesByName: [String: RemoteEntry] = [:]
-        /// Positions in `items` of the items using each file URL: a download event changes its items without
-        /// scanning them all (200,000 URL comparisons per progress event in a long listing).
-        var itemIndicesByURL: [URL: [Int]] = [:]
+        /// Positions in `listing.entries` of the media files by name (the first of a name): an index, not a
+        /// second copy of 200,000 entries (a `[String: RemoteEntry]` was 55 MB, issue 17 item 5).
+        var entryIndexByName: [String: Int] = [:]
+        /// Position in `items` of the (first) item using each file URL, and any further ones: a download event
+        /// changes its items without scanning them all (200,000 URL comparisons per progress event in a long
+        /// listing). One Int per URL, not an array each.
+        var itemIndexByURL: [URL: Int] = [:]
+        var moreItemIndicesByURL: [URL: [Int]] = [:]
         var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
         var nextObserver = 0
         var downloadToken: Int?
 
-        /// Rebuilds `itemIndicesByURL`; call whenever `items` is replaced.
+        /// Rebuilds `itemIndexByURL`; call whenever `items` is replaced.
         mutating func indexItemURLs() {
-            itemIndicesByURL = [:]
-            itemIndicesByURL.reserveCapacity(items.count)
-            for i in items.indices {
-                if let url = items[i].stillURL { itemIndicesByURL[url, default: []].append(i) }
-                if let url = items[i].movieURL { itemIndicesByURL[url, default: []].append(i) }
+            itemIndexByURL = [:]
+            moreItemIndicesByURL = [:]
+            itemIndexByURL.reserveCapacity(items.count)
+            func add(_ url: URL, _ i: Int) {
+                guard let first = itemIndexByURL[url] else { itemIndexByURL[url] = i; return }
+                if first != i, moreItemIndicesByURL[url]?.last != i { moreItemIndicesByURL[url, default: []].append(i) }
             }
+            for i in items.indices {
+                if let url = items[i].stillURL { add(url, i) }
+                if let url = items[i].movieURL { add(url, i) }
+            }
+        }
+
+        func itemIndices(of url: URL) -> [Int] {
+            guard let first = itemIndexByURL[url] else { return [] }
+            return [first] + (moreItemIndicesByURL[url] ?? [])
+        }
+
+        func entry(named name: String) -> RemoteEntry? {
+            guard let listing, let index = entryIndexByName[name], index < listing.entries.count else { return nil }
+            return listing.entries[index]
         }
     }
     private let state = Locked(State())
@@ -124,16 +143,25 @@ public final class RemoteLibrary: Sendable {
     @discardableResult
     public func load() async throws -> [RemoteItem] {
         let listing = try await client.list(url, maxEntries: maxEntries)
-        let media = listing.files.filter { LibraryScanner.mediaExtensions.contains($0.url.pathExtension.lowercased()) }
+        var byName: [String: Int] = [:]
+        var media: [RemoteEntry] = []
+        for (index, entry) in listing.entries.enumerated()
+        where !entry.isDirectory && LibraryScanner.mediaExtensions.contains(entry.url.pathExtension.lowercased()) {
+            media.append(entry)
+            if byName[entry.name] == nil { byName[entry.name] = index }
+        }
         var placeholders = Self.placeholders(for: media)
         for i in placeholders.indices { placeholders[i] = withStates(placeholders[i]) }
         state.withLockedValue { s in
             s.listing = listing
-            s.entriesByName = Dictionary(media.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            s.entryIndexByName = byName
             s.items = placeholders
             s.indexItemURLs()
         }
         placeholders = []
+        byName = [:]
+        // The browser reads no headers: the media entries are not needed while it builds its grid.
+        if probePolicy == .onDemand { media = [] }
         if listing.truncated { emit(.listingTruncated(kept: listing.entries.count, limit: maxEntries)) }
         emit(.listed(items: items, subdirectories: listing.directories, rejected: listing.rejected))
         if probePolicy == .onDemand {
@@ -149,8 +177,8 @@ public final class RemoteLibrary: Sendable {
             s.probeRequests = results.reduce(0) { $0 + $1.requests }
             s.items = paired.map { item in
                 withStates(RemoteItem(item: item, isPlaceholder: false,
-                                      stillURL: item.still.flatMap { s.entriesByName[$0.path]?.url },
-                                      movieURL: item.movie.flatMap { s.entriesByName[$0.path]?.url }))
+                                      stillURL: item.still.flatMap { s.entry(named: $0.path)?.url },
+                                      movieURL: item.movie.flatMap { s.entry(named: $0.path)?.url }))
             }
             s.indexItemURLs()
         }
@@ -191,26 +219,36 @@ public final class RemoteLibrary: Sendable {
             MediaFile(path: e.name, size: e.size ?? 0, modificationTime: e.modificationTime?.timeIntervalSince1970 ?? 0,
                       info: MediaInfo(format: format))
         }
-        let movies = entries.filter { movieExts.contains($0.url.pathExtension.lowercased()) }
-        let stills = entries.filter { !movieExts.contains($0.url.pathExtension.lowercased()) }
-        var moviesByBase = Dictionary(grouping: movies) { base($0.name) }
-        // Which entries make a cell, sorted by the cell's name; the items (1.2 KB each) are then made once, in
-        // order (sorting the items themselves copied them over and over).
-        var cells: [(still: RemoteEntry?, movie: RemoteEntry?)] = []
+        let isMovie = entries.map { movieExts.contains($0.url.pathExtension.lowercased()) }
+        // Cells as positions in `entries` (-1: none), not copies of the entries: a 200,000-entry listing made
+        // three more arrays of entries here (issue 17 item 5).
+        var moviesByBase: [String: [Int]] = [:]
+        for i in entries.indices where isMovie[i] { moviesByBase[base(entries[i].name), default: []].append(i) }
+        var cells: [(still: Int, movie: Int)] = []
         cells.reserveCapacity(entries.count)
-        for still in stills {
-            let partner = moviesByBase[base(still.name)]?.first
-            if partner != nil { moviesByBase[base(still.name)]?.removeFirst() }
-            cells.append((still, partner))
+        for i in entries.indices where !isMovie[i] {
+            var partner = -1
+            if !moviesByBase.isEmpty {
+                let key = base(entries[i].name)
+                if var list = moviesByBase[key], !list.isEmpty {
+                    partner = list.removeFirst()
+                    moviesByBase[key] = list
+                }
+            }
+            cells.append((i, partner))
         }
-        for movie in moviesByBase.values.flatMap({ $0 }) { cells.append((nil, movie)) }
-        let names = cells.map { ($0.still ?? $0.movie)?.name ?? "" }
+        for movie in moviesByBase.values.flatMap({ $0 }) { cells.append((-1, movie)) }
+        // Sorted by the cell's name; the items are then made once, in order (sorting the items themselves
+        // copied them over and over).
+        let names = cells.map { entries[$0.still >= 0 ? $0.still : $0.movie].name }
         let order = cells.indices.sorted { NaturalOrder.less(names[$0], names[$1]) }
         var items: [RemoteItem] = []
         items.reserveCapacity(cells.count)
         for index in order {
-            let (still, movie) = cells[index]
-            if let still {
+            let (stillIndex, movieIndex) = cells[index]
+            let movie = movieIndex >= 0 ? entries[movieIndex] : nil
+            if stillIndex >= 0 {
+                let still = entries[stillIndex]
                 let item = LibraryItem(kind: movie == nil ? .still : .live, still: file(still, .jpeg),
                                        movie: movie.map { file($0, .quickTime) })
                 items.append(RemoteItem(item: item, isPlaceholder: true, stillURL: still.url, movieURL: movie?.url))
@@ -287,7 +325,7 @@ public final class RemoteLibrary: Sendable {
         guard let item = items.first(where: { $0.id == id }) else { return }
         for (url, name) in [(item.stillURL, item.item.still?.path), (item.movieURL, item.item.movie?.path)] {
             guard let url else { continue }
-            let entry = name.flatMap { n in state.withLockedValue { s in s.entriesByName[n] } }
+            let entry = name.flatMap { n in state.withLockedValue { s in s.entry(named: n) } }
             downloads.request(url, priority: priority, expectedSize: entry?.size, expectedETag: entry?.etag)
         }
     }
@@ -313,7 +351,7 @@ public final class RemoteLibrary: Sendable {
     private func downloadChanged(_ url: URL, _ downloadState: DownloadState) {
         let changed: [RemoteItem] = state.withLockedValue { s in
             var out: [RemoteItem] = []
-            for i in s.itemIndicesByURL[url] ?? [] where i < s.items.count && (s.items[i].stillURL == url || s.items[i].movieURL == url) {
+            for i in s.itemIndices(of: url) where i < s.items.count && (s.items[i].stillURL == url || s.items[i].movieURL == url) {
                 if s.items[i].stillURL == url { s.items[i].stillState = downloadState }
                 if s.items[i].movieURL == url { s.items[i].movieState = downloadState }
                 out.append(s.items[i])

@@ -12,7 +12,9 @@ public enum DownloadPriority: Int, Sendable, Comparable, Codable {
 }
 
 /// What the UI shows for one remote file.
-public enum DownloadState: Sendable, Equatable {
+// indirect: the payloads live in a box, so a state is one word instead of 32 bytes; a remote item holds two
+// states and a 200,000-entry listing holds every item two or three times (issue 17 item 5).
+public indirect enum DownloadState: Sendable, Equatable {
     case notRequested
     case queued
     case downloading(bytes: UInt64, total: UInt64?, bytesPerSecond: Double)
