@@ -46,6 +46,7 @@ final class CursesSession {
         Self.hookResume()
         Self.hookResize()
         cbreak()
+        Self.takeSuspendKey()
         noecho()
         nonl()
         keypad(screen, true)
@@ -108,6 +109,11 @@ final class CursesSession {
         case 0x1B: return .key(.escape)
         case 0x7F, 0x08: return .key(.backspace)
         case 0x09: return .key(.tab)
+        case 0x1A:
+            // Ctrl-Z, read as a key (`takeSuspendKey`): suspend from this thread, between two updates; the
+            // handler returns once the shell's `fg` continued the process.
+            raise(SIGTSTP)
+            return readEvent(timeoutMilliseconds: 0)
         default: return .key(.character(Character(scalar)))
         }
     }
@@ -171,6 +177,22 @@ final class CursesSession {
         guard resumedFromStop else { return false }
         resumedFromStop = false
         return true
+    }
+
+    /// Makes Ctrl-Z arrive as a key instead of the tty's SIGTSTP, and saves that as curses' program mode.
+    /// The tty sends its SIGTSTP to the whole process: it may land on any thread that does not block it
+    /// (libraries' own threads) while the main thread draws, and ncurses ignores SIGTSTP for the length of
+    /// each `doupdate` (it sets SIG_IGN there), so a Ctrl-Z pressed mid-update was lost (seen in end-to-end
+    /// tests about once in a few hundred). Read as a key, the main loop raises SIGTSTP on itself between two
+    /// updates. endwin restores the shell's modes (with its suspend key); `kill -TSTP` still works.
+    private static func takeSuspendKey() {
+        var modes = termios()
+        guard tcgetattr(STDIN_FILENO, &modes) == 0 else { return }
+        withUnsafeMutableBytes(of: &modes.c_cc) { characters in
+            characters[Int(VSUSP)] = 0   // _POSIX_VDISABLE on Linux
+        }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &modes) == 0 else { return }
+        def_prog_mode()
     }
 
     /// Installs `handler` without SA_RESTART and returns the handler it replaces: a read(2) or poll(2)
