@@ -44,21 +44,6 @@ final class TmuxGraphicsTests: XCTestCase {
         XCTAssertNil(symbols.passthroughTarget)
     }
 
-    func testPictureIsPlacedAtThePanesAbsolutePositionInsideTheWrapper() {
-        let target = TmuxPassthroughTarget(depth: 1, originRow: 4, originColumn: 61)
-        let out = PixelSequences.positionedThroughTmux(Array("\u{1B}Pq#0~\u{1B}\\".utf8), row: 2, column: 3, target: target)
-        XCTAssertEqual(String(decoding: out, as: UTF8.self),
-                       "\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\u{1B}[7;65H\u{1B}\u{1B}Pq#0~\u{1B}\u{1B}\\\u{1B}\u{1B}8\u{1B}\\")
-    }
-
-    func testSixelPixelsAreErasedOnTheOuterTerminalCellByCell() {
-        let target = TmuxPassthroughTarget(depth: 2, originRow: 1, originColumn: 30)
-        let out = PixelSequences.eraseThroughTmux([CellRect(x: 2, y: 3, width: 12, height: 2)], target: target)
-        let once = "\u{1B}7\u{1B}[0m\u{1B}[5;33H\u{1B}[12X\u{1B}[6;33H\u{1B}[12X\u{1B}8"
-        XCTAssertEqual(out, TmuxPassthrough.wrap(Array(once.utf8), depth: 2))
-        XCTAssertEqual(PixelSequences.eraseThroughTmux([], target: target), [], "nothing gone, nothing sent")
-    }
-
     func testRedrawWhenThePaneComesBackMovesOrAnotherClientShowsIt() {
         let shown = TmuxPaneView(shown: true, originRow: 0, originColumn: 0, clientPIDs: [10])
         var hidden = shown
