@@ -180,21 +180,27 @@ final class TmuxGraphicsTests: XCTestCase {
     }
 }
 
-/// The start-up reply reader decodes with TerminalProtocol's InputDecoder, the main loop's decoder.
+/// The start-up reply reader decodes with TerminalProtocol's InputDecoder, the main loop's decoder, and keeps
+/// the keys typed meanwhile for the main loop.
 final class TerminalProbeReaderTests: XCTestCase {
     func testRepliesAndKeysComeDecodedAndTheReadStopsAtDA1() throws {
         var fds: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]); close(fds[1]) }
         // A key typed during the probe, the cell size, the kitty keyboard flags, then DA1 and a later key.
-        let bytes = Array("x\u{1B}[6;20;10t\u{1B}[?1u\u{1B}[?63;4c".utf8)
+        let bytes = Array("x\u{1B}[6;20;10t\u{1B}[?1u\u{1B}[?63;4cj".utf8)
         XCTAssertEqual(bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }, bytes.count)
+        _ = TerminalProbe.takeTypedAhead()
         var replies = TerminalReplies()
         let started = Date()
         let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 20_000) { replies.record($0) }
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "DA1 ends the wait, not the deadline")
         XCTAssertEqual(events.first, .key(KeyEvent(.character("x"))))
-        XCTAssertEqual(events.last, .primaryDeviceAttributes([63, 4]))
+        XCTAssertEqual(events.suffix(2), [.primaryDeviceAttributes([63, 4]), .key(KeyEvent(.character("j")))],
+                       "a key in the same read as DA1 is decoded too")
+        XCTAssertEqual(TerminalProbe.takeTypedAhead(), [KeyEvent(.character("x")), KeyEvent(.character("j"))],
+                       "the keys typed during the probe are kept for the main loop, in order, replies left out")
+        XCTAssertEqual(TerminalProbe.takeTypedAhead(), [], "handed over once")
         XCTAssertEqual(replies.cellPixelSize, PixelSizeInCells(width: 10, height: 20))
         XCTAssertEqual(replies.keyboardProtocolFlags, 1)
         XCTAssertTrue(replies.supportsSixel)
