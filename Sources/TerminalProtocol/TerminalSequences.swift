@@ -11,6 +11,9 @@ public enum TerminalSequences {
     public static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
 
+    /// CUP with no parameters: the cursor to the top-left cell.
+    public static let cursorHome: [UInt8] = Array("\u{1B}[H".utf8)
+
     /// DECSTBM: the scroll region is screen rows `rows` (zero-based, inclusive); the terminal homes the cursor.
     public static func scrollRegion(rows: ClosedRange<Int>) -> [UInt8] {
         Array("\u{1B}[\(rows.lowerBound + 1);\(rows.upperBound + 1)r".utf8)

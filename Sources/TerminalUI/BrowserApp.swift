@@ -202,7 +202,14 @@ public final class BrowserApp {
             // Curses also turns a SIGWINCH into a resize "key": read after every wake-up, not only on input.
             var events = playback.readEvents(session: session)
             if typedAheadDue {
-                events = typedAhead + events
+                // With key releases on, a play key typed before they were switched on is left out: its
+                // release was never reported, so the hold it starts would not end.
+                let keymap = options.config.keymap
+                events = typedAhead.filter { event in
+                    guard playback.kittyKeys, case .key(let key) = event,
+                          case .playPressed? = keymap.action(for: key, in: state) else { return true }
+                    return false
+                } + events
                 typedAhead = []
             }
             var actions = inbox.drain()

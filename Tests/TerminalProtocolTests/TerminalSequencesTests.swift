@@ -14,5 +14,6 @@ final class TerminalSequencesTests: XCTestCase {
         XCTAssertEqual(text(TerminalSequences.scroll(by: 3)), "\u{1B}[3S")
         XCTAssertEqual(text(TerminalSequences.scroll(by: -2)), "\u{1B}[2T")
         XCTAssertEqual(TerminalSequences.scroll(by: 0), [], "CSI 0 S would scroll one row")
+        XCTAssertEqual(text(TerminalSequences.cursorHome), "\u{1B}[H")
     }
 }
