@@ -1,3 +1,5 @@
+import TerminalProtocol
+
 /// One symbol picture to put on screen: `image`'s cells from its top-left corner, at screen column `x`, row `y`,
 /// at most `width` x `height` cells of it (a picture larger than its box is clipped, as ScreenPainter does).
 public struct CellPlacement: Sendable {
@@ -144,9 +146,9 @@ public struct CellScreenWriter: Sendable {
         // screen needs no scroll region.
         let whole = band.lowerBound == 0 && band.upperBound == screenRows - 1
         var out: [UInt8] = Array("\u{1B}[0m".utf8)
-        if !whole { out += Array("\u{1B}[\(band.lowerBound + 1);\(band.upperBound + 1)r".utf8) }
-        out += Array("\u{1B}[\(abs(shift))\(shift > 0 ? "S" : "T")".utf8)
-        if !whole { out += Array("\u{1B}[r".utf8) }
+        if !whole { out += TerminalSequences.scrollRegion(rows: band) }
+        out += TerminalSequences.scroll(by: shift)
+        if !whole { out += TerminalSequences.resetScrollRegion }
         var moved = shown
         for y in band {
             let from = y + shift

@@ -1,23 +1,5 @@
 import TerminalProtocol
 
-/// Where pixel sequences go when livegrid runs inside tmux: wrapped `depth` times for passthrough, and placed
-/// with absolute cursor moves inside the wrapper, shifted by the pane's position on the outer terminal
-/// (the cursor tmux knows is the pane's; the outer terminal's cursor is the whole window's).
-public struct TmuxPassthroughTarget: Sendable, Hashable {
-    public var depth: Int
-    public var originRow: Int
-    public var originColumn: Int
-    public init(depth: Int, originRow: Int = 0, originColumn: Int = 0) {
-        self.depth = depth
-        self.originRow = originRow
-        self.originColumn = originColumn
-    }
-
-    public init(chain: TmuxChain, depth: Int) {
-        self.init(depth: depth, originRow: chain.origin.row, originColumn: chain.origin.column)
-    }
-}
-
 /// How a provider's pixel pictures reach the terminal: the protocol, and whether they must be wrapped for
 /// tmux passthrough.
 public struct PixelOutput: Sendable, Hashable {

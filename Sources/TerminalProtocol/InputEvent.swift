@@ -70,3 +70,12 @@ public enum InputEvent: Sendable, Hashable {
     /// Bytes the decoder does not understand (never dropped silently: a caller may log them).
     case unknown([UInt8])
 }
+
+extension InputEvent {
+    /// A key the user typed (not an answer of the terminal): what the start-up reply reader hands on to the
+    /// main loop instead of dropping it (keys typed while livegrid starts, before curses' first read).
+    public var typedKey: KeyEvent? {
+        guard case .key(let key) = self, key.type != .release else { return nil }
+        return key
+    }
+}

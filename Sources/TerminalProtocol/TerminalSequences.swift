@@ -10,4 +10,22 @@ public enum TerminalSequences {
     /// Button press/release reports in SGR form (1000 + 1006): curses does not decode the mouse in raw mode.
     public static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+
+    /// CUP with no parameters: the cursor to the top-left cell.
+    public static let cursorHome: [UInt8] = Array("\u{1B}[H".utf8)
+
+    /// DECSTBM: the scroll region is screen rows `rows` (zero-based, inclusive); the terminal homes the cursor.
+    public static func scrollRegion(rows: ClosedRange<Int>) -> [UInt8] {
+        Array("\u{1B}[\(rows.lowerBound + 1);\(rows.upperBound + 1)r".utf8)
+    }
+
+    /// DECSTBM with no rows: the scroll region is the whole screen again (the cursor is homed).
+    public static let resetScrollRegion: [UInt8] = Array("\u{1B}[r".utf8)
+
+    /// SU (`CSI n S`) for `shift` > 0: the region's text moves up `shift` rows; SD (`CSI n T`) for `shift` < 0.
+    /// Nothing for 0 (`CSI 0 S` would scroll one row).
+    public static func scroll(by shift: Int) -> [UInt8] {
+        guard shift != 0 else { return [] }
+        return Array("\u{1B}[\(abs(shift))\(shift > 0 ? "S" : "T")".utf8)
+    }
 }

@@ -133,6 +133,10 @@ public final class BrowserApp {
                                        post: { [inbox] in inbox.post($0) }, wake: { wake.wake() })
         defer { playback.shutdown() }
         self.playback = playback
+        // Keys typed while livegrid started were read from the tty by the start-up probes (curses never sees
+        // them): they are acted on once there is something to act on (the first items, or the scan's end),
+        // before anything curses reads.
+        var typedAhead = TerminalProbe.takeTypedAhead().compactMap(\.keyInput).map(TerminalEvent.key)
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
         state.sortOrder = options.config.sortOrder
@@ -192,10 +196,22 @@ public final class BrowserApp {
             var timers = LoopTimers()
             timers.add("playback", at: state.playback.nextDeadline)
             timers.add("transfers", at: state.remoteRedrawDeadline().map { MonotonicClock.now() + $0.timeIntervalSinceNow })
-            let wakeup = LoopWait.wait(wake: wake, timeoutMilliseconds: timers.pollTimeout(now: MonotonicClock.now()))
+            let typedAheadDue = !typedAhead.isEmpty && (!state.items.isEmpty || !state.isScanning)
+            let wakeup = LoopWait.wait(wake: wake, timeoutMilliseconds: typedAheadDue ? 0 : timers.pollTimeout(now: MonotonicClock.now()))
             startupTrace?.log("loop-wake \(wakeup.traceName)")
             // Curses also turns a SIGWINCH into a resize "key": read after every wake-up, not only on input.
-            let events = playback.readEvents(session: session)
+            var events = playback.readEvents(session: session)
+            if typedAheadDue {
+                // With key releases on, a play key typed before they were switched on is left out: its
+                // release was never reported, so the hold it starts would not end.
+                let keymap = options.config.keymap
+                events = typedAhead.filter { event in
+                    guard playback.kittyKeys, case .key(let key) = event,
+                          case .playPressed? = keymap.action(for: key, in: state) else { return true }
+                    return false
+                } + events
+                typedAhead = []
+            }
             var actions = inbox.drain()
             let now = MonotonicClock.now()
             for event in events {

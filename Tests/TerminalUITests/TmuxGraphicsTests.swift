@@ -44,21 +44,6 @@ final class TmuxGraphicsTests: XCTestCase {
         XCTAssertNil(symbols.passthroughTarget)
     }
 
-    func testPictureIsPlacedAtThePanesAbsolutePositionInsideTheWrapper() {
-        let target = TmuxPassthroughTarget(depth: 1, originRow: 4, originColumn: 61)
-        let out = PixelSequences.positionedThroughTmux(Array("\u{1B}Pq#0~\u{1B}\\".utf8), row: 2, column: 3, target: target)
-        XCTAssertEqual(String(decoding: out, as: UTF8.self),
-                       "\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\u{1B}[7;65H\u{1B}\u{1B}Pq#0~\u{1B}\u{1B}\\\u{1B}\u{1B}8\u{1B}\\")
-    }
-
-    func testSixelPixelsAreErasedOnTheOuterTerminalCellByCell() {
-        let target = TmuxPassthroughTarget(depth: 2, originRow: 1, originColumn: 30)
-        let out = PixelSequences.eraseThroughTmux([CellRect(x: 2, y: 3, width: 12, height: 2)], target: target)
-        let once = "\u{1B}7\u{1B}[0m\u{1B}[5;33H\u{1B}[12X\u{1B}[6;33H\u{1B}[12X\u{1B}8"
-        XCTAssertEqual(out, TmuxPassthrough.wrap(Array(once.utf8), depth: 2))
-        XCTAssertEqual(PixelSequences.eraseThroughTmux([], target: target), [], "nothing gone, nothing sent")
-    }
-
     func testRedrawWhenThePaneComesBackMovesOrAnotherClientShowsIt() {
         let shown = TmuxPaneView(shown: true, originRow: 0, originColumn: 0, clientPIDs: [10])
         var hidden = shown
@@ -195,21 +180,27 @@ final class TmuxGraphicsTests: XCTestCase {
     }
 }
 
-/// The start-up reply reader decodes with TerminalProtocol's InputDecoder, the main loop's decoder.
+/// The start-up reply reader decodes with TerminalProtocol's InputDecoder, the main loop's decoder, and keeps
+/// the keys typed meanwhile for the main loop.
 final class TerminalProbeReaderTests: XCTestCase {
     func testRepliesAndKeysComeDecodedAndTheReadStopsAtDA1() throws {
         var fds: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]); close(fds[1]) }
         // A key typed during the probe, the cell size, the kitty keyboard flags, then DA1 and a later key.
-        let bytes = Array("x\u{1B}[6;20;10t\u{1B}[?1u\u{1B}[?63;4c".utf8)
+        let bytes = Array("x\u{1B}[6;20;10t\u{1B}[?1u\u{1B}[?63;4cj".utf8)
         XCTAssertEqual(bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }, bytes.count)
+        _ = TerminalProbe.takeTypedAhead()
         var replies = TerminalReplies()
         let started = Date()
         let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 20_000) { replies.record($0) }
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "DA1 ends the wait, not the deadline")
         XCTAssertEqual(events.first, .key(KeyEvent(.character("x"))))
-        XCTAssertEqual(events.last, .primaryDeviceAttributes([63, 4]))
+        XCTAssertEqual(events.suffix(2), [.primaryDeviceAttributes([63, 4]), .key(KeyEvent(.character("j")))],
+                       "a key in the same read as DA1 is decoded too")
+        XCTAssertEqual(TerminalProbe.takeTypedAhead(), [KeyEvent(.character("x")), KeyEvent(.character("j"))],
+                       "the keys typed during the probe are kept for the main loop, in order, replies left out")
+        XCTAssertEqual(TerminalProbe.takeTypedAhead(), [], "handed over once")
         XCTAssertEqual(replies.cellPixelSize, PixelSizeInCells(width: 10, height: 20))
         XCTAssertEqual(replies.keyboardProtocolFlags, 1)
         XCTAssertTrue(replies.supportsSixel)

@@ -42,12 +42,12 @@ public enum PlaybackGeometry {
     /// scroll), nothing cleared, so the terminal only repaints what it is sent.
     public static func inPlaceBytes(_ image: RenderedImage, insideTmux: Bool) -> [UInt8] {
         if image.mode != .symbols {
-            return Array("\u{1B}[H".utf8) + (insideTmux ? image.bytesWrappedForTmux : image.bytes)
+            return TerminalSequences.cursorHome + (insideTmux ? image.bytesWrappedForTmux : image.bytes)
         }
         var text = ""
         text.reserveCapacity(image.columns * image.rows * 24)
         for (row, line) in image.ansiLines().enumerated() {
-            text += "\u{1B}[\(row + 1);1H"
+            text += String(decoding: PixelSequences.moveCursor(row: row, column: 0), as: UTF8.self)
             text += line
         }
         return Array(text.utf8)

@@ -46,10 +46,27 @@ enum TerminalProbe {
     /// The one reader of terminal replies at start-up (this probe and the kitty keyboard check): reads what
     /// arrives on `input` and decodes it with TerminalProtocol's `InputDecoder`, the decoder the main input
     /// loop uses, until `isComplete` accepts an event (the DA1 reply, which every terminal sends last) or
-    /// `timeoutMilliseconds` pass. Returns every event decoded; keys typed meanwhile are among them (the
-    /// callers drop them). It runs only before curses' first read (docs/ARCHITECTURE.md, "one tty reader").
+    /// `timeoutMilliseconds` pass. Returns every event decoded. Keys typed meanwhile are kept in `typedAhead`
+    /// for the main loop's first turns (they were read from the tty, so curses will never see them).
+    /// It runs only before curses' first read (docs/ARCHITECTURE.md, "one tty reader").
     static func readReplies(input: Int32 = STDIN_FILENO, timeoutMilliseconds: Int,
                             until isComplete: (InputEvent) -> Bool) -> [InputEvent] {
+        let events = readEvents(input: input, timeoutMilliseconds: timeoutMilliseconds, until: isComplete)
+        typedAhead += events.compactMap(\.typedKey)
+        return events
+    }
+
+    /// Keys typed during the start-up probes, in order, not yet handed to the main loop.
+    nonisolated(unsafe) private(set) static var typedAhead: [KeyEvent] = []
+
+    /// The keys typed during the start-up probes, once (the main loop acts on them before curses' input).
+    static func takeTypedAhead() -> [KeyEvent] {
+        defer { typedAhead = [] }
+        return typedAhead
+    }
+
+    private static func readEvents(input: Int32, timeoutMilliseconds: Int,
+                                   until isComplete: (InputEvent) -> Bool) -> [InputEvent] {
         var decoder = InputDecoder()
         var events: [InputEvent] = []
         var bytesRead = 0
@@ -63,11 +80,16 @@ enum TerminalProbe {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
             guard count > 0 else { break }
             bytesRead += count
+            // Keys typed right after the last reply may share its read: the whole read is decoded and kept.
+            var complete = false
             for event in decoder.feed(Array(buffer.prefix(count))) {
                 events.append(event)
-                if isComplete(event) { return events }
+                if !complete, isComplete(event) { complete = true }
             }
+            if complete { break }
         }
+        // A fragment left pending is dropped, not flushed into keys: at the deadline it is more likely the
+        // start of a late reply than an Esc the user typed.
         return events
     }
 

@@ -24,7 +24,8 @@ enum KittyKeyboard {
     nonisolated(unsafe) private static var previousStopHandler: (@convention(c) (Int32) -> Void)?
 
     /// Asks the terminal; reads replies until the DA1 answer or `timeout` seconds. Keys typed meanwhile
-    /// are dropped (the window is 150 ms at start-up). Curses must be set up (cbreak, before its first read).
+    /// are kept for the main loop (`TerminalProbe.takeTypedAhead`). Curses must be set up (cbreak, before its
+    /// first read).
     static func detect(window: UnsafeMutablePointer<WINDOW>, timeout: Double = 0.15) -> Bool {
         guard RuntimeEnvironment.launch.kittyKeysAllowed else { return false }
         // The graphics probe at start-up asked `CSI ? u` too: no second round trip to the terminal.

@@ -3,42 +3,11 @@ import Imaging
 import TerminalProtocol
 import XCTest
 
-/// tmux passthrough wrapping (single and nested), what `tmux display -p` answers, and the graphics decision
-/// inside tmux as a table of recorded situations.
-final class TmuxPassthroughTests: XCTestCase {
+/// The graphics decision inside tmux as a table of recorded situations (the passthrough wrapping itself is
+/// tested in TerminalProtocolTests).
+final class TmuxGraphicsDecisionTests: XCTestCase {
     let esc = "\u{1B}"
     func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-
-    func testWrapOnceDoublesEveryEscape() {
-        let sixel = Array("\(esc)Pq#0~\(esc)\\".utf8)
-        XCTAssertEqual(text(TmuxPassthrough.wrap(sixel, depth: 1)), "\(esc)Ptmux;\(esc)\(esc)Pq#0~\(esc)\(esc)\\\(esc)\\")
-        XCTAssertEqual(TmuxPassthrough.wrap(sixel, depth: 0), sixel)
-        XCTAssertEqual(TmuxPassthrough.wrap([], depth: 2), [])
-    }
-
-    func testNestedTmuxWrapsTwiceSoEachLevelUnwrapsOne() {
-        let query = Array("\(esc)[c".utf8)
-        let twice = TmuxPassthrough.wrap(query, depth: 2)
-        // The inner tmux unwraps the outer wrapper: what it sends on is the single-wrapped sequence.
-        XCTAssertEqual(text(twice), "\(esc)Ptmux;\(esc)\(esc)Ptmux;\(esc)\(esc)\(esc)\(esc)[c\(esc)\(esc)\\\(esc)\\")
-        XCTAssertEqual(Self.unwrapOnce(twice), TmuxPassthrough.wrap(query, depth: 1))
-        XCTAssertEqual(Self.unwrapOnce(Self.unwrapOnce(twice)), query)
-    }
-
-    func testLongKittyRunsAreSplitAtSequenceBoundariesBelowTheLimit() {
-        let chunk = "\(esc)_Gm=1;" + String(repeating: "A", count: 4000) + "\(esc)\\"
-        let bytes = Array(("\(esc)7\(esc)[3;5H" + String(repeating: chunk, count: 10) + "\(esc)8").utf8)
-        let pieces = TmuxPassthrough.wrapInPieces(bytes, depth: 2, limit: 10_000)
-        XCTAssertGreaterThan(pieces.count, 4)
-        XCTAssertTrue(pieces.allSatisfy { $0.count <= 10_000 }, pieces.map(\.count).description)
-        XCTAssertEqual(pieces.flatMap { Self.unwrapOnce(Self.unwrapOnce($0)) }, bytes, "nothing lost or reordered")
-        XCTAssertEqual(TmuxPassthrough.wrapInPieces(Array("x".utf8), depth: 1).count, 1)
-    }
-
-    func testSplitSequencesKeepsEachEscapeWhole() {
-        let pieces = TmuxPassthrough.splitSequences(Array("\(esc)7\(esc)[12;4H\(esc)Pq#0\(esc)\\\(esc)8".utf8))
-        XCTAssertEqual(pieces.map { text(Array($0)) }, ["\(esc)7", "\(esc)[12;4H", "\(esc)Pq#0\(esc)\\", "\(esc)8"])
-    }
 
     // MARK: the decision inside tmux, as a table
 
@@ -110,21 +79,6 @@ final class TmuxPassthroughTests: XCTestCase {
             XCTAssertEqual(caps.graphicsHint, row.hint, row.name)
             XCTAssertTrue(caps.why.contains(row.why), "\(row.name): \(caps.why)")
         }
-    }
-
-    /// What one tmux does with a passthrough sequence: strips `ESC P tmux;` and `ESC \`, halves the escapes.
-    static func unwrapOnce(_ bytes: [UInt8]) -> [UInt8] {
-        let prefix = Array("\u{1B}Ptmux;".utf8)
-        guard bytes.count >= prefix.count + 2, Array(bytes.prefix(prefix.count)) == prefix else { return bytes }
-        var out: [UInt8] = []
-        var i = prefix.count
-        let end = bytes.count - 2
-        while i < end {
-            if bytes[i] == 0x1B, i + 1 < end, bytes[i + 1] == 0x1B { i += 1 }
-            out.append(bytes[i])
-            i += 1
-        }
-        return out
     }
 }
 

@@ -1,10 +1,9 @@
-import BrowserCore
-import TerminalGraphics
-
 /// The bytes the tty writer sends around protocol images. Pure, so the exact sequences are unit-tested.
 public enum PixelSequences {
-    static let saveCursor: [UInt8] = [0x1B, UInt8(ascii: "7")]
-    static let restoreCursor: [UInt8] = [0x1B, UInt8(ascii: "8")]
+    /// DECSC: saves the cursor position and attributes.
+    public static let saveCursor: [UInt8] = [0x1B, UInt8(ascii: "7")]
+    /// DECRC: restores what `saveCursor` saved.
+    public static let restoreCursor: [UInt8] = [0x1B, UInt8(ascii: "8")]
 
     /// `CSI row ; column H` for a zero-based cell.
     public static func moveCursor(row: Int, column: Int) -> [UInt8] {
@@ -53,7 +52,8 @@ public enum PixelSequences {
     /// erase a picture, but tmux sends the outer terminal only cells whose text changed, and the blank
     /// cells under a picture do not change: the pixels would stay. So each row of each rect is erased with
     /// ECH (`CSI n X`, default colours) through passthrough, before curses' update writes any new text.
-    public static func eraseThroughTmux(_ rects: [CellRect], target: TmuxPassthroughTarget) -> [UInt8] {
+    /// (The UI's `CellRect` overload, in TerminalUI, maps its rects to `CellBox`.)
+    public static func eraseThroughTmux(_ rects: [CellBox], target: TmuxPassthroughTarget) -> [UInt8] {
         guard !rects.isEmpty else { return [] }
         var inner = saveCursor + Array("\u{1B}[0m".utf8)
         for rect in rects where rect.width > 0 {
@@ -74,5 +74,20 @@ public enum PixelSequences {
                                              target: TmuxPassthroughTarget) -> [UInt8] {
         let inner = positioned(payload, row: target.originRow + row, column: target.originColumn + column)
         return TmuxPassthrough.wrapInPieces(inner, depth: target.depth).flatMap { $0 }
+    }
+}
+
+/// A rectangle of cells, zero-based (x: column, y: row): what the escape-sequence writers need to know of the
+/// screen geometry, so that this module does not depend on BrowserCore's layout types.
+public struct CellBox: Sendable, Hashable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
     }
 }

@@ -4,26 +4,9 @@ import XCTest
 import BrowserRuntime
 @testable import TerminalUI
 
-final class PixelSequencesTests: XCTestCase {
+/// When to probe and what the replies decide (the escape-sequence writers are tested in TerminalProtocolTests).
+final class GraphicsModeDecisionTests: XCTestCase {
     func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-
-    func testPositionedSavesMovesWritesAndRestores() {
-        let out = PixelSequences.positioned(Array("\u{1B}Pq#0~\u{1B}\\".utf8), row: 4, column: 9)
-        XCTAssertEqual(text(out), "\u{1B}7\u{1B}[5;10H\u{1B}Pq#0~\u{1B}\\\u{1B}8")
-    }
-
-    func testKittyTransmitAddsIDsQuietAndNoCursorMove() {
-        let chafa = Array("\u{1B}_Ga=T,f=32,s=2,v=2,c=1,r=1,m=1\u{1B}\\\u{1B}_Gm=0;AAAA\u{1B}\\".utf8)
-        XCTAssertEqual(text(PixelSequences.kittyTransmit(chafa, id: 7)),
-                       "\u{1B}_Gi=7,p=1,q=2,C=1,a=T,f=32,s=2,v=2,c=1,r=1,m=1\u{1B}\\\u{1B}_Gm=0;AAAA\u{1B}\\")
-        XCTAssertEqual(text(PixelSequences.kittyPlace(id: 7)), "\u{1B}_Ga=p,i=7,p=1,q=2,C=1\u{1B}\\")
-        XCTAssertEqual(text(PixelSequences.kittyDelete(id: 7)), "\u{1B}_Ga=d,d=i,i=7,q=2\u{1B}\\")
-    }
-
-    func testTmuxPassthroughDoublesEscapes() {
-        XCTAssertEqual(text(PixelSequences.tmuxPassthrough(Array("\u{1B}Pq\u{1B}\\".utf8))),
-                       "\u{1B}Ptmux;\u{1B}\u{1B}Pq\u{1B}\u{1B}\\\u{1B}\\")
-    }
 
     func testProbeOnlyWhenAPixelProtocolIsPossible() {
         let xterm = ["TERM": "xterm-256color"]
