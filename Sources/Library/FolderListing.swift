@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LibraryIndex
+import LivePairing
 import MediaFormats
 
 /// The media files of one folder, read with `readdir` as bytes: no `stat`, no Foundation, no `String` per
@@ -17,12 +18,15 @@ struct FolderListing: Sendable {
     /// The folder's own device and inode (0, 0 when `stat` failed): index rows are filed under it, and a
     /// renamed folder keeps it.
     let folder: FolderKey
+    /// `directory` and "/", one shared copy for every file of the folder (`MediaFile.folderPrefix`).
+    let prefix: String
     private(set) var nameBytes: [UInt8] = []
     private(set) var nameEnds: [Int] = []
 
     init(directory: String, folder: FolderKey) {
         self.directory = directory
         self.folder = folder
+        self.prefix = SharedStrings.share(directory == "/" ? "/" : directory + "/")
     }
 
     var count: Int { nameEnds.count }
@@ -31,11 +35,20 @@ struct FolderListing: Sendable {
         (index == 0 ? 0 : nameEnds[index - 1])..<nameEnds[index]
     }
 
-    /// `directory + "/" + name`, as `String`: made only for files the scan keeps.
-    func path(_ index: Int) -> String {
+    /// The name as `String` (inline, no heap buffer, for names of at most 15 bytes).
+    func name(_ index: Int) -> String {
         let range = nameRange(index)
-        let name = nameBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
-        return directory == "/" ? "/" + name : directory + "/" + name
+        return nameBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// `directory + "/" + name`, as `String`: made only where a path is needed (a probe's open).
+    func path(_ index: Int) -> String {
+        prefix + name(index)
+    }
+
+    /// The file as the scan keeps it: the shared prefix and its name, no full path string.
+    func mediaFile(_ index: Int, size: UInt64, modificationTime: Double, info: MediaInfo) -> MediaFile {
+        MediaFile(folderPrefix: prefix, name: name(index), size: size, modificationTime: modificationTime, info: info)
     }
 
     mutating func append<Bytes: Sequence>(name: Bytes) where Bytes.Element == UInt8 {

@@ -69,17 +69,19 @@ public enum LibraryScanner {
         var inputs: [ScanInput] = []
         inputs.reserveCapacity(listings.reduce(0) { $0 + $1.count })
         for (folder, listing) in listings.enumerated() {
-            for entry in 0..<listing.count { inputs.append(ScanInput(folder: folder, entry: entry, path: listing.path(entry))) }
+            for entry in 0..<listing.count { inputs.append(ScanInput(folder: folder, entry: entry)) }
         }
         let folderRows = index?.rows(inFolders: listings.map(\.folder))
-        let probed = probeAll(inputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
+        var probed = probeAll(inputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
                               index: index)
+        inputs = []
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: probed) }
-        let items = LivePairer.pair(probed.map(\.file))
+        let probedFiles = probed.count(where: { !$0.fromIndex })
+        let files = takeFiles(&probed)
+        let items = LivePairer.pair(files)
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
-                           bytesRead: counter.bytes, reads: counter.reads,
-                           probedFiles: probed.count(where: { !$0.fromIndex }))
+                           bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
     }
 
     /// The first `count` still pictures of `directory` (not descending) in the scan's display order, from the
@@ -121,11 +123,23 @@ public enum LibraryScanner {
         return mediaExtensions.contains(String(decoding: lowered, as: UTF8.self))
     }
 
-    /// One file to look at: its folder (a position in the scan's listings) and its path.
+    /// One file to look at: its folder (a position in the scan's listings) and its entry there. No path: a
+    /// path string per file of the listing was ~13 MB at 100,000 files (issue 17 item 4); it is made only to
+    /// open a file for a probe.
     struct ScanInput: Sendable {
         var folder: Int
         var entry: Int
-        var path: String
+    }
+
+    /// The files of `probed`, which is emptied: the probes (with their stamps) are gone before the pairer
+    /// builds its items (issue 17 item 4).
+    static func takeFiles(_ probed: inout [Probed], after head: [Probed] = []) -> [MediaFile] {
+        var files: [MediaFile] = []
+        files.reserveCapacity(head.count + probed.count)
+        files.append(contentsOf: head.lazy.map(\.file))
+        files.append(contentsOf: probed.lazy.map(\.file))
+        probed = []
+        return files
     }
 
     /// One file's result: the file, its stamp for the index, and whether it was probed now (not from the index).
@@ -140,7 +154,7 @@ public enum LibraryScanner {
     /// What the first pass learnt about a file: done, or stat'ed and waiting for the index or a probe.
     private enum FirstLook: Sendable {
         case done(Probed)
-        case pending(path: String, folder: Int, stamp: FileStamp, modificationTime: Double)
+        case pending(ScanInput, stamp: FileStamp, modificationTime: Double)
         case skipped
     }
 
@@ -151,56 +165,68 @@ public enum LibraryScanner {
     /// hundred, so a scan killed half-way keeps what it learnt and no transaction holds the database long.
     static func probeAll(_ inputs: [ScanInput], listings: [FolderListing], folderRows: [FolderRows]?,
                          limits: ParseLimits, counter: ReadCounter, index: LibraryIndex? = nil) -> [Probed] {
+        guard let index else {
+            // Every file is probed in the first look: no array of looks beside the results.
+            return inChunks(count: inputs.count, chunked: { range in
+                var folderStat = FolderStat(listings: listings)
+                defer { folderStat.close() }
+                return range.compactMap { i -> Probed? in
+                    let look = firstLook(inputs[i], stat: &folderStat, folderRows: folderRows, limits: limits,
+                                         counter: counter, probe: true)
+                    if case .done(let probed) = look { return probed }
+                    return nil
+                }
+            })
+        }
         let firstLooks: [FirstLook] = inChunks(count: inputs.count, chunked: { range in
             // Each file is stat'ed relative to its open folder (`fstatat`): no walk of the whole path per file.
             var folderStat = FolderStat(listings: listings)
             defer { folderStat.close() }
             return range.map { i in
                 firstLook(inputs[i], stat: &folderStat, folderRows: folderRows, limits: limits, counter: counter,
-                          probe: index == nil)
+                          probe: false)
             }
         })
-        guard let index else {
-            return firstLooks.compactMap { if case .done(let probed) = $0 { probed } else { nil } }
-        }
         // Files not filed under their folder: one transaction of lookups, each distinct stamp once.
         var pendingStamps: [FileStamp] = []
         var seenStamps = Set<FileStamp>()
         for look in firstLooks {
-            if case .pending(_, _, let stamp, _) = look, seenStamps.insert(stamp).inserted { pendingStamps.append(stamp) }
+            if case .pending(_, let stamp, _) = look, seenStamps.insert(stamp).inserted { pendingStamps.append(stamp) }
         }
         var found: [FileStamp: MediaInfo] = [:]
         for (stamp, info) in zip(pendingStamps, index.lookup(pendingStamps)) { if let info { found[stamp] = info } }
         let known = found
         let unsaved = Locked<[(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]>([])
         let folders = listings.map(\.folder)
-        let results: [Probed?] = inChunks(count: firstLooks.count) { i in
-            switch firstLooks[i] {
-            case .skipped:
-                return nil
-            case .done(let probed):
-                return probed
-            case .pending(let path, let folder, let stamp, let mtime):
-                if let info = known[stamp] {
-                    return Probed(file: MediaFile(path: path, size: stamp.size, modificationTime: mtime, info: info),
-                                  stamp: stamp, fresh: false, fromIndex: true, folder: folder)
-                }
-                let probed = probe(path, folder: folder, stamp: stamp, modificationTime: mtime, limits: limits,
-                                   counter: counter)
-                if probed.fresh {
-                    let batch: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]? = unsaved.withLockedValue { pending in
-                        pending.append((stamp, folders[folder], probed.file.info))
-                        guard pending.count >= indexBatch else { return nil }
-                        defer { pending.removeAll(keepingCapacity: true) }
-                        return pending
+        // Skipped files are dropped chunk by chunk: no array of optionals and compacted copy beside it.
+        return inChunks(count: firstLooks.count, chunked: { range in
+            range.compactMap { i -> Probed? in
+                switch firstLooks[i] {
+                case .skipped:
+                    return nil
+                case .done(let probed):
+                    return probed
+                case .pending(let input, let stamp, let mtime):
+                    if let info = known[stamp] {
+                        return Probed(file: listings[input.folder].mediaFile(input.entry, size: stamp.size,
+                                                                             modificationTime: mtime, info: info),
+                                      stamp: stamp, fresh: false, fromIndex: true, folder: input.folder)
                     }
-                    if let batch { index.store(batch) }
+                    let probed = probe(input, listings: listings, stamp: stamp, modificationTime: mtime, limits: limits,
+                                       counter: counter)
+                    if probed.fresh {
+                        let batch: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]? = unsaved.withLockedValue { pending in
+                            pending.append((stamp, folders[input.folder], probed.file.info))
+                            guard pending.count >= indexBatch else { return nil }
+                            defer { pending.removeAll(keepingCapacity: true) }
+                            return pending
+                        }
+                        if let batch { index.store(batch) }
+                    }
+                    return probed
                 }
-                return probed
             }
-        }
-        index.store(unsaved.value)
-        return results.compactMap { $0 }
+        }, finally: { index.store(unsaved.value) })
     }
 
     static let indexBatch = 256
@@ -246,16 +272,23 @@ public enum LibraryScanner {
     }
 
     /// `chunked` over consecutive ranges covering `0..<count`, on every core; the results joined in order.
-    static func inChunks<Output: Sendable>(count: Int, chunked: @Sendable (Range<Int>) -> [Output]) -> [Output] {
-        guard count > 0 else { return [] }
+    /// `finally` runs after every chunk is done, before the parts are joined.
+    static func inChunks<Output: Sendable>(count: Int, chunked: @Sendable (Range<Int>) -> [Output],
+                                           finally: () -> Void = {}) -> [Output] {
+        guard count > 0 else { finally(); return [] }
         let chunk = max(1, min(64, count / (Parallel.processorCount * 4)))
         let chunks = (count + chunk - 1) / chunk
-        let parts = Parallel.map(count: chunks) { c -> [Output] in
+        var parts = Parallel.map(count: chunks) { c -> [Output] in
             chunked(c * chunk..<min(count, (c + 1) * chunk))
         }
+        finally()
         var result: [Output] = []
-        result.reserveCapacity(count)
-        for part in parts { result.append(contentsOf: part) }
+        result.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        // Each part is released once copied: the parts and the result are not both whole at the end.
+        for c in parts.indices {
+            result.append(contentsOf: parts[c])
+            parts[c] = []
+        }
         return result
     }
 
@@ -265,7 +298,8 @@ public enum LibraryScanner {
         guard folderStat.stat(input, &st) == 0 else {
             var info = MediaInfo(format: .unknown)
             info.problems.append(ParseProblem(.error, "file", String(cString: strerror(errno))))
-            return .done(Probed(file: MediaFile(path: input.path, size: 0, modificationTime: 0, info: info), stamp: nil,
+            return .done(Probed(file: folderStat.listings[input.folder].mediaFile(input.entry, size: 0, modificationTime: 0,
+                                                                                    info: info), stamp: nil,
                                 fresh: true, folder: input.folder))
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .skipped }
@@ -274,28 +308,30 @@ public enum LibraryScanner {
         let stamp = FileStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: size,
                               modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
         if let info = folderRows?[input.folder].info(for: stamp) {
-            return .done(Probed(file: MediaFile(path: input.path, size: size, modificationTime: mtime, info: info),
+            return .done(Probed(file: folderStat.listings[input.folder].mediaFile(input.entry, size: size,
+                                                                                    modificationTime: mtime, info: info),
                                 stamp: stamp, fresh: false, fromIndex: true, folder: input.folder))
         }
-        guard shouldProbe else { return .pending(path: input.path, folder: input.folder, stamp: stamp, modificationTime: mtime) }
-        return .done(probe(input.path, folder: input.folder, stamp: stamp, modificationTime: mtime, limits: limits,
+        guard shouldProbe else { return .pending(input, stamp: stamp, modificationTime: mtime) }
+        return .done(probe(input, listings: folderStat.listings, stamp: stamp, modificationTime: mtime, limits: limits,
                            counter: counter))
     }
 
-    private static func probe(_ path: String, folder: Int, stamp: FileStamp, modificationTime: Double,
-                              limits: ParseLimits, counter: ReadCounter) -> Probed {
+    private static func probe(_ input: ScanInput, listings: [FolderListing], stamp: FileStamp,
+                              modificationTime: Double, limits: ParseLimits, counter: ReadCounter) -> Probed {
+        let listing = listings[input.folder]
         let info: MediaInfo
         var fresh = true
         do {
-            info = try MediaProbe.probe(path: path, limits: limits, counter: counter)
+            info = try MediaProbe.probe(path: listing.path(input.entry), limits: limits, counter: counter)
         } catch {
             var failed = MediaInfo(format: .unknown)
             failed.problems.append(ParseProblem(.error, "file", error.description))
             info = failed
             fresh = false   // an I/O failure (permissions, a vanished file) is not a fact about its bytes
         }
-        return Probed(file: MediaFile(path: path, size: stamp.size, modificationTime: modificationTime, info: info),
-                      stamp: stamp, fresh: fresh, folder: folder)
+        return Probed(file: listing.mediaFile(input.entry, size: stamp.size, modificationTime: modificationTime, info: info),
+                      stamp: stamp, fresh: fresh, folder: input.folder)
     }
 }
 
@@ -319,7 +355,7 @@ struct FolderStat {
         }
         let range = listing.nameRange(input.entry)
         guard descriptor >= 0, !listing.nameBytes[range].contains(where: { $0 >= 0x80 }) else {
-            return PathBytes.stat(input.path, &result)
+            return PathBytes.stat(listing.path(input.entry), &result)
         }
         name.removeAll(keepingCapacity: true)
         for byte in listing.nameBytes[range] { name.append(CChar(bitPattern: byte)) }

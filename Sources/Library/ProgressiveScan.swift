@@ -39,7 +39,7 @@ extension LibraryScanner {
         let headRefs = FirstScreenNames.first(max(0, firstScreen), of: listings)
         // The head is looked up file by file (a few hundred lookups in one transaction): the folder's rows
         // are read after the first report, while the first screen is drawn.
-        let head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry, path: listings[$0.folder].path($0.entry)) },
+        let head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry) },
                             listings: listings, folderRows: nil, limits: limits, counter: counter, index: index)
         if headRefs.count < listedFiles {
             progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
@@ -52,20 +52,19 @@ extension LibraryScanner {
         restInputs.reserveCapacity(listedFiles - headRefs.count)
         for (folder, listing) in listings.enumerated() {
             for entry in 0..<listing.count where !inHead[folder][entry] {
-                restInputs.append(ScanInput(folder: folder, entry: entry, path: listing.path(entry)))
+                restInputs.append(ScanInput(folder: folder, entry: entry))
             }
         }
         let folderRows = index?.rows(inFolders: listings.map(\.folder))
-        let rest = probeAll(restInputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
+        inHead = []
+        var rest = probeAll(restInputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
                             index: index)
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head, alsoSeen: rest) }
-        // The files go straight into one array for the pairer: `head + rest` made a third copy of every probe
-        // (with its stamp) alive at the pairing peak (issue 17 item 4).
-        var files: [MediaFile] = []
-        files.reserveCapacity(head.count + rest.count)
-        files.append(contentsOf: head.lazy.map(\.file))
-        files.append(contentsOf: rest.lazy.map(\.file))
+        restInputs = []
+        // The files go straight into one array for the pairer, and the probes (with their stamps) are let go
+        // before it builds its items: `head + rest` made a third copy alive at the pairing peak (issue 17 item 4).
         let probedFiles = head.count(where: { !$0.fromIndex }) + rest.count(where: { !$0.fromIndex })
+        let files = takeFiles(&rest, after: head)
         let items = LivePairer.pair(files)
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,

@@ -20,6 +20,16 @@ public struct MediaFile: Sendable, Hashable, Codable {
         self.info = info
     }
 
+    /// A file from its parts, as a folder listing has them: `folderPrefix` ends with "/" (share it, one copy
+    /// per folder) and `name` holds no "/". No full path string is made (issue 17 item 4).
+    public init(folderPrefix: String, name: String, size: UInt64, modificationTime: Double, info: MediaInfo) {
+        self.folderPrefix = folderPrefix
+        self.name = name
+        self.size = size
+        self.modificationTime = modificationTime
+        self.info = info
+    }
+
     /// Path as given to the scanner (relative to the scanned root when scanning a directory). Made on each
     /// read (one concatenation): code that needs it for every file of a library uses `folderPrefix`/`name`.
     public var path: String {
