@@ -62,6 +62,8 @@ extension ISOBox {
     private static func parseSequence(_ r: inout ByteReader, depth: Int, limits: ParseLimits, context: () -> String,
                                       problems: inout [ParseProblem]) -> [ISOBox] {
         var boxes: [ISOBox] = []
+        // Most containers hold a handful of boxes: one allocation instead of regrowing from 1, 2, 4.
+        boxes.reserveCapacity(min(r.remaining / 8, 8))
         while r.remaining >= 8 {
             guard boxes.count < limits.maxEntries else {
                 problems.append(ParseProblem(.warning, context(), "more than \(limits.maxEntries) boxes: the rest ignored"))
