@@ -6,22 +6,44 @@ public enum ByteOrder: String, Sendable, Codable {
 ///
 /// `baseOffset` is the file offset of `bytes[0]`, so errors and ranges speak in file offsets.
 public struct ByteReader: Sendable {
-    public let bytes: [UInt8]
+    /// The whole buffer this reader (and its sub-readers) share; the reader sees `storage[lower..<upper]`.
+    /// Sub-readers and box payloads are windows on the same array, not copies: a movie's box tree is
+    /// parsed without copying each box's body once per nesting level (issue 17).
+    private let storage: [UInt8]
+    private let lower: Int
+    private let upper: Int
     public let baseOffset: UInt64
     public var byteOrder: ByteOrder
-    /// Index of the next byte to read, relative to `bytes`.
+    /// Index of the next byte to read, relative to the reader's first byte.
     public private(set) var position: Int
 
     public init(_ bytes: [UInt8], baseOffset: UInt64 = 0, byteOrder: ByteOrder = .bigEndian) {
-        self.bytes = bytes
+        self.storage = bytes
+        self.lower = 0
+        self.upper = bytes.count
         self.baseOffset = baseOffset
         self.byteOrder = byteOrder
         self.position = 0
     }
 
-    public var count: Int { bytes.count }
-    public var remaining: Int { bytes.count - position }
-    public var isAtEnd: Bool { position >= bytes.count }
+    /// A window `range` (indices of `storage`) whose first byte is at file offset `baseOffset`.
+    private init(window storage: [UInt8], _ range: Range<Int>, baseOffset: UInt64, byteOrder: ByteOrder) {
+        self.storage = storage
+        self.lower = range.lowerBound
+        self.upper = range.upperBound
+        self.baseOffset = baseOffset
+        self.byteOrder = byteOrder
+        self.position = 0
+    }
+
+    /// The reader's bytes (a copy only when the reader is a window on a larger buffer).
+    public var bytes: [UInt8] {
+        lower == 0 && upper == storage.count ? storage : Array(storage[lower..<upper])
+    }
+
+    public var count: Int { upper - lower }
+    public var remaining: Int { upper - lower - position }
+    public var isAtEnd: Bool { position >= upper - lower }
     /// File offset of the next byte.
     public var fileOffset: UInt64 { baseOffset + UInt64(position) }
 
@@ -32,8 +54,8 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func seek(to newPosition: Int) throws(MediaError) {
-        guard newPosition >= 0, newPosition <= bytes.count else {
-            throw MediaError.invalid("seek to \(newPosition) outside \(bytes.count) bytes at \(baseOffset)")
+        guard newPosition >= 0, newPosition <= count else {
+            throw MediaError.invalid("seek to \(newPosition) outside \(count) bytes at \(baseOffset)")
         }
         position = newPosition
     }
@@ -46,43 +68,42 @@ public struct ByteReader: Sendable {
     public mutating func readU8() throws(MediaError) -> UInt8 {
         try require(1)
         defer { position += 1 }
-        return bytes[position]
+        return storage[lower + position]
     }
 
     public mutating func readU16() throws(MediaError) -> UInt16 {
         try require(2)
-        defer { position += 2 }
-        let a = UInt16(bytes[position]), b = UInt16(bytes[position + 1])
+        let i = lower + position
+        position += 2
+        let a = UInt16(storage[i]), b = UInt16(storage[i + 1])
         return byteOrder == .bigEndian ? (a << 8 | b) : (b << 8 | a)
     }
 
     public mutating func readU24() throws(MediaError) -> UInt32 {
         try require(3)
-        defer { position += 3 }
-        let a = UInt32(bytes[position]), b = UInt32(bytes[position + 1]), c = UInt32(bytes[position + 2])
+        let i = lower + position
+        position += 3
+        let a = UInt32(storage[i]), b = UInt32(storage[i + 1]), c = UInt32(storage[i + 2])
         return byteOrder == .bigEndian ? (a << 16 | b << 8 | c) : (c << 16 | b << 8 | a)
     }
 
     public mutating func readU32() throws(MediaError) -> UInt32 {
         try require(4)
-        defer { position += 4 }
-        var v: UInt32 = 0
-        if byteOrder == .bigEndian {
-            for i in 0..<4 { v = v << 8 | UInt32(bytes[position + i]) }
-        } else {
-            for i in (0..<4).reversed() { v = v << 8 | UInt32(bytes[position + i]) }
-        }
-        return v
+        let i = lower + position
+        position += 4
+        let a = UInt32(storage[i]), b = UInt32(storage[i + 1]), c = UInt32(storage[i + 2]), d = UInt32(storage[i + 3])
+        return byteOrder == .bigEndian ? (a << 24 | b << 16 | c << 8 | d) : (d << 24 | c << 16 | b << 8 | a)
     }
 
     public mutating func readU64() throws(MediaError) -> UInt64 {
         try require(8)
-        defer { position += 8 }
+        let i = lower + position
+        position += 8
         var v: UInt64 = 0
         if byteOrder == .bigEndian {
-            for i in 0..<8 { v = v << 8 | UInt64(bytes[position + i]) }
+            for k in 0..<8 { v = v << 8 | UInt64(storage[i + k]) }
         } else {
-            for i in (0..<8).reversed() { v = v << 8 | UInt64(bytes[position + i]) }
+            for k in (0..<8).reversed() { v = v << 8 | UInt64(storage[i + k]) }
         }
         return v
     }
@@ -105,45 +126,63 @@ public struct ByteReader: Sendable {
 
     public mutating func readBytes(_ n: Int) throws(MediaError) -> [UInt8] {
         try require(n)
-        defer { position += n }
-        return Array(bytes[position..<position + n])
+        let i = lower + position
+        position += n
+        return Array(storage[i..<i + n])
     }
 
     /// Four ASCII characters (box types, FourCCs).
     public mutating func readFourCC() throws(MediaError) -> String {
-        let b = try readBytes(4)
-        return String(decoding: b, as: UTF8.self)
+        try require(4)
+        let i = lower + position
+        position += 4
+        return String(decoding: storage[i..<i + 4], as: UTF8.self)
     }
 
     /// A NUL-terminated string (the NUL is consumed); at most `maxLength` bytes.
     public mutating func readCString(maxLength: Int = 4096) throws(MediaError) -> String {
         let limit = min(remaining, maxLength)
-        var end = position
-        while end < position + limit && bytes[end] != 0 { end += 1 }
-        let s = String(decoding: bytes[position..<end], as: UTF8.self)
-        position = min(end + 1, bytes.count)
+        let first = lower + position
+        var end = first
+        while end < first + limit && storage[end] != 0 { end += 1 }
+        let s = String(decoding: storage[first..<end], as: UTF8.self)
+        position = min(end + 1 - lower, count)
         return s
     }
 
-    /// A reader over the next `n` bytes, which this reader skips whatever the child reads.
+    /// A reader over the next `n` bytes, which this reader skips whatever the child reads. It shares this
+    /// reader's buffer (no copy).
     public mutating func subReader(_ n: Int) throws(MediaError) -> ByteReader {
         try require(n)
-        let child = ByteReader(Array(bytes[position..<position + n]), baseOffset: fileOffset, byteOrder: byteOrder)
+        let i = lower + position
+        let child = ByteReader(window: storage, i..<i + n, baseOffset: fileOffset, byteOrder: byteOrder)
         position += n
         return child
+    }
+
+    /// A reader over `length` bytes at an absolute index of this reader (sharing its buffer), whose first
+    /// byte is at file offset `baseOffset`; nil when out of range.
+    public func window(_ start: Int, _ length: Int, baseOffset: UInt64) -> ByteReader? {
+        guard start >= 0, length >= 0, start <= count, length <= count - start else { return nil }
+        return ByteReader(window: storage, lower + start..<lower + start + length, baseOffset: baseOffset,
+                          byteOrder: byteOrder)
     }
 
     /// Looks at a byte without consuming it; nil past the end.
     public func peekU8(at relative: Int = 0) -> UInt8? {
         let i = position + relative
-        return i >= 0 && i < bytes.count ? bytes[i] : nil
+        return i >= 0 && i < count ? storage[lower + i] : nil
     }
 
-    /// Bytes at an absolute index range of this reader, or nil when out of range.
+    /// Bytes at an absolute index range of this reader, or nil when out of range. The slice's indices are
+    /// those of the shared buffer: use it as a collection (prefix, elementsEqual, Array(...)), not by index.
     public func slice(_ start: Int, _ length: Int) -> ArraySlice<UInt8>? {
-        guard start >= 0, length >= 0, start <= bytes.count, length <= bytes.count - start else { return nil }
-        return bytes[start..<start + length]
+        guard start >= 0, length >= 0, start <= count, length <= count - start else { return nil }
+        return storage[lower + start..<lower + start + length]
     }
+
+    /// The unread bytes (a slice of the shared buffer; see `slice`).
+    public var remainingSlice: ArraySlice<UInt8> { storage[lower + position..<upper] }
 }
 
 extension Array where Element == UInt8 {

@@ -31,13 +31,17 @@ public struct ExifSummary: Sendable, Hashable {
         if info.orientation == nil { info.orientation = orientation }
         if info.pixelWidth == nil { info.pixelWidth = pixelWidth }
         if info.pixelHeight == nil { info.pixelHeight = pixelHeight }
-        info.cameraMake = info.cameraMake ?? cameraMake
-        info.cameraModel = info.cameraModel ?? cameraModel
         info.captureDate = info.captureDate ?? captureDate
-        info.captureTimeZone = info.captureTimeZone ?? captureTimeZone
         info.hasGPS = info.hasGPS || hasGPS
-        info.lensMake = info.lensMake ?? lensMake
-        info.lensModel = info.lensModel ?? lensModel
+        let identifierSource = info.contentIdentifier == nil && contentIdentifier != nil ? "apple-makernote" : nil
+        info.updateNames { names in
+            names.cameraMake = names.cameraMake ?? cameraMake
+            names.cameraModel = names.cameraModel ?? cameraModel
+            names.captureTimeZone = names.captureTimeZone ?? captureTimeZone
+            names.lensMake = names.lensMake ?? lensMake
+            names.lensModel = names.lensModel ?? lensModel
+            if let identifierSource { names.contentIdentifierSource = identifierSource }
+        }
         info.exposureTime = info.exposureTime ?? exposureTime
         info.fNumber = info.fNumber ?? fNumber
         info.iso = info.iso ?? iso
@@ -45,7 +49,6 @@ public struct ExifSummary: Sendable, Hashable {
         info.focalLengthIn35mm = info.focalLengthIn35mm ?? focalLengthIn35mm
         if info.contentIdentifier == nil, let id = contentIdentifier {
             info.contentIdentifier = id
-            info.contentIdentifierSource = "apple-makernote"
         }
         info.livePhotoVideoIndex = info.livePhotoVideoIndex ?? livePhotoVideoIndex
         info.exifThumbnail = info.exifThumbnail ?? thumbnail

@@ -71,7 +71,7 @@ public struct ISOBoxHeader: Sendable, Hashable {
         let start = r.fileOffset
         let size32 = try r.readU32()
         let typeCode = try r.readU32()
-        let type = String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: typeCode >> $0) }, as: UTF8.self)
+        let type = fourCC(typeCode)
         var headerSize = 8
         var size: UInt64
         switch size32 {
@@ -101,5 +101,18 @@ public struct ISOBoxHeader: Sendable, Hashable {
     static func printable(_ type: String) -> String {
         type.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } ? type
             : type.utf8.map { String($0, radix: 16) }.joined(separator: " ")
+    }
+}
+
+/// The four bytes of a big-endian type code as text, without building an intermediate array (box types are
+/// read for every box of every file a scan probes).
+@inline(__always)
+func fourCC(_ code: UInt32) -> String {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+        buffer[0] = UInt8(truncatingIfNeeded: code >> 24)
+        buffer[1] = UInt8(truncatingIfNeeded: code >> 16)
+        buffer[2] = UInt8(truncatingIfNeeded: code >> 8)
+        buffer[3] = UInt8(truncatingIfNeeded: code)
+        return String(decoding: UnsafeBufferPointer(buffer), as: UTF8.self)
     }
 }

@@ -23,10 +23,10 @@ public struct ISOStructure: Sendable {
         guard payload.offset >= bytes.baseOffset,
               let start = Int(exactly: payload.offset - bytes.baseOffset),
               let length = Int(exactly: payload.length),
-              let slice = bytes.slice(start, length) else {
+              let window = bytes.window(start, length, baseOffset: payload.offset) else {
             throw MediaError.invalid("box '\(box.type)' at \(box.range.offset) lies outside the structure read")
         }
-        return ByteReader(Array(slice), baseOffset: payload.offset, byteOrder: bytes.byteOrder)
+        return window
     }
 
     /// Reader over a full box's payload after its version and flags.

@@ -20,6 +20,7 @@ public enum QuickTimeProbe {
     /// Copies what the movie says into `info`.
     public static func apply(_ movie: QuickTimeMovie, to info: inout MediaInfo) {
         info.duration = movie.durationSeconds
+        var videoCodec = info.videoCodec, audioCodec = info.audioCodec
         if let video = movie.mainVideoTrack {
             let entry = video.sampleEntries.first
             // The sample entry has the stored size; tkhd's is the display size after pixel aspect ratio
@@ -30,7 +31,7 @@ public enum QuickTimeProbe {
                 info.rotation = degrees
                 info.mirrored = mirrored
             }
-            info.videoCodec = entry.map { codecName($0.format) }
+            videoCodec = entry.map { codecName($0.format) }
             if let table = video.sampleTable, table.timedSampleCount > 0 {
                 info.frameCount = Int(table.timedSampleCount)
                 if let seconds = video.mediaDurationSeconds, seconds > 0 {
@@ -39,20 +40,24 @@ public enum QuickTimeProbe {
             }
         }
         if let audio = movie.tracks.first(where: \.isAudio), let entry = audio.sampleEntries.first {
-            info.audioCodec = codecName(entry.format)
+            audioCodec = codecName(entry.format)
         }
         if let still = movie.stillImageTimeTrack, let timescale = movie.timescale {
             info.stillImageTime = still.presentationTime(ofSample: 0, movieTimescale: timescale)
         }
         let metadata = movie.metadata
-        if let id = metadata.string(contentIdentifierKey) {
-            info.contentIdentifier = id
-            info.contentIdentifierSource = "quicktime-mdta"
-        }
+        let identifier = metadata.string(contentIdentifierKey)
+        if let identifier { info.contentIdentifier = identifier }
         info.vitalityScore = metadata.number("com.apple.quicktime.live-photo.vitality-score")
         info.captureDate = metadata.string("com.apple.quicktime.creationdate")
-        info.cameraMake = metadata.string("com.apple.quicktime.make")
-        info.cameraModel = metadata.string("com.apple.quicktime.model")
+        let make = metadata.string("com.apple.quicktime.make"), model = metadata.string("com.apple.quicktime.model")
+        info.updateNames { names in
+            if identifier != nil { names.contentIdentifierSource = "quicktime-mdta" }
+            names.cameraMake = make
+            names.cameraModel = model
+            names.videoCodec = videoCodec
+            names.audioCodec = audioCodec
+        }
         info.hasGPS = metadata.values["com.apple.quicktime.location.ISO6709"] != nil
     }
 

@@ -53,6 +53,11 @@ extension QuickTimeTrack {
         height = Int((UInt64(try r.readU32()) + 0x8000) >> 16)
     }
 
+    /// Visual sample entries whose width and height this reader takes (a constant, not rebuilt per entry).
+    static let videoSampleEntryFormats: Set<String> = [
+        "avc1", "avc3", "hvc1", "hev1", "mp4v", "av01", "vp09", "jpeg", "apcn", "apch", "apcs", "ap4h",
+    ]
+
     static func parseSampleDescriptions(_ stsd: ISOBox, in structure: ISOStructure, limits: ParseLimits,
                                         problems: inout [ParseProblem]) throws(MediaError) -> [SampleEntry] {
         var r = try structure.fullBoxPayload(of: stsd).reader
@@ -62,7 +67,7 @@ extension QuickTimeTrack {
         return try boxes.map { box throws(MediaError) in
             var entry = SampleEntry(format: box.type)
             var body = try structure.payload(of: box)
-            if ["avc1", "avc3", "hvc1", "hev1", "mp4v", "av01", "vp09", "jpeg", "apcn", "apch", "apcs", "ap4h"].contains(box.type) {
+            if videoSampleEntryFormats.contains(box.type) {
                 // SampleEntry (8) + pre_defined/reserved (16), then width and height.
                 try body.skip(8 + 16)
                 entry.width = Int(try body.readU16())
