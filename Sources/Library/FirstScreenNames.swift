@@ -21,23 +21,9 @@ enum FirstScreenNames {
             var ref: FileRef
             var key: [UInt8]
         }
-        var heap: [Kept] = []   // a max-heap by `before`: heap[0] is the worst of the kept names
-        heap.reserveCapacity(count)
         // Ties of the key (names differing only in letter case or leading zeros) are broken like
         // `NaturalOrder.less` breaks them: by the paths as strings.
-        func before(_ a: Kept, _ b: Kept) -> Bool { less(a.key, a.ref, b.key, b.ref, listings) }
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var largest = i
-                if l < heap.count, before(heap[largest], heap[l]) { largest = l }
-                if r < heap.count, before(heap[largest], heap[r]) { largest = r }
-                if largest == i { return }
-                heap.swapAt(i, largest)
-                i = largest
-            }
-        }
+        var best = BoundedBest<Kept>(capacity: count) { a, b in less(a.key, a.ref, b.key, b.ref, listings) }
         var scratch: [UInt8] = []
         scratch.reserveCapacity(512)
         for (folderNumber, listing) in listings.enumerated() {
@@ -49,18 +35,12 @@ enum FirstScreenNames {
                     scratch.append(contentsOf: folderKey)
                     appendKey(of: names[listing.nameRange(entry)], to: &scratch)
                     let ref = FileRef(folder: folderNumber, entry: entry)
-                    if heap.count < count {
-                        heap.append(Kept(ref: ref, key: scratch))
-                        var i = heap.count - 1
-                        while i > 0, before(heap[(i - 1) / 2], heap[i]) { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
-                    } else if less(scratch, ref, heap[0].key, heap[0].ref, listings) {
-                        heap[0] = Kept(ref: ref, key: scratch)
-                        siftDown(0)
-                    }
+                    best.offer(beatsWorst: { less(scratch, ref, $0.key, $0.ref, listings) },
+                               make: { Kept(ref: ref, key: scratch) })
                 }
             }
         }
-        return heap.sorted(by: before).map(\.ref)
+        return best.sorted().map(\.ref)
     }
 
     private static func less(_ a: [UInt8], _ refA: FileRef, _ b: [UInt8], _ refB: FileRef,

@@ -187,31 +187,9 @@ public enum NaturalOrder {
         guard count < names.count else { return sortedIndices(names) }
         let keys = names.map(key)
         func before(_ a: Int, _ b: Int) -> Bool { less(key: keys[a], names[a], key: keys[b], names[b]) }
-        var heap: [Int] = []   // a max-heap by `before`: heap[0] is the worst of the kept names
-        heap.reserveCapacity(count)
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var largest = i
-                if l < heap.count, before(heap[largest], heap[l]) { largest = l }
-                if r < heap.count, before(heap[largest], heap[r]) { largest = r }
-                if largest == i { return }
-                heap.swapAt(i, largest)
-                i = largest
-            }
-        }
-        for index in names.indices {
-            if heap.count < count {
-                heap.append(index)
-                var i = heap.count - 1
-                while i > 0, before(heap[(i - 1) / 2], heap[i]) { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
-            } else if before(index, heap[0]) {
-                heap[0] = index
-                siftDown(0)
-            }
-        }
-        return heap.sorted(by: before)
+        var best = BoundedBest<Int>(capacity: count, before: before)
+        for index in names.indices { best.offer(beatsWorst: { before(index, $0) }, make: { index }) }
+        return best.sorted()
     }
 
     /// The permutation that sorts `names` by `less`, computing each key once.
