@@ -233,6 +233,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         return box
     }
 
+    /// Changes one shared name (the box of names is shared between items: a changed one is looked up again).
+    private mutating func setName(_ field: WritableKeyPath<SharedNames.Values, String?>, _ value: String?) {
+        let box = unique()
+        box.packed.names = box.packed.names.setting(field, value)
+    }
+
     /// Changes several shared names with one table look-up: the parsers set make, model, lens, zone and
     /// identifier source together, and a look-up per field was a visible share of a scan's CPU (issue 17).
     mutating func updateNames(_ change: (inout SharedNames.Values) -> Void) {
@@ -285,7 +291,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Where the identifier came from: "apple-makernote", "quicktime-mdta", "xmp".
     public var contentIdentifierSource: String? {
         get { box.packed.names.values.contentIdentifierSource }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.contentIdentifierSource, newValue) }
+        set { setName(\.contentIdentifierSource, newValue) }
     }
     /// Apple MakerNote 0x0017 LivePhotoVideoIndex (raw value).
     public var livePhotoVideoIndex: UInt64? {
@@ -295,11 +301,11 @@ public struct MediaInfo: Sendable, Hashable, Codable {
 
     public var cameraMake: String? {
         get { box.packed.names.values.cameraMake }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.cameraMake, newValue) }
+        set { setName(\.cameraMake, newValue) }
     }
     public var cameraModel: String? {
         get { box.packed.names.values.cameraModel }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.cameraModel, newValue) }
+        set { setName(\.cameraModel, newValue) }
     }
     /// Capture time as written ("2021:05:02 12:34:56" Exif or ISO 8601 from QuickTime), no zone guessing.
     public var captureDate: String? {
@@ -309,7 +315,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Exif OffsetTimeOriginal (or OffsetTime): the capture time's zone as written, "+01:00".
     public var captureTimeZone: String? {
         get { box.packed.names.values.captureTimeZone }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.captureTimeZone, newValue) }
+        set { setName(\.captureTimeZone, newValue) }
     }
     /// True when the file carries a position. The coordinates themselves are never kept here (see
     /// `LocationReader`, which reads them only when the user asks).
@@ -321,11 +327,11 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     // MARK: exposure (Exif)
     public var lensMake: String? {
         get { box.packed.names.values.lensMake }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.lensMake, newValue) }
+        set { setName(\.lensMake, newValue) }
     }
     public var lensModel: String? {
         get { box.packed.names.values.lensModel }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.lensModel, newValue) }
+        set { setName(\.lensModel, newValue) }
     }
     /// ExposureTime as a fraction of seconds (1/801 is 1 over 801).
     public var exposureTime: ExifRational? {
@@ -357,11 +363,11 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     }
     public var videoCodec: String? {
         get { box.packed.names.values.videoCodec }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.videoCodec, newValue) }
+        set { setName(\.videoCodec, newValue) }
     }
     public var audioCodec: String? {
         get { box.packed.names.values.audioCodec }
-        set { let box = unique(); box.packed.names = box.packed.names.setting(\.audioCodec, newValue) }
+        set { setName(\.audioCodec, newValue) }
     }
     public var frameCount: Int? {
         get { box.packed.frameCount.value }
