@@ -8,27 +8,8 @@ import XCTest
 
 /// `livegrid edit` (issue 20: key photo, trim, mute, adjustments) run as a user would on copies; every
 /// output is checked by the in-process scanner and by exiftool/ffprobe, and the originals stay byte-identical.
-final class StudioEditTests: XCTestCase {
-    var dir: URL!
-    var out: String!
-
-    override func setUpWithError() throws {
-        dir = try Fixtures.makeTemporaryDirectory("studio-edit")
-        out = dir.appendingPathComponent("out").path
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    }
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
-    }
-
-    // MARK: helpers
-
-    func livegrid(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
-        return try ExternalTool.runProgram(binary, arguments)
-    }
-
-    func tool(_ name: String, _ arguments: [String]) throws -> String { try ExternalTool.run(name, arguments) }
+final class StudioEditTests: StudioCommandTestCase {
+    override class var folderPrefix: String { "studio-edit" }
 
     /// train.jpg + train.mov (iPhone 6s, 1440×1080 H.264, PCM sound, 1.23 s) copied into the test directory.
     func trainPair() throws -> (still: String, movie: String) {

@@ -6,25 +6,8 @@ import XCTest
 
 /// `livegrid export --as loop|bounce|gif|long-exposure` on generated Live Photos (and the train pair),
 /// checked with ffprobe/ffmpeg/exiftool; frame order by matching decoded frames against the source's.
-final class StudioExportTests: XCTestCase {
-    var dir: URL!
-    var out: String!
-
-    override func setUpWithError() throws {
-        dir = try Fixtures.makeTemporaryDirectory("studio-export")
-        out = dir.appendingPathComponent("out").path
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    }
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
-    }
-
-    func livegrid(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
-        return try ExternalTool.runProgram(binary, arguments)
-    }
-
-    func tool(_ name: String, _ arguments: [String]) throws -> String { try ExternalTool.run(name, arguments) }
+final class StudioExportTests: StudioCommandTestCase {
+    override class var folderPrefix: String { "studio-export" }
 
     /// A Live Photo made by make-live from an ffmpeg lavfi source (`filter`, 30 fps) and its frame at 1 s.
     func generatedPair(_ source: String, then filters: String? = nil, seconds: Double = 2, extraEncoder: [String] = []) throws -> (still: String, movie: String) {
