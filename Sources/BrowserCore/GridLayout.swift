@@ -1,3 +1,5 @@
+import TerminalProtocol
+
 /// A size in terminal character cells.
 public struct TerminalSize: Sendable, Hashable {
     public var columns: Int
@@ -8,18 +10,11 @@ public struct TerminalSize: Sendable, Hashable {
     }
 }
 
-/// A rectangle in terminal cells (origin top-left, zero-based).
-public struct CellRect: Sendable, Hashable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = max(0, width)
-        self.height = max(0, height)
-    }
+/// A rectangle in terminal cells (origin top-left, zero-based): TerminalProtocol's `CellBox`, so the layout's
+/// rects go to the escape-sequence writers as they are.
+public typealias CellRect = CellBox
+
+extension CellBox {
     public func contains(x px: Int, y py: Int) -> Bool {
         px >= x && px < x + width && py >= y && py < y + height
     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LivePairing
 
 /// Picks the first names of a listing in display order (`NaturalOrder`, the pairer's order) without sorting
@@ -45,14 +42,7 @@ enum FirstScreenNames {
 
     private static func less(_ a: [UInt8], _ refA: FileRef, _ b: [UInt8], _ refB: FileRef,
                              _ listings: [FolderListing]) -> Bool {
-        let order = a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb -> Int32 in
-                let common = min(pa.count, pb.count)
-                let c = common == 0 ? 0 : memcmp(pa.baseAddress!, pb.baseAddress!, common)
-                if c != 0 { return c }
-                return pa.count == pb.count ? 0 : (pa.count < pb.count ? -1 : 1)
-            }
-        }
+        let order = NaturalOrder.compareKeys(a, b)
         if order != 0 { return order < 0 }
         return listings[refA.folder].path(refA.entry) < listings[refB.folder].path(refB.entry)
     }

@@ -168,15 +168,22 @@ public enum NaturalOrder {
 
     /// `less` through precomputed keys: the order of `key`, ties broken like `less` does.
     public static func less(key a: [UInt8], _ rawA: String, key b: [UInt8], _ rawB: String) -> Bool {
-        let order = a.withUnsafeBufferPointer { pa in
+        let order = compareKeys(a, b)
+        return order != 0 ? order < 0 : rawA < rawB
+    }
+
+    /// The order of two keys (negative, zero, positive): bytes compared with memcmp, a prefix first.
+    public static func compareKeys(_ a: [UInt8], _ b: [UInt8]) -> Int32 {
+        a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb -> Int32 in
                 let common = min(pa.count, pb.count)
-                let c = common == 0 ? 0 : memcmp(pa.baseAddress!, pb.baseAddress!, common)
-                if c != 0 { return c }
+                if common > 0, let baseA = pa.baseAddress, let baseB = pb.baseAddress {
+                    let c = memcmp(baseA, baseB, common)
+                    if c != 0 { return c }
+                }
                 return pa.count == pb.count ? 0 : (pa.count < pb.count ? -1 : 1)
             }
         }
-        return order != 0 ? order < 0 : rawA < rawB
     }
 
     /// The indices of the `count` first names in `less` order, in that order, without sorting them all: a
