@@ -9,20 +9,39 @@ public struct RemoteItem: Sendable, Identifiable {
     public var item: LibraryItem
     /// True until the headers were read and the item paired (the kind is then only guessed from names).
     public var isPlaceholder: Bool
-    public var stillURL: URL?
-    public var movieURL: URL?
+    /// Where the files are: the listing's locations (its shared directory text plus each name), not a `URL`
+    /// each, which was ~370 bytes per file of a 200,000-entry listing (issue 17 item 5).
+    public var stillLocation: RemoteLocation?
+    public var movieLocation: RemoteLocation?
     public var stillState: DownloadState
     public var movieState: DownloadState
     /// The still's media info was read from its own bytes (header probe or the downloaded copy), not guessed
     /// from its name: its picture can be made before pairing ends (orientation is known).
     public var stillInfoKnown = false
 
+    /// The still's URL (made on each read from `stillLocation`).
+    public var stillURL: URL? {
+        get { stillLocation?.url }
+        set { stillLocation = newValue.map(RemoteLocation.init) }
+    }
+    /// The movie's URL (made on each read from `movieLocation`).
+    public var movieURL: URL? {
+        get { movieLocation?.url }
+        set { movieLocation = newValue.map(RemoteLocation.init) }
+    }
+
     public init(item: LibraryItem, isPlaceholder: Bool, stillURL: URL?, movieURL: URL?,
+                stillState: DownloadState = .notRequested, movieState: DownloadState = .notRequested) {
+        self.init(item: item, isPlaceholder: isPlaceholder, stillLocation: stillURL.map(RemoteLocation.init),
+                  movieLocation: movieURL.map(RemoteLocation.init), stillState: stillState, movieState: movieState)
+    }
+
+    public init(item: LibraryItem, isPlaceholder: Bool, stillLocation: RemoteLocation?, movieLocation: RemoteLocation?,
                 stillState: DownloadState = .notRequested, movieState: DownloadState = .notRequested) {
         self.item = item
         self.isPlaceholder = isPlaceholder
-        self.stillURL = stillURL
-        self.movieURL = movieURL
+        self.stillLocation = stillLocation
+        self.movieLocation = movieLocation
         self.stillState = stillState
         self.movieState = movieState
     }
@@ -46,7 +65,7 @@ public struct RemoteItem: Sendable, Identifiable {
 
     /// Combined progress of the item's files (0...1), when any is downloading or done.
     public var fraction: Double? {
-        let states = [stillURL.map { _ in stillState }, movieURL.map { _ in movieState }].compactMap { $0 }
+        let states = [stillLocation.map { _ in stillState }, movieLocation.map { _ in movieState }].compactMap { $0 }
         let parts = states.compactMap(\.fraction)
         guard !parts.isEmpty else { return nil }
         return parts.reduce(0, +) / Double(states.count)

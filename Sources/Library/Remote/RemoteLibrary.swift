@@ -49,11 +49,12 @@ public final class RemoteLibrary: Sendable {
         /// Positions in `listing.entries` of the media files by name (the first of a name): an index, not a
         /// second copy of 200,000 entries (a `[String: RemoteEntry]` was 55 MB, issue 17 item 5).
         var entryIndexByName: [String: Int] = [:]
-        /// Position in `items` of the (first) item using each file URL, and any further ones: a download event
+        /// Position in `items` of the (first) item using each file, and any further ones: a download event
         /// changes its items without scanning them all (200,000 URL comparisons per progress event in a long
-        /// listing). One Int per URL, not an array each.
-        var itemIndexByURL: [URL: Int] = [:]
-        var moreItemIndicesByURL: [URL: [Int]] = [:]
+        /// listing). One Int per file, not an array each. Keyed by `key(_:)`: the file's text after the
+        /// listing's prefix (a short name, no heap), not a `URL` per file (issue 17 item 5).
+        var itemIndexByURL: [String: Int] = [:]
+        var moreItemIndicesByURL: [String: [Int]] = [:]
         var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
         var nextObserver = 0
         var downloadToken: Int?
@@ -63,20 +64,39 @@ public final class RemoteLibrary: Sendable {
             itemIndexByURL = [:]
             moreItemIndicesByURL = [:]
             itemIndexByURL.reserveCapacity(items.count)
-            func add(_ url: URL, _ i: Int) {
-                guard let first = itemIndexByURL[url] else { itemIndexByURL[url] = i; return }
-                if first != i, moreItemIndicesByURL[url]?.last != i { moreItemIndicesByURL[url, default: []].append(i) }
+            func add(_ key: String, _ i: Int) {
+                guard let first = itemIndexByURL[key] else { itemIndexByURL[key] = i; return }
+                if first != i, moreItemIndicesByURL[key]?.last != i { moreItemIndicesByURL[key, default: []].append(i) }
             }
             for i in items.indices {
-                if let url = items[i].stillURL { add(url, i) }
-                if let url = items[i].movieURL { add(url, i) }
+                if let location = items[i].stillLocation { add(key(location), i) }
+                if let location = items[i].movieLocation { add(key(location), i) }
             }
         }
 
-        func itemIndices(of url: URL) -> [Int] {
-            guard let first = itemIndexByURL[url] else { return [] }
-            return [first] + (moreItemIndicesByURL[url] ?? [])
+        /// The text of a file's URL after the listing's prefix (the whole text when it does not start with it):
+        /// equal for a location and the URL it stands for, however either is stored.
+        func key(_ location: RemoteLocation) -> String {
+            if let prefix = listing?.locationPrefix, let rest = location.rest(below: prefix) { return rest }
+            return key(text: location.text)
         }
+
+        func key(_ url: URL) -> String { key(text: url.absoluteString) }
+
+        private func key(text: String) -> String {
+            guard let prefix = listing?.locationPrefix.text, text.utf8.count > prefix.utf8.count,
+                  text.utf8.starts(with: prefix.utf8) else { return text }
+            return String(text[text.utf8.index(text.utf8.startIndex, offsetBy: prefix.utf8.count)...])
+        }
+
+        func itemIndices(of key: String) -> [Int] {
+            guard let first = itemIndexByURL[key] else { return [] }
+            return [first] + (moreItemIndicesByURL[key] ?? [])
+        }
+
+        /// Whether item `i`'s still (or movie) is the file of `key`.
+        func item(_ i: Int, hasStill key: String) -> Bool { items[i].stillLocation.map { self.key($0) == key } ?? false }
+        func item(_ i: Int, hasMovie key: String) -> Bool { items[i].movieLocation.map { self.key($0) == key } ?? false }
 
         func entry(named name: String) -> RemoteEntry? {
             guard let listing, let index = entryIndexByName[name], index < listing.entries.count else { return nil }
@@ -146,7 +166,7 @@ public final class RemoteLibrary: Sendable {
         var byName: [String: Int] = [:]
         var media: [RemoteEntry] = []
         for (index, entry) in listing.entries.enumerated()
-        where !entry.isDirectory && LibraryScanner.mediaExtensions.contains(entry.url.pathExtension.lowercased()) {
+        where !entry.isDirectory && LibraryScanner.mediaExtensions.contains(entry.nameExtension.lowercased()) {
             media.append(entry)
             if byName[entry.name] == nil { byName[entry.name] = index }
         }
@@ -177,8 +197,8 @@ public final class RemoteLibrary: Sendable {
             s.probeRequests = results.reduce(0) { $0 + $1.requests }
             s.items = paired.map { item in
                 withStates(RemoteItem(item: item, isPlaceholder: false,
-                                      stillURL: item.still.flatMap { s.entry(named: $0.path)?.url },
-                                      movieURL: item.movie.flatMap { s.entry(named: $0.path)?.url }))
+                                      stillLocation: item.still.flatMap { s.entry(named: $0.path)?.location },
+                                      movieLocation: item.movie.flatMap { s.entry(named: $0.path)?.location }))
             }
             s.indexItemURLs()
         }
@@ -219,7 +239,7 @@ public final class RemoteLibrary: Sendable {
             MediaFile(path: e.name, size: e.size ?? 0, modificationTime: e.modificationTime?.timeIntervalSince1970 ?? 0,
                       info: MediaInfo(format: format))
         }
-        let isMovie = entries.map { movieExts.contains($0.url.pathExtension.lowercased()) }
+        let isMovie = entries.map { movieExts.contains($0.nameExtension.lowercased()) }
         // Cells as positions in `entries` (-1: none), not copies of the entries: a 200,000-entry listing made
         // three more arrays of entries here (issue 17 item 5).
         var moviesByBase: [String: [Int]] = [:]
@@ -251,10 +271,11 @@ public final class RemoteLibrary: Sendable {
                 let still = entries[stillIndex]
                 let item = LibraryItem(kind: movie == nil ? .still : .live, still: file(still, .jpeg),
                                        movie: movie.map { file($0, .quickTime) })
-                items.append(RemoteItem(item: item, isPlaceholder: true, stillURL: still.url, movieURL: movie?.url))
+                items.append(RemoteItem(item: item, isPlaceholder: true, stillLocation: still.location,
+                                        movieLocation: movie?.location))
             } else if let movie {
                 items.append(RemoteItem(item: LibraryItem(kind: .video, movie: file(movie, .quickTime)), isPlaceholder: true,
-                                        stillURL: nil, movieURL: movie.url))
+                                        stillLocation: nil, movieLocation: movie.location))
             }
         }
         return items
@@ -280,7 +301,10 @@ public final class RemoteLibrary: Sendable {
     /// waiting for its turn among the header probes.
     private func probeDownloadedStill(_ url: URL, path: String) {
         let name: String? = state.withLockedValue { s in
-            s.items.first { $0.isPlaceholder && !$0.stillInfoKnown && $0.stillURL == url }?.item.still?.path
+            let key = s.key(url)
+            return s.itemIndices(of: key).first { i in
+                i < s.items.count && s.items[i].isPlaceholder && !s.items[i].stillInfoKnown && s.item(i, hasStill: key)
+            }.flatMap { s.items[$0].item.still?.path }
         }
         // try?: a copy that does not probe waits for its header probe, which reports the problem.
         guard let name, let info = try? MediaProbe.probe(path: path, limits: limits) else { return }
@@ -294,7 +318,11 @@ public final class RemoteLibrary: Sendable {
     /// placeholder. The cell keeps its id (its still, or its lone movie), so the selection does not move.
     private func settleFromDownloads(stillURL: URL? = nil, movieURL: URL? = nil) {
         let candidate: RemoteItem? = state.withLockedValue { s in
-            s.items.first { $0.isPlaceholder && ((stillURL != nil && $0.stillURL == stillURL) || (movieURL != nil && $0.movieURL == movieURL)) }
+            let stillKey = stillURL.map { s.key($0) }, movieKey = movieURL.map { s.key($0) }
+            return (s.itemIndices(of: stillKey ?? movieKey ?? "")).first { i in
+                i < s.items.count && s.items[i].isPlaceholder
+                    && ((stillKey.map { s.item(i, hasStill: $0) } ?? false) || (movieKey.map { s.item(i, hasMovie: $0) } ?? false))
+            }.map { s.items[$0] }
         }
         guard let candidate else { return }
         var files: [MediaFile] = []
@@ -351,9 +379,12 @@ public final class RemoteLibrary: Sendable {
     private func downloadChanged(_ url: URL, _ downloadState: DownloadState) {
         let changed: [RemoteItem] = state.withLockedValue { s in
             var out: [RemoteItem] = []
-            for i in s.itemIndices(of: url) where i < s.items.count && (s.items[i].stillURL == url || s.items[i].movieURL == url) {
-                if s.items[i].stillURL == url { s.items[i].stillState = downloadState }
-                if s.items[i].movieURL == url { s.items[i].movieState = downloadState }
+            let key = s.key(url)
+            for i in s.itemIndices(of: key) where i < s.items.count {
+                let isStill = s.item(i, hasStill: key), isMovie = s.item(i, hasMovie: key)
+                guard isStill || isMovie else { continue }
+                if isStill { s.items[i].stillState = downloadState }
+                if isMovie { s.items[i].movieState = downloadState }
                 out.append(s.items[i])
             }
             return out

@@ -4,8 +4,14 @@ import Foundation
 public struct RemoteEntry: Sendable, Hashable {
     /// Decoded file name: one path segment, never empty, never `.`/`..`, no slash, no control character.
     public var name: String
-    /// Absolute URL of the entry, always directly below the listed directory on the same server.
-    public var url: URL
+    /// Where the entry is: a listing keeps it as its shared directory text plus the entry's part (`RemoteLocation`).
+    public var location: RemoteLocation
+    /// Absolute URL of the entry, always directly below the listed directory on the same server (made on each
+    /// read from `location`: code that looks at every entry of a listing uses `name` and `location`).
+    public var url: URL {
+        get { location.url }
+        set { location = RemoteLocation(newValue) }
+    }
     public var isDirectory: Bool
     /// Exact size in bytes when the listing gives it (nginx, WebDAV); nil when absent or rounded (Apache "3.3M").
     public var size: UInt64?
@@ -15,11 +21,35 @@ public struct RemoteEntry: Sendable, Hashable {
     public init(name: String, url: URL, isDirectory: Bool, size: UInt64? = nil,
                 modificationTime: Date? = nil, etag: String? = nil) {
         self.name = name
-        self.url = url
+        self.location = RemoteLocation(url)
         self.isDirectory = isDirectory
         self.size = size
         self.modificationTime = modificationTime
         self.etag = etag
+    }
+}
+
+extension RemoteEntry {
+    /// `url.pathExtension`, without making the URL for a plain name (letters, digits, "_", "-" and one dot
+    /// inside it, as cameras name files): the remote library looks at every entry's extension. Any other name
+    /// asks the URL, whose rules for names like "..jpg" or "a. b" are the ones the library always followed.
+    public var nameExtension: String {
+        let utf8 = name.utf8
+        var dot: String.UTF8View.Index?
+        for index in utf8.indices {
+            switch utf8[index] {
+            case UInt8(ascii: "."):
+                guard dot == nil else { return url.pathExtension }
+                dot = index
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                continue
+            default:
+                return url.pathExtension
+            }
+        }
+        guard let dot, dot != utf8.startIndex, utf8.index(after: dot) != utf8.endIndex else { return url.pathExtension }
+        return String(name[utf8.index(after: dot)...])
     }
 }
 
@@ -46,7 +76,10 @@ public enum RemoteListingFormat: String, Sendable {
 public struct RemoteListing: Sendable {
     public var baseURL: URL
     public var format: RemoteListingFormat
+    /// The entries; `append` stores each one's URL below `locationPrefix` (one copy of the directory's text).
     public var entries: [RemoteEntry]
+    /// The listed directory's URL text, shared by the locations of the entries `append` stored.
+    public let locationPrefix: RemoteLocation.Prefix
     public var rejected: [RejectedRemoteEntry]
     /// More entries followed than the listing may keep (`RemoteListingStream.maxEntries`): only the first are here.
     public var truncated = false
@@ -54,8 +87,17 @@ public struct RemoteListing: Sendable {
                 rejected: [RejectedRemoteEntry] = []) {
         self.baseURL = baseURL
         self.format = format
-        self.entries = entries
+        self.entries = []
         self.rejected = rejected
+        locationPrefix = RemoteLocation.Prefix.listing(baseURL)
+        for entry in entries { append(entry) }
+    }
+
+    /// Adds `entry`, its URL kept below `locationPrefix` (issue 17 item 5: a URL per entry was ~370 bytes).
+    public mutating func append(_ entry: RemoteEntry) {
+        var entry = entry
+        entry.location = entry.location.sharing(locationPrefix)
+        entries.append(entry)
     }
 
     public var files: [RemoteEntry] { entries.filter { !$0.isDirectory } }

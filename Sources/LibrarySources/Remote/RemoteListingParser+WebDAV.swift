@@ -26,7 +26,7 @@ extension RemoteListingParser {
                 listing.rejected.append(RejectedRemoteEntry(raw: response.href, reason: reason))
             case .accept(let name, let url, let hrefSaysDirectory):
                 let isDirectory = response.isCollection || hrefSaysDirectory
-                listing.entries.append(RemoteEntry(
+                listing.append(RemoteEntry(
                     name: name, url: isDirectory ? RemoteEntryValidator.directoryURL(url) : url,
                     isDirectory: isDirectory,
                     size: isDirectory ? nil : response.contentLength,

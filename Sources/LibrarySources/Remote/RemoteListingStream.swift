@@ -125,7 +125,7 @@ public final class RemoteListingStream {
             seen.remove(entry.name)
             return
         }
-        listing.entries.append(entry)
+        listing.append(entry)
     }
 
     // MARK: HTML indexes

@@ -49,7 +49,7 @@ public enum SFTPListingParser {
                     continue
                 }
                 // A link's own size is the length of its target's name: unknown for our purposes.
-                listing.entries.append(RemoteEntry(name: checked, url: url, isDirectory: isDirectory,
+                listing.append(RemoteEntry(name: checked, url: url, isDirectory: isDirectory,
                                                    size: parsed.type == "-" ? parsed.size : nil,
                                                    modificationTime: parsed.date))
                 previous = listing.entries.count - 1
