@@ -21,16 +21,18 @@ public enum LivePairer {
         // One sort of the paths (keys per folder and per name, never a key per full path) gives each file its
         // rank; pairing identifies files by rank and the items are put in order by their primary file's rank,
         // so nothing is sorted or keyed by path strings a second time (issue 17 item 4).
-        let order = NaturalOrder.sortedIndices(files)
+        let ranked = RankedFiles(files: files, order: NaturalOrder.sortedIndices(files))
+        // Each folder is its files' ranks, not copies of the files: a flat folder of 100,000 held the files
+        // five times over while it was paired (issue 17 item 4).
         var folderIndex: [String: Int] = [:]
-        var folders: [[PairingEntry]] = []
-        for (rank, index) in order.enumerated() {
-            let entry = PairingEntry(file: files[index], rank: rank)
-            if let known = folderIndex[entry.file.folderPrefix] {
-                folders[known].append(entry)
+        var folders: [[Int]] = []
+        for rank in ranked.order.indices {
+            let prefix = ranked[rank].folderPrefix
+            if let known = folderIndex[prefix] {
+                folders[known].append(rank)
             } else {
-                folderIndex[entry.file.folderPrefix] = folders.count
-                folders.append([entry])
+                folderIndex[prefix] = folders.count
+                folders.append([rank])
             }
         }
         folderIndex = [:]
@@ -39,7 +41,7 @@ public enum LivePairer {
         items.reserveCapacity(files.count)
         ranks.reserveCapacity(files.count)
         for folder in folders.indices {
-            pairFolder(folders[folder], into: &items, ranks: &ranks)
+            pairFolder(folders[folder], of: ranked, into: &items, ranks: &ranks)
             folders[folder] = []
         }
         // Put each item at its place by swaps (cycles of the permutation): sorting a copy kept two item arrays.
@@ -59,33 +61,39 @@ public enum LivePairer {
 
     // MARK: one folder
 
-    /// Appends the folder's items to `items` and the rank of each one's primary file to `ranks`.
-    private static func pairFolder(_ files: [PairingEntry], into items: inout [LibraryItem], ranks: inout [Int]) {
-        func add(_ item: LibraryItem, primary: PairingEntry) {
+    /// Appends the folder's items to `items` and the rank of each one's primary file to `ranks`. The folder's
+    /// stills are handled as ranks (8 bytes each) into `files`: the lists of stills below were copies of the
+    /// files (64 bytes each), four of them alive at once in a flat folder (issue 17 item 4).
+    private static func pairFolder(_ folder: [Int], of files: RankedFiles, into items: inout [LibraryItem],
+                                   ranks: inout [Int]) {
+        func add(_ item: LibraryItem, primary: Int) {
             items.append(item)
-            ranks.append(primary.rank)
+            ranks.append(primary)
         }
-        let stills = files.filter { !$0.file.info.format.isMovie }
-        let movies = files.filter { $0.file.info.format.isMovie }
+        func entry(_ rank: Int) -> PairingEntry { PairingEntry(file: files[rank], rank: rank) }
+        let stills = folder.filter { !files[$0].info.format.isMovie }
+        let movies = folder.filter { files[$0].info.format.isMovie }.map(entry)
         var usedMovies = Set<Int>()
-        var unpairedStills: [PairingEntry] = []
+        var unpairedStills: [Int] = []
 
         // 1. By content identifier: within each identifier group, a still takes the movie of its own name,
         //    then the remaining stills take the remaining movies in name order.
-        let stillsByID = Dictionary(grouping: stills.filter { $0.file.info.contentIdentifier != nil }) {
-            upper($0.file.info.contentIdentifier!)
+        var stillsByID: [String: [Int]] = [:]
+        // Identifier groups in order of their first still (a dictionary's order changes from run to run, and
+        // it decides which leftover still gets a same-named movie).
+        var idOrder: [String] = []
+        for still in stills {
+            guard let id = files[still].info.contentIdentifier.map(upper) else { continue }
+            if stillsByID[id] == nil { idOrder.append(id) }
+            stillsByID[id, default: []].append(still)
         }
         let moviesByID = Dictionary(grouping: movies.filter { $0.file.info.contentIdentifier != nil }) {
             upper($0.file.info.contentIdentifier!)
         }
-        unpairedStills += stills.filter { $0.file.info.contentIdentifier == nil }
-        // Identifier groups in order of their first still (a dictionary's order changes from run to run, and
-        // it decides which leftover still gets a same-named movie).
-        var seenIDs = Set<String>()
-        let idOrder = stills.compactMap { $0.file.info.contentIdentifier.map(upper) }.filter { seenIDs.insert($0).inserted }
+        unpairedStills += stills.filter { files[$0].info.contentIdentifier == nil }
         for id in idOrder {
             guard let group = stillsByID[id] else { continue }
-            // Entries arrive in rank (= natural path) order, and grouping keeps it.
+            // Ranks arrive in natural path order, and grouping keeps it.
             let groupStills = group
             var freeMovies = moviesByID[id] ?? []
             var assignment: [Int: PairingEntry] = [:]   // still rank -> movie
@@ -93,65 +101,67 @@ public enum LivePairer {
                 var byName = NameMatch.index(freeMovies)
                 var taken = Set<Int>()
                 for still in groupStills {
-                    for key in NameMatch.keys(for: still.file) {
+                    for key in NameMatch.keys(for: files[still]) {
                         guard var list = byName[key], let movie = list.first else { continue }
                         list.removeFirst()
                         byName[key] = list
-                        assignment[still.rank] = movie
+                        assignment[still] = movie
                         taken.insert(movie.rank)
                         break
                     }
                 }
                 freeMovies.removeAll { taken.contains($0.rank) }
-                for still in groupStills where assignment[still.rank] == nil && !freeMovies.isEmpty {
-                    assignment[still.rank] = freeMovies.removeFirst()
+                for still in groupStills where assignment[still] == nil && !freeMovies.isEmpty {
+                    assignment[still] = freeMovies.removeFirst()
                 }
             }
             for still in groupStills {
-                guard let movie = assignment[still.rank] else {
+                guard let movie = assignment[still] else {
                     unpairedStills.append(still)
                     continue
                 }
                 usedMovies.insert(movie.rank)
+                let stillFile = files[still]
                 let shared = groupStills.count > 1
-                    ? ["identifier \(id) is shared with " + namesOfOthers(groupStills, except: still)] : []
-                add(LibraryItem(kind: .live, still: still.file, movie: movie.file, contentIdentifier: id,
+                    ? ["identifier \(id) is shared with " + namesOfOthers(groupStills, of: files, except: still)] : []
+                add(LibraryItem(kind: .live, still: stillFile, movie: movie.file, contentIdentifier: id,
                                 pairing: .contentIdentifier,
-                                warnings: shared + problems(still.file) + problems(movie.file)), primary: still)
+                                warnings: shared + problems(stillFile) + problems(movie.file)), primary: still)
             }
         }
 
         // 2. By name, when one side has no identifier. Movies are indexed by name so a folder of 10,000 files
         //    pairs in linear time.
         let moviesByName = NameMatch.index(movies)
-        var stillsLeft: [PairingEntry] = []
+        var stillsLeft: [Int] = []
         for still in unpairedStills {
-            let candidates = NameMatch.candidates(for: still.file, in: moviesByName).filter { !usedMovies.contains($0.rank) }
-            if let movie = probableMovie(for: still, among: candidates) {
+            let stillFile = files[still]
+            let candidates = NameMatch.candidates(for: stillFile, in: moviesByName).filter { !usedMovies.contains($0.rank) }
+            if let movie = probableMovie(for: stillFile, among: candidates) {
                 usedMovies.insert(movie.rank)
                 add(LibraryItem(
-                    kind: .live, still: still.file, movie: movie.file,
-                    contentIdentifier: still.file.info.contentIdentifier ?? movie.file.info.contentIdentifier,
+                    kind: .live, still: stillFile, movie: movie.file,
+                    contentIdentifier: stillFile.info.contentIdentifier ?? movie.file.info.contentIdentifier,
                     pairing: .probableByName,
                     warnings: ["paired by file name only (probable): one half has no content identifier"]
-                        + problems(still.file) + problems(movie.file)), primary: still)
+                        + problems(stillFile) + problems(movie.file)), primary: still)
             } else {
                 stillsLeft.append(still)
             }
         }
+        unpairedStills = []
 
         // 3. What is left stands alone, with warnings that say what is missing.
         for still in stillsLeft {
-            add(standaloneStill(still, sameName: NameMatch.candidates(for: still.file, in: moviesByName),
+            add(standaloneStill(still, of: files, sameName: NameMatch.candidates(for: files[still], in: moviesByName),
                                 stillsByID: stillsByID, moviesByID: moviesByID), primary: still)
         }
         for movie in movies where !usedMovies.contains(movie.rank) {
-            add(standaloneMovie(movie.file, stillsByID: stillsByID), primary: movie)
+            add(standaloneMovie(movie.file, of: files, stillsByID: stillsByID), primary: movie.rank)
         }
     }
 
-    private static func probableMovie(for stillEntry: PairingEntry, among movies: [PairingEntry]) -> PairingEntry? {
-        let still = stillEntry.file
+    private static func probableMovie(for still: MediaFile, among movies: [PairingEntry]) -> PairingEntry? {
         for entry in movies {
             let movie = entry.file
             let stillID = still.info.contentIdentifier.map(upper)
@@ -166,10 +176,10 @@ public enum LivePairer {
         return nil
     }
 
-    private static func standaloneStill(_ entry: PairingEntry, sameName: [PairingEntry],
-                                        stillsByID: [String: [PairingEntry]],
+    private static func standaloneStill(_ rank: Int, of files: RankedFiles, sameName: [PairingEntry],
+                                        stillsByID: [String: [Int]],
                                         moviesByID: [String: [PairingEntry]]) -> LibraryItem {
-        let still = entry.file
+        let still = files[rank]
         var warnings = problems(still)
         var liveOff: String?
         if still.info.embeddedMovie != nil {
@@ -187,10 +197,10 @@ public enum LivePairer {
             } else if moviesByID[id]?.isEmpty ?? true {
                 // Copies of one still and no movie with their identifier: each is a Live Photo without its movie.
                 warnings.insert("Live Photo movie missing (identifier \(id), also in "
-                                + namesOfOthers(group, except: entry) + ")", at: 0)
+                                + namesOfOthers(group, of: files, except: rank) + ")", at: 0)
                 liveOff = "its movie is missing"
             } else {
-                warnings.insert("identifier \(id) is shared with " + namesOfOthers(group, except: entry)
+                warnings.insert("identifier \(id) is shared with " + namesOfOthers(group, of: files, except: rank)
                                 + "; the movie is paired with another still", at: 0)
             }
         }
@@ -204,7 +214,7 @@ public enum LivePairer {
                            warnings: warnings, liveOffReason: liveOff)
     }
 
-    private static func standaloneMovie(_ movie: MediaFile, stillsByID: [String: [PairingEntry]]) -> LibraryItem {
+    private static func standaloneMovie(_ movie: MediaFile, of files: RankedFiles, stillsByID: [String: [Int]]) -> LibraryItem {
         var warnings = problems(movie)
         if let id = movie.info.contentIdentifier.map(upper) {
             let sameID = stillsByID[id] ?? []
@@ -212,7 +222,7 @@ public enum LivePairer {
                 warnings.insert("Live Photo still missing (identifier \(id))", at: 0)
             } else {
                 warnings.insert("another movie with identifier \(id) is already paired with "
-                                + namesOfOthers(sameID, except: nil), at: 0)
+                                + namesOfOthers(sameID, of: files, except: nil), at: 0)
             }
         }
         return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier.map(upper),
@@ -222,13 +232,13 @@ public enum LivePairer {
     /// "a.jpg, b.jpg and 3 more": a folder of copies sharing one identifier must not make megabytes of warnings.
     /// `except`, when given, is a member of `files`. Stops after `limit` names: a group of thousands costs the
     /// same as a group of four.
-    private static func namesOfOthers(_ files: [PairingEntry], except: PairingEntry?, limit: Int = 3) -> String {
+    private static func namesOfOthers(_ ranks: [Int], of files: RankedFiles, except: Int?, limit: Int = 3) -> String {
         var names: [String] = []
-        for entry in files where entry.rank != except?.rank {
-            names.append(entry.file.fileName)
+        for rank in ranks where rank != except {
+            names.append(files[rank].fileName)
             if names.count == limit { break }
         }
-        let others = files.count - (except == nil ? 0 : 1)
+        let others = ranks.count - (except == nil ? 0 : 1)
         let more = others - names.count
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
@@ -253,4 +263,13 @@ public enum LivePairer {
         return (cut.map { [$0] + sentences.filter { !$0.hasPrefix("damaged ") } } ?? sentences)
             .map { "\(file.fileName): \($0)" }
     }
+}
+
+/// The files being paired, reached by rank (position in the natural order of their paths): one array of files
+/// shared by every folder's list of ranks.
+struct RankedFiles {
+    let files: [MediaFile]
+    /// `order[rank]` is the position in `files` of the file of that rank.
+    let order: [Int]
+    subscript(rank: Int) -> MediaFile { files[order[rank]] }
 }

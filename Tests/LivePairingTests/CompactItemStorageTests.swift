@@ -99,3 +99,45 @@ final class CompactItemStorageTests: XCTestCase {
         XCTAssertEqual(LivePairer.upper("straße"), "straße".uppercased())
     }
 }
+
+/// The pairer handles a folder's stills as ranks into the one list of files (issue 17 item 4): the names in its
+/// warnings, the partners and the order must be those of the right files, in a flat folder and among others.
+final class RankedPairingTests: XCTestCase {
+    private func file(_ path: String, _ format: ContainerFormat, id: String? = nil, seconds: Double? = nil) -> MediaFile {
+        var info = MediaInfo(format: format)
+        info.contentIdentifier = id
+        info.duration = seconds
+        return MediaFile(path: path, size: 1, modificationTime: 0, info: info)
+    }
+
+    private func folder(_ prefix: String) -> [MediaFile] {
+        [file(prefix + "IMG_10.HEIC", .heif, id: "AAA"), file(prefix + "IMG_2.HEIC", .heif, id: "aaa"),
+         file(prefix + "IMG_3.HEIC", .heif, id: "AAA"), file(prefix + "IMG_2.MOV", .quickTime, id: "AAA", seconds: 2),
+         file(prefix + "IMG_5.JPG", .jpeg), file(prefix + "IMG_5.MOV", .quickTime, seconds: 3),
+         file(prefix + "IMG_7.HEIC", .heif, id: "BBB"), file(prefix + "IMG_7.MOV", .quickTime, id: "CCC", seconds: 2),
+         file(prefix + "lone.mov", .quickTime, id: "BBB", seconds: 2)]
+    }
+
+    private func summary(_ items: [LibraryItem]) -> [String] {
+        items.map { item in
+            "\(item.kind) \(item.files.map(\.path).joined(separator: "+")) \(item.pairing.map(\.rawValue) ?? "-") "
+                + item.warnings.joined(separator: " | ")
+        }
+    }
+
+    func testFolderPairsTheSameAloneFlatAndAmongOtherFolders() {
+        let alone = LivePairer.pair(folder("a/"))
+        XCTAssertEqual(summary(alone), [
+            "live a/IMG_2.HEIC+a/IMG_2.MOV contentIdentifier identifier AAA is shared with IMG_3.HEIC, IMG_10.HEIC",
+            "still a/IMG_3.HEIC - identifier AAA is shared with IMG_2.HEIC, IMG_10.HEIC; the movie is paired with another still",
+            "live a/IMG_5.JPG+a/IMG_5.MOV probableByName paired by file name only (probable): one half has no content identifier",
+            "live a/IMG_7.HEIC+a/lone.mov contentIdentifier ",
+            "video a/IMG_7.MOV - Live Photo still missing (identifier CCC)",
+            "still a/IMG_10.HEIC - identifier AAA is shared with IMG_2.HEIC, IMG_3.HEIC; the movie is paired with another still",
+        ])
+        // Mixed with another folder's files, in any order: the folder's items are the same.
+        let mixed = LivePairer.pair((folder("b/") + folder("a/")).reversed())
+        XCTAssertEqual(summary(mixed.filter { $0.id.hasPrefix("a/") }), summary(alone))
+        XCTAssertEqual(mixed.count, 2 * alone.count)
+    }
+}
