@@ -140,6 +140,34 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         }
     }
 
+    /// Items paired together often carry equal notes (copies of one still each say "Live Photo movie missing
+    /// (identifier …, also in a, b, c and 19997 more)"): equal notes share one box and its strings, where each
+    /// item held a box, an array and a ~190-byte string (issue 17 item 4). Bounded like `SharedStrings`: a full
+    /// table starts over, so all-different notes cost at most `limit` extra references.
+    struct NotesSharing {
+        static let limit = 4096
+        private struct Key: Hashable {
+            let contentIdentifier: String?
+            let warnings: [String]
+            let liveOffReason: String?
+        }
+        private var boxes: [Key: Notes] = [:]
+
+        mutating func share(_ item: inout LibraryItem) {
+            guard let notes = item.notes else { return }
+            let key = Key(contentIdentifier: notes.contentIdentifier, warnings: notes.warnings, liveOffReason: notes.liveOffReason)
+            if let known = boxes[key] {
+                item.notes = known
+                return
+            }
+            if boxes.count >= Self.limit { boxes.removeAll(keepingCapacity: true) }
+            boxes[key] = notes
+        }
+
+        /// Whether two items hold the very same notes box (for tests).
+        static func sameBox(_ a: LibraryItem, _ b: LibraryItem) -> Bool { a.notes != nil && a.notes === b.notes }
+    }
+
     public var contentIdentifier: String? {
         get { notes?.contentIdentifier }
         set { notes = Notes.make(newValue, warnings, liveOffReason) }

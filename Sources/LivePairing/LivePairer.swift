@@ -40,8 +40,9 @@ public enum LivePairer {
         var ranks: [Int] = []
         items.reserveCapacity(files.count)
         ranks.reserveCapacity(files.count)
+        var notes = LibraryItem.NotesSharing()
         for folder in folders.indices {
-            pairFolder(folders[folder], of: ranked, into: &items, ranks: &ranks)
+            pairFolder(folders[folder], of: ranked, into: &items, ranks: &ranks, notes: &notes)
             folders[folder] = []
         }
         // Put each item at its place by swaps (cycles of the permutation): sorting a copy kept two item arrays.
@@ -65,8 +66,10 @@ public enum LivePairer {
     /// stills are handled as ranks (8 bytes each) into `files`: the lists of stills below were copies of the
     /// files (64 bytes each), four of them alive at once in a flat folder (issue 17 item 4).
     private static func pairFolder(_ folder: [Int], of files: RankedFiles, into items: inout [LibraryItem],
-                                   ranks: inout [Int]) {
+                                   ranks: inout [Int], notes: inout LibraryItem.NotesSharing) {
         func add(_ item: LibraryItem, primary: Int) {
+            var item = item
+            notes.share(&item)
             items.append(item)
             ranks.append(primary)
         }

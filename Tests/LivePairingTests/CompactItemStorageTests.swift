@@ -141,3 +141,19 @@ final class RankedPairingTests: XCTestCase {
         XCTAssertEqual(mixed.count, 2 * alone.count)
     }
 }
+
+extension RankedPairingTests {
+    /// Copies of one still without its movie carry equal notes past the first few: one shared box, same text.
+    func testEqualNotesShareOneBox() {
+        let stills = (1...50).map { file("c/IMG_\($0).HEIC", .heif, id: "DDD") }
+        let items = LivePairer.pair(stills)
+        XCTAssertEqual(items.count, 50)
+        XCTAssertEqual(items[10].warnings, ["Live Photo movie missing (identifier DDD, also in IMG_1.HEIC, IMG_2.HEIC, IMG_3.HEIC and 46 more)"])
+        XCTAssertEqual(items[0].warnings, ["Live Photo movie missing (identifier DDD, also in IMG_2.HEIC, IMG_3.HEIC, IMG_4.HEIC and 46 more)"])
+        XCTAssertEqual(items[49].warnings, items[10].warnings)
+        XCTAssertTrue(LibraryItem.NotesSharing.sameBox(items[10], items[49]))
+        XCTAssertFalse(LibraryItem.NotesSharing.sameBox(items[0], items[10]))
+        XCTAssertEqual(items[49].liveOffReason, "its movie is missing")
+        XCTAssertEqual(items[49].contentIdentifier, "DDD")
+    }
+}
