@@ -111,7 +111,6 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         var stillImageTime: PackedDouble
         var vitalityScore: PackedDouble
         var contentIdentifier: String?
-        var captureDate: String?
         var problems: [ParseProblem]
         /// The names files repeat, in one box shared by every file with the same ones (`SharedNames`).
         var names: SharedNames
@@ -121,6 +120,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         var exposureTime: ExifRational?
         var fNumber: ExifRational?
         var focalLength: ExifRational?
+        /// Here, beside the one-byte fields: its tag byte fills what was padding.
+        var captureDate: PackedDate
         var format: ContainerFormat
         var mirrored: Bool?
         var hasGPS: Bool
@@ -143,7 +144,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
             stillImageTime = PackedDouble(f.stillImageTime)
             vitalityScore = PackedDouble(f.vitalityScore)
             contentIdentifier = f.contentIdentifier
-            captureDate = f.captureDate
+            captureDate = PackedDate(f.captureDate)
             problems = f.problems
             names = SharedNames.shared(SharedNames.Values(
                 contentIdentifierSource: f.contentIdentifierSource, cameraMake: f.cameraMake, cameraModel: f.cameraModel,
@@ -180,7 +181,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
             f.contentIdentifierSource = names.values.contentIdentifierSource
             f.cameraMake = names.values.cameraMake
             f.cameraModel = names.values.cameraModel
-            f.captureDate = captureDate
+            f.captureDate = captureDate.value
             f.captureTimeZone = names.values.captureTimeZone
             f.lensMake = names.values.lensMake
             f.lensModel = names.values.lensModel
@@ -217,6 +218,57 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         var value: Double? { bits == Self.none ? nil : Double(bitPattern: bits) }
     }
 
+
+    /// A capture date as Exif writes it ("2023:07:14 10:22:33": 19 bytes, a 64-byte heap string per photo) kept
+    /// as its 14 digits in one word, 4 bits each; any other text (QuickTime's ISO 8601, a damaged date) is kept
+    /// as it is. The Exif shape fixes every other character, so the text read back is exactly the one stored.
+    struct PackedDate: Sendable, Hashable {
+        private enum Storage: Sendable, Hashable {
+            case none
+            case exifDigits(UInt64)
+            case text(String)
+        }
+        private let storage: Storage
+        /// Where the separators of "YYYY:MM:DD HH:MM:SS" are; every other position is a digit.
+        private static let separators: [Int: UInt8] = [4: UInt8(ascii: ":"), 7: UInt8(ascii: ":"), 10: UInt8(ascii: " "),
+                                                       13: UInt8(ascii: ":"), 16: UInt8(ascii: ":")]
+
+        init(_ text: String?) {
+            guard let text else { storage = .none; return }
+            var digits: UInt64 = 0
+            var position = 0
+            for byte in text.utf8 {
+                guard position < 19 else { storage = .text(text); return }
+                if let separator = Self.separators[position] {
+                    guard byte == separator else { storage = .text(text); return }
+                } else {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { storage = .text(text); return }
+                    digits = digits << 4 | UInt64(byte - UInt8(ascii: "0"))
+                }
+                position += 1
+            }
+            storage = position == 19 ? .exifDigits(digits) : .text(text)
+        }
+
+        var value: String? {
+            switch storage {
+            case .none: return nil
+            case .text(let text): return text
+            case .exifDigits(let digits):
+                var bytes = [UInt8](repeating: 0, count: 19)
+                var remaining = digits
+                for position in (0..<19).reversed() {
+                    if let separator = Self.separators[position] {
+                        bytes[position] = separator
+                    } else {
+                        bytes[position] = UInt8(ascii: "0") + UInt8(remaining & 0xF)
+                        remaining >>= 4
+                    }
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
 
     /// Shared between copies; written only through `unique()`, which copies it first unless this value is
     /// its only owner, so a box another value or thread can see is never written.
@@ -309,8 +361,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     }
     /// Capture time as written ("2021:05:02 12:34:56" Exif or ISO 8601 from QuickTime), no zone guessing.
     public var captureDate: String? {
-        get { box.packed.captureDate }
-        set { unique().packed.captureDate = newValue }
+        get { box.packed.captureDate.value }
+        set { unique().packed.captureDate = PackedDate(newValue) }
     }
     /// Exif OffsetTimeOriginal (or OffsetTime): the capture time's zone as written, "+01:00".
     public var captureTimeZone: String? {

@@ -45,3 +45,26 @@ final class MediaInfoPackingTests: XCTestCase {
         XCTAssertNotEqual(a, b)
     }
 }
+
+extension MediaInfoPackingTests {
+    /// An Exif capture date is kept as its digits (no heap string per photo); every text reads back exactly.
+    func testCaptureDatesReadBackExactly() throws {
+        let dates: [String?] = [nil, "2023:07:14 10:22:33", "0000:00:00 00:00:00", "9999:99:99 99:99:99", "2023:07:14 10:22:3",
+                                "2023:07:14 10:22:334", "2023-07-14T10:22:33+0200", "2023:07:14T10:22:33", "    :  :     :  :  ",
+                                "2023:07:14 10:22:3x", "２023:07:14 10:22:33", "", "2023:07:14 10:22:33\u{0}"]
+        for date in dates {
+            var info = MediaInfo(format: .jpeg)
+            info.captureDate = date
+            XCTAssertEqual(info.captureDate, date)
+            XCTAssertEqual(MediaInfo.PackedDate(date).value, date)
+            let decoded = try JSONDecoder().decode(MediaInfo.self, from: try JSONEncoder().encode(info))
+            XCTAssertEqual(decoded.captureDate, date)
+            XCTAssertEqual(decoded, info)
+        }
+        var a = MediaInfo(format: .jpeg), b = MediaInfo(format: .jpeg)
+        a.captureDate = "2023:07:14 10:22:33"
+        b.captureDate = "2023:07:14 10:22:34"
+        XCTAssertNotEqual(a, b)
+        XCTAssertLessThanOrEqual(MemoryLayout<MediaInfo.PackedDate>.size, 17, "no bigger than the String? it replaces")
+    }
+}
