@@ -68,6 +68,20 @@ final class RemoteLocationTests: XCTestCase {
         }
     }
 
+    /// SFTP entries keep the login user in their URL: the prefix does too, so they are stored in two parts.
+    func testSFTPEntriesAreStoredBelowTheirPrefix() {
+        let base = URL(string: "sftp://photos@127.0.0.1:2222/home/photos/my%20dir/")!
+        let names = ["IMG_0001.JPG", "with space.heic", "café.mov"]
+        let long = names.map { "-rw-r--r--    1 photos   photos       1234 Jan  2 10:00 \($0)\n" }.joined()
+        let listing = SFTPListingParser.parse(long: Array(long.utf8), names: Array(names.map { $0 + "\n" }.joined().utf8), baseURL: base)
+        XCTAssertEqual(listing.entries.map(\.name), names, "\(listing.rejected)")
+        for entry in listing.entries {
+            XCTAssertEqual(entry.url, SFTPListingParser.entryURL(entry.name, isDirectory: false, in: base))
+            XCTAssertEqual(entry.url.user, "photos")
+            XCTAssertNotNil(entry.location.rest(below: listing.locationPrefix), entry.name)
+        }
+    }
+
     /// A URL that does not start with the listing's text (another host spelling) is kept whole and still equal.
     func testAURLOutsideThePrefixIsKeptWhole() throws {
         let prefix = RemoteLocation.Prefix.listing(URL(string: "http://u:p@127.0.0.1:8080/photos/?q=1")!)
