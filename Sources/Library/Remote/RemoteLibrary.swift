@@ -53,20 +53,20 @@ public final class RemoteLibrary: Sendable {
         /// changes its items without scanning them all (200,000 URL comparisons per progress event in a long
         /// listing). One Int per file, not an array each. Keyed by `key(_:)`: the file's text after the
         /// listing's prefix (a short name, no heap), not a `URL` per file (issue 17 item 5).
-        var itemIndexByURL: [String: Int] = [:]
-        var moreItemIndicesByURL: [String: [Int]] = [:]
+        var itemIndexByFile: [String: Int] = [:]
+        var moreItemIndicesByFile: [String: [Int]] = [:]
         var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
         var nextObserver = 0
         var downloadToken: Int?
 
-        /// Rebuilds `itemIndexByURL`; call whenever `items` is replaced.
+        /// Rebuilds `itemIndexByFile`; call whenever `items` is replaced.
         mutating func indexItemURLs() {
-            itemIndexByURL = [:]
-            moreItemIndicesByURL = [:]
-            itemIndexByURL.reserveCapacity(items.count)
+            itemIndexByFile = [:]
+            moreItemIndicesByFile = [:]
+            itemIndexByFile.reserveCapacity(items.count)
             func add(_ key: String, _ i: Int) {
-                guard let first = itemIndexByURL[key] else { itemIndexByURL[key] = i; return }
-                if first != i, moreItemIndicesByURL[key]?.last != i { moreItemIndicesByURL[key, default: []].append(i) }
+                guard let first = itemIndexByFile[key] else { itemIndexByFile[key] = i; return }
+                if first != i, moreItemIndicesByFile[key]?.last != i { moreItemIndicesByFile[key, default: []].append(i) }
             }
             for i in items.indices {
                 if let location = items[i].stillLocation { add(key(location), i) }
@@ -90,8 +90,8 @@ public final class RemoteLibrary: Sendable {
         }
 
         func itemIndices(of key: String) -> [Int] {
-            guard let first = itemIndexByURL[key] else { return [] }
-            return [first] + (moreItemIndicesByURL[key] ?? [])
+            guard let first = itemIndexByFile[key] else { return [] }
+            return [first] + (moreItemIndicesByFile[key] ?? [])
         }
 
         /// Whether item `i`'s still (or movie) is the file of `key`.
