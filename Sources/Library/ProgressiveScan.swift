@@ -26,6 +26,7 @@ extension LibraryScanner {
     /// not depend on the order files arrive in; `ProgressiveScanTests` checks it on generated folders).
     public static func scanProgressively(directory: String, recursive: Bool = false, limits: ParseLimits = .default,
                                          index: LibraryIndex? = nil, firstScreen: Int = firstScreenFiles,
+                                         milestone: (String) -> Void = { _ in },
                                          progress: (LibraryScanProgress) -> Void) throws -> LibraryScan {
         guard PathBytes.isDirectory(directory) else {
             throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
@@ -35,12 +36,14 @@ extension LibraryScanner {
         // only those files are stat'ed and probed before the first report.
         let listings = try listFolders(root: directory, recursive: recursive, warnings: &warnings)
         let listedFiles = listings.reduce(0) { $0 + $1.count }
+        milestone("scan-listed")
         let counter = ReadCounter()
         let headRefs = FirstScreenNames.first(max(0, firstScreen), of: listings)
         // The head is looked up file by file (a few hundred lookups in one transaction): the folder's rows
         // are read after the first report, while the first screen is drawn.
         let head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry) },
                             listings: listings, folderRows: nil, limits: limits, counter: counter, index: index)
+        milestone("scan-head-looked")
         if headRefs.count < listedFiles {
             progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
                                                            warnings: warnings),
@@ -55,17 +58,22 @@ extension LibraryScanner {
                 restInputs.append(ScanInput(folder: folder, entry: entry))
             }
         }
+        milestone("scan-rest-started")
         let folderRows = index?.rows(inFolders: listings.map(\.folder))
+        milestone("scan-index-read")
         inHead = []
         var rest = probeAll(restInputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
                             index: index)
+        milestone("scan-rest-looked")
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head, alsoSeen: rest) }
         restInputs = []
         // The files go straight into one array for the pairer, and the probes (with their stamps) are let go
         // before it builds its items: `head + rest` made a third copy alive at the pairing peak (issue 17 item 4).
         let probedFiles = head.count(where: { !$0.fromIndex }) + rest.count(where: { !$0.fromIndex })
         let files = takeFiles(&rest, after: head)
+        milestone("scan-pruned")
         let items = LivePairer.pair(files)
+        milestone("scan-paired")
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
                            bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)

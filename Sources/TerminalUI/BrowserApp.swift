@@ -75,8 +75,12 @@ public final class BrowserApp {
     /// The viewer's key-photo mode: frames and the write of the new Live Photo (set while `run` runs).
     private var keyPhotoStudio: KeyPhotoStudio?
     /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
-    /// replaced) drops the item's pictures from memory.
-    private var scannedModificationTimes: [Int: Double] = [:]
+    /// replaced) drops the item's pictures from memory. Filled by the local scan's thread (after the first
+    /// scan's result is posted: 100,000 hashes are not on the way to the first timeline) and by the loop for
+    /// remote listings.
+    private let scannedModificationTimes = Locked<[Int: Double]>([:])
+    /// What the last local scan found changed, set by its thread before it posts the result.
+    private let changedByLocalScan = Locked<Set<String>?>(nil)
     /// Every file (still, then movie) of each item marked when the browser quit, in display order: what
     /// `--print-marked` prints.
     public private(set) var markedFilesAtExit: [String] = []
@@ -185,11 +189,17 @@ public final class BrowserApp {
         var gridCompleteTraced = false
         var firstPaintTraced = false
         var renderedItems = false   // the last render drew items (so its wanted pictures are the first screen's)
+        var scanShownTraced = false  // the first finished scan's view (the whole timeline) drawn
+        var scanArranged = false
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
             if dirty {
                 render(state, renderer: renderer, provider: provider, session: session)
                 renderedItems = !state.items.isEmpty
+                if scanArranged, !scanShownTraced {
+                    scanShownTraced = true
+                    startupTrace?.log("scan-shown")
+                }
                 playback.didDraw()
             }
             remoteProvider?.frameEnded()
@@ -236,10 +246,22 @@ public final class BrowserApp {
             var queue = (actions + [.playbackTick(at: now)])[...]
             var effectsRan = false
             while let action = queue.popFirst() {
-                if case .scanFinished(let scan) = action { provider.invalidate(itemIDs: changedItems(in: scan)) }
+                if case .scanFinished(let scan) = action {
+                    let local = changedByLocalScan.withLockedValue { changed in
+                        defer { changed = nil }
+                        return changed
+                    }
+                    provider.invalidate(itemIDs: local ?? scannedModificationTimes.withLockedValue {
+                        Self.changedItems(in: scan, times: &$0)
+                    })
+                }
                 for effect in state.reduce(action) {
                     effectsRan = true
                     queue += perform(effect, state: state)
+                }
+                if case .scanFinished = action, !scanArranged {
+                    scanArranged = true
+                    startupTrace?.log("scan-arranged")
                 }
                 if queue.isEmpty {
                     let reports = playback.update(state: state)
@@ -275,16 +297,17 @@ public final class BrowserApp {
     /// Keyed by a hash of the primary file's folder and name, not by the id: an id is a string made on demand,
     /// 100,000 of them were ~19 MB kept for the whole session. Two files with one hash (64 bits: about one chance
     /// in 10^9 at 100,000 items) cost at worst a thumbnail made again, or one not refreshed until the next change.
-    private func changedItems(in scan: LibraryScan) -> Set<String> {
+    private static func changedItems(in scan: LibraryScan, times: inout [Int: Double]) -> Set<String> {
         var changed: Set<String> = []
+        times.reserveCapacity(scan.items.count)
         for item in scan.items {
             let primary = item.primary
             var hasher = Hasher()
             hasher.combine(primary.folderPrefix)
             hasher.combine(primary.name)
             let key = hasher.finalize()
-            if let known = scannedModificationTimes[key], known != primary.modificationTime { changed.insert(item.id) }
-            scannedModificationTimes[key] = primary.modificationTime
+            if let known = times[key], known != primary.modificationTime { changed.insert(item.id) }
+            times[key] = primary.modificationTime
         }
         return changed
     }
@@ -301,7 +324,11 @@ public final class BrowserApp {
         doupdate()
         imageWriter?.write()
         directCells?.write()
-        let wanted = renderer.wantedPictures
+        // While a local scan runs, only the pictures on screen are made: prefetching the next pages decoded
+        // on the cores the scan stats and pairs on (2 cores: it delayed the complete timeline by ~100 ms at
+        // 100,000 files). The render after the scan's end asks for them.
+        let holdsPrefetch = state.isScanning && options.remoteURL == nil
+        let wanted = holdsPrefetch ? renderer.wantedPictures.filter { $0.priority != .prefetch } : renderer.wantedPictures
         provider.cancelAll(except: Set(wanted.map(\.key)))
         for request in wanted.sorted(by: { $0.priority > $1.priority }) {
             provider.request(request.key, item: request.item, priority: request.priority)
@@ -382,6 +409,7 @@ public final class BrowserApp {
         localScanLaunched = true
         let path = options.path, recursive = options.recursive
         let trace = self.trace
+        let times = scannedModificationTimes, changedByLocalScan = self.changedByLocalScan
         NamedThread.start("livegrid-scan") {
             do {
                 let result: LibraryScan
@@ -397,7 +425,14 @@ public final class BrowserApp {
                     result = try scan(path, recursive)
                 }
                 trace?.log("scan-finished")
-                inbox.post(.scanFinished(result))
+                // Nothing can have changed before the first scan: its times are noted after the result is
+                // posted (the lock keeps a rescan waiting until they are).
+                times.withLockedValue { known in
+                    let first = known.isEmpty
+                    changedByLocalScan.withLockedValue { $0 = first ? [] : Self.changedItems(in: result, times: &known) }
+                    inbox.post(.scanFinished(result))
+                    if first { _ = Self.changedItems(in: result, times: &known) }
+                }
             } catch {
                 inbox.post(.scanFailed(ScanFailure(error)))
             }

@@ -108,9 +108,11 @@ struct BrowseCommand: ParsableCommand {
             let index = settings.libraryIndex
                 ? LazyLibraryIndex(path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)) : nil
             options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index?.value) }
+            // LIVEGRID_TRACE: the scan's own milestones beside the browser's (where the time to the timeline goes).
+            let trace = EventTrace(environment: options.environment.variables)
             options.progressiveScan = { path, recursive, progress in
                 try LibraryScanner.scanProgressively(directory: path, recursive: recursive, index: index?.value,
-                                                     progress: progress)
+                                                     milestone: { trace?.log($0) }, progress: progress)
             }
         }
         options.selectPath = local?.selectPath
