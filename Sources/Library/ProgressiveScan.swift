@@ -67,12 +67,12 @@ extension LibraryScanner {
         milestone("scan-rest-looked")
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head, alsoSeen: rest) }
         restInputs = []
-        // The files go straight into one array for the pairer, and the probes (with their stamps) are let go
-        // before it builds its items: `head + rest` made a third copy alive at the pairing peak (issue 17 item 4).
+        // The files go straight into one array per folder for the pairer, and the probes (with their stamps) are
+        // let go before it builds its items: `head + rest` made a third copy alive at the pairing peak (issue 17
+        // item 4).
         let probedFiles = head.count(where: { !$0.fromIndex }) + rest.count(where: { !$0.fromIndex })
-        let files = takeFiles(&rest, after: head)
         milestone("scan-pruned")
-        let items = LivePairer.pair(files)
+        let items = pairByFolder(&rest, after: head, listings: listings)
         milestone("scan-paired")
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
