@@ -32,7 +32,9 @@ public struct BrowserOptions {
     public var remoteClient: RemoteHTTPClient?
     /// When set, local scans run through it instead of `scan`: it reports the first screen's items through its
     /// third argument before the rest of the folder is probed (`LibraryScanner.scanProgressively`).
-    public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void) throws -> LibraryScan)?
+    /// Its fourth argument runs after the whole listing, before the rest of the files are looked at.
+    public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void,
+                                           @escaping @Sendable () -> Void) throws -> LibraryScan)?
     /// The environment the executable read at start (TERM, TMUX, HOME, LIVEGRID_TRACE...): nothing below
     /// reads the process environment itself.
     public var environment = RuntimeEnvironment()
@@ -415,12 +417,14 @@ public final class BrowserApp {
                 let result: LibraryScan
                 if let progressiveScan {
                     // Posted through the inbox like every background result: the loop's wake-up carries it.
-                    result = try progressiveScan(path, recursive) { progress in
+                    result = try progressiveScan(path, recursive, { progress in
                         trace?.log("scan-first-screen")
                         inbox.post(.scanProgress(progress))
-                        // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway).
+                    }, {
+                        // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway),
+                        // after its whole listing: a recursive scan lists the tree while the screen is drawn.
                         if waitsForFirstScreen { _ = firstScreenDrawn.wait(timeout: .now() + 1) }
-                    }
+                    })
                 } else {
                     result = try scan(path, recursive)
                 }
