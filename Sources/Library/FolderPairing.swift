@@ -28,9 +28,18 @@ extension LibraryScanner {
             }
             return LivePairer.pair(files)
         }
-        let folders = groups
+        // Each job takes its folder's files out of the box: a folder's array is gone once its items exist, so the
+        // files of every folder, their items and the joined items are never all alive at once (peak memory,
+        // issue 17 item 4).
+        let folders = Locked(groups)
         groups = []
-        var parts = Parallel.map(count: order.count) { LivePairer.pair(folders[order[$0]]) }
+        var parts = Parallel.map(count: order.count) { position in
+            let files = folders.withLockedValue { folders in
+                defer { folders[order[position]] = [] }
+                return folders[order[position]]
+            }
+            return LivePairer.pair(files)
+        }
         var items: [LibraryItem] = []
         items.reserveCapacity(parts.reduce(0) { $0 + $1.count })
         for part in parts.indices {

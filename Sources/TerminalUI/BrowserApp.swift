@@ -59,6 +59,9 @@ public final class BrowserApp {
     /// Signalled once the first screen's pictures are drawn: the progressive scan waits for it (a second at
     /// most) before probing the rest, so on 2 cores the visible thumbnails do not share them with 6 probes.
     private let firstScreenDrawn = DispatchSemaphore(value: 0)
+    /// Signalled once the first finished scan's view (the whole timeline) is drawn: the first scan's thread
+    /// notes its items' times after it, not on the cores that arrange and draw that view.
+    private let firstViewShown = DispatchSemaphore(value: 0)
     private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
     private let trace: EventTrace?
@@ -200,6 +203,7 @@ public final class BrowserApp {
                 renderedItems = !state.items.isEmpty
                 if scanArranged, !scanShownTraced {
                     scanShownTraced = true
+                    firstViewShown.signal()
                     startupTrace?.log("scan-shown")
                 }
                 playback.didDraw()
@@ -412,6 +416,7 @@ public final class BrowserApp {
         let path = options.path, recursive = options.recursive
         let trace = self.trace
         let times = scannedModificationTimes, changedByLocalScan = self.changedByLocalScan
+        let firstViewShown = self.firstViewShown
         NamedThread.start("livegrid-scan") {
             do {
                 let result: LibraryScan
@@ -429,13 +434,15 @@ public final class BrowserApp {
                     result = try scan(path, recursive)
                 }
                 trace?.log("scan-finished")
-                // Nothing can have changed before the first scan: its times are noted after the result is
-                // posted (the lock keeps a rescan waiting until they are).
+                // Nothing can have changed before the first scan: its times are noted after its view is drawn
+                // (a second at most; the lock keeps a rescan waiting until they are).
                 times.withLockedValue { known in
                     let first = known.isEmpty
                     changedByLocalScan.withLockedValue { $0 = first ? [] : Self.changedItems(in: result, times: &known) }
                     inbox.post(.scanFinished(result))
-                    if first { _ = Self.changedItems(in: result, times: &known) }
+                    guard first else { return }
+                    if waitsForFirstScreen { _ = firstViewShown.wait(timeout: .now() + 1) }
+                    _ = Self.changedItems(in: result, times: &known)
                 }
             } catch {
                 inbox.post(.scanFailed(ScanFailure(error)))

@@ -131,11 +131,21 @@ public enum LibraryArrangement {
         var monthIndex: [Int: Int] = [:]
         var months: [Int] = []
         var bucketOfPosition = [Int](repeating: 0, count: positions.count)
+        // Neighbours mostly share a month (sorted by date, or named in shooting order): the last month's
+        // bucket is remembered, so most items cost no dictionary lookup.
+        var lastMonth = -1, lastBucket = 0
         for (rank, position) in positions.enumerated() {
             let month = dates[position] == CaptureDateKey.undatedSortKey ? undatedMonth : Int(dates[position] / 100_000_000)
+            if month == lastMonth {
+                bucketOfPosition[rank] = lastBucket
+                continue
+            }
+            lastMonth = month
             if let known = monthIndex[month] {
                 bucketOfPosition[rank] = known
+                lastBucket = known
             } else {
+                lastBucket = months.count
                 monthIndex[month] = months.count
                 bucketOfPosition[rank] = months.count
                 months.append(month)
