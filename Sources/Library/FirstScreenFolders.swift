@@ -18,18 +18,20 @@ extension LibraryScanner {
     /// `complete`: every folder below `root` was listed (nothing is left for the full listing to add).
     static func firstScreenListings(root: String, count: Int) throws -> (listings: [FolderListing], complete: Bool) {
         var listed: [FolderListing] = []
-        var pending: [(key: [UInt8], directory: String)] = [(folderKey(root), root)]
+        // Folders still to list, smallest key first; the `count` smallest file keys seen, largest on top. Heaps,
+        // not a scan of every pending folder and a new pick of the first files after each folder: a root of
+        // 10,000 day folders, or of 100,000 files beside its year folders, stays linear.
+        var pending = KeyHeap<String>(largestFirst: false)
+        pending.push(folderKey(root), root)
+        var kept = KeyHeap<Void>(largestFirst: true)
         var visited = Set<FolderKey>()
         var isRoot = true
-        var worst: [UInt8]?
-        while !pending.isEmpty {
-            var next = 0
-            for candidate in pending.indices.dropFirst()
-            where NaturalOrder.compareKeys(pending[candidate].key, pending[next].key) < 0 {
-                next = candidate
+        var scratch: [UInt8] = []
+        while let next = pending.pop() {
+            if kept.count >= count, let worst = kept.top, NaturalOrder.compareKeys(next.key, worst.key) > 0 {
+                return (listed, false)
             }
-            if let worst, NaturalOrder.compareKeys(pending[next].key, worst) > 0 { return (listed, false) }
-            let dir = pending.remove(at: next).directory
+            let dir = next.payload
             var st = StatBuffer()
             var folder = FolderKey.unknown
             if PathBytes.stat(dir, &st) == 0 {
@@ -42,21 +44,27 @@ extension LibraryScanner {
                     guard !name.elementsEqual("thumbnails".utf8) else { return }
                     let sub = PathBytes.string(from: name)
                     let path = dir == "/" ? "/" + sub : dir + "/" + sub
-                    pending.append((folderKey(path), path))
+                    pending.push(folderKey(path), path)
                 }
             } catch {
                 if isRoot { throw LibraryScanError.unreadable(dir, error.description) }
                 continue   // the full listing says so
             }
             isRoot = false
-            listed.append(listing)
-            if count > 0, listed.reduce(0, { $0 + $1.count }) >= count, let last = FirstScreenNames.first(count, of: listed).last {
-                var key = folderKey(listed[last.folder].directory)
-                listed[last.folder].nameBytes.withUnsafeBufferPointer {
-                    FirstScreenNames.appendKey(of: $0[listed[last.folder].nameRange(last.entry)], to: &key)
+            listing.nameBytes.withUnsafeBufferPointer { names in
+                for entry in 0..<listing.count {
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: next.key)
+                    FirstScreenNames.appendKey(of: names[listing.nameRange(entry)], to: &scratch)
+                    if kept.count < count {
+                        kept.push(scratch, ())
+                    } else if let worst = kept.top, NaturalOrder.compareKeys(scratch, worst.key) < 0 {
+                        _ = kept.pop()
+                        kept.push(scratch, ())
+                    }
                 }
-                worst = key
             }
+            listed.append(listing)
         }
         return (listed, true)
     }
@@ -66,5 +74,47 @@ extension LibraryScanner {
         var key: [UInt8] = []
         FirstScreenNames.appendKey(of: Array((directory == "/" ? "/" : directory + "/").utf8)[...], to: &key)
         return key
+    }
+}
+
+/// A binary heap of natural-order keys (`NaturalOrder.compareKeys`) with a payload each: the smallest key on top,
+/// or the largest with `largestFirst`.
+struct KeyHeap<Payload> {
+    private var items: [(key: [UInt8], payload: Payload)] = []
+    private let largestFirst: Bool
+
+    init(largestFirst: Bool) { self.largestFirst = largestFirst }
+
+    var count: Int { items.count }
+    var top: (key: [UInt8], payload: Payload)? { items.first }
+
+    mutating func push(_ key: [UInt8], _ payload: Payload) {
+        items.append((key, payload))
+        var child = items.count - 1
+        while child > 0, above(child, (child - 1) / 2) {
+            items.swapAt(child, (child - 1) / 2)
+            child = (child - 1) / 2
+        }
+    }
+
+    mutating func pop() -> (key: [UInt8], payload: Payload)? {
+        guard !items.isEmpty else { return nil }
+        items.swapAt(0, items.count - 1)
+        let first = items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var chosen = parent
+            if left < items.count, above(left, chosen) { chosen = left }
+            if right < items.count, above(right, chosen) { chosen = right }
+            if chosen == parent { return first }
+            items.swapAt(parent, chosen)
+            parent = chosen
+        }
+    }
+
+    private func above(_ a: Int, _ b: Int) -> Bool {
+        let order = NaturalOrder.compareKeys(items[a].key, items[b].key)
+        return largestFirst ? order > 0 : order < 0
     }
 }

@@ -92,6 +92,30 @@ final class FirstScreenNamesTests: XCTestCase {
         XCTAssertThrowsError(try LibraryScanner.firstScreenListings(root: dir.appendingPathComponent("missing").path, count: 5))
     }
 
+    /// A root of many small folders beside many files of its own (folders sort first): the first screen lists
+    /// only the folders it needs and picks the same files as the whole listing.
+    func testFirstScreenFoldersOnManyFoldersBesideManyFiles() throws {
+        for day in 0..<1500 {
+            let here = dir.appendingPathComponent(String(format: "2019-%04d", day))
+            try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: here.appendingPathComponent("IMG_\(day).jpg").path, contents: nil)
+        }
+        for n in 0..<3000 {
+            FileManager.default.createFile(atPath: dir.appendingPathComponent("img_\(n).jpg").path, contents: nil)
+        }
+        var warnings: [String] = []
+        let whole = try LibraryScanner.listFolders(root: dir.path, recursive: true, warnings: &warnings)
+        for count in [1, 40, 256, 2000] {
+            let partial = try LibraryScanner.firstScreenListings(root: dir.path, count: count)
+            let expected = FirstScreenNames.first(count, of: whole).map { whole[$0.folder].path($0.entry) }
+            let first = FirstScreenNames.first(count, of: partial.listings).map { partial.listings[$0.folder].path($0.entry) }
+            XCTAssertEqual(first, expected, "count \(count)")
+            if count < 1500 {
+                XCTAssertEqual(partial.listings.count, count + 1, "the root and the first \(count) day folders")
+            }
+        }
+    }
+
     func testListingKeepsMediaNamesAndSkipsTheRest() throws {
         for name in ["a.jpg", "b.HEIC", "c.Mp4", ".hidden.jpg", "notes.txt", "d.jpeg", "e.j", "f.tiff", "g"] {
             FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
