@@ -25,8 +25,8 @@ extension LibraryScanner {
     /// display order, probe them and report their items through `progress` (the first paint needs no more), then probe
     /// the rest and return exactly what `scan(directory:recursive:limits:index:)` returns (the pairer does
     /// not depend on the order files arrive in; `ProgressiveScanTests` checks it on generated folders).
-    /// `beforeRest` runs after the whole listing, before the rest is looked at (the browser waits there for
-    /// its first screen to be drawn).
+    /// `beforeRest` runs after the whole listing, before the rest is looked at, when a first report was made
+    /// (the browser waits there for its first screen to be drawn).
     public static func scanProgressively(directory: String, recursive: Bool = false, limits: ParseLimits = .default,
                                          index: LibraryIndex? = nil, firstScreen: Int = firstScreenFiles,
                                          milestone: (String) -> Void = { _ in }, beforeRest: () -> Void = {},
@@ -51,7 +51,9 @@ extension LibraryScanner {
         var head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry) },
                             listings: headListings, folderRows: nil, limits: limits, counter: counter, index: index)
         milestone("scan-head-looked")
-        if headRefs.count < headListed || partial?.complete == false {
+        // Reported only when something is left to look at (a small folder is one step).
+        let reported = headRefs.count < headListed || partial?.complete == false
+        if reported {
             progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
                                                            warnings: warnings),
                                          listedFiles: partial == nil ? headListed : nil))
@@ -62,7 +64,7 @@ extension LibraryScanner {
             milestone("scan-listed-all")
         }
         let listedFiles = listings.reduce(0) { $0 + $1.count }
-        beforeRest()
+        if reported { beforeRest() }
         var inHead = listings.map { [Bool](repeating: false, count: $0.count) }
         let headEntries = partial == nil ? headRefs.map { (folder: $0.folder, entry: $0.entry) }
             : entries(of: headRefs, in: headListings, within: listings)

@@ -137,6 +137,30 @@ final class ProgressiveScanTests: XCTestCase {
         }
     }
 
+    /// The browser waits in `beforeRest` for its first screen: only after a first report, or a small folder
+    /// (nothing reported) would wait for a screen that never comes.
+    func testBeforeRestRunsOnlyAfterAFirstReport() throws {
+        for recursive in [false, true] {
+            let root = try generate(seed: recursive ? 6 : 7, recursive: recursive)
+            let full = try LibraryScanner.scan(directory: root.path, recursive: recursive)
+            var events: [String] = []
+            let whole = try LibraryScanner.scanProgressively(directory: root.path, recursive: recursive,
+                                                             firstScreen: full.fileCount,
+                                                             beforeRest: { events.append("rest") }) { _ in events.append("report") }
+            XCTAssertEqual(whole.items, full.items)
+            if recursive {
+                XCTAssertTrue(events.isEmpty || events == ["report", "rest"], "\(events)")
+            } else {
+                XCTAssertEqual(events, [], "everything fits the first screen: one step, no wait")
+            }
+            events = []
+            let split = try LibraryScanner.scanProgressively(directory: root.path, recursive: recursive, firstScreen: 2,
+                                                             beforeRest: { events.append("rest") }) { _ in events.append("report") }
+            XCTAssertEqual(split.items, full.items)
+            XCTAssertEqual(events, ["report", "rest"], "recursive \(recursive)")
+        }
+    }
+
     func testGeneratorMakesEveryKindOfPairing() throws {
         let root = try generate(seed: 4, recursive: false)
         let kinds = Set(try LibraryScanner.scan(directory: root.path).items.compactMap(\.pairing))
