@@ -35,6 +35,9 @@ public struct BrowserOptions {
     /// Its fourth argument runs after the whole listing, before the rest of the files are looked at.
     public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void,
                                            @escaping @Sendable () -> Void) throws -> LibraryScan)?
+    /// What each local view showed first last time (the library index's `first_screens`), keyed by view: its
+    /// cached thumbnails are loaded while the folder is still listed. nil: no memory (no index).
+    public var firstScreenMemory: FirstScreenMemory?
     /// The environment the executable read at start (TERM, TMUX, HOME, LIVEGRID_TRACE...): nothing below
     /// reads the process environment itself.
     public var environment = RuntimeEnvironment()
@@ -48,6 +51,17 @@ public struct BrowserOptions {
         self.config = config
         self.scan = scan
         self.makeProvider = makeProvider
+    }
+}
+
+/// Remembers which pictures a local view showed first (`LibraryIndex.firstScreen`), by a key naming the folder,
+/// `-r`, the order, the grouping and the cell size.
+public struct FirstScreenMemory: Sendable {
+    public var load: @Sendable (String) -> [String]
+    public var store: @Sendable ([String], String) -> Void
+    public init(load: @escaping @Sendable (String) -> [String], store: @escaping @Sendable ([String], String) -> Void) {
+        self.load = load
+        self.store = store
     }
 }
 
@@ -182,7 +196,11 @@ public final class BrowserApp {
         if scanStartedEarly {
             state.reduce(.scanStarted)
             // A progressive scan reports the first screen itself, sooner than a second listing would.
-            if options.progressiveScan == nil { prewarmFirstScreen(provider, layout: state.layout) }
+            if options.progressiveScan == nil {
+                prewarmFirstScreen(provider, layout: state.layout)
+            } else {
+                prewarmRememberedFirstScreen(provider, state: state)
+            }
         } else if startScan(isScanning: state.isScanning) {
             state.reduce(.scanStarted)
         }
@@ -195,6 +213,7 @@ public final class BrowserApp {
         var firstPaintTraced = false
         var renderedItems = false   // the last render drew items (so its wanted pictures are the first screen's)
         var scanShownTraced = false  // the first finished scan's view (the whole timeline) drawn
+        var firstScreenRemembered = options.firstScreenMemory == nil || options.remoteURL != nil
         var scanArranged = false
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
@@ -286,6 +305,13 @@ public final class BrowserApp {
             } else if !firstPaintTraced, onScreen.isEmpty, renderedItems {
                 firstPaintTraced = true                 // items but no pictures to wait for (list view)
                 firstScreenDrawn.signal()
+            }
+            // The first screen drawn (scan finished or not) is what the next launch of this view shows first.
+            if !firstScreenRemembered, !onScreen.isEmpty, let memory = options.firstScreenMemory,
+               onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
+                firstScreenRemembered = true
+                let ids = onScreen.map(\.key.itemID), view = firstScreenView(state)
+                NamedThread.start("livegrid-first-screen") { memory.store(ids, view) }
             }
             if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
@@ -406,6 +432,21 @@ public final class BrowserApp {
         let path = options.path, count = layout.itemsPerPage
         provider.prewarm(stills: { LibraryScanner.firstStills(directory: path, count: count) },
                          width: layout.cellWidth, height: layout.pictureHeight)
+    }
+
+    /// A known library's first screen: the pictures this view showed first last time are loaded from the
+    /// thumbnail cache while the folder is still listed (cache hits only; a stale memory costs a few look-ups).
+    private func prewarmRememberedFirstScreen(_ provider: ThumbnailProvider, state: BrowserState) {
+        guard let memory = options.firstScreenMemory, !state.layout.isList else { return }
+        let view = firstScreenView(state)
+        provider.prewarm(stills: { memory.load(view) }, width: state.layout.cellWidth, height: state.layout.pictureHeight)
+    }
+
+    /// The key of the remembered first screen: folder, `-r`, order, grouping, cell size and cells per page.
+    private func firstScreenView(_ state: BrowserState) -> String {
+        let layout = state.layout
+        return [options.path, options.recursive ? "-r" : "", state.sortOrder.rawValue, state.grouping.rawValue,
+                "\(layout.cellWidth)x\(layout.pictureHeight)", "\(layout.itemsPerPage)"].joined(separator: "\u{1}")
     }
 
     private func launchLocalScan() {
