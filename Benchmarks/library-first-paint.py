@@ -12,7 +12,9 @@ at 160x48 with its own XDG cache:
   - cold / cold+index: the same after evicting the library, the thumbnail cache and the index from the page
     cache (Benchmarks/evict.py: posix_fadvise DONTNEED; directory entries stay cached).
 "first thumbnails" = launch of the command to the trace's first-thumbnails (every picture of the first screen
-drawn), "scan" = launch to scan-finished; peak RSS from /usr/bin/time. Times are wall clock on a shared machine.
+drawn), "scan" = launch to scan-finished (the scan thread's result), "view" = launch to scan-shown (that
+result sorted, grouped and drawn: the complete timeline on screen; "n/a" from builds without the event);
+peak RSS from /usr/bin/time. Times are wall clock on a shared machine.
 A size may also name an existing folder, `dir:PATH` (or `dir-r:PATH` for -r), e.g. the distinct files of
 `SCAN_CLONE_HEAD=24576 SCAN_CLONE_TAIL=8192 Benchmarks/make-scan-library.py .build/bench/scan-100k 100000`:
 hard links share one index row per source, distinct files have one row each.
@@ -83,7 +85,8 @@ def run(root, recursive, cache, extra, label):
                     events[parts[1]] = float(parts[0])
         except OSError:
             pass
-        if "first-thumbnails" in events and "scan-finished" in events:
+        if "first-thumbnails" in events and "scan-finished" in events and (
+                "scan-shown" in events or time.monotonic() > events["scan-finished"] + 3):
             break
         time.sleep(0.01)
     tmux("send-keys", "-t", "bench", "q")
@@ -92,13 +95,13 @@ def run(root, recursive, cache, extra, label):
     tmux("kill-server")
     peak = open(memory).read().split()[-1] if os.path.exists(memory) else "?"
     ms = lambda e: "%6.0f" % ((events[e] - start) * 1000) if e in events else "   n/a"
-    return ms("first-thumbnails"), ms("scan-finished"), "%5.0f MB" % (int(peak) / 1024) if peak.isdigit() else peak
+    return ms("first-thumbnails"), ms("scan-finished"), ms("scan-shown"), "%5.0f MB" % (int(peak) / 1024) if peak.isdigit() else peak
 
 def main():
     if shutil.which("tmux") is None:
         sys.exit("tmux is not installed")
     print("livegrid first paint on large libraries: hard links to %d real camera stills, tmux 160x48, %s %s" % (len(sources), binary, os.environ.get("BENCH_VIEW", "")))
-    print("%-14s %-11s %18s %12s %10s" % ("library", "run", "first thumbnails", "scan done", "peak RSS"))
+    print("%-14s %-11s %18s %12s %12s %10s" % ("library", "run", "first thumbnails", "scan done", "view shown", "peak RSS"))
     for spec in sizes:
         root, count, recursive = make_library(spec)
         cache = tempfile.mkdtemp(prefix="livegrid-libbench-")
@@ -107,8 +110,9 @@ def main():
             for label, extra in runs:
                 if label.startswith("cold"):
                     subprocess.run([sys.executable, os.path.join(here, "Benchmarks/evict.py"), root, cache])
-                first, scan, peak = run(root, recursive, cache, extra, label)
-                print("%-14s %-11s %15s ms %9s ms %10s" % (spec + (" -r" if recursive else ""), label, first, scan, peak), flush=True)
+                first, scan, shown, peak = run(root, recursive, cache, extra, label)
+                print("%-14s %-11s %15s ms %9s ms %9s ms %10s" % (spec + (" -r" if recursive else ""), label, first, scan,
+                                                                shown, peak), flush=True)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
 

@@ -100,7 +100,7 @@ extension LibraryScanner {
     }
 
     /// Reads `directory` with readdir: media names go into `listing`, folder names to `folderFound`.
-    private static func readMediaNames(of directory: String, into listing: inout FolderListing,
+    static func readMediaNames(of directory: String, into listing: inout FolderListing,
                                        folderFound: (UnsafeBufferPointer<UInt8>) -> Void) throws(DirectoryError) {
         guard let dir = PathBytes.withCString(directory, { opendir($0) }) else { throw DirectoryError(errno: errno) }
         defer { closedir(dir) }

@@ -77,8 +77,7 @@ public enum LibraryScanner {
         inputs = []
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: probed) }
         let probedFiles = probed.count(where: { !$0.fromIndex })
-        let files = takeFiles(&probed)
-        let items = LivePairer.pair(files)
+        let items = pairByFolder(&probed, after: [], listings: listings)
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
                            bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
@@ -129,17 +128,6 @@ public enum LibraryScanner {
     struct ScanInput: Sendable {
         var folder: Int
         var entry: Int
-    }
-
-    /// The files of `probed`, which is emptied: the probes (with their stamps) are gone before the pairer
-    /// builds its items (issue 17 item 4).
-    static func takeFiles(_ probed: inout [Probed], after head: [Probed] = []) -> [MediaFile] {
-        var files: [MediaFile] = []
-        files.reserveCapacity(head.count + probed.count)
-        files.append(contentsOf: head.lazy.map(\.file))
-        files.append(contentsOf: probed.lazy.map(\.file))
-        probed = []
-        return files
     }
 
     /// One file's result: the file, its stamp for the index, and whether it was probed now (not from the index).

@@ -7,9 +7,10 @@ public struct LibraryScanProgress: Sendable {
     /// Items of the first files in display order, paired among themselves (a half whose partner lies further
     /// on shows alone until the final scan).
     public var scan: LibraryScan
-    /// Media files the listing found (what the final scan will look at).
-    public var listedFiles: Int
-    public init(scan: LibraryScan, listedFiles: Int) {
+    /// Media files the listing found (what the final scan will look at); nil when the first screen came
+    /// before the whole listing (a recursive scan lists only the first screen's folders before it).
+    public var listedFiles: Int?
+    public init(scan: LibraryScan, listedFiles: Int?) {
         self.scan = scan
         self.listedFiles = listedFiles
     }
@@ -24,50 +25,107 @@ extension LibraryScanner {
     /// display order, probe them and report their items through `progress` (the first paint needs no more), then probe
     /// the rest and return exactly what `scan(directory:recursive:limits:index:)` returns (the pairer does
     /// not depend on the order files arrive in; `ProgressiveScanTests` checks it on generated folders).
+    /// `beforeRest` runs after the whole listing, before the rest is looked at, when a first report was made
+    /// (the browser waits there for its first screen to be drawn).
     public static func scanProgressively(directory: String, recursive: Bool = false, limits: ParseLimits = .default,
                                          index: LibraryIndex? = nil, firstScreen: Int = firstScreenFiles,
+                                         milestone: (String) -> Void = { _ in }, beforeRest: () -> Void = {},
                                          progress: (LibraryScanProgress) -> Void) throws -> LibraryScan {
         guard PathBytes.isDirectory(directory) else {
             throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
         }
         var warnings: [String] = []
         // The listing is names only (readdir, no stat): the first screen's names are picked from it, then
-        // only those files are stat'ed and probed before the first report.
-        let listings = try listFolders(root: directory, recursive: recursive, warnings: &warnings)
-        let listedFiles = listings.reduce(0) { $0 + $1.count }
+        // only those files are stat'ed and probed before the first report. With `recursive`, only the folders
+        // that can hold the first screen's files are listed before it (`firstScreenListings`); the whole tree
+        // is listed after the report, while that screen is drawn.
+        let partial = recursive && firstScreen > 0 ? try firstScreenListings(root: directory, count: firstScreen) : nil
+        var listings = partial == nil ? try listFolders(root: directory, recursive: recursive, warnings: &warnings) : []
+        let headListings = partial?.listings ?? listings
+        let headListed = headListings.reduce(0) { $0 + $1.count }
+        milestone("scan-listed")
         let counter = ReadCounter()
-        let headRefs = FirstScreenNames.first(max(0, firstScreen), of: listings)
+        let headRefs = FirstScreenNames.first(max(0, firstScreen), of: headListings)
         // The head is looked up file by file (a few hundred lookups in one transaction): the folder's rows
         // are read after the first report, while the first screen is drawn.
-        let head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry) },
-                            listings: listings, folderRows: nil, limits: limits, counter: counter, index: index)
-        if headRefs.count < listedFiles {
+        var head = probeAll(headRefs.map { ScanInput(folder: $0.folder, entry: $0.entry) },
+                            listings: headListings, folderRows: nil, limits: limits, counter: counter, index: index)
+        milestone("scan-head-looked")
+        // Reported only when something is left to look at (a small folder is one step).
+        let reported = headRefs.count < headListed || partial?.complete == false
+        if reported {
             progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
                                                            warnings: warnings),
-                                         listedFiles: listedFiles))
+                                         listedFiles: partial == nil ? headListed : nil))
         }
+        if partial != nil {
+            listings = try listFolders(root: directory, recursive: recursive, warnings: &warnings)
+            head = refiled(head, from: headListings, into: listings)
+            milestone("scan-listed-all")
+        }
+        let listedFiles = listings.reduce(0) { $0 + $1.count }
+        if reported { beforeRest() }
         var inHead = listings.map { [Bool](repeating: false, count: $0.count) }
-        for ref in headRefs { inHead[ref.folder][ref.entry] = true }
+        let headEntries = partial == nil ? headRefs.map { (folder: $0.folder, entry: $0.entry) }
+            : entries(of: headRefs, in: headListings, within: listings)
+        for (folder, entry) in headEntries { inHead[folder][entry] = true }
         var restInputs: [ScanInput] = []
-        restInputs.reserveCapacity(listedFiles - headRefs.count)
+        restInputs.reserveCapacity(max(0, listedFiles - headRefs.count))
         for (folder, listing) in listings.enumerated() {
             for entry in 0..<listing.count where !inHead[folder][entry] {
                 restInputs.append(ScanInput(folder: folder, entry: entry))
             }
         }
+        milestone("scan-rest-started")
         let folderRows = index?.rows(inFolders: listings.map(\.folder))
+        milestone("scan-index-read")
         inHead = []
         var rest = probeAll(restInputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
                             index: index)
+        milestone("scan-rest-looked")
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head, alsoSeen: rest) }
         restInputs = []
-        // The files go straight into one array for the pairer, and the probes (with their stamps) are let go
-        // before it builds its items: `head + rest` made a third copy alive at the pairing peak (issue 17 item 4).
+        // The files go straight into one array per folder for the pairer, and the probes (with their stamps) are
+        // let go before it builds its items: `head + rest` made a third copy alive at the pairing peak (issue 17
+        // item 4).
         let probedFiles = head.count(where: { !$0.fromIndex }) + rest.count(where: { !$0.fromIndex })
-        let files = takeFiles(&rest, after: head)
-        let items = LivePairer.pair(files)
+        milestone("scan-pruned")
+        let items = pairByFolder(&rest, after: head, listings: listings)
+        milestone("scan-paired")
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
                            bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
+    }
+
+    /// `head`'s probes filed under the folders of the whole listing (matched by path): the first screen's
+    /// folders were listed on their own before it. A probe whose folder the whole listing no longer has
+    /// (removed in between) is dropped, as the plain scan would not see it.
+    private static func refiled(_ head: [Probed], from partial: [FolderListing], into listings: [FolderListing]) -> [Probed] {
+        let position = Dictionary(listings.enumerated().map { ($1.directory, $0) }, uniquingKeysWith: { first, _ in first })
+        return head.compactMap { probed in
+            guard let folder = position[partial[probed.folder].directory] else { return nil }
+            var moved = probed
+            moved.folder = folder
+            return moved
+        }
+    }
+
+    /// The (folder, entry) of each of `refs` (into `partial`) in `listings`, matched by folder path and name.
+    private static func entries(of refs: [FirstScreenNames.FileRef], in partial: [FolderListing],
+                                within listings: [FolderListing]) -> [(folder: Int, entry: Int)] {
+        let position = Dictionary(listings.enumerated().map { ($1.directory, $0) }, uniquingKeysWith: { first, _ in first })
+        var wanted: [Int: Set<[UInt8]>] = [:]
+        for ref in refs {
+            guard let folder = position[partial[ref.folder].directory] else { continue }
+            wanted[folder, default: []].insert(Array(partial[ref.folder].nameBytes[partial[ref.folder].nameRange(ref.entry)]))
+        }
+        var found: [(folder: Int, entry: Int)] = []
+        for (folder, names) in wanted {
+            let listing = listings[folder]
+            for entry in 0..<listing.count where names.contains(Array(listing.nameBytes[listing.nameRange(entry)])) {
+                found.append((folder, entry))
+            }
+        }
+        return found
     }
 }

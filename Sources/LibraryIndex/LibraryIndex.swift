@@ -248,6 +248,58 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
+    /// The item ids (still paths) the view `view` showed first when it was last opened, in screen order; empty
+    /// when unknown. A hint only: the browser loads their cached thumbnails while it still lists the folder, so a
+    /// known library's first screen is ready when its items are (issue 17 item 2); a stale hint costs a few
+    /// cache look-ups.
+    public func firstScreen(view: String) -> [String] {
+        lock.withLock {
+            guard let db else { return [] }
+            var stmt: OpaquePointer?
+            defer { sqlite3_finalize(stmt) }
+            guard sqlite3_prepare_v2(db, "SELECT items FROM first_screens WHERE view = ?", -1, &stmt, nil) == SQLITE_OK,
+                  Self.bind(view, to: stmt, at: 1) == SQLITE_OK, sqlite3_step(stmt) == SQLITE_ROW,
+                  let blob = sqlite3_column_blob(stmt, 0) else { return [] }
+            let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(stmt, 0)))
+            // Ids are NUL-separated: a path holds any byte but NUL.
+            return bytes.split(separator: 0, omittingEmptySubsequences: true).prefix(Self.firstScreenLimit)
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// Remembers what `view` showed first (at most `firstScreenLimit` ids).
+    public func storeFirstScreen(_ ids: [String], view: String) {
+        var blob: [UInt8] = []
+        for id in ids.prefix(Self.firstScreenLimit) where !id.utf8.contains(0) {
+            blob.append(contentsOf: id.utf8)
+            blob.append(0)
+        }
+        lock.withLock {
+            guard let db else { return }
+            var stmt: OpaquePointer?
+            defer { sqlite3_finalize(stmt) }
+            guard sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO first_screens(view, items) VALUES (?, ?)", -1, &stmt,
+                                     nil) == SQLITE_OK,
+                  Self.bind(view, to: stmt, at: 1) == SQLITE_OK else { return }
+            _ = blob.withUnsafeBytes { csqlite_bind_blob_copy(stmt, 2, $0.baseAddress, Int32($0.count)) }
+            let step = sqlite3_step(stmt)
+            if step != SQLITE_DONE { noteFailure(step) }
+        }
+    }
+
+    /// The largest first screen remembered (a 400x100 terminal at the smallest zoom shows fewer).
+    public static let firstScreenLimit = 512
+
+    private static func bind(_ text: String, to statement: OpaquePointer?, at index: Int32) -> Int32 {
+        var bytes = Array(text.utf8)
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                csqlite_bind_text_copy(statement, index, $0.baseAddress, Int32(buffer.count - 1))
+            }
+        }
+    }
+
     /// SQLite's own `PRAGMA integrity_check` answer ("ok" when sound), for tests and diagnostics.
     public func integrityCheck() -> String {
         lock.withLock {
@@ -316,6 +368,10 @@ public final class LibraryIndex: @unchecked Sendable {
             code = sqlite3_exec(db, schema, nil, nil, nil)
             if code != SQLITE_OK { return .failure(lastError(code)) }
         }
+        // Added beside schema 2 (no rebuild): the pictures a view showed first, by view (see `firstScreen`).
+        code = sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS first_screens(view TEXT PRIMARY KEY, items BLOB NOT NULL)",
+                            nil, nil, nil)
+        if code != SQLITE_OK { return .failure(lastError(code)) }
         code = sqlite3_prepare_v2(db, "SELECT size, mtime_ns, info FROM probes WHERE device = ? AND inode = ?", -1, &select, nil)
         if code != SQLITE_OK { return .failure(lastError(code)) }
         // A file's row lives under one folder: storing it under another (a moved file) replaces it through the

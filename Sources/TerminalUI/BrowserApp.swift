@@ -32,7 +32,12 @@ public struct BrowserOptions {
     public var remoteClient: RemoteHTTPClient?
     /// When set, local scans run through it instead of `scan`: it reports the first screen's items through its
     /// third argument before the rest of the folder is probed (`LibraryScanner.scanProgressively`).
-    public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void) throws -> LibraryScan)?
+    /// Its fourth argument runs after the whole listing, before the rest of the files are looked at.
+    public var progressiveScan: (@Sendable (String, Bool, @escaping @Sendable (LibraryScanProgress) -> Void,
+                                           @escaping @Sendable () -> Void) throws -> LibraryScan)?
+    /// What each local view showed first last time (the library index's `first_screens`), keyed by view: its
+    /// cached thumbnails are loaded while the folder is still listed. nil: no memory (no index).
+    public var firstScreenMemory: FirstScreenMemory?
     /// The environment the executable read at start (TERM, TMUX, HOME, LIVEGRID_TRACE...): nothing below
     /// reads the process environment itself.
     public var environment = RuntimeEnvironment()
@@ -49,6 +54,17 @@ public struct BrowserOptions {
     }
 }
 
+/// Remembers which pictures a local view showed first (`LibraryIndex.firstScreen`), by a key naming the folder,
+/// `-r`, the order, the grouping and the cell size.
+public struct FirstScreenMemory: Sendable {
+    public var load: @Sendable (String) -> [String]
+    public var store: @Sendable ([String], String) -> Void
+    public init(load: @escaping @Sendable (String) -> [String], store: @escaping @Sendable ([String], String) -> Void) {
+        self.load = load
+        self.store = store
+    }
+}
+
 /// The full-screen browser: one event loop that drains every queued input and background result, applies
 /// them to the state, then renders once.
 public final class BrowserApp {
@@ -57,6 +73,9 @@ public final class BrowserApp {
     /// Signalled once the first screen's pictures are drawn: the progressive scan waits for it (a second at
     /// most) before probing the rest, so on 2 cores the visible thumbnails do not share them with 6 probes.
     private let firstScreenDrawn = DispatchSemaphore(value: 0)
+    /// Signalled once the first finished scan's view (the whole timeline) is drawn: the first scan's thread
+    /// notes its items' times after it, not on the cores that arrange and draw that view.
+    private let firstViewShown = DispatchSemaphore(value: 0)
     private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
     private let trace: EventTrace?
@@ -75,8 +94,12 @@ public final class BrowserApp {
     /// The viewer's key-photo mode: frames and the write of the new Live Photo (set while `run` runs).
     private var keyPhotoStudio: KeyPhotoStudio?
     /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
-    /// replaced) drops the item's pictures from memory.
-    private var scannedModificationTimes: [Int: Double] = [:]
+    /// replaced) drops the item's pictures from memory. Filled by the local scan's thread (after the first
+    /// scan's result is posted: 100,000 hashes are not on the way to the first timeline) and by the loop for
+    /// remote listings.
+    private let scannedModificationTimes = Locked<[Int: Double]>([:])
+    /// What the last local scan found changed, set by its thread before it posts the result.
+    private let changedByLocalScan = Locked<Set<String>?>(nil)
     /// Every file (still, then movie) of each item marked when the browser quit, in display order: what
     /// `--print-marked` prints.
     public private(set) var markedFilesAtExit: [String] = []
@@ -173,7 +196,11 @@ public final class BrowserApp {
         if scanStartedEarly {
             state.reduce(.scanStarted)
             // A progressive scan reports the first screen itself, sooner than a second listing would.
-            if options.progressiveScan == nil { prewarmFirstScreen(provider, layout: state.layout) }
+            if options.progressiveScan == nil {
+                prewarmFirstScreen(provider, layout: state.layout)
+            } else {
+                prewarmRememberedFirstScreen(provider, state: state)
+            }
         } else if startScan(isScanning: state.isScanning) {
             state.reduce(.scanStarted)
         }
@@ -185,11 +212,19 @@ public final class BrowserApp {
         var gridCompleteTraced = false
         var firstPaintTraced = false
         var renderedItems = false   // the last render drew items (so its wanted pictures are the first screen's)
+        var scanShownTraced = false  // the first finished scan's view (the whole timeline) drawn
+        var firstScreenRemembered = options.firstScreenMemory == nil || options.remoteURL != nil
+        var scanArranged = false
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
             if dirty {
                 render(state, renderer: renderer, provider: provider, session: session)
                 renderedItems = !state.items.isEmpty
+                if scanArranged, !scanShownTraced {
+                    scanShownTraced = true
+                    firstViewShown.signal()
+                    startupTrace?.log("scan-shown")
+                }
                 playback.didDraw()
             }
             remoteProvider?.frameEnded()
@@ -236,10 +271,22 @@ public final class BrowserApp {
             var queue = (actions + [.playbackTick(at: now)])[...]
             var effectsRan = false
             while let action = queue.popFirst() {
-                if case .scanFinished(let scan) = action { provider.invalidate(itemIDs: changedItems(in: scan)) }
+                if case .scanFinished(let scan) = action {
+                    let local = changedByLocalScan.withLockedValue { changed in
+                        defer { changed = nil }
+                        return changed
+                    }
+                    provider.invalidate(itemIDs: local ?? scannedModificationTimes.withLockedValue {
+                        Self.changedItems(in: scan, times: &$0)
+                    })
+                }
                 for effect in state.reduce(action) {
                     effectsRan = true
                     queue += perform(effect, state: state)
+                }
+                if case .scanFinished = action, !scanArranged {
+                    scanArranged = true
+                    startupTrace?.log("scan-arranged")
                 }
                 if queue.isEmpty {
                     let reports = playback.update(state: state)
@@ -259,6 +306,13 @@ public final class BrowserApp {
                 firstPaintTraced = true                 // items but no pictures to wait for (list view)
                 firstScreenDrawn.signal()
             }
+            // The first screen drawn (scan finished or not) is what the next launch of this view shows first.
+            if !firstScreenRemembered, !onScreen.isEmpty, let memory = options.firstScreenMemory,
+               onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
+                firstScreenRemembered = true
+                let ids = onScreen.map(\.key.itemID), view = firstScreenView(state)
+                NamedThread.start("livegrid-first-screen") { memory.store(ids, view) }
+            }
             if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
                 gridCompleteTraced = true
@@ -275,16 +329,17 @@ public final class BrowserApp {
     /// Keyed by a hash of the primary file's folder and name, not by the id: an id is a string made on demand,
     /// 100,000 of them were ~19 MB kept for the whole session. Two files with one hash (64 bits: about one chance
     /// in 10^9 at 100,000 items) cost at worst a thumbnail made again, or one not refreshed until the next change.
-    private func changedItems(in scan: LibraryScan) -> Set<String> {
+    private static func changedItems(in scan: LibraryScan, times: inout [Int: Double]) -> Set<String> {
         var changed: Set<String> = []
+        times.reserveCapacity(scan.items.count)
         for item in scan.items {
             let primary = item.primary
             var hasher = Hasher()
             hasher.combine(primary.folderPrefix)
             hasher.combine(primary.name)
             let key = hasher.finalize()
-            if let known = scannedModificationTimes[key], known != primary.modificationTime { changed.insert(item.id) }
-            scannedModificationTimes[key] = primary.modificationTime
+            if let known = times[key], known != primary.modificationTime { changed.insert(item.id) }
+            times[key] = primary.modificationTime
         }
         return changed
     }
@@ -301,7 +356,11 @@ public final class BrowserApp {
         doupdate()
         imageWriter?.write()
         directCells?.write()
-        let wanted = renderer.wantedPictures
+        // While a local scan runs, only the pictures on screen are made: prefetching the next pages decoded
+        // on the cores the scan stats and pairs on (2 cores: it delayed the complete timeline by ~100 ms at
+        // 100,000 files). The render after the scan's end asks for them.
+        let holdsPrefetch = state.isScanning && options.remoteURL == nil
+        let wanted = holdsPrefetch ? renderer.wantedPictures.filter { $0.priority != .prefetch } : renderer.wantedPictures
         provider.cancelAll(except: Set(wanted.map(\.key)))
         for request in wanted.sorted(by: { $0.priority > $1.priority }) {
             provider.request(request.key, item: request.item, priority: request.priority)
@@ -375,6 +434,21 @@ public final class BrowserApp {
                          width: layout.cellWidth, height: layout.pictureHeight)
     }
 
+    /// A known library's first screen: the pictures this view showed first last time are loaded from the
+    /// thumbnail cache while the folder is still listed (cache hits only; a stale memory costs a few look-ups).
+    private func prewarmRememberedFirstScreen(_ provider: ThumbnailProvider, state: BrowserState) {
+        guard let memory = options.firstScreenMemory, !state.layout.isList else { return }
+        let view = firstScreenView(state)
+        provider.prewarm(stills: { memory.load(view) }, width: state.layout.cellWidth, height: state.layout.pictureHeight)
+    }
+
+    /// The key of the remembered first screen: folder, `-r`, order, grouping, cell size and cells per page.
+    private func firstScreenView(_ state: BrowserState) -> String {
+        let layout = state.layout
+        return [options.path, options.recursive ? "-r" : "", state.sortOrder.rawValue, state.grouping.rawValue,
+                "\(layout.cellWidth)x\(layout.pictureHeight)", "\(layout.itemsPerPage)"].joined(separator: "\u{1}")
+    }
+
     private func launchLocalScan() {
         let inbox = self.inbox
         let scan = options.scan, progressiveScan = options.progressiveScan, firstScreenDrawn = self.firstScreenDrawn
@@ -382,22 +456,35 @@ public final class BrowserApp {
         localScanLaunched = true
         let path = options.path, recursive = options.recursive
         let trace = self.trace
+        let times = scannedModificationTimes, changedByLocalScan = self.changedByLocalScan
+        let firstViewShown = self.firstViewShown
         NamedThread.start("livegrid-scan") {
             do {
                 let result: LibraryScan
                 if let progressiveScan {
                     // Posted through the inbox like every background result: the loop's wake-up carries it.
-                    result = try progressiveScan(path, recursive) { progress in
+                    result = try progressiveScan(path, recursive, { progress in
                         trace?.log("scan-first-screen")
                         inbox.post(.scanProgress(progress))
-                        // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway).
+                    }, {
+                        // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway),
+                        // after its whole listing: a recursive scan lists the tree while the screen is drawn.
                         if waitsForFirstScreen { _ = firstScreenDrawn.wait(timeout: .now() + 1) }
-                    }
+                    })
                 } else {
                     result = try scan(path, recursive)
                 }
                 trace?.log("scan-finished")
-                inbox.post(.scanFinished(result))
+                // Nothing can have changed before the first scan: its times are noted after its view is drawn
+                // (a second at most; the lock keeps a rescan waiting until they are).
+                times.withLockedValue { known in
+                    let first = known.isEmpty
+                    changedByLocalScan.withLockedValue { $0 = first ? [] : Self.changedItems(in: result, times: &known) }
+                    inbox.post(.scanFinished(result))
+                    guard first else { return }
+                    if waitsForFirstScreen { _ = firstViewShown.wait(timeout: .now() + 1) }
+                    _ = Self.changedItems(in: result, times: &known)
+                }
             } catch {
                 inbox.post(.scanFailed(ScanFailure(error)))
             }

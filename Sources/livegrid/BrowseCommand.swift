@@ -108,8 +108,15 @@ struct BrowseCommand: ParsableCommand {
             let index = settings.libraryIndex
                 ? LazyLibraryIndex(path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)) : nil
             options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index?.value) }
-            options.progressiveScan = { path, recursive, progress in
+            // LIVEGRID_TRACE: the scan's own milestones beside the browser's (where the time to the timeline goes).
+            let trace = EventTrace(environment: options.environment.variables)
+            options.firstScreenMemory = index.map { index in
+                FirstScreenMemory(load: { index.value.firstScreen(view: $0) },
+                                  store: { index.value.storeFirstScreen($0, view: $1) })
+            }
+            options.progressiveScan = { path, recursive, progress, beforeRest in
                 try LibraryScanner.scanProgressively(directory: path, recursive: recursive, index: index?.value,
+                                                     milestone: { trace?.log($0) }, beforeRest: beforeRest,
                                                      progress: progress)
             }
         }

@@ -58,6 +58,64 @@ final class FirstScreenNamesTests: XCTestCase {
         }
     }
 
+    /// A recursive first screen lists only the folders that can hold its files: the same first files as the
+    /// whole listing gives, on trees with files beside subfolders, numbered folders ("5" and "05" share a
+    /// key), letter case, a thumbnails folder, a hidden folder and a link to a folder (neither followed).
+    func testFirstScreenFoldersGiveTheSameFirstFilesAsTheWholeListing() throws {
+        var rng = SplitMix64(seed: 11)
+        let folders = ["", "2021", "2021/05", "2021/5", "2021/10", "2021/10/x", "B", "b", "a b", "thumbnails", ".hidden",
+                       "z/deep/er"]
+        for folder in folders {
+            let here = dir.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+            for _ in 0..<(folder == "" ? 8 : 40) {
+                let url = here.appendingPathComponent(randomName(&rng))
+                _ = PathBytes.withCString(url.path, { creat($0, 0o644) })
+            }
+        }
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link").path,
+                                                   withDestinationPath: dir.appendingPathComponent("2021").path)
+        var warnings: [String] = []
+        let whole = try LibraryScanner.listFolders(root: dir.path, recursive: true, warnings: &warnings)
+        let total = whole.reduce(0) { $0 + $1.count }
+        var listedFewer = false
+        for count in [1, 5, 8, 9, 30, 100, 200, total - 1, total, total + 5] {
+            let partial = try LibraryScanner.firstScreenListings(root: dir.path, count: count)
+            let expected = FirstScreenNames.first(count, of: whole).map { whole[$0.folder].path($0.entry) }
+            let first = FirstScreenNames.first(count, of: partial.listings).map { partial.listings[$0.folder].path($0.entry) }
+            XCTAssertEqual(first, expected, "count \(count)")
+            XCTAssertEqual(partial.complete, partial.listings.count == whole.count, "count \(count)")
+            if partial.listings.count < whole.count { listedFewer = true }
+            XCTAssertTrue(Set(partial.listings.map(\.directory)).isSubset(of: Set(whole.map(\.directory))))
+        }
+        XCTAssertTrue(listedFewer, "a small first screen lists fewer folders than the whole tree")
+        XCTAssertThrowsError(try LibraryScanner.firstScreenListings(root: dir.appendingPathComponent("missing").path, count: 5))
+    }
+
+    /// A root of many small folders beside many files of its own (folders sort first): the first screen lists
+    /// only the folders it needs and picks the same files as the whole listing.
+    func testFirstScreenFoldersOnManyFoldersBesideManyFiles() throws {
+        for day in 0..<1500 {
+            let here = dir.appendingPathComponent(String(format: "2019-%04d", day))
+            try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: here.appendingPathComponent("IMG_\(day).jpg").path, contents: nil)
+        }
+        for n in 0..<3000 {
+            FileManager.default.createFile(atPath: dir.appendingPathComponent("img_\(n).jpg").path, contents: nil)
+        }
+        var warnings: [String] = []
+        let whole = try LibraryScanner.listFolders(root: dir.path, recursive: true, warnings: &warnings)
+        for count in [1, 40, 256, 2000] {
+            let partial = try LibraryScanner.firstScreenListings(root: dir.path, count: count)
+            let expected = FirstScreenNames.first(count, of: whole).map { whole[$0.folder].path($0.entry) }
+            let first = FirstScreenNames.first(count, of: partial.listings).map { partial.listings[$0.folder].path($0.entry) }
+            XCTAssertEqual(first, expected, "count \(count)")
+            if count < 1500 {
+                XCTAssertEqual(partial.listings.count, count + 1, "the root and the first \(count) day folders")
+            }
+        }
+    }
+
     func testListingKeepsMediaNamesAndSkipsTheRest() throws {
         for name in ["a.jpg", "b.HEIC", "c.Mp4", ".hidden.jpg", "notes.txt", "d.jpeg", "e.j", "f.tiff", "g"] {
             FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())

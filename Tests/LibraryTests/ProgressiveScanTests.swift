@@ -116,7 +116,8 @@ final class ProgressiveScanTests: XCTestCase {
             XCTAssertEqual(progressive.warnings, full.warnings)
             XCTAssertEqual(reports.count, firstScreen < full.fileCount ? 1 : 0)
             if let first = reports.first {
-                XCTAssertEqual(first.listedFiles, full.fileCount)
+                // A recursive scan reports its first screen before the whole tree is listed.
+                XCTAssertEqual(first.listedFiles, recursive ? nil : full.fileCount)
                 XCTAssertEqual(first.scan.fileCount, firstScreen, "the first report holds exactly the probed files")
                 // The first screen's files are the first files in display order.
                 let allFiles = Set(full.items.flatMap { $0.files.map(\.path) })
@@ -133,6 +134,30 @@ final class ProgressiveScanTests: XCTestCase {
             let progressiveFromIndex = try LibraryScanner.scanProgressively(directory: root.path, recursive: recursive,
                                                                             index: index, firstScreen: firstScreen) { _ in }
             XCTAssertEqual(progressiveFromIndex.items, full.items, "seed \(seed): progressive from the index")
+        }
+    }
+
+    /// The browser waits in `beforeRest` for its first screen: only after a first report, or a small folder
+    /// (nothing reported) would wait for a screen that never comes.
+    func testBeforeRestRunsOnlyAfterAFirstReport() throws {
+        for recursive in [false, true] {
+            let root = try generate(seed: recursive ? 6 : 7, recursive: recursive)
+            let full = try LibraryScanner.scan(directory: root.path, recursive: recursive)
+            var events: [String] = []
+            let whole = try LibraryScanner.scanProgressively(directory: root.path, recursive: recursive,
+                                                             firstScreen: full.fileCount,
+                                                             beforeRest: { events.append("rest") }) { _ in events.append("report") }
+            XCTAssertEqual(whole.items, full.items)
+            if recursive {
+                XCTAssertTrue(events.isEmpty || events == ["report", "rest"], "\(events)")
+            } else {
+                XCTAssertEqual(events, [], "everything fits the first screen: one step, no wait")
+            }
+            events = []
+            let split = try LibraryScanner.scanProgressively(directory: root.path, recursive: recursive, firstScreen: 2,
+                                                             beforeRest: { events.append("rest") }) { _ in events.append("report") }
+            XCTAssertEqual(split.items, full.items)
+            XCTAssertEqual(events, ["report", "rest"], "recursive \(recursive)")
         }
     }
 

@@ -60,21 +60,18 @@ public enum LibraryArrangement {
     public static func arrange(_ items: [LibraryItem], order: LibrarySortOrder,
                                grouping: LibraryGrouping) -> (items: [LibraryItem], sections: [ViewSection]) {
         if order == .name, grouping == .none { return (items, []) }
-        // Keys are computed once per item (not per comparison); ties fall back to the scan position, which
-        // makes every order stable and total.
-        let dates = order == .date || grouping == .date ? items.map { CaptureDateKey(item: $0) } : []
-        var positions = Array(items.indices)
+        // Keys are computed once per item (not per comparison), as integers (undated = UInt64.max, after every
+        // date, as `CaptureDateKey` orders them); ties fall back to the scan position, which makes every order
+        // stable and total. Positions are sorted, then each item is copied once into its place.
+        let dates = order == .date || grouping == .date ? items.map { CaptureDateKey(item: $0).sortKey } : []
+        var positions: [Int]
         switch order {
-        case .name: break
+        case .name:
+            positions = Array(items.indices)
         case .date:
-            positions.sort { a, b in
-                let x = dates[a], y = dates[b]
-                if x != y { return x < y }
-                return a < b
-            }
+            positions = sortedPositions(dates, ascending: true)
         case .size:
-            let sizes = items.map { $0.files.reduce(UInt64(0)) { $0 + $1.size } }
-            positions.sort { a, b in sizes[a] != sizes[b] ? sizes[a] > sizes[b] : a < b }
+            positions = sortedPositions(items.map { $0.files.reduce(UInt64(0)) { $0 + $1.size } }, ascending: false)
         }
         switch grouping {
         case .none:
@@ -84,6 +81,14 @@ public enum LibraryArrangement {
         case .date:
             return groupedByMonth(items, positions: positions, dates: dates)
         }
+    }
+
+    /// Positions of `keys` ordered by key (ascending or descending), equal keys by position: one sort of
+    /// (key, position) pairs, compared as two integers.
+    static func sortedPositions(_ keys: [UInt64], ascending: Bool) -> [Int] {
+        var pairs = keys.enumerated().map { (key: ascending ? $0.element : ~$0.element, position: $0.offset) }
+        pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        return pairs.map(\.position)
     }
 
     /// Folders in the order of their first item in the scan's name order; items inside by the sort order.
@@ -117,35 +122,67 @@ public enum LibraryArrangement {
     }
 
     /// Months in time order (the year gets its own header row when it changes), undated items last.
-    private static func groupedByMonth(_ items: [LibraryItem], positions: [Int], dates: [CaptureDateKey])
+    /// A counting sort: each position's month is looked up once, the months (a few hundred) are sorted, and
+    /// every position is placed into its month's run in the order `positions` has them; then each item is
+    /// copied once. (An array per month and a copy per bucket showed at 100,000 items.)
+    private static func groupedByMonth(_ items: [LibraryItem], positions: [Int], dates: [UInt64])
         -> (items: [LibraryItem], sections: [ViewSection]) {
-        var months: [Int: [Int]] = [:]
-        var undated: [Int] = []
-        for position in positions {
-            if let month = dates[position].month { months[month, default: []].append(position) } else { undated.append(position) }
+        let undatedMonth = Int.max
+        var monthIndex: [Int: Int] = [:]
+        var months: [Int] = []
+        var bucketOfPosition = [Int](repeating: 0, count: positions.count)
+        // Neighbours mostly share a month (sorted by date, or named in shooting order): the last month's
+        // bucket is remembered, so most items cost no dictionary lookup.
+        var lastMonth = -1, lastBucket = 0
+        for (rank, position) in positions.enumerated() {
+            let month = dates[position] == CaptureDateKey.undatedSortKey ? undatedMonth : Int(dates[position] / 100_000_000)
+            if month == lastMonth {
+                bucketOfPosition[rank] = lastBucket
+                continue
+            }
+            lastMonth = month
+            if let known = monthIndex[month] {
+                bucketOfPosition[rank] = known
+                lastBucket = known
+            } else {
+                lastBucket = months.count
+                monthIndex[month] = months.count
+                bucketOfPosition[rank] = months.count
+                months.append(month)
+            }
         }
-        var ordered: [LibraryItem] = []
-        ordered.reserveCapacity(items.count)
+        var counts = [Int](repeating: 0, count: months.count)
+        for bucket in bucketOfPosition { counts[bucket] += 1 }
+        // Undated (Int.max) sorts last.
+        let monthOrder = months.indices.sorted { months[$0] < months[$1] }
+        var starts = [Int](repeating: 0, count: months.count)
         var sections: [ViewSection] = []
+        var next = 0
         var lastYear: Int?
-        for month in months.keys.sorted() {
-            let bucket = months[month] ?? []
+        for bucket in monthOrder {
+            starts[bucket] = next
+            let range = next..<next + counts[bucket]
+            next = range.upperBound
+            let month = months[bucket]
+            guard month != undatedMonth else {
+                sections.append(ViewSection(title: "Undated · \(count(range.count))", range: range))
+                continue
+            }
             let year = month / 100
             if year != lastYear {
-                sections.append(ViewSection(title: "\(year)", range: ordered.count..<ordered.count))
+                sections.append(ViewSection(title: "\(year)", range: range.lowerBound..<range.lowerBound))
                 lastYear = year
             }
-            let start = ordered.count
-            ordered.append(contentsOf: bucket.map { items[$0] })
-            sections.append(ViewSection(title: "\(monthNames[month % 100 - 1]) \(year) · \(count(bucket.count))",
-                                        range: start..<ordered.count))
+            sections.append(ViewSection(title: "\(monthNames[month % 100 - 1]) \(year) · \(count(range.count))",
+                                        range: range))
         }
-        if !undated.isEmpty {
-            let start = ordered.count
-            ordered.append(contentsOf: undated.map { items[$0] })
-            sections.append(ViewSection(title: "Undated · \(count(undated.count))", range: start..<ordered.count))
+        var order = [Int](repeating: 0, count: positions.count)
+        for (rank, position) in positions.enumerated() {
+            let bucket = bucketOfPosition[rank]
+            order[starts[bucket]] = position
+            starts[bucket] += 1
         }
-        return (ordered, sections)
+        return (order.map { items[$0] }, sections)
     }
 
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -173,6 +210,11 @@ public struct CaptureDateKey: Sendable, Hashable, Comparable {
         value = text.flatMap { Self.parse($0, minimumFields: 3) }
     }
 
+    /// The key as one integer ordered like `<`: undated is `undatedSortKey`, after every date (a date is at
+    /// most 99991231246060, far below it).
+    public var sortKey: UInt64 { value ?? Self.undatedSortKey }
+    public static let undatedSortKey = UInt64.max
+
     /// yyyymm, for the timeline's month sections.
     public var month: Int? { value.map { Int($0 / 100_000_000) } }
 
@@ -187,7 +229,21 @@ public struct CaptureDateKey: Sendable, Hashable, Comparable {
     /// "2023:07:14 10:22:33", "2023-07-14T10:22:33+0200", "2023-07" → yyyymmddhhmmss; missing fields are 0
     /// (a month alone is its first moment). nil when fewer than `minimumFields` numbers or out of range.
     public static func parse(_ text: String, minimumFields: Int) -> UInt64? {
-        var numbers: [UInt64] = []
+        // Six numbers at most, in a fixed tuple: this runs for every item when the timeline opens, where an
+        // array per date showed at 100,000 items.
+        var numbers: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        var found = 0
+        func append(_ number: UInt64) {
+            switch found {
+            case 0: numbers.0 = number
+            case 1: numbers.1 = number
+            case 2: numbers.2 = number
+            case 3: numbers.3 = number
+            case 4: numbers.4 = number
+            default: numbers.5 = number
+            }
+            found += 1
+        }
         var current: UInt64 = 0, digits = 0
         for byte in text.utf8.prefix(32) {
             if byte >= 48, byte <= 57 {
@@ -195,19 +251,20 @@ public struct CaptureDateKey: Sendable, Hashable, Comparable {
                 current = current * 10 + UInt64(byte - 48)
                 digits += 1
             } else {
-                if digits > 0 { numbers.append(current) }
+                if digits > 0 { append(current) }
                 current = 0
                 digits = 0
-                if numbers.count == 6 { break }
+                if found == 6 { break }
                 // Only separators of dates and times; anything else ("July") is not a date.
                 guard byte == 58 || byte == 45 || byte == 84 || byte == 32 || byte == 43 || byte == 46 || byte == 90
                     || byte == 47 else { return nil }
             }
         }
-        if digits > 0, numbers.count < 6 { numbers.append(current) }
-        guard numbers.count >= minimumFields, numbers.count >= 2 else { return nil }
-        while numbers.count < 6 { numbers.append(numbers.count == 2 ? 1 : 0) }
-        let (y, mo, d, h, mi, s) = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+        if digits > 0, found < 6 { append(current) }
+        guard found >= minimumFields, found >= 2 else { return nil }
+        // A missing day is the 1st; missing times are 0.
+        if found < 3 { numbers.2 = 1 }
+        let (y, mo, d, h, mi, s) = numbers
         guard (1800...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), h < 25, mi < 60, s < 61 else {
             return nil
         }
