@@ -8,12 +8,17 @@
 /// Orientation of a HEIF file is not copied into `MediaInfo.orientation`: nothing rotates twice.
 public enum HEIFProbe {
     public static func probe(_ source: any ByteSource, topLevel: ISOBMFFTopLevel, format: ContainerFormat,
-                             limits: ParseLimits) throws(MediaError) -> MediaInfo {
+                             limits: ParseLimits, path: ProbePath = .fast) throws(MediaError) -> MediaInfo {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
-        guard let structure = topLevel.loadStructure("meta", from: source, limits: limits, context: "heif",
-                                                     problems: &info.problems) else { return info }
-        let meta = HEIFMeta.parse(structure, limits: limits)
+        let meta: HEIFMeta
+        if path == .fast, let fast = probeMeta(topLevel, source: source, limits: limits) {
+            meta = fast
+        } else {
+            guard let structure = topLevel.loadStructure("meta", from: source, limits: limits, context: "heif",
+                                                         problems: &info.problems) else { return info }
+            meta = HEIFMeta.parse(structure, limits: limits)
+        }
         info.problems += meta.problems
         if let handler = meta.handlerType, handler != "pict" {
             info.problems.append(ParseProblem(.warning, "heif/hdlr", "handler '\(handler)' is not 'pict'"))
@@ -23,6 +28,14 @@ public enum HEIFProbe {
         let hasMotionPhotoBox = applyMotionPhotoBox(topLevel, source: source, to: &info)
         applyXMP(meta, hasMotionPhotoBox: hasMotionPhotoBox, source: source, limits: limits, to: &info)
         return info
+    }
+
+    /// The `meta` box read by the probe-only walk; nil when it cannot be read or the walk declines (the full
+    /// parser then reports why).
+    static func probeMeta(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, limits: ParseLimits) -> HEIFMeta? {
+        guard let box = topLevel.first("meta"), box.range.length <= UInt64(limits.maxStructureBytes),
+              let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }
+        return HEIFMeta.parseForProbe(ByteReader(bytes, baseOffset: box.range.offset), limits: limits)
     }
 
     static func applyPrimaryImage(_ meta: HEIFMeta, source: any ByteSource, limits: ParseLimits, to info: inout MediaInfo) {

@@ -1,0 +1,204 @@
+import XCTest
+import TestSupport
+@testable import MediaFormats
+
+/// The probe-only walks (`ProbePath.fast`) must give exactly the `MediaInfo` of the full parsers
+/// (`ProbePath.full`): on real files, and on damaged copies of them (truncated at many offsets, bytes
+/// flipped), where the walk either takes the shortcut or hands over to the full parser.
+final class ProbeFastPathTests: XCTestCase {
+    private typealias B = ISOBoxBuilder
+
+    /// A source with one byte replaced, without copying the file.
+    private struct PatchedSource: ByteSource {
+        let base: MemoryByteSource
+        let offset: Int
+        let value: UInt8
+        var size: UInt64 { base.size }
+        func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+            var bytes = try base.read(at: offset, count: count)
+            let index = self.offset - Int(offset)
+            if index >= 0, index < bytes.count { bytes[index] = value }
+            return bytes
+        }
+    }
+
+    private func assertSame(_ source: any ByteSource, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        let fast = MediaProbe.probe(source, path: .fast)
+        let full = MediaProbe.probe(source, path: .full)
+        XCTAssertEqual(fast, full, "fast and full probes differ for \(label)", file: file, line: line)
+    }
+
+    private func files(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.sorted().map { directory + "/" + $0 }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+                && !path.hasSuffix(".md")
+        }
+    }
+
+    private func load(_ path: String) throws -> MemoryByteSource {
+        MemoryByteSource(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    private func sharedFixturesDirectory() throws -> String {
+        guard let dir = Fixtures.sharedDirectory else {
+            throw XCTSkip("../shared/fixtures is absent (a fresh clone): the real-world half of the differential test is skipped")
+        }
+        return dir.path
+    }
+
+    /// The HEIF stills the walk is for: a synthetic one always, the real ones when ../shared is there.
+    private func heifSources() throws -> [(String, MemoryByteSource)] {
+        var sources = [("synthetic HEIC", MemoryByteSource(syntheticHEIC()))]
+        if let dir = Fixtures.sharedDirectory?.path {
+            for path in files(in: dir) where path.lowercased().hasSuffix(".heic") {
+                sources.append((path, try load(path)))
+            }
+        }
+        return sources
+    }
+
+    func testCommittedFixturesProbeTheSameBothWays() throws {
+        let paths = files(in: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures").path)
+        XCTAssertGreaterThanOrEqual(paths.count, 3)
+        for path in paths { assertSame(try load(path), path) }
+    }
+
+    func testSharedFixturesProbeTheSameBothWays() throws {
+        let paths = files(in: try sharedFixturesDirectory())
+        XCTAssertGreaterThanOrEqual(paths.count, 8)
+        for path in paths { assertSame(try load(path), path) }
+    }
+
+    /// Without this the differential tests could pass with the walk never taken.
+    func testTheWalkTakesTheShortcutOnWellFormedHEIF() throws {
+        for (label, source) in try heifSources() {
+            let topLevel = ISOBMFFTopLevel.scan(source, limits: .default)
+            XCTAssertNotNil(HEIFProbe.probeMeta(topLevel, source: source, limits: .default), label)
+        }
+    }
+
+    func testTruncatedHEIFProbesTheSameBothWays() throws {
+        for (label, source) in try heifSources() {
+            let topLevel = ISOBMFFTopLevel.scan(source, limits: .default)
+            let meta = try XCTUnwrap(topLevel.first("meta"), label)
+            let end = min(meta.range.end + 64, source.size)
+            // Every offset through the meta box (where the walk reads), then a coarser sweep of the rest.
+            var cuts = Array(stride(from: UInt64(0), to: end, by: 1))
+            cuts += stride(from: end, to: source.size, by: max(1, Int(source.size / 200)))
+            for cut in cuts {
+                assertSame(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)), "\(label) cut at \(cut)")
+            }
+        }
+    }
+
+    func testHEIFWithFlippedBytesProbesTheSameBothWays() throws {
+        var shortcuts = 0, handovers = 0
+        for (label, source) in try heifSources() {
+            let topLevel = ISOBMFFTopLevel.scan(source, limits: .default)
+            let meta = try XCTUnwrap(topLevel.first("meta"), label)
+            // Every byte of a small meta box; about 1,200 spread over a large one (a debug build probes slowly).
+            let step = max(1, Int(meta.range.length) / 1200)
+            for offset in stride(from: Int(meta.range.offset), to: Int(meta.range.end), by: step) {
+                let original = source.bytes[offset]
+                for value in [original ^ 0xFF, original &+ 1] {
+                    let patched = PatchedSource(base: source, offset: offset, value: value)
+                    assertSame(patched, "\(label) byte \(offset) = \(value)")
+                    let walked = HEIFProbe.probeMeta(ISOBMFFTopLevel.scan(patched, limits: .default), source: patched,
+                                                     limits: .default)
+                    if walked == nil { handovers += 1 } else { shortcuts += 1 }
+                }
+            }
+        }
+        // Both sides of the walk's decision were exercised.
+        XCTAssertGreaterThan(shortcuts, 0)
+        XCTAssertGreaterThan(handovers, 0)
+    }
+
+    func testTightLimitsProbeTheSameBothWays() throws {
+        for (label, source) in try heifSources() {
+            for (depth, entries) in [(0, 4096), (1, 4096), (2, 4096), (16, 0), (16, 1), (16, 2), (16, 5)] {
+                var limits = ParseLimits()
+                limits.maxDepth = depth
+                limits.maxEntries = entries
+                let fast = MediaProbe.probe(source, limits: limits, path: .fast)
+                let full = MediaProbe.probe(source, limits: limits, path: .full)
+                XCTAssertEqual(fast, full, "\(label) with maxDepth \(depth), maxEntries \(entries)")
+            }
+        }
+    }
+
+    // MARK: the walk's own cases
+
+    func testWalkKeepsOnlyWhatTheProbeAsksFor() throws {
+        let source = MemoryByteSource(syntheticHEIC())
+        let topLevel = ISOBMFFTopLevel.scan(source, limits: .default)
+        let meta = try XCTUnwrap(HEIFProbe.probeMeta(topLevel, source: source, limits: .default))
+        XCTAssertEqual(meta.primaryItemID, 1)
+        XCTAssertEqual(meta.handlerType, "pict")
+        // The primary, the Exif and the XMP items; not the thumbnail's hvc1 item.
+        XCTAssertEqual(meta.items.map(\.id), [4, 1, 3])
+        XCTAssertEqual(meta.items.first { $0.id == 4 }?.contentType, "application/rdf+xml")
+        XCTAssertEqual(Set(meta.locations.keys), [1, 3, 4])
+        XCTAssertEqual(meta.references.map(\.type), ["thmb", "cdsc"])
+        XCTAssertEqual(meta.spatialExtent(of: 1)?.width, 640)
+        XCTAssertEqual(meta.spatialExtent(of: 2)?.height, 120)
+        XCTAssertEqual(HEIFProbe.displayTransform(meta.properties(of: 1))?.rotation, 90)
+    }
+
+    func testWalkHandsOverWhereTheFullParserWouldReport() throws {
+        // An hvcC shorter than a decoder configuration record: the full parser warns, so no shortcut.
+        let shortHVCC = syntheticHEIC(extraProperty: B.box("hvcC", [1, 2, 3]))
+        let source = MemoryByteSource(shortHVCC)
+        XCTAssertNil(HEIFProbe.probeMeta(ISOBMFFTopLevel.scan(source, limits: .default), source: source, limits: .default))
+        let info = MediaProbe.probe(source)
+        XCTAssertTrue(info.problems.contains { $0.context == "heif/ipco/hvcC" }, "\(info.problems)")
+        assertSame(source, "short hvcC")
+    }
+
+    func testTreeCheckAgreesWithTheTreeParserOnLoops() {
+        // A box that claims to be larger than its parent, and a nest deeper than the limit.
+        let tooLarge = B.u32(64) + B.fourCC("moov") + B.u32(100) + B.fourCC("trak")
+        var r = ByteReader(tooLarge)
+        XCTAssertFalse(ISOTreeCheck.box(&r, depth: 0, limits: .default))
+        var nest = B.box("free", [])
+        for _ in 0..<20 { nest = B.container("moov", [nest]) }
+        var limits = ParseLimits()
+        var n = ByteReader(nest)
+        XCTAssertFalse(ISOTreeCheck.box(&n, depth: 0, limits: limits))
+        limits.maxDepth = 32
+        n = ByteReader(nest)
+        XCTAssertTrue(ISOTreeCheck.box(&n, depth: 0, limits: limits))
+        XCTAssertEqual(n.remaining, 0)
+    }
+
+    /// A HEIC with a primary (ispe, irot, imir), a thumbnail, an Exif item and an XMP item.
+    private func syntheticHEIC(extraProperty: [UInt8]? = nil) -> [UInt8] {
+        let ftyp = B.box("ftyp", B.fourCC("heic") + B.u32(0) + B.fourCC("mif1") + B.fourCC("heic"))
+        let image: [UInt8] = Array(repeating: 0x11, count: 64)
+        let exif = B.u32(6) + B.fourCC("Exif") + [0, 0] + B.tinyTIFF()
+        let packet = Array("<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF><rdf:Description xmlns:GCamera='http://ns.google.com/photos/1.0/camera/' GCamera:MotionPhoto='0'/></rdf:RDF></x:xmpmeta>".utf8)
+        func meta(imageOffset: Int, exifOffset: Int) -> [UInt8] {
+            var properties = [B.ispe(640, 480), B.ispe(160, 120), B.box("irot", [1]), B.box("imir", [0])]
+            var primaryAssociations: [UInt8] = [0x81, 3, 4]
+            if let extraProperty {
+                properties.append(extraProperty)
+                primaryAssociations.append(UInt8(properties.count))
+            }
+            return B.heifMeta(primary: 1, items: [
+                .init(id: 4, type: "mime", contentType: "application/rdf+xml", offset: UInt32(exifOffset + exif.count + 8),
+                      length: UInt32(packet.count)),
+                .init(id: 1, type: "hvc1", offset: UInt32(imageOffset), length: UInt32(image.count)),
+                .init(id: 2, type: "hvc1", offset: UInt32(imageOffset), length: 16),
+                .init(id: 3, type: "Exif", offset: UInt32(exifOffset), length: UInt32(exif.count)),
+            ], references: [("thmb", 2, [1]), ("cdsc", 3, [1]), ("dimg", 1, [2])],
+            properties: properties, associations: [(1, primaryAssociations), (2, [0x82])])
+        }
+        let metaSize = meta(imageOffset: 0, exifOffset: 0).count
+        let imageOffset = ftyp.count + metaSize + 8
+        let exifOffset = imageOffset + image.count + 8
+        return ftyp + meta(imageOffset: imageOffset, exifOffset: exifOffset) + B.box("mdat", image) + B.box("mdat", exif)
+            + B.box("mdat", packet)
+    }
+}
