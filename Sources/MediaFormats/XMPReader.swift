@@ -23,6 +23,14 @@ public enum XMPReader {
     static let maxElementDepth = 256
 
     public static func parse(_ packet: [UInt8], limits: ParseLimits = .default) -> XMPSummary {
+        // Most cameras' packets hold only dates and tool names: a byte scan proves that, and the answer is then
+        // the empty summary without tokenizing anything (issue 17).
+        guard XMPPropertyFilter.mayHoldProperties(packet, limits: limits) else { return XMPSummary() }
+        return parseFully(packet, limits: limits)
+    }
+
+    /// The tokenizing reader, without the byte-scan shortcut (the tests compare both).
+    static func parseFully(_ packet: [UInt8], limits: ParseLimits = .default) -> XMPSummary {
         var state = ReaderState(limits: limits)
         var scanner = XMPScanner(packet)
         var tokens = 0

@@ -202,3 +202,74 @@ final class ProbeFastPathTests: XCTestCase {
             + B.box("mdat", packet)
     }
 }
+
+/// `XMPReader.parse` skips tokenizing when a byte scan proves the packet holds nothing it reads; the answer
+/// must be the tokenizing reader's.
+final class XMPShortcutTests: XCTestCase {
+    private func assertSame(_ packet: [UInt8], limits: ParseLimits = .default, _ label: String,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(XMPReader.parse(packet, limits: limits), XMPReader.parseFully(packet, limits: limits), label,
+                       file: file, line: line)
+    }
+
+    private static let datesOnly = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+        <rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreateDate="2020-05-04T18:39:11.644"/>\
+        </rdf:RDF></x:xmpmeta>
+        """
+
+    func testPacketsWithoutPropertiesSkipTheTokenizer() {
+        XCTAssertFalse(XMPPropertyFilter.mayHoldProperties(Array(Self.datesOnly.utf8), limits: .default))
+        XCTAssertEqual(XMPReader.parse(Array(Self.datesOnly.utf8)), XMPSummary())
+        assertSame(Array(Self.datesOnly.utf8), "dates only")
+    }
+
+    func testEveryPropertyNameSendsThePacketToTheTokenizer() {
+        for name in XMPPropertyFilter.localNames {
+            let packet = Array(Self.datesOnly.utf8) + Array("<a:".utf8) + name + Array(">1</a:".utf8) + name + [UInt8(ascii: ">")]
+            XCTAssertTrue(XMPPropertyFilter.mayHoldProperties(packet, limits: .default), String(decoding: name, as: UTF8.self))
+            assertSame(packet, String(decoding: name, as: UTF8.self))
+        }
+        let orientation = Array("<x:xmpmeta xmlns:tiff='http://ns.adobe.com/tiff/1.0/'><r tiff:Orientation='6'/></x:xmpmeta>".utf8)
+        XCTAssertEqual(XMPReader.parse(orientation).orientation, 6)
+    }
+
+    func testLimitsAreReportedTheSameWay() {
+        let deep = Array((String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)).utf8)
+        XCTAssertTrue(XMPPropertyFilter.mayHoldProperties(deep, limits: .default))
+        XCTAssertFalse(XMPReader.parse(deep).problems.isEmpty)
+        assertSame(deep, "deep nesting")
+        var tight = ParseLimits()
+        tight.maxEntries = 1
+        assertSame(Array(Self.datesOnly.utf8), limits: tight, "tight token limit")
+        // 256 open elements (the deepest the reader follows without a report) and no end tags: 256 `<`.
+        let justDeepEnough = Array(String(repeating: "<a>", count: 256).utf8)
+        XCTAssertFalse(XMPPropertyFilter.mayHoldProperties(justDeepEnough, limits: .default))
+        assertSame(justDeepEnough, "256 levels")
+    }
+
+    func testFixturePacketsAndTheirMutationsReadTheSameBothWays() throws {
+        var packets: [[UInt8]] = [Array(Self.datesOnly.utf8)]
+        var paths = [Fixtures.committed("motion-photo-v1.jpeg")]
+        if let dir = Fixtures.sharedDirectory?.path {
+            paths += ["samsung-still.jpeg", "IMG_2927.HEIC", "iphone-se-still.heic", "microvideo-v1.jpeg", "motion-photo.heic"]
+                .map { dir + "/" + $0 }
+        }
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            guard let start = bytes.firstIndex(of: Array("<x:xmpmeta".utf8)),
+                  let end = bytes.firstIndex(of: Array("</x:xmpmeta>".utf8), from: start) else { continue }
+            packets.append(Array(bytes[start..<end + 12]))
+        }
+        XCTAssertGreaterThanOrEqual(packets.count, 2)
+        for (n, packet) in packets.enumerated() {
+            assertSame(packet, "packet \(n)")
+            for cut in stride(from: 0, to: packet.count, by: 3) { assertSame(Array(packet[..<cut]), "packet \(n) cut at \(cut)") }
+            for offset in stride(from: 0, to: packet.count, by: 2) {
+                var flipped = packet
+                flipped[offset] ^= 0x20   // case flips turn names into others and back
+                assertSame(flipped, "packet \(n) byte \(offset) flipped")
+            }
+        }
+    }
+}
