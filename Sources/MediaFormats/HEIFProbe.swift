@@ -26,7 +26,7 @@ public enum HEIFProbe {
         applyPrimaryImage(meta, source: source, limits: limits, to: &info)
         applyExif(meta, source: source, limits: limits, to: &info)
         let hasMotionPhotoBox = applyMotionPhotoBox(topLevel, source: source, to: &info)
-        applyXMP(meta, hasMotionPhotoBox: hasMotionPhotoBox, source: source, limits: limits, to: &info)
+        applyXMP(meta, hasMotionPhotoBox: hasMotionPhotoBox, source: source, limits: limits, path: path, to: &info)
         return info
     }
 
@@ -111,12 +111,13 @@ public enum HEIFProbe {
         }
     }
 
-    static func applyXMP(_ meta: HEIFMeta, hasMotionPhotoBox: Bool, source: any ByteSource, limits: ParseLimits, to info: inout MediaInfo) {
+    static func applyXMP(_ meta: HEIFMeta, hasMotionPhotoBox: Bool, source: any ByteSource, limits: ParseLimits,
+                         path: ProbePath = .fast, to info: inout MediaInfo) {
         for item in meta.items where item.type == "mime" && item.contentType == "application/rdf+xml" {
             do {
                 let packet = try meta.data(of: item.id, from: source, limits: limits).bytes
                 info.hasXMP = true
-                let xmp = XMPReader.parse(packet, limits: limits)
+                let xmp = XMPReader.parse(packet, limits: limits, path: path)
                 info.problems += xmp.problems
                 info.hasGPS = info.hasGPS || xmp.hasGPS
                 if info.contentIdentifier == nil, let id = xmp.contentIdentifier {

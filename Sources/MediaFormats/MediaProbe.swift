@@ -61,7 +61,7 @@ public enum MediaProbe {
         do {
             switch format {
             case .jpeg:
-                return try JPEGProbe.probe(source, limits: limits)
+                return try JPEGProbe.probe(source, limits: limits, path: path)
             case .heif, .quickTime, .mp4:
                 return try ISOBMFFProbe.probe(source, format: format, limits: limits, path: path)
             case .png, .gif, .webp, .tiff, .bmp:

@@ -29,6 +29,11 @@ public enum XMPReader {
         return parseFully(packet, limits: limits)
     }
 
+    /// `parse`, or with `.full` the tokenizing reader alone (the differential tests compare both).
+    static func parse(_ packet: [UInt8], limits: ParseLimits, path: ProbePath) -> XMPSummary {
+        path == .fast ? parse(packet, limits: limits) : parseFully(packet, limits: limits)
+    }
+
     /// The tokenizing reader, without the byte-scan shortcut (the tests compare both).
     static func parseFully(_ packet: [UInt8], limits: ParseLimits = .default) -> XMPSummary {
         var state = ReaderState(limits: limits)

@@ -116,6 +116,26 @@ final class ProbeFastPathTests: XCTestCase {
         XCTAssertGreaterThan(handovers, 0)
     }
 
+    /// JPEGs take the XMP byte-scan shortcut on the fast path: cut and flipped through their headers.
+    func testDamagedJPEGsProbeTheSameBothWays() throws {
+        var paths = [Fixtures.committed("train.jpg"), Fixtures.committed("motion-photo-v1.jpeg")]
+        if let dir = Fixtures.sharedDirectory?.path {
+            paths += ["samsung-still.jpeg", "microvideo-v1.jpeg", "apple-no-identifier.jpg"].map { dir + "/" + $0 }
+        }
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let source = try load(path)
+            // The segments before the image data, where the probe reads (capped for a debug build's speed).
+            let header = min(source.size, 16 << 10)
+            for cut in stride(from: UInt64(0), to: header, by: 7) {
+                assertSame(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)), "\(path) cut at \(cut)")
+            }
+            for offset in stride(from: 0, to: Int(header), by: 11) {
+                let patched = PatchedSource(base: source, offset: offset, value: source.bytes[offset] ^ 0x20)
+                assertSame(patched, "\(path) byte \(offset) flipped")
+            }
+        }
+    }
+
     func testTightLimitsProbeTheSameBothWays() throws {
         for (label, source) in try heifSources() {
             for (depth, entries) in [(0, 4096), (1, 4096), (2, 4096), (16, 0), (16, 1), (16, 2), (16, 5)] {
