@@ -13,14 +13,14 @@ enum XMPPropertyFilter {
         "GPSLatitude", "GPSLongitude", "HasExtendedXMP", "ContentIdentifier", "Item",
     ].map { Array($0.utf8) }
 
-    /// The first bytes of `localNames` (upper-case ASCII letters), as a bit set over 64..<128.
-    private static let firstBytes: UInt64 = localNames.reduce(0) { set, name in
-        precondition(name[0] >= 64 && name[0] < 128)
-        return set | 1 << UInt64(name[0] - 64)
+    /// `localNames` by first byte (upper-case ASCII letters, so 64..<128), for one table look-up per byte.
+    private static let namesByFirstByte: [[[UInt8]]] = (64..<128).map { first in
+        localNames.filter { $0[0] == UInt8(first) }
     }
 
     static func mayHoldProperties(_ packet: [UInt8], limits: ParseLimits) -> Bool {
         guard packet.count <= limits.maxEntries * 64 else { return true }
+        let table = namesByFirstByte   // read once: a static in the loop costs a lazy-initialisation check per use
         return packet.withUnsafeBufferPointer { bytes in
             var openings = 0
             for i in bytes.indices {
@@ -29,8 +29,8 @@ enum XMPPropertyFilter {
                     openings += 1
                     continue
                 }
-                guard b >= 64, b < 128, firstBytes & 1 << UInt64(b - 64) != 0 else { continue }
-                for name in localNames where name[0] == b && i + name.count <= bytes.count {
+                guard b >= 64, b < 128 else { continue }
+                for name in table[Int(b) - 64] where i + name.count <= bytes.count {
                     var equal = true
                     for k in 1..<name.count where bytes[i + k] != name[k] { equal = false; break }
                     if equal { return true }
