@@ -116,7 +116,7 @@ extension HEIFMeta {
             guard entryVersion >= 2 else { continue }
             guard let id = try? (entryVersion == 2 ? UInt32(e.readU16()) : e.readU32()),
                   (try? e.skip(2)) != nil, let type = try? e.readU32() else { return nil }
-            _ = try e.readCString()   // the name: never throws, and the probe does not keep it
+            skipCString(&e)   // the name, which the probe does not keep
             let isPrimary = !primaryKept && id == primary
             guard type == Code.exif || type == Code.mime || isPrimary else { continue }
             var contentType: String?
@@ -125,6 +125,14 @@ extension HEIFMeta {
             if isPrimary { primaryKept = true }
         }
         return items
+    }
+
+    /// Moves past a NUL-terminated string as `ByteReader.readCString` does, without making it a String.
+    private static func skipCString(_ r: inout ByteReader) {
+        let limit = min(r.remaining, 4096)
+        var length = 0
+        while length < limit, r.peekU8(at: length) != 0 { length += 1 }
+        try? r.seek(to: min(r.position + length + 1, r.count))
     }
 
     /// `thmb` and `cdsc` references (the others are checked, not kept). nil where the full parser would
