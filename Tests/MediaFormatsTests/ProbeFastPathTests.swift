@@ -254,6 +254,20 @@ final class XMPShortcutTests: XCTestCase {
         XCTAssertEqual(XMPReader.parse(orientation).orientation, 6)
     }
 
+    /// The scan reads eight bytes at a time through padding: a name or a `<` at any alignment is still seen.
+    func testNamesAndOpeningsAreFoundAtEveryAlignment() {
+        for shift in 0..<17 {
+            let padding = Array(repeating: UInt8(ascii: " "), count: shift)
+            XCTAssertTrue(XMPPropertyFilter.mayHoldProperties(padding + Array("Rating".utf8) + padding, limits: .default),
+                          "shift \(shift)")
+            XCTAssertFalse(XMPPropertyFilter.mayHoldProperties(padding + Array("rating".utf8) + padding, limits: .default))
+            // 257 openings, each after `shift` spaces: one more than the nesting the reader follows.
+            let openings = Array(repeating: padding + [UInt8(ascii: "<")], count: 257).flatMap { $0 }
+            XCTAssertTrue(XMPPropertyFilter.mayHoldProperties(openings, limits: .default), "shift \(shift)")
+            XCTAssertFalse(XMPPropertyFilter.mayHoldProperties(Array(openings.dropLast(shift + 1)), limits: .default))
+        }
+    }
+
     func testLimitsAreReportedTheSameWay() {
         let deep = Array((String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)).utf8)
         XCTAssertTrue(XMPPropertyFilter.mayHoldProperties(deep, limits: .default))
