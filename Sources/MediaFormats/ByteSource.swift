@@ -46,9 +46,15 @@ public final class FileByteSource: ByteSource, Sendable {
     public let counter: ReadCounter?
     private let fd: Int32
 
-    public init(path: String, counter: ReadCounter? = nil) throws(MediaError) {
+    public convenience init(path: String, counter: ReadCounter? = nil) throws(MediaError) {
         let fd = PathBytes.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MediaError.io(path: path, errno: errno) }
+        try self.init(descriptor: fd, path: path, counter: counter)
+    }
+
+    /// Takes `descriptor` (opened read-only, e.g. relative to its folder by a scan: no path walk per file) and
+    /// closes it when done, also when it is refused. `path` names the file in messages.
+    public init(descriptor fd: Int32, path: String, counter: ReadCounter? = nil) throws(MediaError) {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = errno
