@@ -98,8 +98,8 @@ final class ProbeFastPathTests: XCTestCase {
         for (label, source) in try heifSources() {
             let topLevel = ISOBMFFTopLevel.scan(source, limits: .default)
             let meta = try XCTUnwrap(topLevel.first("meta"), label)
-            // Every byte of a small meta box; about 1,200 spread over a large one (a debug build probes slowly).
-            let step = max(1, Int(meta.range.length) / 1200)
+            // Every byte of a small meta box; about 600 spread over a large one (a debug build probes slowly).
+            let step = max(1, Int(meta.range.length) / 600)
             for offset in stride(from: Int(meta.range.offset), to: Int(meta.range.end), by: step) {
                 let original = source.bytes[offset]
                 for value in [original ^ 0xFF, original &+ 1] {
@@ -126,10 +126,10 @@ final class ProbeFastPathTests: XCTestCase {
             let source = try load(path)
             // The segments before the image data, where the probe reads (capped for a debug build's speed).
             let header = min(source.size, 16 << 10)
-            for cut in stride(from: UInt64(0), to: header, by: 7) {
+            for cut in stride(from: UInt64(0), to: header, by: 13) {
                 assertSame(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)), "\(path) cut at \(cut)")
             }
-            for offset in stride(from: 0, to: Int(header), by: 11) {
+            for offset in stride(from: 0, to: Int(header), by: 17) {
                 let patched = PatchedSource(base: source, offset: offset, value: source.bytes[offset] ^ 0x20)
                 assertSame(patched, "\(path) byte \(offset) flipped")
             }
