@@ -307,3 +307,19 @@ final class XMPShortcutTests: XCTestCase {
         }
     }
 }
+
+/// Exif strings: ASCII values are trimmed as bytes; the result must be the String trim's.
+final class ExifStringTrimTests: XCTestCase {
+    func testByteTrimEqualsTheStringTrim() {
+        let samples: [[UInt8]] = [
+            Array("Apple".utf8), Array("  iPhone 11 Pro \r\n".utf8), Array("\t\n".utf8), [], Array("2020:05:04 18:39:11\0junk".utf8),
+            Array(" \u{301}abc ".utf8), Array("abc\u{600} ".utf8), Array(" caf\u{E9} ".utf8), [0x20, 0xE2, 0x20], [0x0B, 0x41, 0x0B],
+        ]
+        for sample in samples {
+            let reader = TIFFDirectoryReader(buffer: sample, byteOrder: .bigEndian, base: 0, limits: .default)
+            let entry = TIFFEntry(tag: 0x010F, type: .ascii, count: sample.count, valueIndex: 0)
+            let reference = String(decoding: sample.prefix { $0 != 0 }, as: UTF8.self).trimmingASCIIWhitespace()
+            XCTAssertEqual(reader.string(entry), reference.isEmpty ? nil : reference, "\(sample)")
+        }
+    }
+}
