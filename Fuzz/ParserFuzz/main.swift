@@ -10,7 +10,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var limits = ParseLimits()
     // Small limits make the fuzzer reach the "limit exceeded" paths with small inputs too.
     limits.maxEntries = 256
-    _ = MediaProbe.probe(MemoryByteSource(bytes), limits: limits)
+    let fast = MediaProbe.probe(MemoryByteSource(bytes), limits: limits)
+    // The probe-only walks must answer exactly as the full parsers (compared as text too: a NaN frame rate
+    // is unequal to itself on both paths alike).
+    let full = MediaProbe.probe(MemoryByteSource(bytes), limits: limits, path: .full)
+    if fast != full, String(reflecting: fast) != String(reflecting: full) {
+        fatalError("fast and full probes differ:\n\(fast)\n\(full)")
+    }
     // The shared readers are also entered directly: HEIF hands them raw Exif and XMP items.
     _ = ExifReader.parse(tiff: bytes, fileOffset: 0, limits: limits)
     _ = XMPReader.parse(bytes, limits: limits)

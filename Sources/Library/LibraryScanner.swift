@@ -302,16 +302,26 @@ public enum LibraryScanner {
         }
         guard shouldProbe else { return .pending(input, stamp: stamp, modificationTime: mtime) }
         return .done(probe(input, listings: folderStat.listings, stamp: stamp, modificationTime: mtime, limits: limits,
-                           counter: counter))
+                           counter: counter, opened: folderStat.open(input)))
     }
 
+    /// `opened`: the file already opened relative to its folder (`FolderStat.open`: a descriptor, or -1 and
+    /// the open's errno); nil opens it by path.
     private static func probe(_ input: ScanInput, listings: [FolderListing], stamp: FileStamp,
-                              modificationTime: Double, limits: ParseLimits, counter: ReadCounter) -> Probed {
+                              modificationTime: Double, limits: ParseLimits, counter: ReadCounter,
+                              opened: (descriptor: Int32, errno: Int32)? = nil) -> Probed {
         let listing = listings[input.folder]
         let info: MediaInfo
         var fresh = true
-        do {
-            info = try MediaProbe.probe(path: listing.path(input.entry), limits: limits, counter: counter)
+        do throws(MediaError) {
+            let path = listing.path(input.entry)
+            if let opened {
+                guard opened.descriptor >= 0 else { throw MediaError.io(path: path, errno: opened.errno) }
+                info = MediaProbe.probe(try FileByteSource(descriptor: opened.descriptor, path: path, counter: counter),
+                                        limits: limits)
+            } else {
+                info = try MediaProbe.probe(path: path, limits: limits, counter: counter)
+            }
         } catch {
             var failed = MediaInfo(format: .unknown)
             failed.problems.append(ParseProblem(.error, "file", error.description))
@@ -335,6 +345,20 @@ struct FolderStat {
     /// Follows symbolic links, like `stat(path)`. Names stored escaped (not UTF-8) and folders that cannot be
     /// opened go through the path.
     mutating func stat(_ input: LibraryScanner.ScanInput, _ result: inout StatBuffer) -> Int32 {
+        guard relativeName(input) else { return PathBytes.stat(listings[input.folder].path(input.entry), &result) }
+        return fstatat(descriptor, name, &result, 0)
+    }
+
+    /// Opens a listed file read-only, relative to its folder like `stat` (a probe then costs no path walk).
+    mutating func open(_ input: LibraryScanner.ScanInput) -> (descriptor: Int32, errno: Int32) {
+        let fd = relativeName(input) ? openat(descriptor, name, O_RDONLY | O_CLOEXEC)
+            : PathBytes.open(listings[input.folder].path(input.entry), O_RDONLY | O_CLOEXEC)
+        return (fd, fd < 0 ? errno : 0)
+    }
+
+    /// Opens the input's folder when it is not the open one and puts its name in `name`; false when the
+    /// name is not plain ASCII or the folder cannot be opened (the caller then goes through the path).
+    private mutating func relativeName(_ input: LibraryScanner.ScanInput) -> Bool {
         let listing = listings[input.folder]
         if input.folder != openFolder {
             close()
@@ -342,13 +366,11 @@ struct FolderStat {
             descriptor = PathBytes.open(listing.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
         let range = listing.nameRange(input.entry)
-        guard descriptor >= 0, !listing.nameBytes[range].contains(where: { $0 >= 0x80 }) else {
-            return PathBytes.stat(listing.path(input.entry), &result)
-        }
+        guard descriptor >= 0, !listing.nameBytes[range].contains(where: { $0 >= 0x80 }) else { return false }
         name.removeAll(keepingCapacity: true)
         for byte in listing.nameBytes[range] { name.append(CChar(bitPattern: byte)) }
         name.append(0)
-        return fstatat(descriptor, name, &result, 0)
+        return true
     }
 
     mutating func close() {

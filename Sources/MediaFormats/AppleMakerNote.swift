@@ -23,6 +23,9 @@ public enum AppleMakerNote {
     /// The tags the reader keeps; everything else in the MakerNote is ignored.
     public static let tags: [MakerNoteTagInfo] = [contentIdentifier, livePhotoVideoIndex, imageCaptureRequestID, photoIdentifier]
 
+    /// `tags` as numbers, made once (the reader runs for every probed Apple still).
+    static let wantedTags: [UInt16] = tags.map(\.tag)
+
     /// Entries of the known tags, or nil when the bytes at `start` are not an Apple MakerNote.
     static func read(tiff: [UInt8], start: Int, length: Int, limits: ParseLimits,
                      problems: inout [ParseProblem]) -> (TIFFDirectoryReader, [UInt16: TIFFEntry])? {
@@ -42,7 +45,7 @@ public enum AppleMakerNote {
         do {
             let directory = try reader.readDirectory(at: 14, context: context, problems: &problems)
             var known: [UInt16: TIFFEntry] = [:]
-            let wanted = Set(tags.map(\.tag))
+            let wanted = wantedTags
             for entry in directory.entries where wanted.contains(entry.tag) && known[entry.tag] == nil {
                 known[entry.tag] = entry
             }

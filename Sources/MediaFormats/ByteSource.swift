@@ -46,9 +46,15 @@ public final class FileByteSource: ByteSource, Sendable {
     public let counter: ReadCounter?
     private let fd: Int32
 
-    public init(path: String, counter: ReadCounter? = nil) throws(MediaError) {
+    public convenience init(path: String, counter: ReadCounter? = nil) throws(MediaError) {
         let fd = PathBytes.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MediaError.io(path: path, errno: errno) }
+        try self.init(descriptor: fd, path: path, counter: counter)
+    }
+
+    /// Takes `descriptor` (opened read-only, e.g. relative to its folder by a scan: no path walk per file) and
+    /// closes it when done, also when it is refused. `path` names the file in messages.
+    public init(descriptor fd: Int32, path: String, counter: ReadCounter? = nil) throws(MediaError) {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = errno
@@ -70,21 +76,24 @@ public final class FileByteSource: ByteSource, Sendable {
     public func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
         guard count > 0, offset < size else { return [] }
         let wanted = Int(min(UInt64(count), size - offset))
-        var result = [UInt8](repeating: 0, count: wanted)
-        var done = 0
-        while done < wanted {
-            let n = result.withUnsafeMutableBytes { buf in
-                pread(fd, buf.baseAddress! + done, wanted - done, off_t(offset) + off_t(done))
+        // Read straight into the array's storage: zero-filling it first cost a memset of every byte read.
+        var failure: Int32?
+        let result = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
+            var done = 0
+            while done < wanted, let start = buffer.baseAddress {
+                let n = pread(fd, start + done, wanted - done, off_t(offset) + off_t(done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                done += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw MediaError.io(path: path, errno: errno)
-            }
-            if n == 0 { break }
-            done += n
+            initialized = done
         }
-        if done < wanted { result.removeSubrange(done...) }
-        counter?.add(bytes: done)
+        if let failure { throw MediaError.io(path: path, errno: failure) }
+        counter?.add(bytes: result.count)
         return result
     }
 }

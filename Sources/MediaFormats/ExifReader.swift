@@ -49,14 +49,16 @@ public enum ExifReader {
     struct Walk {
         let reader: TIFFDirectoryReader
         let fileOffset: UInt64
-        var visited: Set<UInt32> = []
+        /// At most `maxDepth + 1` offsets: an array costs no hashing (this runs for every probed still).
+        var visited: [UInt32] = []
 
         mutating func directory(at offset: UInt32, _ context: String, _ summary: inout ExifSummary) -> TIFFDirectory? {
             guard offset != 0 else { return nil }
-            guard visited.insert(offset).inserted else {
+            guard !visited.contains(offset) else {
                 summary.problems.append(ParseProblem(.warning, context, "IFD offset \(offset) already read (loop) ignored"))
                 return nil
             }
+            visited.append(offset)
             guard visited.count <= reader.limits.maxDepth else {
                 summary.problems.append(ParseProblem(.warning, context, "too many IFDs"))
                 return nil

@@ -8,12 +8,17 @@
 /// Orientation of a HEIF file is not copied into `MediaInfo.orientation`: nothing rotates twice.
 public enum HEIFProbe {
     public static func probe(_ source: any ByteSource, topLevel: ISOBMFFTopLevel, format: ContainerFormat,
-                             limits: ParseLimits) throws(MediaError) -> MediaInfo {
+                             limits: ParseLimits, path: ProbePath = .fast) throws(MediaError) -> MediaInfo {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
-        guard let structure = topLevel.loadStructure("meta", from: source, limits: limits, context: "heif",
-                                                     problems: &info.problems) else { return info }
-        let meta = HEIFMeta.parse(structure, limits: limits)
+        let meta: HEIFMeta
+        if path == .fast, let fast = probeMeta(topLevel, source: source, limits: limits) {
+            meta = fast
+        } else {
+            guard let structure = topLevel.loadStructure("meta", from: source, limits: limits, context: "heif",
+                                                         problems: &info.problems) else { return info }
+            meta = HEIFMeta.parse(structure, limits: limits)
+        }
         info.problems += meta.problems
         if let handler = meta.handlerType, handler != "pict" {
             info.problems.append(ParseProblem(.warning, "heif/hdlr", "handler '\(handler)' is not 'pict'"))
@@ -21,8 +26,16 @@ public enum HEIFProbe {
         applyPrimaryImage(meta, source: source, limits: limits, to: &info)
         applyExif(meta, source: source, limits: limits, to: &info)
         let hasMotionPhotoBox = applyMotionPhotoBox(topLevel, source: source, to: &info)
-        applyXMP(meta, hasMotionPhotoBox: hasMotionPhotoBox, source: source, limits: limits, to: &info)
+        applyXMP(meta, hasMotionPhotoBox: hasMotionPhotoBox, source: source, limits: limits, path: path, to: &info)
         return info
+    }
+
+    /// The `meta` box read by the probe-only walk; nil when it cannot be read or the walk declines (the full
+    /// parser then reports why).
+    static func probeMeta(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, limits: ParseLimits) -> HEIFMeta? {
+        guard let box = topLevel.first("meta"), box.range.length <= UInt64(limits.maxStructureBytes),
+              let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }
+        return HEIFMeta.parseForProbe(ByteReader(bytes, baseOffset: box.range.offset), limits: limits)
     }
 
     static func applyPrimaryImage(_ meta: HEIFMeta, source: any ByteSource, limits: ParseLimits, to info: inout MediaInfo) {
@@ -98,12 +111,13 @@ public enum HEIFProbe {
         }
     }
 
-    static func applyXMP(_ meta: HEIFMeta, hasMotionPhotoBox: Bool, source: any ByteSource, limits: ParseLimits, to info: inout MediaInfo) {
+    static func applyXMP(_ meta: HEIFMeta, hasMotionPhotoBox: Bool, source: any ByteSource, limits: ParseLimits,
+                         path: ProbePath = .fast, to info: inout MediaInfo) {
         for item in meta.items where item.type == "mime" && item.contentType == "application/rdf+xml" {
             do {
                 let packet = try meta.data(of: item.id, from: source, limits: limits).bytes
                 info.hasXMP = true
-                let xmp = XMPReader.parse(packet, limits: limits)
+                let xmp = XMPReader.parse(packet, limits: limits, path: path)
                 info.problems += xmp.problems
                 info.hasGPS = info.hasGPS || xmp.hasGPS
                 if info.contentIdentifier == nil, let id = xmp.contentIdentifier {

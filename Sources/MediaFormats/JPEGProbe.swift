@@ -6,6 +6,8 @@ public enum JPEGProbe {
     static let exifSignature: [UInt8] = Array("Exif".utf8) + [0]
     static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     static let app1: UInt8 = 0xE1
+    /// The longest APP1 signature told apart (extended XMP's).
+    static let signatureBytes = max(exifSignature.count, xmpSignature.count, JPEGExtendedXMP.signature.count)
 
     /// What the segment walk collected.
     struct Header {
@@ -17,7 +19,8 @@ public enum JPEGProbe {
         var problems: [ParseProblem] = []
     }
 
-    public static func probe(_ source: any ByteSource, limits: ParseLimits) throws(MediaError) -> MediaInfo {
+    public static func probe(_ source: any ByteSource, limits: ParseLimits,
+                             path: ProbePath = .fast) throws(MediaError) -> MediaInfo {
         var info = MediaInfo(format: .jpeg)
         let window = try SourceWindow(source: source, initialBytes: limits.headerProbeBytes)
         let header = try readHeader(window, limits: limits)
@@ -30,9 +33,9 @@ public enum JPEGProbe {
         var xmp: XMPSummary?
         if let packet = header.xmp {
             info.hasXMP = true
-            var summary = XMPReader.parse(packet, limits: limits)
+            var summary = XMPReader.parse(packet, limits: limits, path: path)
             if let extended = header.extendedXMP.assemble(guid: summary.extendedXMPGUID, problems: &info.problems) {
-                summary.merge(extended: XMPReader.parse(extended, limits: limits))
+                summary.merge(extended: XMPReader.parse(extended, limits: limits, path: path))
             }
             info.problems += summary.problems
             info.hasGPS = info.hasGPS || summary.hasGPS
@@ -80,21 +83,26 @@ public enum JPEGProbe {
             return
         }
         guard segment.marker == app1 else { return }
-        let payload = try window.bytes(at: segment.payload.offset, count: Int(segment.payload.length))
-        if payload.starts(with: exifSignature), payload.count >= 6 {
+        // The signature decides what the payload is; then only the part after it is copied, once.
+        let length = Int(segment.payload.length)
+        let signature = try window.bytes(at: segment.payload.offset, count: min(length, signatureBytes))
+        func body(after count: Int) throws(MediaError) -> [UInt8] {
+            try window.bytes(at: segment.payload.offset + UInt64(count), count: length - count)
+        }
+        if signature.starts(with: exifSignature), length >= 6 {
             guard header.exif == nil else {
                 header.problems.append(ParseProblem(.info, "jpeg/APP1", "second Exif segment at \(segment.markerOffset) ignored"))
                 return
             }
-            header.exif = (Array(payload.dropFirst(6)), segment.payload.offset + 6)
-        } else if payload.starts(with: xmpSignature) {
+            header.exif = (try body(after: 6), segment.payload.offset + 6)
+        } else if signature.starts(with: xmpSignature) {
             guard header.xmp == nil else {
                 header.problems.append(ParseProblem(.info, "jpeg/APP1", "second XMP packet at \(segment.markerOffset) ignored"))
                 return
             }
-            header.xmp = Array(payload.dropFirst(xmpSignature.count))
-        } else if payload.starts(with: JPEGExtendedXMP.signature) {
-            header.extendedXMP.add(Array(payload.dropFirst(JPEGExtendedXMP.signature.count)), limits: limits,
+            header.xmp = try body(after: xmpSignature.count)
+        } else if signature.starts(with: JPEGExtendedXMP.signature) {
+            header.extendedXMP.add(try body(after: JPEGExtendedXMP.signature.count), limits: limits,
                                    problems: &header.problems)
         }
     }

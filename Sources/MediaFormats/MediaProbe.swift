@@ -1,3 +1,10 @@
+/// Which parse a probe takes. `.fast` reads what the probe needs straight from the bytes where a probe-only
+/// walk exists and proves the full parser would report nothing; otherwise (and always with `.full`) the full
+/// parsers run. Both give the same `MediaInfo` (the differential tests hold them to it).
+public enum ProbePath: Sendable {
+    case fast, full
+}
+
 /// Entry point of the media core: sniff the container, dispatch to its reader, never throw for bad content.
 public enum MediaProbe {
     /// Container format from the first bytes (at least 12 are needed for ISO BMFF).
@@ -34,7 +41,7 @@ public enum MediaProbe {
     }
 
     /// Probes any byte source. Never throws: a file that cannot be parsed is `.unknown` with a problem.
-    public static func probe(_ original: any ByteSource, limits: ParseLimits = .default) -> MediaInfo {
+    public static func probe(_ original: any ByteSource, limits: ParseLimits = .default, path: ProbePath = .fast) -> MediaInfo {
         let head: [UInt8]
         let guessHead: [UInt8]
         let source: any ByteSource
@@ -54,9 +61,9 @@ public enum MediaProbe {
         do {
             switch format {
             case .jpeg:
-                return try JPEGProbe.probe(source, limits: limits)
+                return try JPEGProbe.probe(source, limits: limits, path: path)
             case .heif, .quickTime, .mp4:
-                return try ISOBMFFProbe.probe(source, format: format, limits: limits)
+                return try ISOBMFFProbe.probe(source, format: format, limits: limits, path: path)
             case .png, .gif, .webp, .tiff, .bmp:
                 return try SimpleImageProbe.probe(source, format: format, limits: limits)
             case .unknown:

@@ -14,6 +14,8 @@ public struct PrefetchedByteSource: ByteSource {
     public func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
         guard count > 0, offset < size else { return [] }
         let headCount = UInt64(head.count)
+        // The whole head (the JPEG walk's first window asks for exactly it): shared, not copied.
+        if offset == 0, count == head.count || (count > head.count && headCount == size) { return head }
         if offset + UInt64(count) <= headCount {
             return Array(head[Int(offset)..<Int(offset) + count])
         }

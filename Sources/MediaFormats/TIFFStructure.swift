@@ -123,6 +123,14 @@ struct TIFFDirectoryReader {
         let length = min(entry.byteCount, maxLength)
         guard let bytes = ByteReader(buffer).slice(entry.valueIndex, length) else { return nil }
         let text = bytes.prefix { $0 != 0 }
+        if text.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (every camera's make, model and dates): trimmed as bytes and made a String once. Only for
+            // ASCII: elsewhere a space can belong to a grapheme cluster that `trimmingASCIIWhitespace` keeps.
+            let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+            guard let first = text.firstIndex(where: { !isSpace($0) }),
+                  let last = text.lastIndex(where: { !isSpace($0) }) else { return nil }
+            return String(decoding: text[first...last], as: UTF8.self)
+        }
         let decoded = String(decoding: text, as: UTF8.self)
         let trimmed = decoded.trimmingASCIIWhitespace()
         return trimmed.isEmpty ? nil : trimmed

@@ -23,6 +23,19 @@ public enum XMPReader {
     static let maxElementDepth = 256
 
     public static func parse(_ packet: [UInt8], limits: ParseLimits = .default) -> XMPSummary {
+        // Most cameras' packets hold only dates and tool names: a byte scan proves that, and the answer is then
+        // the empty summary without tokenizing anything (issue 17).
+        guard XMPPropertyFilter.mayHoldProperties(packet, limits: limits) else { return XMPSummary() }
+        return parseFully(packet, limits: limits)
+    }
+
+    /// `parse`, or with `.full` the tokenizing reader alone (the differential tests compare both).
+    static func parse(_ packet: [UInt8], limits: ParseLimits, path: ProbePath) -> XMPSummary {
+        path == .fast ? parse(packet, limits: limits) : parseFully(packet, limits: limits)
+    }
+
+    /// The tokenizing reader, without the byte-scan shortcut (the tests compare both).
+    static func parseFully(_ packet: [UInt8], limits: ParseLimits = .default) -> XMPSummary {
         var state = ReaderState(limits: limits)
         var scanner = XMPScanner(packet)
         var tokens = 0
@@ -62,9 +75,10 @@ public enum XMPReader {
         init(limits: ParseLimits) { self.limits = limits }
 
         func resolve(_ raw: String, in namespaces: [String: String]) -> QualifiedName {
-            guard let colon = raw.firstIndex(of: ":") else { return QualifiedName(uri: "", local: raw) }
+            // A byte search: `String.firstIndex(of: Character)` walks grapheme clusters.
+            guard let colon = raw.utf8.firstIndex(of: UInt8(ascii: ":")) else { return QualifiedName(uri: "", local: raw) }
             let prefix = String(raw[..<colon])
-            let local = String(raw[raw.index(after: colon)...])
+            let local = String(raw[raw.utf8.index(after: colon)...])
             let uri = namespaces[prefix] ?? conventionalPrefixes[prefix] ?? ""
             return QualifiedName(uri: uri, local: local)
         }
@@ -122,6 +136,16 @@ public enum XMPReader {
 
         /// Applies one property, whether it came as an attribute or as an element's text.
         mutating func property(_ name: QualifiedName, _ rawValue: String) {
+            // Most properties are none of these: compare the short local name before trimming the value and
+            // comparing namespace URIs.
+            switch name.local {
+            case "MotionPhoto", "MotionPhotoVersion", "MotionPhotoPresentationTimestampUs", "MicroVideo",
+                 "MicroVideoOffset", "MicroVideoPresentationTimestampUs", "Mime", "Semantic", "Length", "Padding",
+                 "Orientation", "Rating", "GPSLatitude", "GPSLongitude", "HasExtendedXMP", "ContentIdentifier":
+                break
+            default:
+                return
+            }
             let value = rawValue.trimmingASCIIWhitespace()
             switch (name.uri, name.local) {
             case (Namespace.camera, "MotionPhoto"): summary.motionPhoto = parseFlag(value)
