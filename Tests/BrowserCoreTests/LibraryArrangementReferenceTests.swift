@@ -37,6 +37,31 @@ final class LibraryArrangementReferenceTests: XCTestCase {
         }
     }
 
+    /// An Exif date is read from MediaInfo's packed digits, not its text: the key must equal parsing the text,
+    /// valid or not, and a still without a date takes its movie's.
+    func testCaptureDateKeyFromPackedExifDigitsEqualsParsingTheText() {
+        let texts = ["2023:07:14 10:22:33", "0000:00:00 00:00:00", "2023:13:01 00:00:00", "2023:07:32 00:00:00",
+                     "1799:12:31 23:59:59", "1800:01:01 00:00:00", "9999:12:31 24:59:60", "2023:07:14 25:00:00",
+                     "2023:07:14 10:60:00", "2023:07:14 10:22:61", "2023:00:14 10:22:33", "2023:07:00 10:22:33",
+                     "2023:07:14 10:22:33Z", "2023-07-14 10:22:33"]
+        for text in texts {
+            var info = MediaInfo(format: .jpeg)
+            info.captureDate = text
+            XCTAssertEqual(info.captureDate, text, "packed date reads back")
+            let still = MediaFile(path: "/lib/IMG_1.jpg", size: 1, modificationTime: 0, info: info)
+            XCTAssertEqual(CaptureDateKey(item: LibraryItem(kind: .still, still: still)).value,
+                           CaptureDateKey.parse(text, minimumFields: 3), text)
+            var movieInfo = MediaInfo(format: .quickTime)
+            movieInfo.captureDate = text
+            let undated = MediaFile(path: "/lib/IMG_2.jpg", size: 1, modificationTime: 0, info: MediaInfo(format: .jpeg))
+            let movie = MediaFile(path: "/lib/IMG_2.mov", size: 1, modificationTime: 0, info: movieInfo)
+            XCTAssertEqual(CaptureDateKey(item: LibraryItem(kind: .live, still: undated, movie: movie)).value,
+                           CaptureDateKey.parse(text, minimumFields: 3), "movie's date: \(text)")
+        }
+        XCTAssertEqual(CaptureDateKey(item: LibraryItem(kind: .still, still: MediaFile(
+            path: "/lib/IMG_3.jpg", size: 1, modificationTime: 0, info: MediaInfo(format: .jpeg)))).value, nil)
+    }
+
     func testSortKeyOrdersLikeTheComparableKey() {
         let keys = [CaptureDateKey(value: nil), CaptureDateKey(value: 20230714102233), CaptureDateKey(value: 18000101000000),
                     CaptureDateKey(value: 99991231246060), CaptureDateKey(value: nil)]

@@ -206,8 +206,15 @@ public struct CaptureDateKey: Sendable, Hashable, Comparable {
     public init(value: UInt64?) { self.value = value }
 
     public init(item: LibraryItem) {
-        let text = item.still?.info.captureDate ?? item.movie?.info.captureDate
-        value = text.flatMap { Self.parse($0, minimumFields: 3) }
+        // The still's date, else the movie's; an Exif date is read from its packed digits (making its text
+        // and parsing it again was most of arranging 100,000 items).
+        let info = item.still.map(\.info).flatMap { $0.hasCaptureDate ? $0 : nil } ?? item.movie?.info
+        if let fields = info?.exifCaptureDateFields {
+            value = Self.combine(UInt64(fields.year), UInt64(fields.month), UInt64(fields.day), UInt64(fields.hour),
+                                 UInt64(fields.minute), UInt64(fields.second))
+        } else {
+            value = info?.captureDate.flatMap { Self.parse($0, minimumFields: 3) }
+        }
     }
 
     /// The key as one integer ordered like `<`: undated is `undatedSortKey`, after every date (a date is at
@@ -265,6 +272,11 @@ public struct CaptureDateKey: Sendable, Hashable, Comparable {
         // A missing day is the 1st; missing times are 0.
         if found < 3 { numbers.2 = 1 }
         let (y, mo, d, h, mi, s) = numbers
+        return combine(y, mo, d, h, mi, s)
+    }
+
+    /// yyyymmddhhmmss, or nil when a field is out of range.
+    static func combine(_ y: UInt64, _ mo: UInt64, _ d: UInt64, _ h: UInt64, _ mi: UInt64, _ s: UInt64) -> UInt64? {
         guard (1800...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), h < 25, mi < 60, s < 61 else {
             return nil
         }
