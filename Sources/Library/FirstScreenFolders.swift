@@ -32,12 +32,7 @@ extension LibraryScanner {
                 return (listed, false)
             }
             let dir = next.payload
-            var st = StatBuffer()
-            var folder = FolderKey.unknown
-            if PathBytes.stat(dir, &st) == 0 {
-                folder = FolderKey(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-                if !visited.insert(folder).inserted { continue }
-            }
+            guard let folder = firstVisit(dir, visited: &visited) else { continue }
             var listing = FolderListing(directory: dir, folder: folder)
             do throws(DirectoryError) {
                 try readMediaNames(of: dir, into: &listing) { name in

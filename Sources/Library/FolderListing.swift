@@ -72,12 +72,7 @@ extension LibraryScanner {
         var isRoot = true
         var visited = Set<FolderKey>()
         while let dir = pending.popLast() {
-            var st = StatBuffer()
-            var folder = FolderKey.unknown
-            if PathBytes.stat(dir, &st) == 0 {
-                folder = FolderKey(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-                if !visited.insert(folder).inserted { continue }
-            }
+            guard let folder = firstVisit(dir, visited: &visited) else { continue }
             var listing = FolderListing(directory: dir, folder: folder)
             var subfolders: [String] = []
             do throws(DirectoryError) {
@@ -99,9 +94,18 @@ extension LibraryScanner {
         return result
     }
 
+    /// `dir`'s device and inode (`.unknown` when it cannot be stat'ed), or nil when `visited` already holds
+    /// them: a folder reached twice (a bind mount) is listed once, so a walk has no loop.
+    static func firstVisit(_ dir: String, visited: inout Set<FolderKey>) -> FolderKey? {
+        var st = StatBuffer()
+        guard PathBytes.stat(dir, &st) == 0 else { return .unknown }
+        let folder = FolderKey(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        return visited.insert(folder).inserted ? folder : nil
+    }
+
     /// Reads `directory` with readdir: media names go into `listing`, folder names to `folderFound`.
     static func readMediaNames(of directory: String, into listing: inout FolderListing,
-                                       folderFound: (UnsafeBufferPointer<UInt8>) -> Void) throws(DirectoryError) {
+                               folderFound: (UnsafeBufferPointer<UInt8>) -> Void) throws(DirectoryError) {
         guard let dir = PathBytes.withCString(directory, { opendir($0) }) else { throw DirectoryError(errno: errno) }
         defer { closedir(dir) }
         let descriptor = dirfd(dir)

@@ -199,8 +199,8 @@ public final class LibraryIndex: @unchecked Sendable {
         guard !entries.isEmpty else { return }
         let records = entries.map { ($0.stamp, $0.folder, ProbeRecord.encode($0.info)) }
         lock.withLock {
-            guard let insert, exec("BEGIN IMMEDIATE") else { return }
-            for (stamp, folder, record) in records {
+            stepInOneTransaction(insert, over: records) { insert, row in
+                let (stamp, folder, record) = row
                 sqlite3_bind_int64(insert, 1, Int64(bitPattern: stamp.device))
                 sqlite3_bind_int64(insert, 2, Int64(bitPattern: stamp.inode))
                 sqlite3_bind_int64(insert, 3, Int64(bitPattern: stamp.size))
@@ -208,15 +208,7 @@ public final class LibraryIndex: @unchecked Sendable {
                 _ = record.withUnsafeBytes { csqlite_bind_blob_copy(insert, 5, $0.baseAddress, Int32($0.count)) }
                 sqlite3_bind_int64(insert, 6, Int64(bitPattern: folder.device))
                 sqlite3_bind_int64(insert, 7, Int64(bitPattern: folder.inode))
-                let step = sqlite3_step(insert)
-                sqlite3_reset(insert)
-                if step != SQLITE_DONE {
-                    noteFailure(step)
-                    if db != nil { _ = exec("ROLLBACK") }
-                    return
-                }
             }
-            _ = exec("COMMIT")
         }
     }
 
@@ -230,22 +222,31 @@ public final class LibraryIndex: @unchecked Sendable {
     public func remove(_ files: [InodeKey], fromFolder folder: InodeKey) {
         guard !files.isEmpty else { return }
         lock.withLock {
-            guard let delete, exec("BEGIN IMMEDIATE") else { return }
-            for file in files {
+            stepInOneTransaction(delete, over: files) { delete, file in
                 sqlite3_bind_int64(delete, 1, Int64(bitPattern: folder.device))
                 sqlite3_bind_int64(delete, 2, Int64(bitPattern: folder.inode))
                 sqlite3_bind_int64(delete, 3, Int64(bitPattern: file.device))
                 sqlite3_bind_int64(delete, 4, Int64(bitPattern: file.inode))
-                let step = sqlite3_step(delete)
-                sqlite3_reset(delete)
-                if step != SQLITE_DONE {
-                    noteFailure(step)
-                    if db != nil { _ = exec("ROLLBACK") }
-                    return
-                }
             }
-            _ = exec("COMMIT")
         }
+    }
+
+    /// Runs `statement` once per row, bound by `bind`, in one transaction; the first failing step rolls the
+    /// whole transaction back (a crash or a full disk loses the batch, never the database). Under `lock`.
+    private func stepInOneTransaction<Row>(_ statement: OpaquePointer?, over rows: [Row],
+                                           bind: (OpaquePointer, Row) -> Void) {
+        guard let statement, exec("BEGIN IMMEDIATE") else { return }
+        for row in rows {
+            bind(statement, row)
+            let step = sqlite3_step(statement)
+            sqlite3_reset(statement)
+            if step != SQLITE_DONE {
+                noteFailure(step)
+                if db != nil { _ = exec("ROLLBACK") }
+                return
+            }
+        }
+        _ = exec("COMMIT")
     }
 
     /// The item ids (still paths) the view `view` showed first when it was last opened, in screen order; empty

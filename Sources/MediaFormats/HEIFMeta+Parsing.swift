@@ -64,6 +64,13 @@ extension HEIFMeta {
 
     static func parseItemLocations(_ box: ISOBox, in meta: ISOStructure, limits: ParseLimits) throws(MediaError) -> [UInt32: Location] {
         let (version, _, reader) = try meta.fullBoxPayload(of: box)
+        return try readItemLocations(reader, version: version, keeping: nil, limits: limits)
+    }
+
+    /// The entries of an `iloc` payload (after version and flags). With `wanted` (the probe), only those
+    /// items' locations are kept, but every entry is still read and checked as for all of them.
+    static func readItemLocations(_ reader: ByteReader, version: UInt8, keeping wanted: [UInt32]?,
+                                  limits: ParseLimits) throws(MediaError) -> [UInt32: Location] {
         guard version <= 2 else { throw MediaError.unsupported("iloc version \(version)") }
         var r = reader
         let sizes = try r.readU16()
@@ -82,17 +89,21 @@ extension HEIFMeta {
             let extentCount = UInt64(try r.readU16())
             let extentSize = (version >= 1 ? indexSize : 0) + offsetSize + lengthSize
             try r.requireEntries(extentCount, of: extentSize, limit: limits.maxEntries, what: "iloc extents of item \(id)")
+            let keep = wanted?.contains(id) ?? true
             var extents: [ByteRange] = []
+            if keep { extents.reserveCapacity(Int(extentCount)) }
             for _ in 0..<extentCount {
                 if version >= 1 { _ = try r.readUInt(size: indexSize) }
                 let offset = try r.readUInt(size: offsetSize)
                 let length = try r.readUInt(size: lengthSize)
                 let (start, overflow) = base.addingReportingOverflow(offset)
                 guard !overflow else { throw MediaError.invalid("iloc extent offset overflows for item \(id)") }
-                extents.append(ByteRange(offset: start, length: length))
+                if keep { extents.append(ByteRange(offset: start, length: length)) }
             }
-            locations[id] = Location(itemID: id, constructionMethod: method, dataReferenceIndex: dataReference,
-                                     baseOffset: base, extents: extents)
+            if keep {
+                locations[id] = Location(itemID: id, constructionMethod: method, dataReferenceIndex: dataReference,
+                                         baseOffset: base, extents: extents)
+            }
         }
         return locations
     }

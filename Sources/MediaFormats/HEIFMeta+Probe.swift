@@ -76,7 +76,10 @@ extension HEIFMeta {
             if let iloc = children.iloc {
                 var wanted = result.items.map(\.id)
                 if let primary = result.primaryItemID { wanted.append(primary) }
-                result.locations = try probeLocations(iloc, wanted: wanted, limits: limits)
+                var header = iloc
+                let version = try header.readU8()
+                try header.skip(3)
+                result.locations = try readItemLocations(header, version: version, keeping: wanted, limits: limits)
             }
             if let iprp = children.iprp {
                 var wanted: [UInt32] = []
@@ -158,48 +161,6 @@ extension HEIFMeta {
             references.append(Reference(type: fourCC(header.typeCode), from: from, to: to))
         }
         return references
-    }
-
-    /// Locations of the `wanted` items; every entry is still read and checked as the full parser does (a
-    /// later entry for the same id replaces an earlier one there too).
-    private static func probeLocations(_ payload: ByteReader, wanted: [UInt32],
-                                       limits: ParseLimits) throws(MediaError) -> [UInt32: Location] {
-        var r = payload
-        let version = try r.readU8()
-        try r.skip(3)
-        guard version <= 2 else { throw MediaError.unsupported("iloc version \(version)") }
-        let sizes = try r.readU16()
-        let offsetSize = Int(sizes >> 12), lengthSize = Int(sizes >> 8 & 0xF)
-        let baseOffsetSize = Int(sizes >> 4 & 0xF)
-        let indexSize = version >= 1 ? Int(sizes & 0xF) : 0
-        let count = version < 2 ? UInt64(try r.readU16()) : UInt64(try r.readU32())
-        try r.requireEntries(count, of: 6, limit: limits.maxEntries, what: "iloc items")
-        var locations: [UInt32: Location] = [:]
-        for _ in 0..<count {
-            let id = version < 2 ? UInt32(try r.readU16()) : try r.readU32()
-            let method = version >= 1 ? Int(try r.readU16() & 0xF) : 0
-            let dataReference = Int(try r.readU16())
-            let base = try r.readUInt(size: baseOffsetSize)
-            let extentCount = UInt64(try r.readU16())
-            let extentSize = (version >= 1 ? indexSize : 0) + offsetSize + lengthSize
-            try r.requireEntries(extentCount, of: extentSize, limit: limits.maxEntries, what: "iloc extents")
-            let keep = wanted.contains(id)
-            var extents: [ByteRange] = []
-            if keep { extents.reserveCapacity(Int(extentCount)) }
-            for _ in 0..<extentCount {
-                if version >= 1 { _ = try r.readUInt(size: indexSize) }
-                let offset = try r.readUInt(size: offsetSize)
-                let length = try r.readUInt(size: lengthSize)
-                let (start, overflow) = base.addingReportingOverflow(offset)
-                guard !overflow else { throw MediaError.invalid("iloc extent offset overflows") }
-                if keep { extents.append(ByteRange(offset: start, length: length)) }
-            }
-            if keep {
-                locations[id] = Location(itemID: id, constructionMethod: method, dataReferenceIndex: dataReference,
-                                         baseOffset: base, extents: extents)
-            }
-        }
-        return locations
     }
 
     /// Properties (only ispe, irot and imir keep their values; the others become `.other`, after the same

@@ -40,12 +40,14 @@ public struct ISOStructure: Sendable {
 extension ByteReader {
     /// Checks that `count` entries of `entrySize` bytes fit in what remains, before anything is allocated
     /// or looped over: a count of 2^32 in a 20-byte box is rejected here.
-    public func requireEntries(_ count: UInt64, of entrySize: Int, limit: Int, what: String) throws(MediaError) {
+    /// `what` is made only when a check fails: this runs per entry of large tables (the probe's hot path).
+    public func requireEntries(_ count: UInt64, of entrySize: Int, limit: Int,
+                               what: @autoclosure () -> String) throws(MediaError) {
         guard count <= UInt64(limit) else {
-            throw MediaError.limitExceeded("\(what): \(count) entries (limit \(limit))")
+            throw MediaError.limitExceeded("\(what()): \(count) entries (limit \(limit))")
         }
         guard count * UInt64(max(entrySize, 0)) <= UInt64(remaining) else {
-            throw MediaError.invalid("\(what): \(count) entries of \(entrySize) bytes do not fit in \(remaining) byte(s)")
+            throw MediaError.invalid("\(what()): \(count) entries of \(entrySize) bytes do not fit in \(remaining) byte(s)")
         }
     }
 }
