@@ -295,7 +295,7 @@ public enum LibraryScanner {
         let size = UInt64(max(0, st.st_size))
         let stamp = FileStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: size,
                               modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
-        if let info = folderRows?[input.folder].info(for: stamp) {
+        if let info = folderRows?[input.folder].info(for: stamp, memo: &folderStat.names) {
             return .done(Probed(file: folderStat.listings[input.folder].mediaFile(input.entry, size: size,
                                                                                     modificationTime: mtime, info: info),
                                 stamp: stamp, fresh: false, fromIndex: true, folder: input.folder))
@@ -336,6 +336,8 @@ public enum LibraryScanner {
 /// `stat` of listed files relative to their folder, opened once per run of files of one folder.
 struct FolderStat {
     let listings: [FolderListing]
+    /// The name boxes of the index rows this chunk decoded (`SharedNamesMemo`).
+    var names = SharedNamesMemo()
     private var openFolder = -1
     private var descriptor: Int32 = -1
     private var name: [CChar] = []

@@ -10,9 +10,13 @@ public struct LibraryScanProgress: Sendable {
     /// Media files the listing found (what the final scan will look at); nil when the first screen came
     /// before the whole listing (a recursive scan lists only the first screen's folders before it).
     public var listedFiles: Int?
-    public init(scan: LibraryScan, listedFiles: Int?) {
+    /// Every file of the library is in `scan`, as the library index remembered the last scan (`ScanSnapshot`):
+    /// what is left is the check that nothing changed since.
+    public var fromIndex: Bool
+    public init(scan: LibraryScan, listedFiles: Int?, fromIndex: Bool = false) {
         self.scan = scan
         self.listedFiles = listedFiles
+        self.fromIndex = fromIndex
     }
 }
 

@@ -62,9 +62,17 @@ enum ProbeRecord {
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer) -> MediaInfo? {
+        var memo = SharedNamesMemo()
+        return decode(bytes, memo: &memo)
+    }
+
+    /// `memo`: the name boxes the records decoded before this one set (a folder's files repeat them).
+    static func decode(_ bytes: UnsafeRawBufferPointer, memo: inout SharedNamesMemo) -> MediaInfo? {
         var r = Reader(bytes: bytes)
         guard r.byte() == version else { return nil }
         var info = MediaInfo(format: .unknown)
+        // The shared names are set once at the end: one look-up per record, not one per name.
+        var names = MediaNames()
         while !r.atEnd {
             guard let raw = r.byte(), let tag = Tag(rawValue: raw) else { return nil }
             switch tag {
@@ -77,23 +85,23 @@ enum ProbeRecord {
             case .rotation: info.rotation = r.int()
             case .mirrored: info.mirrored = r.byte().map { $0 != 0 }
             case .contentIdentifier: info.contentIdentifier = r.string()
-            case .contentIdentifierSource: info.contentIdentifierSource = r.string()
+            case .contentIdentifierSource: names.contentIdentifierSource = r.string()
             case .livePhotoVideoIndex: info.livePhotoVideoIndex = r.u64()
-            case .cameraMake: info.cameraMake = r.string()
-            case .cameraModel: info.cameraModel = r.string()
+            case .cameraMake: names.cameraMake = r.string()
+            case .cameraModel: names.cameraModel = r.string()
             case .captureDate: info.captureDate = r.string()
-            case .captureTimeZone: info.captureTimeZone = r.string()
+            case .captureTimeZone: names.captureTimeZone = r.string()
             case .hasGPS: info.hasGPS = true
-            case .lensMake: info.lensMake = r.string()
-            case .lensModel: info.lensModel = r.string()
+            case .lensMake: names.lensMake = r.string()
+            case .lensModel: names.lensModel = r.string()
             case .exposureTime: info.exposureTime = r.rational()
             case .fNumber: info.fNumber = r.rational()
             case .iso: info.iso = r.int()
             case .focalLength: info.focalLength = r.rational()
             case .focalLengthIn35mm: info.focalLengthIn35mm = r.int()
             case .duration: info.duration = r.double()
-            case .videoCodec: info.videoCodec = r.string()
-            case .audioCodec: info.audioCodec = r.string()
+            case .videoCodec: names.videoCodec = r.string()
+            case .audioCodec: names.audioCodec = r.string()
             case .frameCount: info.frameCount = r.int()
             case .frameRate: info.frameRate = r.double()
             case .stillImageTime: info.stillImageTime = r.double()
@@ -116,6 +124,7 @@ enum ProbeRecord {
             }
             if r.failed { return nil }
         }
+        info.setNames(names, memo: &memo)
         return info
     }
 
