@@ -291,10 +291,9 @@ public enum LibraryScanner {
                                 fresh: true, folder: input.folder))
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .skipped }
-        let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
         let size = UInt64(max(0, st.st_size))
-        let stamp = FileStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: size,
-                              modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
+        let stamp = FileStamp(stat: st)
+        let mtime = modificationSeconds(stamp.modificationNanoseconds)
         if let info = folderRows?[input.folder].info(for: stamp, memo: &folderStat.names) {
             return .done(Probed(file: folderStat.listings[input.folder].mediaFile(input.entry, size: size,
                                                                                     modificationTime: mtime, info: info),
@@ -330,6 +329,27 @@ public enum LibraryScanner {
         }
         return Probed(file: listing.mediaFile(input.entry, size: stamp.size, modificationTime: modificationTime, info: info),
                       stamp: stamp, fresh: fresh, folder: input.folder)
+    }
+}
+
+extension LibraryScanner {
+    /// A stamp's mtime in seconds, as the scan's files carry it: one function for a file just stat'ed and one
+    /// remembered (`ScanSnapshot`), so both make the same `MediaFile`.
+    static func modificationSeconds(_ nanoseconds: Int64) -> Double {
+        var seconds = nanoseconds / 1_000_000_000
+        var rest = nanoseconds % 1_000_000_000
+        if rest < 0 {
+            seconds -= 1
+            rest += 1_000_000_000
+        }
+        return Double(seconds) + Double(rest) / 1e9
+    }
+}
+
+extension FileStamp {
+    init(stat st: StatBuffer) {
+        self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: UInt64(max(0, st.st_size)),
+                  modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
     }
 }
 

@@ -4,7 +4,7 @@ import MediaFormats
 /// which a 100,000-file library pays on every open; this is a plain tagged byte layout decoded in about 1 µs.
 /// Layout: version byte, then each field as a tag byte and its value, in any order; unknown tags end the
 /// decode with nil (the row is then probed again, never trusted half-read).
-enum ProbeRecord {
+public enum ProbeRecord {
     static let version: UInt8 = 1
 
     private enum Tag: UInt8 {
@@ -15,8 +15,17 @@ enum ProbeRecord {
              thumbnailWidth, thumbnailHeight, embeddedMovie, hasXMP, problem
     }
 
-    static func encode(_ info: MediaInfo) -> [UInt8] {
-        var w = Writer()
+    public static func encode(_ info: MediaInfo) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(info, appendingTo: &bytes)
+        return bytes
+    }
+
+    /// The record appended to `bytes` (a scan snapshot writes 100,000 of them into one buffer).
+    public static func encode(_ info: MediaInfo, appendingTo bytes: inout [UInt8]) {
+        var w = Writer(bytes: bytes)
+        bytes = []
+        defer { bytes = w.bytes }
         w.bytes.append(version)
         w.tag(.format); w.string(info.format.rawValue)
         if let v = info.pixelWidth { w.tag(.pixelWidth); w.int(v) }
@@ -58,7 +67,6 @@ enum ProbeRecord {
         for problem in info.problems {
             w.tag(.problem); w.string(problem.severity.rawValue); w.string(problem.context); w.string(problem.message)
         }
-        return w.bytes
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer) -> MediaInfo? {
@@ -67,7 +75,7 @@ enum ProbeRecord {
     }
 
     /// `memo`: the name boxes the records decoded before this one set (a folder's files repeat them).
-    static func decode(_ bytes: UnsafeRawBufferPointer, memo: inout SharedNamesMemo) -> MediaInfo? {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, memo: inout SharedNamesMemo) -> MediaInfo? {
         var r = Reader(bytes: bytes)
         guard r.byte() == version else { return nil }
         var info = MediaInfo(format: .unknown)
