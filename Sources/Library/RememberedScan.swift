@@ -14,10 +14,9 @@ struct RememberedScan: Sendable {
 
     /// The last scan, when one is kept and reads back whole.
     func load(milestone: (String) -> Void = { _ in }) -> ScanSnapshot? {
-        guard let mapped = files.load(library: library) else { return nil }
-        milestone("scan-snapshot-mapped")
-        return withExtendedLifetime(mapped) {
-            ScanSnapshot.decode(ScanSnapshot.SharedBytes(raw: mapped.bytes), root: root, recursive: recursive, milestone: milestone)
+        guard let file = files.load(library: library) else { return nil }
+        return ScanSnapshot.decode(root: root, recursive: recursive, milestone: milestone) { offset, count in
+            file.read(offset: offset, count: count)
         }
     }
 

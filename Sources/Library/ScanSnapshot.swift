@@ -25,29 +25,39 @@ struct ScanSnapshot: Sendable {
         var stamps: [FileStamp]
     }
 
-    static let magic = Array("livegrid-scan-snapshot-1\n".utf8)
+    static let magic = Array("livegrid-scan-snapshot-2\n".utf8)
 
     /// The index's key for a scan of `root`: the root as given, and whether the scan went below it.
     static func library(root: String, recursive: Bool) -> String { (recursive ? "recursive " : "folder ") + root }
 }
 
 extension ScanSnapshot {
+    /// The layout: the magic, the header's length and the header (root, `recursive`, the listing's warnings, the
+    /// item count, and per folder its prefix, counts, where its section lies and the section's check), the
+    /// header's check, then one section per folder: its texts (item notes), its files in byte order of their
+    /// names (name, stamp, `ProbeRecord`), and its items (position in the scan's order, kind, evidence, files
+    /// as numbers within the section, identifier, notes). A folder is read and decoded on its own, on every
+    /// core, from a buffer of its own size: the file is never in memory whole (a 100,000-file library's is
+    /// ~35 MB), and a damaged part fails its own check.
+    struct SectionEntry {
+        var prefix: String
+        var files: Int
+        var items: Int
+        var offset: Int
+        var length: Int
+        var check: UInt64
+    }
+
     /// The bytes of a scan's snapshot. `stamps[f]` holds the name and stamp of every file the scan found in
-    /// `listings[f]`. Nil when some file of the items has no stamp or is not among them (nothing half-known is
-    /// remembered).
+    /// `listings[f]`. Nil when some file of the items has no stamp or is not among them, or an item's files lie
+    /// in two folders (nothing half-known is remembered).
     static func encode(root: String, recursive: Bool, warnings: [String], items: [LibraryItem],
                        listings: [FolderListing], stamps: [[(name: String, stamp: FileStamp)]]) -> [UInt8]? {
         guard stamps.count == listings.count else { return nil }
-        // Each folder's files in byte order of their names, numbered across folders.
-        var sorted = stamps.map { files in files.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
-        var base: [Int] = []
-        var total = 0
-        for files in sorted {
-            base.append(total)
-            total += files.count
-        }
+        // Each folder's files in byte order of their names.
+        let sorted = stamps.map { files in files.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
         let folderOf = Dictionary(listings.enumerated().map { ($1.prefix, $0) }, uniquingKeysWith: { first, _ in first })
-        func number(of file: MediaFile) -> Int? {
+        func locate(_ file: MediaFile) -> (folder: Int, number: Int)? {
             guard let folder = folderOf[file.folderPrefix] else { return nil }
             let files = sorted[folder]
             var low = 0, high = files.count
@@ -56,34 +66,43 @@ extension ScanSnapshot {
                 if files[middle].name.utf8.lexicographicallyPrecedes(file.name.utf8) { low = middle + 1 } else { high = middle }
             }
             guard low < files.count, files[low].name == file.name, files[low].stamp.size == file.size else { return nil }
-            return base[folder] + low
+            return (folder, low)
         }
-        var filesByNumber = [MediaFile?](repeating: nil, count: total)
-        var itemFiles: [(still: Int?, movie: Int?)] = []
-        itemFiles.reserveCapacity(items.count)
-        for item in items {
-            var numbers: (still: Int?, movie: Int?) = (nil, nil)
-            for (file, isStill) in [(item.still, true), (item.movie, false)] {
+        // Each item filed under its folder, with its position and its files' numbers there.
+        var fileOf = sorted.map { [MediaFile?](repeating: nil, count: $0.count) }
+        var itemsOf = [[(position: Int, still: Int?, movie: Int?)]](repeating: [], count: listings.count)
+        for (position, item) in items.enumerated() {
+            var folder: Int?
+            var numbers: [Int?] = [nil, nil]
+            for (slot, file) in [item.still, item.movie].enumerated() {
                 guard let file else { continue }
-                guard let n = number(of: file), filesByNumber[n] == nil else { return nil }
-                filesByNumber[n] = file
-                if isStill { numbers.still = n } else { numbers.movie = n }
+                guard let (where_, n) = locate(file), folder == nil || folder == where_, fileOf[where_][n] == nil else { return nil }
+                folder = where_
+                fileOf[where_][n] = file
+                numbers[slot] = n
             }
-            itemFiles.append(numbers)
+            guard let folder else { return nil }
+            itemsOf[folder].append((position, numbers[0], numbers[1]))
         }
-        var w = SnapshotWriter()
-        w.bytes.reserveCapacity(total * 160)
-        w.bytes.append(contentsOf: magic)
-        w.text(root)
-        w.u8(recursive ? 1 : 0)
-        w.u32(warnings.count)
-        for warning in warnings { w.text(warning) }
-        w.u32(sorted.count(where: { !$0.isEmpty }))
-        for (folder, files) in sorted.enumerated() where !files.isEmpty {
-            w.text(listings[folder].prefix)
-            w.u32(files.count)
-            for (k, entry) in files.enumerated() {
-                guard let file = filesByNumber[base[folder] + k] else { return nil }
+        var sections: [(entry: SectionEntry, bytes: [UInt8])] = []
+        for folder in sorted.indices where !sorted[folder].isEmpty {
+            var w = SnapshotWriter()
+            // Item notes repeat (a shared-identifier warning on every copy): each distinct text once per folder.
+            var texts: [String] = []
+            var textNumber: [String: Int] = [:]
+            func numbered(_ text: String) -> Int {
+                if let n = textNumber[text] { return n }
+                textNumber[text] = texts.count
+                texts.append(text)
+                return texts.count - 1
+            }
+            let notes = itemsOf[folder].map { entry in
+                (warnings: items[entry.position].warnings.map(numbered), reason: items[entry.position].liveOffReason.map(numbered))
+            }
+            w.u32(texts.count)
+            for text in texts { w.text(text) }
+            for (n, entry) in sorted[folder].enumerated() {
+                guard let file = fileOf[folder][n] else { return nil }
                 w.text(entry.name)
                 w.u64(entry.stamp.device)
                 w.u64(entry.stamp.inode)
@@ -96,116 +115,173 @@ extension ScanSnapshot {
                 let length = UInt32(w.bytes.count - lengthAt - 4).littleEndian
                 withUnsafeBytes(of: length) { for i in 0..<4 { w.bytes[lengthAt + i] = $0[i] } }
             }
-            sorted[folder] = []
+            for (k, entry) in itemsOf[folder].enumerated() {
+                let item = items[entry.position]
+                w.u32(entry.position)
+                w.u8(kindCode(item.kind))
+                w.u8(item.pairing.map(pairingCode) ?? 0)
+                w.u32(entry.still.map { $0 + 1 } ?? 0)
+                w.u32(entry.movie.map { $0 + 1 } ?? 0)
+                w.optionalText(item.contentIdentifier)
+                w.u32(notes[k].warnings.count)
+                for n in notes[k].warnings { w.u32(n) }
+                w.u32(notes[k].reason.map { $0 + 1 } ?? 0)
+            }
+            let check = w.bytes.withUnsafeBytes { SnapshotCheck.value($0) }
+            sections.append((SectionEntry(prefix: listings[folder].prefix, files: sorted[folder].count,
+                                          items: itemsOf[folder].count, offset: 0, length: w.bytes.count, check: check),
+                             w.bytes))
         }
-        // Item notes repeat (a shared-identifier warning on every copy): each distinct text once.
-        var texts: [String] = []
-        var textNumber: [String: Int] = [:]
-        func numbered(_ text: String) -> Int {
-            if let n = textNumber[text] { return n }
-            textNumber[text] = texts.count
-            texts.append(text)
-            return texts.count - 1
+        func header(_ sections: [(entry: SectionEntry, bytes: [UInt8])]) -> [UInt8] {
+            var w = SnapshotWriter()
+            w.text(root)
+            w.u8(recursive ? 1 : 0)
+            w.u32(warnings.count)
+            for warning in warnings { w.text(warning) }
+            w.u32(items.count)
+            w.u32(sections.count)
+            for (entry, _) in sections {
+                w.text(entry.prefix)
+                w.u32(entry.files)
+                w.u32(entry.items)
+                w.u64(UInt64(entry.offset))
+                w.u32(entry.length)
+                w.u64(entry.check)
+            }
+            return w.bytes
         }
-        let itemWarnings = items.map { $0.warnings.map(numbered) }
-        let itemReasons = items.map { $0.liveOffReason.map(numbered) }
-        w.u32(texts.count)
-        for text in texts { w.text(text) }
-        w.u32(items.count)
-        for (i, item) in items.enumerated() {
-            w.u8(kindCode(item.kind))
-            w.u8(item.pairing.map(pairingCode) ?? 0)
-            w.u32(itemFiles[i].still.map { $0 + 1 } ?? 0)
-            w.u32(itemFiles[i].movie.map { $0 + 1 } ?? 0)
-            w.optionalText(item.contentIdentifier)
-            w.u32(itemWarnings[i].count)
-            for n in itemWarnings[i] { w.u32(n) }
-            w.u32(itemReasons[i].map { $0 + 1 } ?? 0)
+        // The header's size does not depend on the offsets (fixed-width), so they are known from a first pass.
+        var offset = magic.count + 4 + header(sections).count + 8
+        for i in sections.indices {
+            sections[i].entry.offset = offset
+            offset += sections[i].entry.length
         }
-        // Last, the check of everything before it.
+        var w = SnapshotWriter()
+        w.bytes.reserveCapacity(offset)
+        w.bytes.append(contentsOf: magic)
+        let head = header(sections)
+        w.u32(head.count)
+        w.bytes.append(contentsOf: head)
         w.u64(w.bytes.withUnsafeBytes { SnapshotCheck.value($0) })
+        for (_, bytes) in sections { w.bytes.append(contentsOf: bytes) }
         return w.bytes
     }
 
-    /// The snapshot in `bytes`, when it is one of a scan of `root` (`recursive` alike) and reads back whole;
-    /// nil otherwise (the scan then goes the usual way).
+    /// The snapshot in `bytes` (tests; the browser reads a file), as `decode(reading:)`.
     static func decode(_ bytes: [UInt8], root: String, recursive: Bool) -> ScanSnapshot? {
-        bytes.withUnsafeBytes { decode(SharedBytes(raw: $0), root: root, recursive: recursive) }
+        decode(root: root, recursive: recursive) { offset, count in
+            guard offset >= 0, count >= 0, offset <= bytes.count, count <= bytes.count - offset else { return nil }
+            return Array(bytes[offset..<(offset + count)])
+        }
     }
 
-    /// Bytes read by several threads at once while their owner (a mapping, an array) keeps them alive.
-    // unchecked: read-only for as long as `decode` runs.
-    struct SharedBytes: @unchecked Sendable {
-        let raw: UnsafeRawBufferPointer
-    }
-
-    static func decode(_ bytes: SharedBytes, root: String, recursive: Bool,
-                       milestone: (String) -> Void = { _ in }) -> ScanSnapshot? {
-        // The header, and where each folder's files start (found by skipping them): the folders are then
-        // decoded in parallel, and the items after them.
-        typealias Section = (prefix: String, count: Int, start: Int)
-        // Without its last 8 bytes: the check of what comes before them.
-        guard bytes.raw.count >= magic.count + 8 else { return nil }
-        let raw = UnsafeRawBufferPointer(rebasing: bytes.raw.dropLast(8))
-        let check = UInt64(littleEndian: bytes.raw.loadUnaligned(fromByteOffset: raw.count, as: UInt64.self))
-        guard SnapshotCheck.value(raw) == check else { return nil }
-        let header = { () -> (warnings: [String], sections: [Section], end: Int)? in
-            guard raw.starts(with: magic) else { return nil }
+    /// The snapshot whose bytes `read(offset, count)` gives (nil past the end), when it is one of a scan of
+    /// `root` (`recursive` alike) and every part reads back whole and passes its check; nil otherwise (the scan
+    /// then goes the usual way). `read` is called from several threads at once.
+    static func decode(root: String, recursive: Bool, milestone: (String) -> Void = { _ in },
+                       read: @escaping @Sendable (_ offset: Int, _ count: Int) -> [UInt8]?) -> ScanSnapshot? {
+        guard let lead = read(0, magic.count + 4), lead.starts(with: magic) else { return nil }
+        let headerLength = lead.withUnsafeBytes { raw -> Int in
             var r = SnapshotReader(raw, at: magic.count)
+            return r.u32()
+        }
+        guard headerLength <= 64 << 20, let headerBytes = read(0, magic.count + 4 + headerLength + 8) else { return nil }
+        typealias Header = (warnings: [String], itemCount: Int, sections: [SectionEntry])
+        let header = headerBytes.withUnsafeBytes { all -> Header? in
+            let checked = UnsafeRawBufferPointer(rebasing: all.dropLast(8))
+            let check = UInt64(littleEndian: all.loadUnaligned(fromByteOffset: checked.count, as: UInt64.self))
+            guard SnapshotCheck.value(checked) == check else { return nil }
+            var r = SnapshotReader(checked, at: magic.count + 4)
             guard r.text() == root, r.u8() == (recursive ? 1 : 0) else { return nil }
             var warnings: [String] = []
             for _ in 0..<r.count(eachAtLeast: 4) { warnings.append(r.text()) }
-            var sections: [Section] = []
-            for _ in 0..<r.count(eachAtLeast: 8) {
-                let prefix = SharedStrings.share(r.text())
-                let count = r.count(eachAtLeast: 40)
-                sections.append((prefix, count, r.index))
-                for _ in 0..<count {
-                    r.skip()
-                    r.skip(bytes: 32)
-                    r.skip()
-                }
-                if r.failed { return nil }
+            let itemCount = r.u32()
+            var sections: [SectionEntry] = []
+            for _ in 0..<r.count(eachAtLeast: 32) {
+                sections.append(SectionEntry(prefix: SharedStrings.share(r.text()), files: r.u32(), items: r.u32(),
+                                             offset: Int(truncatingIfNeeded: r.u64()), length: r.u32(), check: r.u64()))
             }
-            return r.failed ? nil : (warnings, sections, r.index)
-        }()
-        guard let header else { return nil }
+            return r.failed || r.remaining != 0 ? nil : (warnings, itemCount, sections)
+        }
+        guard let header, header.sections.reduce(0, { $0 + $1.items }) == header.itemCount else { return nil }
         milestone("snapshot-header")
         let sections = header.sections
-        let decoded: [(files: [MediaFile], folder: Folder)?] = Parallel.map(count: sections.count) { s in
-            decodeFolder(UnsafeRawBufferPointer(rebasing: bytes.raw.dropLast(8)), section: sections[s])
+        let decoded: [DecodedSection?] = Parallel.map(count: sections.count) { s in
+            guard let bytes = read(sections[s].offset, sections[s].length) else { return nil }
+            return bytes.withUnsafeBytes { raw in
+                SnapshotCheck.value(raw) == sections[s].check ? decodeSection(raw, sections[s]) : nil
+            }
         }
-        var files: [MediaFile] = []
-        files.reserveCapacity(sections.reduce(0) { $0 + $1.count })
+        milestone("snapshot-sections")
+        // The items back in the scan's order: each position filled exactly once.
+        var slot = [(section: Int32, item: Int32)](repeating: (-1, -1), count: header.itemCount)
         var folders: [String: Folder] = [:]
         folders.reserveCapacity(sections.count)
+        var fileCount = 0
         for (s, part) in decoded.enumerated() {
             guard let part, folders[sections[s].prefix] == nil else { return nil }
-            files.append(contentsOf: part.files)
             folders[sections[s].prefix] = part.folder
+            fileCount += part.folder.names.count
+            for (k, position) in part.positions.enumerated() {
+                guard position < slot.count, slot[position].section < 0 else { return nil }
+                slot[position] = (Int32(s), Int32(k))
+            }
         }
-        milestone("snapshot-files")
-        guard let items = decodeItems(raw, at: header.end, files: files) else { return nil }
+        var items: [LibraryItem] = []
+        items.reserveCapacity(slot.count)
+        for (section, item) in slot {
+            guard section >= 0, let part = decoded[Int(section)] else { return nil }
+            items.append(part.items[Int(item)])
+        }
         return ScanSnapshot(scan: LibraryScan(root: root, items: items, warnings: header.warnings, probedFiles: 0),
-                            folders: folders, fileCount: files.count)
+                            folders: folders, fileCount: fileCount)
     }
 
-    /// The items from `start` to the end, each file of `files` in exactly one of them.
-    private static func decodeItems(_ raw: UnsafeRawBufferPointer, at start: Int, files: [MediaFile]) -> [LibraryItem]? {
-        var r = SnapshotReader(raw, at: start)
+    struct DecodedSection: Sendable {
+        var folder: Folder
+        var items: [LibraryItem]
+        var positions: [Int]
+    }
+
+    /// One folder's section: its files and items (every file in exactly one item of the section).
+    private static func decodeSection(_ raw: UnsafeRawBufferPointer, _ entry: SectionEntry) -> DecodedSection? {
+        var r = SnapshotReader(raw)
         var texts: [String] = []
         for _ in 0..<r.count(eachAtLeast: 4) { texts.append(r.text()) }
-        var items: [LibraryItem] = []
+        guard entry.files <= r.remaining / 40, entry.items <= r.remaining / 19 else { return nil }
+        var memo = SharedNamesMemo()
+        var files: [MediaFile] = []
+        var folder = Folder(names: [], stamps: [])
+        files.reserveCapacity(entry.files)
+        folder.names.reserveCapacity(entry.files)
+        folder.stamps.reserveCapacity(entry.files)
+        for _ in 0..<entry.files {
+            let name = r.text()
+            let stamp = FileStamp(device: r.u64(), inode: r.u64(), size: r.u64(),
+                                  modificationNanoseconds: Int64(bitPattern: r.u64()))
+            let record = r.slice()
+            guard !r.failed, let info = ProbeRecord.decode(record, memo: &memo) else { return nil }
+            // Names in strictly increasing byte order: the check against a listing walks them in step.
+            if let last = folder.names.last, !last.utf8.lexicographicallyPrecedes(name.utf8) { return nil }
+            files.append(MediaFile(folderPrefix: entry.prefix, name: name, size: stamp.size,
+                                   modificationTime: LibraryScanner.modificationSeconds(stamp.modificationNanoseconds),
+                                   info: info))
+            folder.names.append(name)
+            folder.stamps.append(stamp)
+        }
         var used = [Bool](repeating: false, count: files.count)
-        let itemCount = r.count(eachAtLeast: 19)
-        items.reserveCapacity(itemCount)
         func file(_ number: Int) -> MediaFile?? {
             guard number > 0 else { return .some(nil) }
             guard number <= files.count, !used[number - 1] else { return nil }
             used[number - 1] = true
             return .some(files[number - 1])
         }
-        for _ in 0..<itemCount {
+        var items: [LibraryItem] = []
+        var positions: [Int] = []
+        items.reserveCapacity(entry.items)
+        positions.reserveCapacity(entry.items)
+        for _ in 0..<entry.items {
+            let position = r.u32()
             guard let kind = kind(r.u8()) else { return nil }
             let pairingByte = r.u8()
             let pairing = pairing(pairingByte)
@@ -223,36 +299,11 @@ extension ScanSnapshot {
             items.append(LibraryItem(kind: kind, still: still, movie: movie, contentIdentifier: identifier,
                                      pairing: pairing, warnings: itemWarnings,
                                      liveOffReason: reason == 0 ? nil : texts[reason - 1]))
+            positions.append(position)
         }
         // Every file in exactly one item, and nothing after the items.
         guard !r.failed, r.remaining == 0, !used.contains(false) else { return nil }
-        return items
-    }
-
-    private static func decodeFolder(_ raw: UnsafeRawBufferPointer,
-                                     section: (prefix: String, count: Int, start: Int)) -> (files: [MediaFile], folder: Folder)? {
-        var r = SnapshotReader(raw, at: section.start)
-        var memo = SharedNamesMemo()
-        var files: [MediaFile] = []
-        var folder = Folder(names: [], stamps: [])
-        files.reserveCapacity(section.count)
-        folder.names.reserveCapacity(section.count)
-        folder.stamps.reserveCapacity(section.count)
-        for _ in 0..<section.count {
-            let name = r.text()
-            let stamp = FileStamp(device: r.u64(), inode: r.u64(), size: r.u64(),
-                                  modificationNanoseconds: Int64(bitPattern: r.u64()))
-            let record = r.slice()
-            guard !r.failed, let info = ProbeRecord.decode(record, memo: &memo) else { return nil }
-            // Names in strictly increasing byte order: the check against a listing walks them in step.
-            if let last = folder.names.last, !last.utf8.lexicographicallyPrecedes(name.utf8) { return nil }
-            files.append(MediaFile(folderPrefix: section.prefix, name: name, size: stamp.size,
-                                   modificationTime: LibraryScanner.modificationSeconds(stamp.modificationNanoseconds),
-                                   info: info))
-            folder.names.append(name)
-            folder.stamps.append(stamp)
-        }
-        return (files, folder)
+        return DecodedSection(folder: folder, items: items, positions: positions)
     }
 
     private static func kindCode(_ kind: ItemKind) -> UInt8 {

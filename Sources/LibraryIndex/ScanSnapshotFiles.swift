@@ -7,9 +7,10 @@ import Glibc
 ///
 /// Files, not a table: a 100,000-file library's snapshot is ~35 MB, and reading it through SQLite copied it
 /// twice (its overflow pages into a buffer, the buffer into ours) and faulted in ~70 MB of fresh memory on
-/// the way to the first view. A file is mapped read-only instead: the page cache's pages, no copy (issue 17
-/// item 3). A file is written whole to a temporary name and renamed into place, so a reader (another livegrid,
-/// a crash) sees the old file or the new one, never half of one; a mapping keeps its file's old inode alive.
+/// the way to the first view. A file is read folder by folder instead, each part straight into a buffer of
+/// its size (issue 17 item 3). A file is written whole to a temporary name and renamed into place, so a reader
+/// (another livegrid, a crash) sees the old file or the new one, never half of one; an open descriptor keeps
+/// its file's old inode.
 public struct ScanSnapshotFiles: Sendable {
     public let folder: String
 
@@ -24,16 +25,16 @@ public struct ScanSnapshotFiles: Sendable {
         folder = parent + "/scans"
     }
 
-    /// The snapshot of `library` mapped into memory, or nil when none is kept (or it cannot be read).
-    public func load(library: String) -> MappedBytes? {
+    /// The snapshot of `library`, open for reading, or nil when none is kept (or it cannot be opened).
+    public func load(library: String) -> SnapshotFile? {
         let fd = open(path(library), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size <= Self.maxBytes else {
+            close(fd)
             return nil
         }
-        return MappedBytes(descriptor: fd, count: Int(st.st_size))
+        return SnapshotFile(descriptor: fd, size: Int(st.st_size))
     }
 
     /// Keeps `bytes` as the snapshot of `library`, then removes the oldest beyond `limit` and temporaries a
@@ -108,20 +109,36 @@ public struct ScanSnapshotFiles: Sendable {
     }
 }
 
-/// A file mapped read-only (`MAP_POPULATE`: its cached pages are mapped at once, not one fault each), unmapped
-/// when released.
-// unchecked: an immutable read-only mapping, released once in deinit.
-public final class MappedBytes: @unchecked Sendable {
-    public let bytes: UnsafeRawBufferPointer
+/// A snapshot file open for reading in parts, from several threads at once (`pread`), closed when released.
+/// Read in parts, not mapped: a mapping's pages count in the process's RSS, and a file cut by someone else while
+/// mapped would kill the process with SIGBUS where a read just comes back short.
+public final class SnapshotFile: Sendable {
+    private let descriptor: Int32
+    public let size: Int
 
-    init?(descriptor: Int32, count: Int) {
-        guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), base != MAP_FAILED else {
-            return nil
+    init(descriptor: Int32, size: Int) {
+        self.descriptor = descriptor
+        self.size = size
+    }
+
+    /// `count` bytes from `offset`, or nil when the file does not hold them all.
+    public func read(offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
+        // Not zero-filled first: every byte is read into it, or it is dropped.
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count, let base = buffer.baseAddress {
+                let n = pread(descriptor, base + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            complete = done == count
+            initialized = done
         }
-        bytes = UnsafeRawBufferPointer(start: base, count: count)
+        return complete ? bytes : nil
     }
 
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-    }
+    deinit { close(descriptor) }
 }
