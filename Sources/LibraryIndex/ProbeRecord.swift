@@ -162,8 +162,7 @@ public enum ProbeRecord {
         }
         mutating func u64() -> UInt64? {
             guard bytes.count - index >= 8 else { failed = true; return nil }
-            var v: UInt64 = 0
-            for k in 0..<8 { v |= UInt64(bytes[index + k]) << (8 * UInt64(k)) }
+            let v = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             index += 8
             return v
         }
