@@ -287,7 +287,11 @@ extension ScanSnapshot {
             let pairing = pairing(pairingByte)
             guard pairingByte == 0 || pairing != nil, let still = file(r.u32()), let movie = file(r.u32()),
                   still != nil || movie != nil else { return nil }
-            let identifier = r.optionalText()
+            // The pairer gives an item its still's or movie's identifier string: the same one, not a copy (40,000
+            // Live Photos held each identifier twice, ~3 MB).
+            let identifier = r.optionalText().map { text in
+                [still?.info.contentIdentifier, movie?.info.contentIdentifier].lazy.compactMap { $0 }.first { $0 == text } ?? text
+            }
             var itemWarnings: [String] = []
             for _ in 0..<r.count(eachAtLeast: 4) {
                 let n = r.u32()

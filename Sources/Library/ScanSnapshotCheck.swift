@@ -10,38 +10,48 @@ extension ScanSnapshot {
     /// device, inode, size and mtime). Stat'ed on every core, each file relative to its open folder.
     func matches(_ listings: [FolderListing], warnings: [String]) -> Bool {
         guard warnings == scan.warnings, listings.reduce(0, { $0 + $1.count }) == fileCount else { return false }
-        // Each listed file's remembered stamp, by folder and entry.
-        var expected: [[FileStamp]] = []
-        expected.reserveCapacity(listings.count)
+        // Each listed file's place among its folder's remembered files (their stamps), by folder and entry: 4
+        // bytes a file, not a copy of the stamps.
+        var places: [[Int32]] = []
+        places.reserveCapacity(listings.count)
+        var remembered: [Folder] = []
+        remembered.reserveCapacity(listings.count)
         var matchedFolders = 0
         for listing in listings {
-            guard listing.count > 0 else { expected.append([]); continue }
+            guard listing.count > 0 else {
+                places.append([])
+                remembered.append(Folder(names: [], stamps: []))
+                continue
+            }
             guard let folder = folders[listing.prefix], folder.names.count == listing.count else { return false }
             matchedFolders += 1
-            var stamps = [FileStamp](repeating: FileStamp(device: 0, inode: 0, size: 0, modificationNanoseconds: 0),
-                                     count: listing.count)
-            let order = listing.entriesInByteOrder()
-            for (k, entry) in order.enumerated() {
+            var place = [Int32](repeating: 0, count: listing.count)
+            for (k, entry) in listing.entriesInByteOrder().enumerated() {
                 guard listing.nameBytes[listing.nameRange(entry)].elementsEqual(folder.names[k].utf8) else { return false }
-                stamps[entry] = folder.stamps[k]
+                place[entry] = Int32(k)
             }
-            expected.append(stamps)
+            places.append(place)
+            remembered.append(folder)
         }
         guard matchedFolders == folders.count else { return false }
-        var allInputs: [LibraryScanner.ScanInput] = []
-        allInputs.reserveCapacity(fileCount)
+        // Runs of whole folders on every core (a flat folder is cut into runs of entries).
+        var runs: [(folder: Int, entries: Range<Int>)] = []
         for (folder, listing) in listings.enumerated() {
-            for entry in 0..<listing.count { allInputs.append(LibraryScanner.ScanInput(folder: folder, entry: entry)) }
+            for start in stride(from: 0, to: listing.count, by: 256) {
+                runs.append((folder, start..<min(listing.count, start + 256)))
+            }
         }
-        let inputs = allInputs, stamps = expected
-        let unchanged: [Bool] = LibraryScanner.inChunks(count: inputs.count, chunked: { range in
+        let work = runs, expected = places, stamps = remembered
+        let unchanged: [Bool] = LibraryScanner.inChunks(count: work.count, chunked: { range in
             var folderStat = FolderStat(listings: listings)
             defer { folderStat.close() }
             var st = StatBuffer()
-            for i in range {
-                let input = inputs[i]
-                guard folderStat.stat(input, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-                      FileStamp(stat: st) == stamps[input.folder][input.entry] else { return [false] }
+            for run in range.map({ work[$0] }) {
+                for entry in run.entries {
+                    let input = LibraryScanner.ScanInput(folder: run.folder, entry: entry)
+                    guard folderStat.stat(input, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+                          FileStamp(stat: st) == stamps[run.folder].stamps[Int(expected[run.folder][entry])] else { return [false] }
+                }
             }
             return [true]
         })
