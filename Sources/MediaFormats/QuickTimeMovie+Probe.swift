@@ -28,9 +28,9 @@ extension QuickTimeMovie {
     static let maxKeys = 64
 
     /// The metadata keys `QuickTimeProbe.apply` reads; the others' values are checked, not kept.
-    static let probedKeys: [[UInt8]] = QuickTimeProbe.probedMetadataKeys.map { Array($0.utf8) }
+    static let probedKeys: [ArraySlice<UInt8>] = QuickTimeProbe.probedMetadataKeys.map { ArraySlice($0.utf8) }
 
-    static let stillImageTimeKeyBytes = Array(stillImageTimeKey.utf8)
+    static let stillImageTimeKeyBytes = ArraySlice(stillImageTimeKey.utf8)
 
     /// `moov`: the whole box (header included), as `ISOBMFFTopLevel.load` reads it. nil: use the full parser.
     static func parseForProbe(_ moov: ByteReader, limits: ParseLimits) -> QuickTimeMovie? {
@@ -186,7 +186,7 @@ extension QuickTimeMovie {
             guard var k = firstChild(Code.keyd, in: key) else { continue }
             try k.skip(4)   // namespace, `mdta`
             guard let value = k.slice(k.position, k.remaining), isASCII(value) else { return nil }
-            let isStill = value.elementsEqual(stillImageTimeKeyBytes)
+            let isStill = value == stillImageTimeKeyBytes
             if let index = table.firstIndex(where: { $0.id == header.typeCode }) {
                 table[index].isStill = isStill
             } else {
@@ -277,6 +277,7 @@ extension QuickTimeMovie {
         // Each key's bytes (after its namespace); keys are compared as bytes, which for ASCII is String equality.
         var keys: [ArraySlice<UInt8>] = []
         keys.reserveCapacity(Int(count))
+        result.values.reserveCapacity(probedKeys.count)
         for _ in 0..<count {
             let size = Int(try r.readU32())
             guard size >= 8 else { throw MediaError.invalid("keys entry of \(size) bytes") }
@@ -287,6 +288,7 @@ extension QuickTimeMovie {
         }
         // Indices of the keys that got a value (the full parser keeps the first value per key text).
         var valued: [Int] = []
+        valued.reserveCapacity(keys.count)
         while items.remaining >= 8 {
             guard let (header, item) = ISOTreeCheck.nextBox(&items) else { return nil }
             let index = header.typeCode
@@ -296,11 +298,11 @@ extension QuickTimeMovie {
             guard ISOTreeCheck.sequence(&check, depth: 5, limits: limits) else { return nil }
             guard let data = firstChild(Code.data, in: item) else { continue }
             let key = keys[Int(index) - 1]
-            guard !valued.contains(where: { keys[$0].elementsEqual(key) }) else { continue }
+            guard !valued.contains(where: { keys[$0] == key }) else { continue }
             valued.append(Int(index) - 1)
             // Every first value is read as the full parser reads it (its 8-byte type and locale can fail).
             guard data.remaining >= 8 else { throw MediaError.truncated(at: data.fileOffset, needed: 8 - data.remaining) }
-            if let probed = probedKeys.firstIndex(where: { $0.elementsEqual(key) }) {
+            if let probed = probedKeys.firstIndex(of: key) {
                 let text = QuickTimeProbe.probedMetadataKeys[probed]
                 result.values[text] = try QuickTimeMetadata.parseDataValue(payload: data)
             }

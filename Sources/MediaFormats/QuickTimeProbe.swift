@@ -32,8 +32,10 @@ public enum QuickTimeProbe {
     /// The `moov` box read by the probe-only walk; nil when it cannot be read or the walk declines (the full
     /// parser then reports why).
     static func probeMovie(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, limits: ParseLimits) -> QuickTimeMovie? {
-        guard let box = topLevel.first("moov"), box.range.length <= UInt64(limits.maxStructureBytes),
-              let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }
+        guard let box = topLevel.first("moov"), box.range.length <= UInt64(limits.maxStructureBytes) else { return nil }
+        // A camera movie's moov ends the file: the top-level walk has read it already.
+        if let bytes = topLevel.tailBytes(of: box) { return QuickTimeMovie.parseForProbe(bytes, limits: limits) }
+        guard let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }
         return QuickTimeMovie.parseForProbe(ByteReader(bytes, baseOffset: box.range.offset), limits: limits)
     }
 
