@@ -318,7 +318,7 @@ public enum LibraryScanner {
             if let opened {
                 guard opened.descriptor >= 0 else { throw MediaError.io(path: path, errno: opened.errno) }
                 info = MediaProbe.probe(try FileByteSource(descriptor: opened.descriptor, path: path, counter: counter),
-                                        limits: limits)
+                                        limits: limits.forProbing(path: path))
             } else {
                 info = try MediaProbe.probe(path: path, limits: limits, counter: counter)
             }

@@ -206,6 +206,31 @@ final class ProbeMovieFastPathTests: XCTestCase {
         XCTAssertGreaterThan(tailsRead, 0)
     }
 
+    /// Files named as movies prefetch one page (`ParseLimits.forProbing`): only the reads may change, so every
+    /// fixture, misnamed or not, must probe the same with the small head.
+    func testMovieNamesPrefetchLessAndProbeTheSame() throws {
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "/a/IMG_0001.MOV").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "clip.mp4").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.qt").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "IMG_0001.JPG").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "mov").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "a.movie").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        let movieLimits = ParseLimits.default.forProbing(path: "misnamed.mov")
+        var paths = ["train.jpg", "train.mov", "motion-photo-v1.jpeg"].map(Fixtures.committed)
+        if let dir = Fixtures.sharedDirectory?.path {
+            paths += ["IMG_2927.HEIC", "samsung-still.jpeg", "microvideo-v1.jpeg", "motion-photo.heic", "iphone-se-still.heic",
+                      "limitpoint/pairedVideo.mov"].map { dir + "/" + $0 }
+        }
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let source = try load(path)
+            XCTAssertEqual(MediaProbe.probe(source, limits: movieLimits), MediaProbe.probe(source), path)
+        }
+        let counter = ReadCounter()
+        let info = try MediaProbe.probe(path: Fixtures.committed("train.mov"), counter: counter)
+        XCTAssertNotNil(info.contentIdentifier)
+        XCTAssertLessThan(counter.bytes, 4096 + 8192, "the head and the moov: \(counter.bytes) bytes")
+    }
+
     // MARK: the walk's own cases
 
     /// A movie whose moov is `payload` (mvhd, traks, meta...), after a ftyp.
