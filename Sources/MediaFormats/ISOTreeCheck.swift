@@ -52,7 +52,7 @@ enum ISOTreeCheck {
     /// descends into without a problem. Advances `r` past the box.
     static func box(_ r: inout ByteReader, depth: Int, limits: ParseLimits) -> Bool {
         guard let (header, payload) = nextBox(&r) else { return false }
-        guard ISOBox.containerTypeCodes.contains(header.typeCode) else { return true }
+        guard ISOBox.isContainer(header.typeCode) else { return true }
         guard depth < limits.maxDepth else { return false }
         var body = payload
         let offset = childrenOffset(typeCode: header.typeCode, payload: body)

@@ -225,10 +225,34 @@ final class ProbeMovieFastPathTests: XCTestCase {
             let source = try load(path)
             XCTAssertEqual(MediaProbe.probe(source, limits: movieLimits), MediaProbe.probe(source), path)
         }
+        // A TIFF misnamed as a movie: its directories past the one-page head are still read.
+        var tiff = TIFFWriter(order: .bigEndian)
+        tiff.bytes += Array(repeating: 0, count: 6000)
+        let ifd0 = tiff.appendIFD([tiff.ascii(0x010F, "Maker"), tiff.short(0x0112, 6)])
+        tiff.setIFD0(ifd0)
+        let tiffInfo = MediaProbe.probe(MemoryByteSource(tiff.bytes), limits: movieLimits)
+        XCTAssertEqual(tiffInfo.cameraMake, "Maker")
+        XCTAssertEqual(tiffInfo, MediaProbe.probe(MemoryByteSource(tiff.bytes)))
         let counter = ReadCounter()
         let info = try MediaProbe.probe(path: Fixtures.committed("train.mov"), counter: counter)
         XCTAssertNotNil(info.contentIdentifier)
         XCTAssertLessThan(counter.bytes, 4096 + 8192, "the head and the moov: \(counter.bytes) bytes")
+    }
+
+    /// `ISOBox.isContainer` (a switch over literals) must name exactly `ISOBox.containerTypes`.
+    func testContainerSwitchMatchesTheContainerTypes() {
+        for code in ISOBox.containerTypeCodes { XCTAssertTrue(ISOBox.isContainer(code), fourCC(code)) }
+        XCTAssertEqual(ISOBox.containerTypeCodes.count, ISOBox.containerTypes.count)
+        for type in ["mvhd", "tkhd", "stsd", "mdat", "ftyp", "free", "uuid", "keys", "data", "MOOV", "moo ", "\0\0\0\u{1}"] {
+            XCTAssertFalse(ISOBox.isContainer(type.utf8.reduce(0) { $0 << 8 | UInt32($1) }), type)
+        }
+        // Every code one bit away from a container's is not one (unless it is another container).
+        for code in ISOBox.containerTypeCodes {
+            for bit in 0..<32 {
+                let other = code ^ (1 << UInt32(bit))
+                XCTAssertEqual(ISOBox.isContainer(other), ISOBox.containerTypeCodes.contains(other))
+            }
+        }
     }
 
     // MARK: the walk's own cases
