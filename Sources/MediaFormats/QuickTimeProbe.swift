@@ -43,7 +43,8 @@ public enum QuickTimeProbe {
     public static func apply(_ movie: QuickTimeMovie, to info: inout MediaInfo) {
         info.duration = movie.durationSeconds
         var videoCodec = info.videoCodec, audioCodec = info.audioCodec
-        if let video = movie.mainVideoTrack {
+        if let videoIndex = movie.mainVideoTrackIndex {
+            let video = movie.tracks[videoIndex]
             let entry = video.sampleEntries.first
             // The sample entry has the stored size; tkhd's is the display size after pixel aspect ratio
             // (1365x768 for a 1024x768 anamorphic track), used only when the entry has none.
@@ -61,11 +62,11 @@ public enum QuickTimeProbe {
                 }
             }
         }
-        if let audio = movie.tracks.first(where: \.isAudio), let entry = audio.sampleEntries.first {
+        if let audio = movie.tracks.firstIndex(where: \.isAudio), let entry = movie.tracks[audio].sampleEntries.first {
             audioCodec = codecName(entry.format)
         }
-        if let still = movie.stillImageTimeTrack, let timescale = movie.timescale {
-            info.stillImageTime = still.presentationTime(ofSample: 0, movieTimescale: timescale)
+        if let still = movie.stillImageTimeTrackIndex, let timescale = movie.timescale {
+            info.stillImageTime = movie.tracks[still].presentationTime(ofSample: 0, movieTimescale: timescale)
         }
         let metadata = movie.metadata
         let identifier = metadata.string(contentIdentifierKey)

@@ -255,6 +255,44 @@ final class ProbeMovieFastPathTests: XCTestCase {
         }
     }
 
+    /// `mainVideoTrackIndex` (a loop over indices) must pick what the filtered copies and `max(by:)` picked:
+    /// enabled video tracks first, the most timed samples, the first of a tie.
+    func testMainVideoTrackIsTheOneFilterAndMaxPicked() {
+        let structure = ISOStructure(root: ISOBox(type: "moov", typeCode: 0, range: ByteRange(offset: 0, length: 8), headerSize: 8),
+                                     bytes: ByteReader([0, 0, 0, 8] + Array("moov".utf8)))
+        func track(_ handler: String, enabled: Bool, samples: UInt64?, id: UInt32) -> QuickTimeTrack {
+            var track = QuickTimeTrack(box: structure.root)
+            track.trackID = id
+            track.handlerType = handler
+            track.enabled = enabled
+            if let samples {
+                var table = QuickTimeSampleTable(structure: structure)
+                table.timedSampleCount = samples
+                track.sampleTable = table
+            }
+            return track
+        }
+        func reference(_ tracks: [QuickTimeTrack]) -> UInt32? {
+            let videos = tracks.filter(\.isVideo)
+            let candidates = videos.contains(where: \.enabled) ? videos.filter(\.enabled) : videos
+            return candidates.max { ($0.sampleTable?.timedSampleCount ?? 0) < ($1.sampleTable?.timedSampleCount ?? 0) }?.trackID
+        }
+        let kinds: [(String, Bool, UInt64?)] = [("vide", true, 10), ("vide", false, 20), ("vide", true, 10), ("soun", true, 99),
+                                                ("vide", false, nil), ("vide", true, nil), ("meta", true, 5), ("vide", true, 0)]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            let count = round % 6
+            var tracks: [QuickTimeTrack] = []
+            for id in 0..<count {
+                let (handler, enabled, samples) = kinds[Int.random(in: 0..<kinds.count, using: &generator)]
+                tracks.append(track(handler, enabled: enabled, samples: samples, id: UInt32(id)))
+            }
+            var movie = QuickTimeMovie(structure: structure)
+            movie.tracks = tracks
+            XCTAssertEqual(movie.mainVideoTrack?.trackID, reference(tracks), "\(tracks.map { ($0.handlerType ?? "", $0.enabled, $0.sampleTable?.timedSampleCount) })")
+        }
+    }
+
     // MARK: the walk's own cases
 
     /// A movie whose moov is `payload` (mvhd, traks, meta...), after a ftyp.
