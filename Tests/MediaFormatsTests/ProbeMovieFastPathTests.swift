@@ -57,7 +57,10 @@ final class ProbeMovieFastPathTests: XCTestCase {
         sources.append(("motion-photo-v1 MP4", MemoryByteSource(Array(motionPhoto.suffix(122_562)))))
         if let dir = Fixtures.sharedDirectory?.path {
             for name in ["train.mov", "limitpoint/pairedVideo.mov"] where FileManager.default.fileExists(atPath: dir + "/" + name) {
-                sources.append((name, try load(dir + "/" + name)))
+                let source = try load(dir + "/" + name)
+                // The shared train.mov is the committed one: one copy is enough.
+                guard !sources.contains(where: { $0.1.bytes == source.bytes }) else { continue }
+                sources.append((name, source))
             }
             let heic = dir + "/motion-photo.heic"
             if FileManager.default.fileExists(atPath: heic) {
@@ -137,8 +140,8 @@ final class ProbeMovieFastPathTests: XCTestCase {
         var shortcuts = 0, handovers = 0
         for (label, source) in try movieSources() {
             let moov = try moovRange(source, label)
-            // Every byte of a small moov; about 1,500 spread over a large one (a debug build probes slowly).
-            let step = max(1, Int(moov.length) / 1500)
+            // Every byte of a small moov; about 1,000 spread over a large one (a debug build probes slowly).
+            let step = max(1, Int(moov.length) / 1000)
             for offset in stride(from: Int(moov.offset), to: Int(moov.end), by: step) {
                 let original = source.bytes[offset]
                 for value in [original ^ 0xFF, original &+ 1] {
