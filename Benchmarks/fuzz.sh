@@ -28,6 +28,25 @@ for f in "$root"/Tests/Fixtures/* "$root"/../shared/fixtures/* "$root"/../shared
     name=$(basename "$f")
     [ -e "$out/corpus/seed-$name" ] || head -c 65536 "$f" > "$out/corpus/seed-$name"
 done
+# A camera movie's moov is at its end, past the first 64 KiB: its seed is the ftyp and the moov alone (the
+# probe reads nothing else), so that the fuzzer starts inside the moov walk (QuickTimeMovie.parseForProbe).
+for f in "$root"/Tests/Fixtures/*.mov "$root"/../shared/fixtures/*.mov "$root"/../shared/fixtures/*/*.mov; do
+    [ -f "$f" ] || continue
+    name=$(basename "$f")
+    [ -e "$out/corpus/seed-moov-$name" ] || python3 - "$f" "$out/corpus/seed-moov-$name" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+kept, offset = b"", 0
+while offset + 8 <= len(data):
+    size, kind = struct.unpack(">I4s", data[offset:offset + 8])
+    if size == 1: size = struct.unpack(">Q", data[offset + 8:offset + 16])[0]
+    if size == 0: size = len(data) - offset
+    if size < 8: break
+    if kind in (b"ftyp", b"moov"): kept += data[offset:offset + size]
+    offset += size
+if len(kept) <= 65536: open(sys.argv[2], "wb").write(kept)
+PY
+done
 echo "fuzz: corpus $(ls "$out/corpus" | wc -l) files; running ${seconds}s"
 
 cd "$out"

@@ -17,6 +17,14 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if fast != full, String(reflecting: fast) != String(reflecting: full) {
         fatalError("fast and full probes differ:\n\(fast)\n\(full)")
     }
+    // How much is prefetched changes only the reads, never the answer: a 16-byte head makes every ISO BMFF
+    // header past it take the top-level walk's tail read (`ISOBMFFTopLevel.tail`) and the JPEG walk refill.
+    var smallHead = limits
+    smallHead.headerProbeBytes = 16
+    let tailed = MediaProbe.probe(MemoryByteSource(bytes), limits: smallHead)
+    if tailed != fast, String(reflecting: tailed) != String(reflecting: fast) {
+        fatalError("the probe depends on the prefetched head:\n\(tailed)\n\(fast)")
+    }
     // The shared readers are also entered directly: HEIF hands them raw Exif and XMP items.
     _ = ExifReader.parse(tiff: bytes, fileOffset: 0, limits: limits)
     _ = XMPReader.parse(bytes, limits: limits)

@@ -316,8 +316,10 @@ public enum LibraryScanner {
             let path = listing.path(input.entry)
             if let opened {
                 guard opened.descriptor >= 0 else { throw MediaError.io(path: path, errno: opened.errno) }
-                info = MediaProbe.probe(try FileByteSource(descriptor: opened.descriptor, path: path, counter: counter),
-                                        limits: limits)
+                // `firstLook` statted it as a regular file of `stamp.size` bytes: no second fstat.
+                info = MediaProbe.probe(FileByteSource(descriptor: opened.descriptor, path: path, size: stamp.size,
+                                                       counter: counter),
+                                        limits: limits.forProbing(path: path))
             } else {
                 info = try MediaProbe.probe(path: path, limits: limits, counter: counter)
             }

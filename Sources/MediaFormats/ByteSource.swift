@@ -31,12 +31,16 @@ extension ByteSource {
 }
 
 /// Counts what was read: the scan benchmark reports bytes read per file from it.
+/// One total per thread stripe (`ThreadStripe`), summed when asked: the scan's workers count every read,
+/// and one shared lock made them queue on each other.
 public final class ReadCounter: Sendable {
-    private let totals = Locked((reads: 0, bytes: UInt64(0)))
+    private let stripes = (0..<8).map { _ in Locked((reads: 0, bytes: UInt64(0))) }
     public init() {}
-    public func add(bytes: Int) { totals.withLockedValue { $0.reads += 1; $0.bytes += UInt64(bytes) } }
-    public var reads: Int { totals.value.reads }
-    public var bytes: UInt64 { totals.value.bytes }
+    public func add(bytes: Int) {
+        stripes[ThreadStripe.current(of: stripes.count)].withLockedValue { $0.reads += 1; $0.bytes += UInt64(bytes) }
+    }
+    public var reads: Int { stripes.reduce(0) { $0 + $1.value.reads } }
+    public var bytes: UInt64 { stripes.reduce(0) { $0 + $1.value.bytes } }
 }
 
 /// A file opened read-only, read with `pread` (thread-safe, no shared file position).
@@ -68,6 +72,16 @@ public final class FileByteSource: ByteSource, Sendable {
         self.fd = fd
         self.path = path
         self.size = UInt64(max(0, st.st_size))
+        self.counter = counter
+    }
+
+    /// Takes `descriptor`, which the caller has just found (by `stat` of the same name) to be a regular file of
+    /// `size` bytes: a scan stats every file anyway, and a second `fstat` per probed file was a system call
+    /// for nothing (issue 17). Closes it when done.
+    public init(descriptor fd: Int32, path: String, size: UInt64, counter: ReadCounter? = nil) {
+        self.fd = fd
+        self.path = path
+        self.size = size
         self.counter = counter
     }
 

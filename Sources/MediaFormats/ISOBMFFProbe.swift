@@ -10,7 +10,7 @@ public enum ISOBMFFProbe {
         case .heif:
             // An image sequence (`msf1`, `heis`) without a `pict` meta is a movie in HEIF clothing.
             if topLevel.first("meta") == nil, topLevel.first("moov") != nil {
-                return try QuickTimeProbe.probe(source, topLevel: topLevel, format: format, limits: limits)
+                return try QuickTimeProbe.probe(source, topLevel: topLevel, format: format, limits: limits, path: path)
             }
             return try HEIFProbe.probe(source, topLevel: topLevel, format: format, limits: limits, path: path)
         default:
@@ -18,7 +18,7 @@ public enum ISOBMFFProbe {
             if topLevel.first("moov") == nil, topLevel.first("meta") != nil {
                 return try HEIFProbe.probe(source, topLevel: topLevel, format: .heif, limits: limits, path: path)
             }
-            return try QuickTimeProbe.probe(source, topLevel: topLevel, format: format, limits: limits)
+            return try QuickTimeProbe.probe(source, topLevel: topLevel, format: format, limits: limits, path: path)
         }
     }
 }

@@ -4,8 +4,28 @@ public struct ISOBMFFTopLevel: Sendable {
     public var boxes: [ISOBox]
     public var fileType: FileTypeBox?
     public var problems: [ParseProblem]
+    /// The end of the file, when a header past the prefetched head lay within its last `tailBytes`: read once,
+    /// it holds that header and the boxes after it (a camera movie's `moov`), which are then not read again.
+    var tail: ByteReader?
+
+    /// A header this close to the end of the file is read with everything after it (see `tail`).
+    static let tailBytes: UInt64 = 64 << 10
 
     public func first(_ type: String) -> ISOBox? { boxes.first { $0.type == type } }
+
+    /// Up to `count` bytes of `tail` from file offset `offset` on; nil when the tail does not hold that offset.
+    static func window(of tail: ByteReader, at offset: UInt64, upTo count: Int) -> ByteReader? {
+        guard offset >= tail.baseOffset, offset - tail.baseOffset < UInt64(tail.count) else { return nil }
+        let start = Int(offset - tail.baseOffset)
+        return tail.window(start, min(count, tail.count - start), baseOffset: offset)
+    }
+
+    /// The bytes of `box` when the tail read holds them (no read, no copy).
+    func tailBytes(of box: ISOBox) -> ByteReader? {
+        guard let tail, box.range.offset >= tail.baseOffset, let length = Int(exactly: box.range.length),
+              let start = Int(exactly: box.range.offset - tail.baseOffset) else { return nil }
+        return tail.window(start, length, baseOffset: box.range.offset)
+    }
 
     /// Walks the top-level boxes of `source`. A box whose size is smaller than its header or runs past the
     /// end is a problem and ends the walk (the boxes before it stay usable).
@@ -20,7 +40,17 @@ public struct ISOBMFFTopLevel: Sendable {
             let available = source.size - offset
             do {
                 // 32 bytes cover the largest header: largesize plus a uuid extended type.
-                var r = try source.reader(at: offset, count: 32)
+                var r: ByteReader
+                if let tail = result.tail, let window = Self.window(of: tail, at: offset, upTo: 32) {
+                    r = window
+                } else if offset >= UInt64(limits.headerProbeBytes), available <= tailBytes {
+                    // Past the head and near the end: one read serves this header and what follows it.
+                    let tail = try source.reader(at: offset, count: Int(available))
+                    result.tail = tail
+                    r = tail.window(0, min(32, tail.count), baseOffset: offset) ?? tail
+                } else {
+                    r = try source.reader(at: offset, count: 32)
+                }
                 if r.count < 8 {
                     result.problems.append(ParseProblem(.warning, "isobmff", "\(available) trailing byte(s) at \(offset) are not a box"))
                     break

@@ -11,6 +11,22 @@ extension ISOBox {
         type.utf8.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
+    /// `containerTypeCodes.contains(code)` as a switch over literals (the compiler makes it a few comparisons,
+    /// not a walk of an array behind a lazy global): asked for every box of every probed file. A test holds it
+    /// to `containerTypes`.
+    @inline(__always)
+    static func isContainer(_ code: UInt32) -> Bool {
+        switch code {
+        case 0x6D6F_6F76, 0x7472_616B, 0x6D64_6961, 0x6D69_6E66, 0x7374_626C,   // moov trak mdia minf stbl
+             0x6564_7473, 0x7564_7461, 0x6469_6E66, 0x6D76_6578, 0x6D6F_6F66,   // edts udta dinf mvex moof
+             0x7472_6166, 0x6D66_7261, 0x7472_6566, 0x6970_7270, 0x6970_636F,   // traf mfra tref iprp ipco
+             0x676D_6864, 0x6D65_7461, 0x7461_7074, 0x696C_7374, 0x6772_706C:   // gmhd meta tapt ilst grpl
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Where the children of a container start in its payload. `meta` is a full box in ISO files but a
     /// plain atom in QuickTime ones (whose first child, `hdlr`, then sits right at the payload start).
     static func childrenOffset(type: String, payload: ByteReader) -> Int {
@@ -45,7 +61,7 @@ extension ISOBox {
         // The header checked size <= available, so the body fits in this reader.
         var body = try r.subReader(Int(header.size) - header.headerSize)
         var box = ISOBox(header: header, offset: start)
-        guard containerTypeCodes.contains(header.typeCode) else { return box }
+        guard isContainer(header.typeCode) else { return box }
         guard depth < limits.maxDepth else {
             problems.append(ParseProblem(.warning, context() + "/" + ISOBoxHeader.printable(header.type),
                                          "boxes nest deeper than \(limits.maxDepth): children ignored"))

@@ -15,7 +15,9 @@ enum ISOTreeCheck {
         var headerSize: Int
     }
 
-    /// Reads a header at `r`'s position; nil where `ISOBoxHeader.read` would throw.
+    /// Reads a header at `r`'s position; nil where `ISOBoxHeader.read` would throw. Inlined: it runs for
+    /// every box the probe-only walks and their checks visit (the most frequent call of a movie's probe).
+    @inline(__always)
     static func header(_ r: inout ByteReader, available: UInt64) -> Header? {
         do throws(MediaError) {
             let size32 = try r.readU32()
@@ -42,6 +44,7 @@ enum ISOTreeCheck {
 
     /// Reads one box (header and payload) at `r`'s position, skipping past it: its payload as a window (no
     /// copy), or nil where the header is broken.
+    @inline(__always)
     static func nextBox(_ r: inout ByteReader) -> (header: Header, payload: ByteReader)? {
         guard let header = header(&r, available: UInt64(r.remaining)),
               let payload = try? r.subReader(Int(header.size) - header.headerSize) else { return nil }
@@ -52,7 +55,7 @@ enum ISOTreeCheck {
     /// descends into without a problem. Advances `r` past the box.
     static func box(_ r: inout ByteReader, depth: Int, limits: ParseLimits) -> Bool {
         guard let (header, payload) = nextBox(&r) else { return false }
-        guard ISOBox.containerTypeCodes.contains(header.typeCode) else { return true }
+        guard ISOBox.isContainer(header.typeCode) else { return true }
         guard depth < limits.maxDepth else { return false }
         var body = payload
         let offset = childrenOffset(typeCode: header.typeCode, payload: body)

@@ -567,7 +567,7 @@ public struct SharedNamesMemo {
 }
 
 /// The names a MediaInfo shares with other files of the same camera: one immutable box per distinct set,
-/// found again through a table, so 100,000 photos from three phones hold three boxes (issue 17 item 4). A
+/// found again through a table, so 100,000 photos from three phones hold three boxes per thread stripe (issue 17 item 4). A
 /// change makes (or finds) another box; a box is never written. The table only shares: emptied when full,
 /// the boxes in use stay valid.
 final class SharedNames: Sendable, Hashable {
@@ -580,18 +580,34 @@ final class SharedNames: Sendable, Hashable {
     static func == (a: SharedNames, b: SharedNames) -> Bool { a === b || a.values == b.values }
     func hash(into hasher: inout Hasher) { values.hash(into: &hasher) }
 
+    /// Boxes kept per stripe.
     static let limit = 4096
     private static let none = SharedNames(Values())
-    private static let table = Locked<Set<SharedNames>>([none])
+
+    /// One table per thread stripe (`ThreadStripe`): the scan's workers each ask theirs, so a set of names
+    /// has at most one box per stripe. `last` answers the common case (the same camera as the file before)
+    /// without hashing the names or allocating a box.
+    private struct Table {
+        var boxes: Set<SharedNames> = [SharedNames.none]
+        var last = SharedNames.none
+    }
+    private static let tables = (0..<8).map { _ in Locked(Table()) }
 
     static func shared(_ values: Values) -> SharedNames {
         if values == none.values { return none }
-        let box = SharedNames(values)
-        return table.withLockedValue { table in
-            if let index = table.firstIndex(of: box) { return table[index] }
-            if table.count >= limit { table.removeAll(keepingCapacity: true) }
-            table.insert(box)
-            return box
+        return tables[ThreadStripe.current(of: tables.count)].withLockedValue { table in
+            if table.last.values == values { return table.last }
+            let box = SharedNames(values)
+            let found: SharedNames
+            if let index = table.boxes.firstIndex(of: box) {
+                found = table.boxes[index]
+            } else {
+                if table.boxes.count >= limit { table.boxes.removeAll(keepingCapacity: true) }
+                table.boxes.insert(box)
+                found = box
+            }
+            table.last = found
+            return found
         }
     }
 }

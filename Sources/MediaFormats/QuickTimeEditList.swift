@@ -12,8 +12,14 @@ public struct QuickTimeEditList: Sendable, Hashable {
     public var entries: [Entry]
 
     static func parse(_ box: ISOBox, in structure: ISOStructure, limits: ParseLimits) throws(MediaError) -> QuickTimeEditList {
-        let (version, _, reader) = try structure.fullBoxPayload(of: box)
-        var r = reader
+        try parse(payload: structure.payload(of: box), limits: limits)
+    }
+
+    /// An `elst` from its payload (version and flags first).
+    static func parse(payload: ByteReader, limits: ParseLimits) throws(MediaError) -> QuickTimeEditList {
+        var r = payload
+        let version = try r.readU8()
+        try r.skip(3)
         let count = UInt64(try r.readU32())
         try r.requireEntries(count, of: version == 1 ? 20 : 12, limit: limits.maxEntries, what: "elst")
         var entries: [Entry] = []

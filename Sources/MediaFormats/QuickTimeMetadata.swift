@@ -68,7 +68,12 @@ public struct QuickTimeMetadata: Sendable, Hashable {
 
     /// A `data` atom: type indicator (type set byte + 24-bit well-known type), locale, value.
     static func parseDataValue(_ box: ISOBox, in structure: ISOStructure) throws(MediaError) -> Value {
-        var r = try structure.payload(of: box)
+        try parseDataValue(payload: structure.payload(of: box))
+    }
+
+    /// A `data` atom's value from its payload.
+    static func parseDataValue(payload: ByteReader) throws(MediaError) -> Value {
+        var r = payload
         let type = try r.readU32() & 0xFF_FFFF
         _ = try r.readU32() // locale
         let bytes = try r.readBytes(r.remaining)

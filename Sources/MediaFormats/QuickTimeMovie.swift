@@ -17,15 +17,26 @@ public struct QuickTimeMovie: Sendable {
 
     /// The main video track: the enabled video track with the most samples (a Motion Photo's MP4 can carry
     /// a second, 4-frame high-resolution track), else any video track.
-    public var mainVideoTrack: QuickTimeTrack? {
-        let videos = tracks.filter(\.isVideo)
-        let candidates = videos.contains(where: \.enabled) ? videos.filter(\.enabled) : videos
-        return candidates.max { ($0.sampleTable?.timedSampleCount ?? 0) < ($1.sampleTable?.timedSampleCount ?? 0) }
+    public var mainVideoTrack: QuickTimeTrack? { mainVideoTrackIndex.map { tracks[$0] } }
+
+    /// Where `mainVideoTrack` is in `tracks`. Indices, not filtered copies: a track is a large value (boxes,
+    /// tables, arrays) and the probe asks this of every movie. The first of equally long tracks wins, as
+    /// `max(by:)` keeps it.
+    var mainVideoTrackIndex: Int? {
+        let anyEnabled = tracks.contains { $0.isVideo && $0.enabled }
+        var best: (index: Int, samples: UInt64)?
+        for (index, track) in tracks.enumerated() where track.isVideo && (track.enabled || !anyEnabled) {
+            let samples = track.sampleTable?.timedSampleCount ?? 0
+            if best == nil || best!.samples < samples { best = (index, samples) }
+        }
+        return best?.index
     }
 
     /// The timed-metadata track whose `mebx` key table holds `com.apple.quicktime.still-image-time`.
-    public var stillImageTimeTrack: QuickTimeTrack? {
-        tracks.first { track in
+    public var stillImageTimeTrack: QuickTimeTrack? { stillImageTimeTrackIndex.map { tracks[$0] } }
+
+    var stillImageTimeTrackIndex: Int? {
+        tracks.firstIndex { track in
             track.sampleEntries.contains { $0.metadataKeys.values.contains(Self.stillImageTimeKey) }
         }
     }

@@ -3,25 +3,48 @@
 /// still-image time.
 public enum QuickTimeProbe {
     static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
+    static let vitalityScoreKey = "com.apple.quicktime.live-photo.vitality-score"
+    static let creationDateKey = "com.apple.quicktime.creationdate"
+    static let makeKey = "com.apple.quicktime.make"
+    static let modelKey = "com.apple.quicktime.model"
+    static let locationKey = "com.apple.quicktime.location.ISO6709"
+    /// Every metadata key `apply` reads: the probe-only walk keeps the values of these alone.
+    static let probedMetadataKeys = [contentIdentifierKey, vitalityScoreKey, creationDateKey, makeKey, modelKey, locationKey]
 
     public static func probe(_ source: any ByteSource, topLevel: ISOBMFFTopLevel, format: ContainerFormat,
-                             limits: ParseLimits) throws(MediaError) -> MediaInfo {
+                             limits: ParseLimits, path: ProbePath = .fast) throws(MediaError) -> MediaInfo {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
-        // Problems found so far stay with the answer: a file cut before its moov says where it broke.
-        guard let structure = topLevel.loadStructure("moov", from: source, limits: limits, context: "quicktime",
-                                                     problems: &info.problems) else { return info }
-        let movie = QuickTimeMovie.parse(structure, limits: limits)
+        let movie: QuickTimeMovie
+        if path == .fast, let fast = probeMovie(topLevel, source: source, limits: limits) {
+            movie = fast
+        } else {
+            // Problems found so far stay with the answer: a file cut before its moov says where it broke.
+            guard let structure = topLevel.loadStructure("moov", from: source, limits: limits, context: "quicktime",
+                                                         problems: &info.problems) else { return info }
+            movie = QuickTimeMovie.parse(structure, limits: limits)
+        }
         info.problems += movie.problems
         apply(movie, to: &info)
         return info
+    }
+
+    /// The `moov` box read by the probe-only walk; nil when it cannot be read or the walk declines (the full
+    /// parser then reports why).
+    static func probeMovie(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, limits: ParseLimits) -> QuickTimeMovie? {
+        guard let box = topLevel.first("moov"), box.range.length <= UInt64(limits.maxStructureBytes) else { return nil }
+        // A camera movie's moov ends the file: the top-level walk has read it already.
+        if let bytes = topLevel.tailBytes(of: box) { return QuickTimeMovie.parseForProbe(bytes, limits: limits) }
+        guard let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }
+        return QuickTimeMovie.parseForProbe(ByteReader(bytes, baseOffset: box.range.offset), limits: limits)
     }
 
     /// Copies what the movie says into `info`.
     public static func apply(_ movie: QuickTimeMovie, to info: inout MediaInfo) {
         info.duration = movie.durationSeconds
         var videoCodec = info.videoCodec, audioCodec = info.audioCodec
-        if let video = movie.mainVideoTrack {
+        if let videoIndex = movie.mainVideoTrackIndex {
+            let video = movie.tracks[videoIndex]
             let entry = video.sampleEntries.first
             // The sample entry has the stored size; tkhd's is the display size after pixel aspect ratio
             // (1365x768 for a 1024x768 anamorphic track), used only when the entry has none.
@@ -39,18 +62,18 @@ public enum QuickTimeProbe {
                 }
             }
         }
-        if let audio = movie.tracks.first(where: \.isAudio), let entry = audio.sampleEntries.first {
+        if let audio = movie.tracks.firstIndex(where: \.isAudio), let entry = movie.tracks[audio].sampleEntries.first {
             audioCodec = codecName(entry.format)
         }
-        if let still = movie.stillImageTimeTrack, let timescale = movie.timescale {
-            info.stillImageTime = still.presentationTime(ofSample: 0, movieTimescale: timescale)
+        if let still = movie.stillImageTimeTrackIndex, let timescale = movie.timescale {
+            info.stillImageTime = movie.tracks[still].presentationTime(ofSample: 0, movieTimescale: timescale)
         }
         let metadata = movie.metadata
         let identifier = metadata.string(contentIdentifierKey)
         if let identifier { info.contentIdentifier = identifier }
-        info.vitalityScore = metadata.number("com.apple.quicktime.live-photo.vitality-score")
-        info.captureDate = metadata.string("com.apple.quicktime.creationdate")
-        let make = metadata.string("com.apple.quicktime.make"), model = metadata.string("com.apple.quicktime.model")
+        info.vitalityScore = metadata.number(vitalityScoreKey)
+        info.captureDate = metadata.string(creationDateKey)
+        let make = metadata.string(makeKey), model = metadata.string(modelKey)
         info.updateNames { names in
             if identifier != nil { names.contentIdentifierSource = "quicktime-mdta" }
             names.cameraMake = make
@@ -58,7 +81,7 @@ public enum QuickTimeProbe {
             names.videoCodec = videoCodec
             names.audioCodec = audioCodec
         }
-        info.hasGPS = metadata.values["com.apple.quicktime.location.ISO6709"] != nil
+        info.hasGPS = metadata.values[locationKey] != nil
     }
 
     private static func nonZero(_ v: Int?) -> Int? { v == 0 ? nil : v }

@@ -11,7 +11,7 @@ extension QuickTimeTrack {
                 problems.append(ParseProblem(.warning, "\(context)/\(box.type)", error.description))
             }
         }
-        attempt(trak.child("tkhd")) { box throws(MediaError) in try track.readTrackHeader(box, in: structure) }
+        attempt(trak.child("tkhd")) { box throws(MediaError) in try track.readTrackHeader(structure.payload(of: box)) }
         attempt(trak.descendant("mdia", "mdhd")) { box throws(MediaError) in
             let (version, _, reader) = try structure.fullBoxPayload(of: box)
             var r = reader
@@ -37,9 +37,11 @@ extension QuickTimeTrack {
         return track
     }
 
-    mutating func readTrackHeader(_ box: ISOBox, in structure: ISOStructure) throws(MediaError) {
-        let (version, flags, reader) = try structure.fullBoxPayload(of: box)
-        var r = reader
+    /// A `tkhd` from its payload (version and flags first).
+    mutating func readTrackHeader(_ payload: ByteReader) throws(MediaError) {
+        var r = payload
+        let word = try r.readU32()
+        let version = UInt8(word >> 24), flags = word & 0xFF_FFFF
         enabled = flags & 1 != 0
         try r.skip(version == 1 ? 16 : 8)
         trackID = try r.readU32()
@@ -57,6 +59,10 @@ extension QuickTimeTrack {
     static let videoSampleEntryFormats: Set<String> = [
         "avc1", "avc3", "hvc1", "hev1", "mp4v", "av01", "vp09", "jpeg", "apcn", "apch", "apcs", "ap4h",
     ]
+    /// The same formats as big-endian type codes (the probe-only walk compares integers).
+    static let videoSampleEntryCodes: [UInt32] = videoSampleEntryFormats.map { format in
+        format.utf8.reduce(0) { $0 << 8 | UInt32($1) }
+    }
 
     static func parseSampleDescriptions(_ stsd: ISOBox, in structure: ISOStructure, limits: ParseLimits,
                                         problems: inout [ParseProblem]) throws(MediaError) -> [SampleEntry] {

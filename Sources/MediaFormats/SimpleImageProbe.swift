@@ -46,7 +46,10 @@ public enum SimpleImageProbe {
                 info.problems.append(ParseProblem(.warning, "webp", "unknown first chunk \(chunk)"))
             }
         case .tiff:
-            let tiff = try source.read(at: 0, count: min(limits.headerProbeBytes, Int(min(source.size, UInt64(Int.max)))))
+            // At least the default head: how much a caller prefetches (`ParseLimits.forProbing` gives files named
+            // as movies one page) must not change what a TIFF's directories are read from.
+            let wanted = max(limits.headerProbeBytes, ParseLimits.default.headerProbeBytes)
+            let tiff = try source.read(at: 0, count: min(wanted, Int(min(source.size, UInt64(Int.max)))))
             ExifReader.parse(tiff: tiff, fileOffset: 0, limits: limits).apply(to: &info)
         default:
             break

@@ -1,0 +1,385 @@
+import XCTest
+import TestSupport
+@testable import MediaFormats
+
+/// The probe-only `moov` walk (`QuickTimeMovie.parseForProbe`, taken on `ProbePath.fast`) must give exactly
+/// the `MediaInfo` of the full parser (`ProbePath.full`): on real movies, on synthetic ones, and on damaged
+/// copies (cut at every offset through `moov`, bytes flipped, tight limits), where it either takes the
+/// shortcut or hands over to the full parser.
+final class ProbeMovieFastPathTests: XCTestCase {
+    private typealias B = ISOBoxBuilder
+
+    /// A source with one byte replaced, without copying the file.
+    private struct PatchedSource: ByteSource {
+        let base: any ByteSource
+        let offset: Int
+        let value: UInt8
+        var size: UInt64 { base.size }
+        func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
+            var bytes = try base.read(at: offset, count: count)
+            let index = self.offset - Int(offset)
+            if index >= 0, index < bytes.count { bytes[index] = value }
+            return bytes
+        }
+    }
+
+    private func assertSame(_ source: any ByteSource, limits: ParseLimits = .default, _ label: String,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        let fast = MediaProbe.probe(source, limits: limits, path: .fast)
+        let full = MediaProbe.probe(source, limits: limits, path: .full)
+        XCTAssertEqual(fast, full, "fast and full probes differ for \(label)", file: file, line: line)
+    }
+
+    private func walk(_ source: any ByteSource, limits: ParseLimits = .default) -> QuickTimeMovie? {
+        QuickTimeProbe.probeMovie(ISOBMFFTopLevel.scan(source, limits: limits), source: source, limits: limits)
+    }
+
+    private func load(_ path: String) throws -> MemoryByteSource {
+        MemoryByteSource(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    /// The bytes of `source` as one array (sources here are small).
+    private func bytes(_ source: any ByteSource) throws -> [UInt8] { try source.readExactly(at: 0, count: Int(source.size)) }
+
+    /// The movies the walk is for. Committed: synthetic movies (moov first and last, a 64-bit moov size,
+    /// a composition offset, a rotation), train.mov and the MP4 inside motion-photo-v1.jpeg (two video
+    /// tracks, AAC, a `mett` track). Shared, when ../shared is there: its movies and embedded MP4s.
+    private func movieSources() throws -> [(String, MemoryByteSource)] {
+        var sources: [(String, MemoryByteSource)] = [
+            ("synthetic movie", MemoryByteSource(B.movie())),
+            ("synthetic moov first", MemoryByteSource(B.movie(moovLast: false))),
+            ("synthetic large moov", MemoryByteSource(B.movie(largeMoov: true, compositionOffset: 300))),
+            ("synthetic open-ended moov", MemoryByteSource(B.movie(matrix: [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x4000_0000],
+                                                                   openEndedLast: true))),
+        ]
+        sources.append(("train.mov", try load(Fixtures.committed("train.mov"))))
+        let motionPhoto = try bytes(load(Fixtures.committed("motion-photo-v1.jpeg")))
+        sources.append(("motion-photo-v1 MP4", MemoryByteSource(Array(motionPhoto.suffix(122_562)))))
+        if let dir = Fixtures.sharedDirectory?.path {
+            for name in ["train.mov", "limitpoint/pairedVideo.mov"] where FileManager.default.fileExists(atPath: dir + "/" + name) {
+                let source = try load(dir + "/" + name)
+                // The shared train.mov is the committed one: one copy is enough.
+                guard !sources.contains(where: { $0.1.bytes == source.bytes }) else { continue }
+                sources.append((name, source))
+            }
+            let heic = dir + "/motion-photo.heic"
+            if FileManager.default.fileExists(atPath: heic) {
+                let source = try load(heic)
+                let box = try XCTUnwrap(ISOBMFFTopLevel.scan(source, limits: .default).first("mpvd"))
+                let range = box.payloadRange
+                sources.append(("motion-photo.heic MP4",
+                                MemoryByteSource(Array(source.bytes[Int(range.offset)..<Int(range.end)]))))
+            }
+        }
+        return sources
+    }
+
+    private func moovRange(_ source: any ByteSource, _ label: String) throws -> ByteRange {
+        try XCTUnwrap(ISOBMFFTopLevel.scan(source, limits: .default).first("moov"), label).range
+    }
+
+    func testWellFormedMoviesTakeTheShortcutAndProbeTheSame() throws {
+        let sources = try movieSources()
+        XCTAssertGreaterThanOrEqual(sources.count, 6)
+        for (label, source) in sources {
+            // Without this the differential tests could pass with the walk never taken.
+            XCTAssertNotNil(walk(source), label)
+            assertSame(source, label)
+        }
+    }
+
+    func testWalkGivesWhatTheProbeReads() throws {
+        let source = try load(Fixtures.committed("train.mov"))
+        let movie = try XCTUnwrap(walk(source))
+        XCTAssertEqual(movie.tracks.count, 4)
+        XCTAssertEqual(movie.metadata.string(QuickTimeProbe.contentIdentifierKey), "E905E6C6-C747-4805-942F-9904A0281F02")
+        // Only the values the probe copies are kept.
+        XCTAssertTrue(Set(movie.metadata.values.keys).isSubset(of: QuickTimeProbe.probedMetadataKeys))
+        let info = MediaProbe.probe(source)
+        XCTAssertEqual(info.frameCount, 22)
+        XCTAssertEqual(try XCTUnwrap(info.stillImageTime), 0.48, accuracy: 0.001)
+        XCTAssertEqual(info.pixelWidth, 1440)
+        XCTAssertEqual(info.problems, [])
+    }
+
+    func testFilesCutThroughMoovProbeTheSameBothWays() throws {
+        for (label, source) in try movieSources() {
+            let moov = try moovRange(source, label)
+            // Every offset through moov (and the bytes before it in a small file); a coarser sweep elsewhere.
+            var cuts = Array(stride(from: moov.offset, to: moov.end, by: 1))
+            cuts += stride(from: UInt64(0), to: source.size, by: max(1, Int(source.size / 100)))
+            for cut in cuts {
+                assertSame(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)), "\(label) cut at \(cut)")
+            }
+        }
+    }
+
+    /// A `moov` whose size is rewritten to end at every offset inside it: its last child is cut, so the walk
+    /// meets truncated boxes inside the box it read (the file cut above only removes the whole moov).
+    func testMoovShortenedAtEveryOffsetProbesTheSameBothWays() throws {
+        var shortcuts = 0, handovers = 0
+        for (label, source) in try movieSources() {
+            let moov = try moovRange(source, label)
+            let original = try bytes(source)
+            let start = Int(moov.offset)
+            guard original[start..<start + 4].elementsEqual(B.u32(UInt32(moov.length))) else { continue }   // 32-bit sizes only
+            // Every length through a small moov; about 2,000 spread over a large one (a debug build probes slowly).
+            for length in stride(from: 8, to: Int(moov.length), by: max(1, Int(moov.length) / 2000)) {
+                var shortened = Array(original[..<(start + length)])
+                shortened.replaceSubrange(start..<start + 4, with: B.u32(UInt32(length)))
+                let source = MemoryByteSource(shortened)
+                assertSame(source, "\(label) moov shortened to \(length)")
+                if walk(source) == nil { handovers += 1 } else { shortcuts += 1 }
+            }
+        }
+        XCTAssertGreaterThan(shortcuts, 0)
+        XCTAssertGreaterThan(handovers, 0)
+    }
+
+    func testMoviesWithFlippedBytesProbeTheSameBothWays() throws {
+        var shortcuts = 0, handovers = 0
+        for (label, source) in try movieSources() {
+            let moov = try moovRange(source, label)
+            // Every byte of a small moov; about 1,000 spread over a large one (a debug build probes slowly).
+            let step = max(1, Int(moov.length) / 1000)
+            for offset in stride(from: Int(moov.offset), to: Int(moov.end), by: step) {
+                let original = source.bytes[offset]
+                for value in [original ^ 0xFF, original &+ 1] {
+                    let patched = PatchedSource(base: source, offset: offset, value: value)
+                    assertSame(patched, "\(label) byte \(offset) = \(value)")
+                    if walk(patched) == nil { handovers += 1 } else { shortcuts += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(shortcuts, 0)
+        XCTAssertGreaterThan(handovers, 0)
+    }
+
+    func testTightLimitsProbeTheSameBothWays() throws {
+        for (label, source) in try movieSources() {
+            for (depth, entries) in [(0, 4096), (1, 4096), (2, 4096), (4, 4096), (6, 4096), (8, 4096), (10, 4096),
+                                     (16, 0), (16, 1), (16, 2), (16, 4), (16, 6), (16, 8), (16, 20)] {
+                var limits = ParseLimits()
+                limits.maxDepth = depth
+                limits.maxEntries = entries
+                assertSame(source, limits: limits, "\(label) with maxDepth \(depth), maxEntries \(entries)")
+            }
+            for samples in [0, 1, 2, 21, 22, 23, 100] {
+                var limits = ParseLimits()
+                limits.maxSamples = samples
+                assertSame(source, limits: limits, "\(label) with maxSamples \(samples)")
+            }
+            for structure in [0, 100, 6237, 1 << 20] {
+                var limits = ParseLimits()
+                limits.maxStructureBytes = structure
+                assertSame(source, limits: limits, "\(label) with maxStructureBytes \(structure)")
+            }
+        }
+    }
+
+    /// The top-level walk reads the end of a file in one go when a header lies near it (`ISOBMFFTopLevel.tail`):
+    /// it must find the same boxes and problems as header-by-header reads, also on cut and damaged files.
+    func testTopLevelTailReadFindsTheSameBoxes() throws {
+        var headerByHeader = ParseLimits()
+        headerByHeader.headerProbeBytes = Int.max   // never past the head: no tail read
+        var tailAlways = ParseLimits()
+        tailAlways.headerProbeBytes = 0
+        var tailsRead = 0
+        func assertSameTopLevel(_ source: any ByteSource, _ label: String) {
+            let plain = ISOBMFFTopLevel.scan(source, limits: headerByHeader)
+            let tailed = ISOBMFFTopLevel.scan(source, limits: tailAlways)
+            XCTAssertNil(plain.tail, label)
+            if tailed.tail != nil { tailsRead += 1 }
+            XCTAssertEqual(plain.boxes, tailed.boxes, label)
+            XCTAssertEqual(plain.problems, tailed.problems, label)
+            XCTAssertEqual(plain.fileType, tailed.fileType, label)
+        }
+        for (label, source) in try movieSources() {
+            let moov = try moovRange(source, label)
+            assertSameTopLevel(source, label)
+            for cut in stride(from: UInt64(0), to: source.size, by: max(1, Int(source.size / 300))) {
+                assertSameTopLevel(SliceByteSource(base: source, range: ByteRange(offset: 0, length: cut)), "\(label) cut at \(cut)")
+            }
+            // Every byte of the moov's header and of the first child's.
+            for offset in Int(moov.offset)..<Int(moov.offset) + 16 {
+                assertSameTopLevel(PatchedSource(base: source, offset: offset, value: source.bytes[offset] ^ 0xFF),
+                                   "\(label) byte \(offset) flipped")
+            }
+        }
+        XCTAssertGreaterThan(tailsRead, 0)
+    }
+
+    /// Files named as movies prefetch one page (`ParseLimits.forProbing`): only the reads may change, so every
+    /// fixture, misnamed or not, must probe the same with the small head.
+    func testMovieNamesPrefetchLessAndProbeTheSame() throws {
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "/a/IMG_0001.MOV").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "clip.mp4").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.qt").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "IMG_0001.JPG").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "mov").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "a.movie").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        let movieLimits = ParseLimits.default.forProbing(path: "misnamed.mov")
+        var paths = ["train.jpg", "train.mov", "motion-photo-v1.jpeg"].map(Fixtures.committed)
+        if let dir = Fixtures.sharedDirectory?.path {
+            paths += ["IMG_2927.HEIC", "samsung-still.jpeg", "microvideo-v1.jpeg", "motion-photo.heic", "iphone-se-still.heic",
+                      "limitpoint/pairedVideo.mov"].map { dir + "/" + $0 }
+        }
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let source = try load(path)
+            XCTAssertEqual(MediaProbe.probe(source, limits: movieLimits), MediaProbe.probe(source), path)
+        }
+        // A TIFF misnamed as a movie: its directories past the one-page head are still read.
+        var tiff = TIFFWriter(order: .bigEndian)
+        tiff.bytes += Array(repeating: 0, count: 6000)
+        let ifd0 = tiff.appendIFD([tiff.ascii(0x010F, "Maker"), tiff.short(0x0112, 6)])
+        tiff.setIFD0(ifd0)
+        let tiffInfo = MediaProbe.probe(MemoryByteSource(tiff.bytes), limits: movieLimits)
+        XCTAssertEqual(tiffInfo.cameraMake, "Maker")
+        XCTAssertEqual(tiffInfo, MediaProbe.probe(MemoryByteSource(tiff.bytes)))
+        let counter = ReadCounter()
+        let info = try MediaProbe.probe(path: Fixtures.committed("train.mov"), counter: counter)
+        XCTAssertNotNil(info.contentIdentifier)
+        XCTAssertLessThan(counter.bytes, 4096 + 8192, "the head and the moov: \(counter.bytes) bytes")
+    }
+
+    /// `ISOBox.isContainer` (a switch over literals) must name exactly `ISOBox.containerTypes`.
+    func testContainerSwitchMatchesTheContainerTypes() {
+        for code in ISOBox.containerTypeCodes { XCTAssertTrue(ISOBox.isContainer(code), fourCC(code)) }
+        XCTAssertEqual(ISOBox.containerTypeCodes.count, ISOBox.containerTypes.count)
+        for type in ["mvhd", "tkhd", "stsd", "mdat", "ftyp", "free", "uuid", "keys", "data", "MOOV", "moo ", "\0\0\0\u{1}"] {
+            XCTAssertFalse(ISOBox.isContainer(type.utf8.reduce(0) { $0 << 8 | UInt32($1) }), type)
+        }
+        // Every code one bit away from a container's is not one (unless it is another container).
+        for code in ISOBox.containerTypeCodes {
+            for bit in 0..<32 {
+                let other = code ^ (1 << UInt32(bit))
+                XCTAssertEqual(ISOBox.isContainer(other), ISOBox.containerTypeCodes.contains(other))
+            }
+        }
+    }
+
+    /// `mainVideoTrackIndex` (a loop over indices) must pick what the filtered copies and `max(by:)` picked:
+    /// enabled video tracks first, the most timed samples, the first of a tie.
+    func testMainVideoTrackIsTheOneFilterAndMaxPicked() {
+        let structure = ISOStructure(root: ISOBox(type: "moov", typeCode: 0, range: ByteRange(offset: 0, length: 8), headerSize: 8),
+                                     bytes: ByteReader([0, 0, 0, 8] + Array("moov".utf8)))
+        func track(_ handler: String, enabled: Bool, samples: UInt64?, id: UInt32) -> QuickTimeTrack {
+            var track = QuickTimeTrack(box: structure.root)
+            track.trackID = id
+            track.handlerType = handler
+            track.enabled = enabled
+            if let samples {
+                var table = QuickTimeSampleTable(structure: structure)
+                table.timedSampleCount = samples
+                track.sampleTable = table
+            }
+            return track
+        }
+        func reference(_ tracks: [QuickTimeTrack]) -> UInt32? {
+            let videos = tracks.filter(\.isVideo)
+            let candidates = videos.contains(where: \.enabled) ? videos.filter(\.enabled) : videos
+            return candidates.max { ($0.sampleTable?.timedSampleCount ?? 0) < ($1.sampleTable?.timedSampleCount ?? 0) }?.trackID
+        }
+        let kinds: [(String, Bool, UInt64?)] = [("vide", true, 10), ("vide", false, 20), ("vide", true, 10), ("soun", true, 99),
+                                                ("vide", false, nil), ("vide", true, nil), ("meta", true, 5), ("vide", true, 0)]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            let count = round % 6
+            var tracks: [QuickTimeTrack] = []
+            for id in 0..<count {
+                let (handler, enabled, samples) = kinds[Int.random(in: 0..<kinds.count, using: &generator)]
+                tracks.append(track(handler, enabled: enabled, samples: samples, id: UInt32(id)))
+            }
+            var movie = QuickTimeMovie(structure: structure)
+            movie.tracks = tracks
+            XCTAssertEqual(movie.mainVideoTrack?.trackID, reference(tracks), "\(tracks.map { ($0.handlerType ?? "", $0.enabled, $0.sampleTable?.timedSampleCount) })")
+        }
+    }
+
+    // MARK: the walk's own cases
+
+    /// A movie whose moov is `payload` (mvhd, traks, meta...), after a ftyp.
+    private func movie(_ children: [[UInt8]]) -> MemoryByteSource {
+        MemoryByteSource(B.box("ftyp", B.fourCC("qt  ") + B.u32(0) + B.fourCC("qt  ")) + B.container("moov", children))
+    }
+
+    private let mvhd = B.fullBox("mvhd", B.u32(0) + B.u32(0) + B.u32(600) + B.u32(1200) + Array(repeating: 0, count: 80))
+
+    private func meta(keys: [[UInt8]], items: [(UInt32, [UInt8])]) -> [UInt8] {
+        let keysBox = B.fullBox("keys", B.u32(UInt32(keys.count)) + keys.flatMap { B.u32(UInt32(8 + $0.count)) + B.fourCC("mdta") + $0 })
+        let ilst = B.container("ilst", items.map { B.u32(UInt32(8 + $0.1.count)) + B.u32($0.0) + $0.1 })
+        return B.container("meta", [B.box("hdlr", B.u32(0) + B.u32(0) + B.fourCC("mdta") + Array(repeating: 0, count: 12)), keysBox, ilst])
+    }
+
+    private func text(_ s: String) -> [UInt8] { B.box("data", B.u32(1) + B.u32(0) + Array(s.utf8)) }
+
+    func testRepeatedKeysKeepTheFirstValueBothWays() throws {
+        let id = Array(QuickTimeProbe.contentIdentifierKey.utf8)
+        // Two entries with the same key text: the first item with a data box wins, on both paths.
+        let source = movie([mvhd, meta(keys: [id, Array("other".utf8), id],
+                                       items: [(3, text("FIRST")), (2, text("x")), (1, text("SECOND")), (3, [])])])
+        XCTAssertNotNil(walk(source))
+        XCTAssertEqual(MediaProbe.probe(source).contentIdentifier, "FIRST")
+        assertSame(source, "repeated keys")
+    }
+
+    func testUnusualMetadataHandsOver() throws {
+        let id = Array(QuickTimeProbe.contentIdentifierKey.utf8)
+        let cases: [(String, MemoryByteSource)] = [
+            // A non-ASCII key: its text equality is Unicode's, not the bytes'.
+            ("non-ASCII key", movie([mvhd, meta(keys: [Array("caf\u{E9}".utf8), id], items: [(2, text("A"))])])),
+            // An item whose index names no key: a warning of the full parser's.
+            ("item without key", movie([mvhd, meta(keys: [id], items: [(2, text("A")), (1, text("B"))])])),
+            // More keys than the walk follows.
+            ("many keys", movie([mvhd, meta(keys: (0...QuickTimeMovie.maxKeys).map { Array("k\($0)".utf8) } + [id],
+                                              items: [(UInt32(QuickTimeMovie.maxKeys + 2), text("C"))])])),
+            // A data box too short for its type and locale.
+            ("short data", movie([mvhd, meta(keys: [id], items: [(1, B.box("data", B.u32(1)))])])),
+            ("no mvhd", movie([meta(keys: [id], items: [(1, text("D"))])])),
+        ]
+        for (label, source) in cases {
+            XCTAssertNil(walk(source), label)
+            assertSame(source, label)
+        }
+        XCTAssertEqual(MediaProbe.probe(cases[2].1).contentIdentifier, "C")
+    }
+
+    /// `mebx` key tables: a later key with the same local id replaces an earlier one (as in the full parser's
+    /// dictionary), so a still-image-time key that is replaced names no still track.
+    func testStillImageTimeKeyTablesProbeTheSameBothWays() throws {
+        func keyTable(_ keys: [(UInt32, String)]) -> [UInt8] {
+            let entries = keys.map { id, key in
+                B.u32(UInt32(8 + 8 + 4 + key.utf8.count)) + B.u32(id)
+                    + B.box("keyd", B.fourCC("mdta") + Array(key.utf8))
+            }
+            return B.box("mebx", Array(repeating: 0, count: 8) + B.container("keys", entries))
+        }
+        func track(_ entries: [[UInt8]]) -> [UInt8] {
+            let tkhd = B.fullBox("tkhd", B.u32(0) + B.u32(0) + B.u32(2) + B.u32(0) + B.u32(1200) + Array(repeating: 0, count: 16)
+                                     + Array(repeating: 0, count: 36) + B.u32(0) + B.u32(0))
+            let mdhd = B.fullBox("mdhd", B.u32(0) + B.u32(0) + B.u32(600) + B.u32(1200) + B.u32(0))
+            let hdlr = B.fullBox("hdlr", B.u32(0) + B.fourCC("meta") + Array(repeating: 0, count: 13))
+            let stsd = B.fullBox("stsd", B.u32(UInt32(entries.count)) + entries.flatMap { $0 })
+            let stts = B.fullBox("stts", B.u32(2) + B.u32(0) + B.u32(5) + B.u32(1) + B.u32(7))
+            let elst = B.fullBox("elst", B.u32(2) + B.u32(288) + B.i32(-1) + B.u32(0x10000) + B.u32(1) + B.u32(0) + B.u32(0x10000))
+            return B.container("trak", [tkhd, B.container("edts", [elst]),
+                                        B.container("mdia", [mdhd, hdlr, B.container("minf", [B.container("stbl", [stsd, stts])])])])
+        }
+        let still = QuickTimeMovie.stillImageTimeKey
+        let cases: [(String, [[UInt8]], Bool)] = [
+            ("still key", [keyTable([(1, "a"), (2, still)])], true),
+            ("still key replaced", [keyTable([(1, still), (1, "b")])], false),
+            ("still key in a second entry", [keyTable([(1, "a")]), keyTable([(7, still)])], true),
+            ("no still key", [keyTable([(1, "a")])], false),
+        ]
+        for (label, entries, hasStill) in cases {
+            let source = movie([mvhd, track(entries)])
+            XCTAssertNotNil(walk(source), label)
+            XCTAssertEqual(MediaProbe.probe(source).stillImageTime != nil, hasStill, label)
+            assertSame(source, label)
+        }
+        let nonASCII = movie([mvhd, track([keyTable([(1, "caf\u{E9}"), (2, still)])])])
+        XCTAssertNil(walk(nonASCII))
+        assertSame(nonASCII, "non-ASCII mebx key")
+    }
+}
