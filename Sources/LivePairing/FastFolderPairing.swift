@@ -13,6 +13,7 @@ struct FolderPairingScratch {
     var idStart: [Int32] = []
     var idLength: [Int32] = []
     var isMovie: [Bool] = []
+    var sentences = ProblemSentences()
 
     mutating func reset() {
         names.removeAll(keepingCapacity: true)
@@ -169,7 +170,7 @@ extension LivePairer {
                     ? ["identifier \(id) is shared with " + others(Int32(g), except: still)] : []
                 add(LibraryItem(kind: .live, still: stillFile, movie: movieFile, contentIdentifier: id,
                                 pairing: .contentIdentifier,
-                                warnings: shared + problems(stillFile) + problems(movieFile)), primary: still)
+                                warnings: shared + problems(stillFile, sentences: &s.sentences) + problems(movieFile, sentences: &s.sentences)), primary: still)
             }
         }
 
@@ -199,7 +200,7 @@ extension LivePairer {
                 contentIdentifier: stillFile.info.contentIdentifier ?? movieFile.info.contentIdentifier,
                 pairing: .probableByName,
                 warnings: ["paired by file name only (probable): one half has no content identifier"]
-                    + problems(stillFile) + problems(movieFile)), primary: still)
+                    + problems(stillFile, sentences: &s.sentences) + problems(movieFile, sentences: &s.sentences)), primary: still)
         }
 
         // 3. What is left stands alone.
@@ -214,13 +215,14 @@ extension LivePairer {
             }
             add(standaloneStill(files[folder[still]], groupSize: g >= 0 ? stillsOf(g).count : 0,
                                 groupHasMovies: g >= 0 && groupMovieStart[Int(g) + 1] > groupMovieStart[Int(g)],
-                                others: { others(g, except: still) }, differingMovieNames: differing),
+                                others: { others(g, except: still) }, differingMovieNames: differing,
+                                sentences: &s.sentences),
                 primary: still)
         }
         for movie in 0..<count where s.isMovie[movie] && !used[movie] {
             let g = group[movie]
             add(standaloneMovie(files[folder[movie]], hasStills: g >= 0 && !stillsOf(g).isEmpty,
-                                stillNames: { others(g, except: nil) }), primary: movie)
+                                stillNames: { others(g, except: nil) }, sentences: &s.sentences), primary: movie)
         }
         return true
     }
@@ -250,14 +252,14 @@ extension LivePairer {
                 if bytes[i] == UInt8(ascii: ".") { end = i; break }
                 i -= 1
             }
+            for byte in bytes where byte >= 0x80 { return false }
             let start = s.names.count
-            for byte in bytes {
-                guard byte < 0x80 else {
-                    s.names.removeSubrange(start...)
-                    return false
-                }
+            // Copied in one piece, then lower-cased in place: appending byte by byte checked the array's
+            // uniqueness and capacity for every byte.
+            s.names.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<end]))
+            s.names.withUnsafeMutableBufferPointer { names in
+                for i in start..<names.count where names[i] >= 0x41 && names[i] <= 0x5A { names[i] += 32 }
             }
-            for byte in bytes[..<end] { s.names.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte) }
             s.nameStart.append(Int32(truncatingIfNeeded: start))
             s.nameLength.append(Int32(truncatingIfNeeded: end))
             s.nameHash.append(s.names.withUnsafeBufferPointer { ByteKeyTable.hash(UnsafeBufferPointer(rebasing: $0[start...])) })
@@ -269,9 +271,10 @@ extension LivePairer {
     private static func appendIdentifier(_ id: String, to s: inout FolderPairingScratch) -> Bool {
         withBytes(id) { bytes -> Bool in
             let start = s.ids.count
-            for byte in bytes {
-                guard byte < 0x80 else { return false }
-                s.ids.append(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)
+            for byte in bytes where byte >= 0x80 { return false }
+            s.ids.append(contentsOf: bytes)
+            s.ids.withUnsafeMutableBufferPointer { ids in
+                for i in start..<ids.count where ids[i] >= 0x61 && ids[i] <= 0x7A { ids[i] -= 32 }
             }
             s.idStart.append(Int32(truncatingIfNeeded: start))
             s.idLength.append(Int32(truncatingIfNeeded: bytes.count))

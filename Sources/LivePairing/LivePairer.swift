@@ -177,6 +177,7 @@ public enum LivePairer {
         unpairedStills = []
 
         // 3. What is left stands alone, with warnings that say what is missing.
+        var sentences = ProblemSentences()
         for still in stillsLeft {
             let stillFile = files[still]
             let id = stillFile.info.contentIdentifier.map(upper)
@@ -188,12 +189,13 @@ public enum LivePairer {
             add(standaloneStill(stillFile, groupSize: group.count,
                                 groupHasMovies: !(id.flatMap { moviesByID[$0]?.isEmpty } ?? true),
                                 others: { namesOfOthers(group, count: group.count, of: files, except: still) },
-                                differingMovieNames: differing), primary: still)
+                                differingMovieNames: differing, sentences: &sentences), primary: still)
         }
         for movie in movies where !usedMovies.contains(movie.rank) {
             let sameID = movie.file.info.contentIdentifier.map(upper).map { stillsByID[$0] ?? [] } ?? []
             add(standaloneMovie(movie.file, hasStills: !sameID.isEmpty,
-                                stillNames: { namesOfOthers(sameID, count: sameID.count, of: files, except: nil) }),
+                                stillNames: { namesOfOthers(sameID, count: sameID.count, of: files, except: nil) },
+                                sentences: &sentences),
                 primary: movie.rank)
         }
     }
@@ -217,8 +219,8 @@ public enum LivePairer {
     /// is the number of stills with its identifier (itself included), `others` their names but its own,
     /// `differingMovieNames` the movies of its name whose identifier differs from its own.
     static func standaloneStill(_ still: MediaFile, groupSize: Int, groupHasMovies: Bool, others: () -> String,
-                                differingMovieNames: [String]) -> LibraryItem {
-        var warnings = problems(still)
+                                differingMovieNames: [String], sentences: inout ProblemSentences) -> LibraryItem {
+        var warnings = problems(still, sentences: &sentences)
         var liveOff: String?
         if still.info.embeddedMovie != nil {
             return LibraryItem(kind: .motion, still: still, contentIdentifier: still.info.contentIdentifier,
@@ -248,8 +250,9 @@ public enum LivePairer {
     }
 
     /// A movie without its still; `stillNames` names the stills with its identifier when `hasStills`.
-    static func standaloneMovie(_ movie: MediaFile, hasStills: Bool, stillNames: () -> String) -> LibraryItem {
-        var warnings = problems(movie)
+    static func standaloneMovie(_ movie: MediaFile, hasStills: Bool, stillNames: () -> String,
+                                sentences: inout ProblemSentences) -> LibraryItem {
+        var warnings = problems(movie, sentences: &sentences)
         let id = movie.info.contentIdentifier.map(upper)
         if let id {
             if !hasStills {
@@ -285,16 +288,35 @@ public enum LivePairer {
     /// Parse problems worth telling the user, prefixed with the file name, in plain words (each sentence
     /// once: a cut movie breaks several boxes). The parser's words stay in `MediaInfo.problems`.
     static func problems(_ file: MediaFile) -> [String] {
+        var sentences = ProblemSentences()
+        return problems(file, sentences: &sentences)
+    }
+
+    static func problems(_ file: MediaFile, sentences memo: inout ProblemSentences) -> [String] {
         // Most files have nothing to say: no sets and arrays for them (this ran for every file of a scan).
         guard file.info.problems.contains(where: { $0.severity >= .warning }) else { return [] }
         var seen = Set<String>()
+        let format = file.info.format
         let sentences = file.info.problems.filter { $0.severity >= .warning }
-            .map { $0.plainSentence(format: file.info.format) }
+            .map { memo.sentence($0, format: format) }
             .filter { seen.insert($0).inserted }
         // A file cut short breaks whatever follows the cut: "ends early" says it all.
         let cut = sentences.first { $0.hasSuffix("the file ends early") }
         return (cut.map { [$0] + sentences.filter { !$0.hasPrefix("damaged ") } } ?? sentences)
             .map { "\(file.fileName): \($0)" }
+    }
+}
+
+/// Plain sentences of parse problems made so far in a folder: copies of one damaged file say the same, and
+/// making a sentence (lower-casing and searching the parser's message) was most of a warned item's pairing.
+struct ProblemSentences {
+    private var made: [(problem: ParseProblem, format: ContainerFormat, sentence: String)] = []
+
+    mutating func sentence(_ problem: ParseProblem, format: ContainerFormat) -> String {
+        for entry in made where entry.format == format && entry.problem == problem { return entry.sentence }
+        let sentence = problem.plainSentence(format: format)
+        if made.count < 16 { made.append((problem, format, sentence)) }
+        return sentence
     }
 }
 
