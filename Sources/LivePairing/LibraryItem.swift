@@ -290,6 +290,20 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
     }
     public var id: String { primary.path }
 
+    /// The facts the item is dated by: the still's when it has a capture date, else the movie's (nil without a
+    /// movie). Read in place: `item.still` copied the file (three retains, each a cache miss) for every item
+    /// the timeline dated (issue 17 item 3).
+    public var captureDateInfo: MediaInfo? {
+        if let info = storage.still?.info, info.hasCaptureDate { return info }
+        return storage.movie?.info
+    }
+
+    /// The size of all its files (`files`' sizes added), without making the array of files.
+    public var totalSize: UInt64 { (storage.still?.size ?? 0) + (storage.movie?.size ?? 0) }
+
+    /// `primary.folderPrefix`, without copying the file.
+    public var primaryFolderPrefix: String { storage.still?.folderPrefix ?? storage.movie?.folderPrefix ?? "" }
+
     /// `id` cut where `MediaFile` cuts a path (after its last "/"), for `hasID`.
     public static func idParts(_ id: String) -> (folderPrefix: String, name: String) {
         let utf8 = id.utf8

@@ -71,7 +71,7 @@ public enum LibraryArrangement {
         case .date:
             positions = sortedPositions(dates, ascending: true)
         case .size:
-            positions = sortedPositions(items.map { $0.files.reduce(UInt64(0)) { $0 + $1.size } }, ascending: false)
+            positions = sortedPositions(items.map(\.totalSize), ascending: false)
         }
         switch grouping {
         case .none:
@@ -95,17 +95,27 @@ public enum LibraryArrangement {
     private static func groupedByFolder(_ items: [LibraryItem], positions: [Int])
         -> (items: [LibraryItem], sections: [ViewSection]) {
         var folderOfPosition = [Int](repeating: 0, count: items.count)
-        var folderIndex: [Substring: Int] = [:]
+        // Folders by the primary file's prefix (the path up to its last "/"), not by a path made per item; the
+        // last folder is compared first, as neighbours mostly share it (and its buffer).
+        var folderIndex: [String: Int] = [:]
         var folderNames: [Substring] = []
-        for (position, item) in items.enumerated() {
-            let folder = folderName(of: item.id)
-            if let known = folderIndex[folder] {
-                folderOfPosition[position] = known
-            } else {
-                folderIndex[folder] = folderNames.count
-                folderOfPosition[position] = folderNames.count
-                folderNames.append(folder)
+        var lastPrefix: String?
+        var lastFolder = 0
+        for position in items.indices {
+            let prefix = items[position].primaryFolderPrefix
+            if let lastPrefix, lastPrefix == prefix {
+                folderOfPosition[position] = lastFolder
+                continue
             }
+            if let known = folderIndex[prefix] {
+                lastFolder = known
+            } else {
+                lastFolder = folderNames.count
+                folderIndex[prefix] = folderNames.count
+                folderNames.append(folderName(of: prefix))
+            }
+            folderOfPosition[position] = lastFolder
+            lastPrefix = prefix
         }
         var buckets = [[Int]](repeating: [], count: folderNames.count)
         for position in positions { buckets[folderOfPosition[position]].append(position) }
@@ -208,7 +218,7 @@ public struct CaptureDateKey: Sendable, Hashable, Comparable {
     public init(item: LibraryItem) {
         // The still's date, else the movie's; an Exif date is read from its packed digits (making its text
         // and parsing it again was most of arranging 100,000 items).
-        let info = item.still.map(\.info).flatMap { $0.hasCaptureDate ? $0 : nil } ?? item.movie?.info
+        let info = item.captureDateInfo
         if let fields = info?.exifCaptureDateFields {
             value = Self.combine(UInt64(fields.year), UInt64(fields.month), UInt64(fields.day), UInt64(fields.hour),
                                  UInt64(fields.minute), UInt64(fields.second))
