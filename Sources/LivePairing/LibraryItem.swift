@@ -128,14 +128,26 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         var notes: Notes?
         var kind: ItemKind
         var pairing: PairingEvidence?
+        /// `CaptureDateKey(item:).sortKey`, made with the item (its files' facts are at hand, and warm, where
+        /// items are made): the timeline read each item's still and its facts box, two cache misses per item
+        /// on the UI thread (issue 17 item 3). Made again when a file changes.
+        var dateSortKey: UInt64
         init(still: MediaFile?, movie: MediaFile?, notes: Notes?, kind: ItemKind, pairing: PairingEvidence?) {
             self.still = still
             self.movie = movie
             self.notes = notes
             self.kind = kind
             self.pairing = pairing
+            dateSortKey = CaptureDateKey(info: Self.captureDateInfo(still: still, movie: movie)).sortKey
         }
         func copy() -> Storage { Storage(still: still, movie: movie, notes: notes, kind: kind, pairing: pairing) }
+        func filesChanged() {
+            dateSortKey = CaptureDateKey(info: Self.captureDateInfo(still: still, movie: movie)).sortKey
+        }
+        static func captureDateInfo(still: MediaFile?, movie: MediaFile?) -> MediaInfo? {
+            if let info = still?.info, info.hasCaptureDate { return info }
+            return movie?.info
+        }
     }
 
     private mutating func unique() -> Storage {
@@ -146,12 +158,20 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
     /// The picture: the still of a live/motion/still item; nil for a video.
     public var still: MediaFile? {
         get { storage.still }
-        set { unique().still = newValue }
+        set {
+            let storage = unique()
+            storage.still = newValue
+            storage.filesChanged()
+        }
     }
     /// The movie beside the still (live) or the video itself (video); nil for motion and still.
     public var movie: MediaFile? {
         get { storage.movie }
-        set { unique().movie = newValue }
+        set {
+            let storage = unique()
+            storage.movie = newValue
+            storage.filesChanged()
+        }
     }
     /// Identifier, warnings and live-off reason in one shared box, nil when the item has none of them (most
     /// stills): 40 bytes became 8 in every copy of every item (issue 17 items 4 and 5). Never written: a
@@ -297,6 +317,10 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         if let info = storage.still?.info, info.hasCaptureDate { return info }
         return storage.movie?.info
     }
+
+    /// `CaptureDateKey(item: self).sortKey`, kept with the item: the timeline reads it without reaching the
+    /// files' facts.
+    public var captureDateSortKey: UInt64 { storage.dateSortKey }
 
     /// The size of all its files (`files`' sizes added), without making the array of files.
     public var totalSize: UInt64 { (storage.still?.size ?? 0) + (storage.movie?.size ?? 0) }
