@@ -16,12 +16,8 @@ extension LibraryScanner {
     static func pairByFolder(_ probed: inout [Probed], after head: [Probed], listings: [FolderListing]) -> [LibraryItem] {
         var groups = [[MediaFile]](repeating: [], count: listings.count)
         // By index: `for entry in probed` copied each whole entry (its file and stamp) before taking the file.
-        // The probed entries are moved out (reversed in place, then taken from the end, so in their order):
-        // a copy retained each file's strings and facts box, a cache miss each, and releasing `probed` after
-        // paid them again (issue 17 item 3).
         for index in head.indices { groups[head[index].folder].append(head[index].file) }
-        probed.reverse()
-        while let entry = probed.popLast() { groups[entry.folder].append(entry.file) }
+        for index in probed.indices { groups[probed[index].folder].append(probed[index].file) }
         probed = []
         guard let order = joinableFolderOrder(groups: groups, listings: listings), order.count > 1 else {
             // Released folder by folder as they are joined: the groups and the joined array are not both whole.
