@@ -295,16 +295,20 @@ public enum LivePairer {
     static func problems(_ file: MediaFile, sentences memo: inout ProblemSentences) -> [String] {
         // Most files have nothing to say: no sets and arrays for them (this ran for every file of a scan).
         guard file.info.problems.contains(where: { $0.severity >= .warning }) else { return [] }
-        var seen = Set<String>()
+        // Each sentence once, in order of first saying (a file has a handful: a list beats a set).
+        var sentences: [String] = []
         let format = file.info.format
-        let sentences = file.info.problems.filter { $0.severity >= .warning }
-            .map { memo.sentence($0, format: format) }
-            .filter { seen.insert($0).inserted }
+        for problem in file.info.problems where problem.severity >= .warning {
+            let sentence = memo.sentence(problem, format: format)
+            if !sentences.contains(sentence) { sentences.append(sentence) }
+        }
         // A file cut short breaks whatever follows the cut: "ends early" says it all.
         let cut = sentences.first { $0.hasSuffix("the file ends early") }
+        let name = file.fileName
         return (cut.map { [$0] + sentences.filter { !$0.hasPrefix("damaged ") } } ?? sentences)
-            .map { "\(file.fileName): \($0)" }
+            .map { "\(name): \($0)" }
     }
+
 }
 
 /// Plain sentences of parse problems made so far in a folder: copies of one damaged file say the same, and
