@@ -124,9 +124,27 @@ extension LivePairer {
             ranks.append(folder[local])
         }
         func stillsOf(_ g: Int32) -> ArraySlice<Int> { groupStills[groupStillStart[Int(g)]..<groupStillStart[Int(g) + 1]] }
+        // The names of a group's other stills are its first three's for every still but those three: made once
+        // per group (copies of one still, thousands to a group, each made the same sentence).
+        var othersOfRest = [String?](repeating: nil, count: groupCount)
+        var othersOfAll = [String?](repeating: nil, count: groupCount)
         func others(_ g: Int32, except: Int?) -> String {
-            namesOfOthers(stillsOf(g).lazy.map { folder[$0] }, count: stillsOf(g).count, of: files,
-                          except: except.map { folder[$0] })
+            let members = stillsOf(g)
+            func make() -> String {
+                namesOfOthers(members.lazy.map { folder[$0] }, count: members.count, of: files,
+                              except: except.map { folder[$0] })
+            }
+            guard let except else {
+                if let made = othersOfAll[Int(g)] { return made }
+                let made = make()
+                othersOfAll[Int(g)] = made
+                return made
+            }
+            if members.prefix(othersListed).contains(except) { return make() }
+            if let made = othersOfRest[Int(g)] { return made }
+            let made = make()
+            othersOfRest[Int(g)] = made
+            return made
         }
 
         // 1. By content identifier, group by group in the order of their first still.

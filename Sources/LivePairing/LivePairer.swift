@@ -267,8 +267,11 @@ public enum LivePairer {
     /// "a.jpg, b.jpg and 3 more": a folder of copies sharing one identifier must not make megabytes of warnings.
     /// `except`, when given, is a member of `files`. Stops after `limit` names: a group of thousands costs the
     /// same as a group of four.
+    /// How many names `namesOfOthers` lists.
+    static let othersListed = 3
+
     static func namesOfOthers(_ ranks: some Sequence<Int>, count: Int, of files: RankedFiles, except: Int?,
-                              limit: Int = 3) -> String {
+                              limit: Int = othersListed) -> String {
         var names: [String] = []
         for rank in ranks where rank != except {
             names.append(files[rank].fileName)

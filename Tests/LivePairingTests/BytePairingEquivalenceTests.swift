@@ -102,6 +102,15 @@ final class BytePairingEquivalenceTests: XCTestCase {
                                    modificationTime: 0, info: info))
         }
         assertSame(files, "shared group")
+        // More movies than stills: the movies left over name the group's stills.
+        let overflow = (0..<40).map { n -> MediaFile in
+            var info = MediaInfo(format: n < 10 ? .jpeg : .quickTime)
+            info.contentIdentifier = "OVER"
+            info.duration = 2
+            return MediaFile(path: "e/IMG_\(n).\(n < 10 ? "JPG" : "MOV")", size: 1, modificationTime: 0, info: info)
+        }
+        assertSame(overflow, "movies left over")
+        XCTAssertTrue(LivePairer.pair(overflow).contains { $0.warnings.first?.hasPrefix("another movie with identifier OVER") == true })
     }
 
     /// The byte path really runs for ASCII folders and declines non-ASCII names and identifiers.
