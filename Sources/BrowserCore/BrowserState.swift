@@ -128,8 +128,9 @@ public struct BrowserState: Sendable {
         }
         if triage.filter != .everything { items = triage.filter.apply(to: items, states: triage.states) }
         (items, sections) = LibraryArrangement.arrange(items, order: sortOrder, grouping: grouping)
-        if let selectedID, let index = items.firstIndex(where: { $0.id == selectedID }) {
-            selection = index
+        if let selectedID {
+            let parts = LibraryItem.idParts(selectedID)
+            if let index = items.firstIndex(where: { $0.hasID(parts) }) { selection = index }
         }
         clampSelection()
     }

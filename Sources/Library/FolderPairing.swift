@@ -15,8 +15,9 @@ extension LibraryScanner {
     /// ~150 ms on one core of the two, on the way to the complete timeline (issue 17 item 3).
     static func pairByFolder(_ probed: inout [Probed], after head: [Probed], listings: [FolderListing]) -> [LibraryItem] {
         var groups = [[MediaFile]](repeating: [], count: listings.count)
-        for entry in head { groups[entry.folder].append(entry.file) }
-        for entry in probed { groups[entry.folder].append(entry.file) }
+        // By index: `for entry in probed` copied each whole entry (its file and stamp) before taking the file.
+        for index in head.indices { groups[head[index].folder].append(head[index].file) }
+        for index in probed.indices { groups[probed[index].folder].append(probed[index].file) }
         probed = []
         guard let order = joinableFolderOrder(groups: groups, listings: listings), order.count > 1 else {
             // Released folder by folder as they are joined: the groups and the joined array are not both whole.

@@ -114,16 +114,80 @@ public enum PairingEvidence: String, Sendable, Codable {
 
 /// A library item: what the grid shows as one cell. A Live Photo is one item, never two.
 public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
+    /// Every field in one copy-on-write box: an item is 8 bytes inline and a copy is one retain. Inline (two
+    /// files, about 130 bytes) a copy retained each file's strings and facts and the notes, five to seven
+    /// objects scattered over the heap: arranging 60,000 items for the timeline was mostly those retains'
+    /// cache misses, and so were the browser's other copies of its item arrays (issue 17 item 3).
+    private var storage: Storage
+
+    /// Written only while uniquely referenced (`isKnownUniquelyReferenced`), so never while another thread
+    /// can see it.
+    private final class Storage: @unchecked Sendable {
+        var still: MediaFile?
+        var movie: MediaFile?
+        var notes: Notes?
+        var kind: ItemKind
+        var pairing: PairingEvidence?
+        /// `CaptureDateKey(item:).sortKey`, made with the item (its files' facts are at hand, and warm, where
+        /// items are made): the timeline read each item's still and its facts box, two cache misses per item
+        /// on the UI thread (issue 17 item 3). Made again when a file changes.
+        var dateSortKey: UInt64
+        init(still: MediaFile?, movie: MediaFile?, notes: Notes?, kind: ItemKind, pairing: PairingEvidence?) {
+            self.still = still
+            self.movie = movie
+            self.notes = notes
+            self.kind = kind
+            self.pairing = pairing
+            dateSortKey = CaptureDateKey(info: Self.captureDateInfo(still: still, movie: movie)).sortKey
+        }
+        func copy() -> Storage { Storage(still: still, movie: movie, notes: notes, kind: kind, pairing: pairing) }
+        func filesChanged() {
+            dateSortKey = CaptureDateKey(info: Self.captureDateInfo(still: still, movie: movie)).sortKey
+        }
+        static func captureDateInfo(still: MediaFile?, movie: MediaFile?) -> MediaInfo? {
+            if let info = still?.info, info.hasCaptureDate { return info }
+            return movie?.info
+        }
+    }
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// The picture: the still of a live/motion/still item; nil for a video.
-    public var still: MediaFile?
+    public var still: MediaFile? {
+        get { storage.still }
+        set {
+            let storage = unique()
+            storage.still = newValue
+            storage.filesChanged()
+        }
+    }
     /// The movie beside the still (live) or the video itself (video); nil for motion and still.
-    public var movie: MediaFile?
+    public var movie: MediaFile? {
+        get { storage.movie }
+        set {
+            let storage = unique()
+            storage.movie = newValue
+            storage.filesChanged()
+        }
+    }
     /// Identifier, warnings and live-off reason in one shared box, nil when the item has none of them (most
     /// stills): 40 bytes became 8 in every copy of every item (issue 17 items 4 and 5). Never written: a
     /// change makes a new box.
-    private var notes: Notes?
-    public var kind: ItemKind
-    public var pairing: PairingEvidence?
+    private var notes: Notes? {
+        get { storage.notes }
+        set { unique().notes = newValue }
+    }
+    public var kind: ItemKind {
+        get { storage.kind }
+        set { unique().kind = newValue }
+    }
+    public var pairing: PairingEvidence? {
+        get { storage.pairing }
+        set { unique().pairing = newValue }
+    }
 
     private final class Notes: Sendable {
         let contentIdentifier: String?
@@ -154,7 +218,10 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         private var boxes: [Key: Notes] = [:]
 
         mutating func share(_ item: inout LibraryItem) {
-            guard let notes = item.notes else { return }
+            // Notes with an identifier alone (a Live Photo's, one identifier per pair) are hardly ever equal:
+            // hashing each identifier to find no equal was a tenth of pairing 100,000 distinct files (issue 17
+            // item 3). The repeated notes are the ones with warnings.
+            guard let notes = item.notes, !notes.warnings.isEmpty || notes.liveOffReason != nil else { return }
             let key = Key(contentIdentifier: notes.contentIdentifier, warnings: notes.warnings, liveOffReason: notes.liveOffReason)
             if let known = boxes[key] {
                 item.notes = known
@@ -187,15 +254,13 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
     public init(kind: ItemKind, still: MediaFile? = nil, movie: MediaFile? = nil,
                 contentIdentifier: String? = nil, pairing: PairingEvidence? = nil, warnings: [String] = [],
                 liveOffReason: String? = nil) {
-        self.kind = kind
-        self.still = still
-        self.movie = movie
-        self.pairing = pairing
-        notes = Notes.make(contentIdentifier, warnings, liveOffReason)
+        storage = Storage(still: still, movie: movie, notes: Notes.make(contentIdentifier, warnings, liveOffReason),
+                          kind: kind, pairing: pairing)
     }
 
     public static func == (a: LibraryItem, b: LibraryItem) -> Bool {
-        a.kind == b.kind && a.still == b.still && a.movie == b.movie && a.pairing == b.pairing
+        if a.storage === b.storage { return true }
+        return a.kind == b.kind && a.still == b.still && a.movie == b.movie && a.pairing == b.pairing
             && (a.notes === b.notes || (a.contentIdentifier == b.contentIdentifier && a.warnings == b.warnings
                                         && a.liveOffReason == b.liveOffReason))
     }
@@ -244,6 +309,41 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         preconditionFailure("a LibraryItem always has a still or a movie")
     }
     public var id: String { primary.path }
+
+    /// The facts the item is dated by: the still's when it has a capture date, else the movie's (nil without a
+    /// movie). Read in place: `item.still` copied the file (three retains, each a cache miss) for every item
+    /// the timeline dated (issue 17 item 3).
+    public var captureDateInfo: MediaInfo? {
+        if let info = storage.still?.info, info.hasCaptureDate { return info }
+        return storage.movie?.info
+    }
+
+    /// `CaptureDateKey(item: self).sortKey`, kept with the item: the timeline reads it without reaching the
+    /// files' facts.
+    public var captureDateSortKey: UInt64 { storage.dateSortKey }
+
+    /// The size of all its files (`files`' sizes added), without making the array of files.
+    public var totalSize: UInt64 { (storage.still?.size ?? 0) + (storage.movie?.size ?? 0) }
+
+    /// `primary.folderPrefix`, without copying the file.
+    public var primaryFolderPrefix: String { storage.still?.folderPrefix ?? storage.movie?.folderPrefix ?? "" }
+
+    /// `id` cut where `MediaFile` cuts a path (after its last "/"), for `hasID`.
+    public static func idParts(_ id: String) -> (folderPrefix: String, name: String) {
+        let utf8 = id.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", id) }
+        let cut = utf8.index(after: slash)
+        return (String(id[..<cut]), String(id[cut...]))
+    }
+
+    /// Whether `id == parts` joined, without making this item's path: finding the selected item again among
+    /// 60,000 made a path string for every item before it (issue 17 item 3). A path's prefix ends with its
+    /// last "/" and its name holds none, so equal paths have equal parts.
+    public func hasID(_ parts: (folderPrefix: String, name: String)) -> Bool {
+        if let still = storage.still { return still.name == parts.name && still.folderPrefix == parts.folderPrefix }
+        if let movie = storage.movie { return movie.name == parts.name && movie.folderPrefix == parts.folderPrefix }
+        return false
+    }
     public var displayName: String { primary.fileName }
     /// Every file that makes up the item (still first): what move/copy/delete/export act on together.
     public var files: [MediaFile] { [still, movie].compactMap { $0 } }

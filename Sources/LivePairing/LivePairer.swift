@@ -23,17 +23,27 @@ public enum LivePairer {
         // so nothing is sorted or keyed by path strings a second time (issue 17 item 4).
         let ranked = RankedFiles(files: files, order: NaturalOrder.sortedIndices(files))
         // Each folder is its files' ranks, not copies of the files: a flat folder of 100,000 held the files
-        // five times over while it was paired (issue 17 item 4).
+        // five times over while it was paired (issue 17 item 4). Ranks of one folder mostly follow each other:
+        // the last folder is compared first (one shared prefix buffer: a pointer comparison), the table after.
         var folderIndex: [String: Int] = [:]
         var folders: [[Int]] = []
+        var lastPrefix: String?
+        var lastFolder = 0
         for rank in ranked.order.indices {
-            let prefix = ranked[rank].folderPrefix
-            if let known = folderIndex[prefix] {
-                folders[known].append(rank)
-            } else {
-                folderIndex[prefix] = folders.count
-                folders.append([rank])
+            let prefix = ranked.files[ranked.order[rank]].folderPrefix
+            if let lastPrefix, lastPrefix == prefix {
+                folders[lastFolder].append(rank)
+                continue
             }
+            if let known = folderIndex[prefix] {
+                lastFolder = known
+            } else {
+                lastFolder = folders.count
+                folderIndex[prefix] = folders.count
+                folders.append([])
+            }
+            folders[lastFolder].append(rank)
+            lastPrefix = prefix
         }
         folderIndex = [:]
         var items: [LibraryItem] = []
@@ -41,12 +51,22 @@ public enum LivePairer {
         items.reserveCapacity(files.count)
         ranks.reserveCapacity(files.count)
         var notes = LibraryItem.NotesSharing()
+        var scratch = FolderPairingScratch()
         for folder in folders.indices {
-            pairFolder(folders[folder], of: ranked, into: &items, ranks: &ranks, notes: &notes)
+            if !pairFolderByBytes(folders[folder], of: ranked, into: &items, ranks: &ranks, notes: &notes,
+                                  scratch: &scratch) {
+                pairFolderByStrings(folders[folder], of: ranked, into: &items, ranks: &ranks, notes: &notes)
+            }
             folders[folder] = []
         }
         // Put each item at its place by swaps (cycles of the permutation): sorting a copy kept two item arrays.
-        var source = items.indices.sorted { ranks[$0] < ranks[$1] }
+        // Every item has its own primary rank below `files.count`, so the permutation is a counting placement.
+        var itemOfRank = [Int32](repeating: -1, count: files.count)
+        for item in ranks.indices { itemOfRank[ranks[item]] = Int32(item) }
+        var source: [Int] = []
+        source.reserveCapacity(items.count)
+        for item in itemOfRank where item >= 0 { source.append(Int(item)) }
+        itemOfRank = []
         for start in source.indices where source[start] != start {
             var current = start
             while source[current] != start {
@@ -62,10 +82,12 @@ public enum LivePairer {
 
     // MARK: one folder
 
-    /// Appends the folder's items to `items` and the rank of each one's primary file to `ranks`. The folder's
+    /// Appends the folder's items to `items` and the rank of each one's primary file to `ranks`, comparing names
+    /// and identifiers as Strings: the path of folders with non-ASCII names or identifiers (the others take
+    /// `pairFolderByBytes`, which decides the same way with byte keys). The folder's
     /// stills are handled as ranks (8 bytes each) into `files`: the lists of stills below were copies of the
     /// files (64 bytes each), four of them alive at once in a flat folder (issue 17 item 4).
-    private static func pairFolder(_ folder: [Int], of files: RankedFiles, into items: inout [LibraryItem],
+    static func pairFolderByStrings(_ folder: [Int], of files: RankedFiles, into items: inout [LibraryItem],
                                    ranks: inout [Int], notes: inout LibraryItem.NotesSharing) {
         func add(_ item: LibraryItem, primary: Int) {
             var item = item
@@ -126,7 +148,7 @@ public enum LivePairer {
                 usedMovies.insert(movie.rank)
                 let stillFile = files[still]
                 let shared = groupStills.count > 1
-                    ? ["identifier \(id) is shared with " + namesOfOthers(groupStills, of: files, except: still)] : []
+                    ? ["identifier \(id) is shared with " + namesOfOthers(groupStills, count: groupStills.count, of: files, except: still)] : []
                 add(LibraryItem(kind: .live, still: stillFile, movie: movie.file, contentIdentifier: id,
                                 pairing: .contentIdentifier,
                                 warnings: shared + problems(stillFile) + problems(movie.file)), primary: still)
@@ -155,12 +177,26 @@ public enum LivePairer {
         unpairedStills = []
 
         // 3. What is left stands alone, with warnings that say what is missing.
+        var sentences = ProblemSentences()
         for still in stillsLeft {
-            add(standaloneStill(still, of: files, sameName: NameMatch.candidates(for: files[still], in: moviesByName),
-                                stillsByID: stillsByID, moviesByID: moviesByID), primary: still)
+            let stillFile = files[still]
+            let id = stillFile.info.contentIdentifier.map(upper)
+            let group = id.map { stillsByID[$0] ?? [] } ?? []
+            var differing: [String] = []
+            for movie in NameMatch.candidates(for: stillFile, in: moviesByName).lazy.map(\.file) {
+                if let a = id, let b = movie.info.contentIdentifier.map(upper), a != b { differing.append(movie.fileName) }
+            }
+            add(standaloneStill(stillFile, groupSize: group.count,
+                                groupHasMovies: !(id.flatMap { moviesByID[$0]?.isEmpty } ?? true),
+                                others: { namesOfOthers(group, count: group.count, of: files, except: still) },
+                                differingMovieNames: differing, sentences: &sentences), primary: still)
         }
         for movie in movies where !usedMovies.contains(movie.rank) {
-            add(standaloneMovie(movie.file, of: files, stillsByID: stillsByID), primary: movie.rank)
+            let sameID = movie.file.info.contentIdentifier.map(upper).map { stillsByID[$0] ?? [] } ?? []
+            add(standaloneMovie(movie.file, hasStills: !sameID.isEmpty,
+                                stillNames: { namesOfOthers(sameID, count: sameID.count, of: files, except: nil) },
+                                sentences: &sentences),
+                primary: movie.rank)
         }
     }
 
@@ -179,11 +215,12 @@ public enum LivePairer {
         return nil
     }
 
-    private static func standaloneStill(_ rank: Int, of files: RankedFiles, sameName: [PairingEntry],
-                                        stillsByID: [String: [Int]],
-                                        moviesByID: [String: [PairingEntry]]) -> LibraryItem {
-        let still = files[rank]
-        var warnings = problems(still)
+    /// A still without its movie: a Motion Photo, or a still whose warnings say what is missing. `groupSize`
+    /// is the number of stills with its identifier (itself included), `others` their names but its own,
+    /// `differingMovieNames` the movies of its name whose identifier differs from its own.
+    static func standaloneStill(_ still: MediaFile, groupSize: Int, groupHasMovies: Bool, others: () -> String,
+                                differingMovieNames: [String], sentences: inout ProblemSentences) -> LibraryItem {
+        var warnings = problems(still, sentences: &sentences)
         var liveOff: String?
         if still.info.embeddedMovie != nil {
             return LibraryItem(kind: .motion, still: still, contentIdentifier: still.info.contentIdentifier,
@@ -192,56 +229,55 @@ public enum LivePairer {
         if still.info.problems.contains(where: { $0.message.hasPrefix("broken motion photo") }) {
             liveOff = "its embedded movie is broken"
         }
-        if let id = still.info.contentIdentifier.map(upper) {
-            let group = stillsByID[id] ?? []
-            if group.count <= 1 {
+        let id = still.info.contentIdentifier.map(upper)
+        if let id {
+            if groupSize <= 1 {
                 warnings.insert("Live Photo movie missing (identifier \(id))", at: 0)
                 liveOff = "its movie is missing"
-            } else if moviesByID[id]?.isEmpty ?? true {
+            } else if !groupHasMovies {
                 // Copies of one still and no movie with their identifier: each is a Live Photo without its movie.
-                warnings.insert("Live Photo movie missing (identifier \(id), also in "
-                                + namesOfOthers(group, of: files, except: rank) + ")", at: 0)
+                warnings.insert("Live Photo movie missing (identifier \(id), also in " + others() + ")", at: 0)
                 liveOff = "its movie is missing"
             } else {
-                warnings.insert("identifier \(id) is shared with " + namesOfOthers(group, of: files, except: rank)
+                warnings.insert("identifier \(id) is shared with " + others()
                                 + "; the movie is paired with another still", at: 0)
             }
         }
-        for movie in sameName.lazy.map(\.file) {
-            if let a = still.info.contentIdentifier.map(upper), let b = movie.info.contentIdentifier.map(upper),
-               a != b {
-                warnings.append("not paired with \(movie.fileName): content identifiers differ")
-            }
+        for name in differingMovieNames {
+            warnings.append("not paired with \(name): content identifiers differ")
         }
-        return LibraryItem(kind: .still, still: still, contentIdentifier: still.info.contentIdentifier.map(upper),
-                           warnings: warnings, liveOffReason: liveOff)
+        return LibraryItem(kind: .still, still: still, contentIdentifier: id, warnings: warnings, liveOffReason: liveOff)
     }
 
-    private static func standaloneMovie(_ movie: MediaFile, of files: RankedFiles, stillsByID: [String: [Int]]) -> LibraryItem {
-        var warnings = problems(movie)
-        if let id = movie.info.contentIdentifier.map(upper) {
-            let sameID = stillsByID[id] ?? []
-            if sameID.isEmpty {
+    /// A movie without its still; `stillNames` names the stills with its identifier when `hasStills`.
+    static func standaloneMovie(_ movie: MediaFile, hasStills: Bool, stillNames: () -> String,
+                                sentences: inout ProblemSentences) -> LibraryItem {
+        var warnings = problems(movie, sentences: &sentences)
+        let id = movie.info.contentIdentifier.map(upper)
+        if let id {
+            if !hasStills {
                 warnings.insert("Live Photo still missing (identifier \(id))", at: 0)
             } else {
-                warnings.insert("another movie with identifier \(id) is already paired with "
-                                + namesOfOthers(sameID, of: files, except: nil), at: 0)
+                warnings.insert("another movie with identifier \(id) is already paired with " + stillNames(), at: 0)
             }
         }
-        return LibraryItem(kind: .video, movie: movie, contentIdentifier: movie.info.contentIdentifier.map(upper),
-                           warnings: warnings)
+        return LibraryItem(kind: .video, movie: movie, contentIdentifier: id, warnings: warnings)
     }
 
     /// "a.jpg, b.jpg and 3 more": a folder of copies sharing one identifier must not make megabytes of warnings.
     /// `except`, when given, is a member of `files`. Stops after `limit` names: a group of thousands costs the
     /// same as a group of four.
-    private static func namesOfOthers(_ ranks: [Int], of files: RankedFiles, except: Int?, limit: Int = 3) -> String {
+    /// How many names `namesOfOthers` lists.
+    static let othersListed = 3
+
+    static func namesOfOthers(_ ranks: some Sequence<Int>, count: Int, of files: RankedFiles, except: Int?,
+                              limit: Int = othersListed) -> String {
         var names: [String] = []
         for rank in ranks where rank != except {
             names.append(files[rank].fileName)
             if names.count == limit { break }
         }
-        let others = ranks.count - (except == nil ? 0 : 1)
+        let others = count - (except == nil ? 0 : 1)
         let more = others - names.count
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
@@ -254,17 +290,40 @@ public enum LivePairer {
 
     /// Parse problems worth telling the user, prefixed with the file name, in plain words (each sentence
     /// once: a cut movie breaks several boxes). The parser's words stay in `MediaInfo.problems`.
-    private static func problems(_ file: MediaFile) -> [String] {
+    static func problems(_ file: MediaFile) -> [String] {
+        var sentences = ProblemSentences()
+        return problems(file, sentences: &sentences)
+    }
+
+    static func problems(_ file: MediaFile, sentences memo: inout ProblemSentences) -> [String] {
         // Most files have nothing to say: no sets and arrays for them (this ran for every file of a scan).
         guard file.info.problems.contains(where: { $0.severity >= .warning }) else { return [] }
-        var seen = Set<String>()
-        let sentences = file.info.problems.filter { $0.severity >= .warning }
-            .map { $0.plainSentence(format: file.info.format) }
-            .filter { seen.insert($0).inserted }
+        // Each sentence once, in order of first saying (a file has a handful: a list beats a set).
+        var sentences: [String] = []
+        let format = file.info.format
+        for problem in file.info.problems where problem.severity >= .warning {
+            let sentence = memo.sentence(problem, format: format)
+            if !sentences.contains(sentence) { sentences.append(sentence) }
+        }
         // A file cut short breaks whatever follows the cut: "ends early" says it all.
         let cut = sentences.first { $0.hasSuffix("the file ends early") }
+        let name = file.fileName
         return (cut.map { [$0] + sentences.filter { !$0.hasPrefix("damaged ") } } ?? sentences)
-            .map { "\(file.fileName): \($0)" }
+            .map { "\(name): \($0)" }
+    }
+
+}
+
+/// Plain sentences of parse problems made so far in a folder: copies of one damaged file say the same, and
+/// making a sentence (lower-casing and searching the parser's message) was most of a warned item's pairing.
+struct ProblemSentences {
+    private var made: [(problem: ParseProblem, format: ContainerFormat, sentence: String)] = []
+
+    mutating func sentence(_ problem: ParseProblem, format: ContainerFormat) -> String {
+        for entry in made where entry.format == format && entry.problem == problem { return entry.sentence }
+        let sentence = problem.plainSentence(format: format)
+        if made.count < 16 { made.append((problem, format, sentence)) }
+        return sentence
     }
 }
 

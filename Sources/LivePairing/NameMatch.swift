@@ -78,27 +78,43 @@ public enum NaturalOrder {
 
     /// `key(text)` appended to `key`: many keys can share one buffer.
     static func appendKey(_ text: String, to key: inout [UInt8]) {
-        var utf8 = text.utf8.makeIterator()
-        var pending = utf8.next()
-        while let byte = pending {
-            if byte >= 0x30 && byte <= 0x39 {
-                var digits: [UInt8] = []
-                var current: UInt8? = byte
-                while let d = current, d >= 0x30 && d <= 0x39 {
-                    if !(digits.isEmpty && d == 0x30) { digits.append(d) }
-                    current = utf8.next()
-                }
-                if digits.isEmpty { digits = [0x30] }
-                let length = UInt32(min(digits.count, Int(UInt32.max)))
-                key.append(0x30)
-                key.append(UInt8(truncatingIfNeeded: length >> 24)); key.append(UInt8(truncatingIfNeeded: length >> 16))
-                key.append(UInt8(truncatingIfNeeded: length >> 8)); key.append(UInt8(truncatingIfNeeded: length))
-                key.append(contentsOf: digits)
-                pending = current
+        if text.utf8.withContiguousStorageIfAvailable({ appendKey($0, to: &key) }) != nil { return }
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { appendKey($0, to: &key) }
+    }
+
+    /// `key` of UTF-8 bytes. A run of digits is written in place (its length patched in after it): an array
+    /// per run of digits was an allocation per number of every name sorted.
+    static func appendKey(_ bytes: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) {
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let byte = bytes[i]
+            guard byte >= 0x30 && byte <= 0x39 else {
+                key.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
+                i += 1
                 continue
             }
-            key.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
-            pending = utf8.next()
+            key.append(0x30)
+            let lengthAt = key.count
+            key.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+            var digits = 0
+            while i < count, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
+                if !(digits == 0 && bytes[i] == 0x30) {
+                    key.append(bytes[i])
+                    digits += 1
+                }
+                i += 1
+            }
+            if digits == 0 {
+                key.append(0x30)
+                digits = 1
+            }
+            let length = UInt32(min(digits, Int(UInt32.max)))
+            key[lengthAt] = UInt8(truncatingIfNeeded: length >> 24)
+            key[lengthAt + 1] = UInt8(truncatingIfNeeded: length >> 16)
+            key[lengthAt + 2] = UInt8(truncatingIfNeeded: length >> 8)
+            key[lengthAt + 3] = UInt8(truncatingIfNeeded: length)
         }
     }
 
@@ -113,15 +129,25 @@ public enum NaturalOrder {
         var names: [UInt8] = []
         var nameStart: [Int] = [0]
         nameStart.reserveCapacity(files.count + 1)
-        for file in files {
-            if let known = prefixIndex[file.folderPrefix] {
+        // By index (`for file in files` copied every file), the last folder compared first: files come folder
+        // by folder, and one folder's prefixes share a buffer, so most files cost no hashing of their prefix.
+        var lastPrefix: String?
+        var lastKnown = 0
+        for index in files.indices {
+            let prefix = files[index].folderPrefix
+            if let lastPrefix, lastPrefix == prefix {
+                prefixOfFile.append(Int32(lastKnown))
+            } else if let known = prefixIndex[prefix] {
                 prefixOfFile.append(Int32(known))
+                lastKnown = known
             } else {
-                prefixIndex[file.folderPrefix] = prefixKeys.count
+                prefixIndex[prefix] = prefixKeys.count
+                lastKnown = prefixKeys.count
                 prefixOfFile.append(Int32(prefixKeys.count))
-                prefixKeys.append(key(file.folderPrefix))
+                prefixKeys.append(key(prefix))
             }
-            appendKey(file.name, to: &names)
+            lastPrefix = prefix
+            appendKey(files[index].name, to: &names)
             nameStart.append(names.count)
         }
         return names.withUnsafeBufferPointer { names in

@@ -1,3 +1,5 @@
+import LivePairing
+
 /// What the library-view keys do.
 public enum ViewAction: Sendable, Hashable {
     /// `s`: name → date → size → name.
