@@ -32,9 +32,9 @@ extension LibraryScanner {
     /// `beforeRest` runs after the whole listing, before the rest is looked at, when a first report was made
     /// (the browser waits there for its first screen to be drawn).
     ///
-    /// With `index`, a library scanned before is first reported whole from its last scan (`ScanSnapshot`,
-    /// `LibraryScanProgress.fromIndex`), which the scan then checks against the listing and a `stat` of every
-    /// file; each scan that ends the usual way is remembered for the next (on a thread of its own, or before
+    /// With `index`, a library scanned before is then reported whole from its last scan (`ScanSnapshot`,
+    /// `LibraryScanProgress.fromIndex`; `beforeRest` runs before that report instead, and before the listing),
+    /// which the scan then checks against the listing and a `stat` of every file; each scan that ends the usual way is remembered for the next (on a thread of its own, or before
     /// returning when `remembersInBackground` is false).
     public static func scanProgressively(directory: String, recursive: Bool = false, limits: ParseLimits = .default,
                                          index: LibraryIndex? = nil, firstScreen: Int = firstScreenFiles,
@@ -70,9 +70,11 @@ extension LibraryScanner {
                                                            warnings: warnings),
                                          listedFiles: partial == nil ? headListed : nil))
         }
-        // A library scanned before: its whole view from the last scan, after the first screen, while the
-        // rest is listed and checked.
-        let snapshot = reported ? remembered?.load(milestone: milestone) : nil
+        // A library scanned before: its whole view from the last scan, once the first screen is drawn (decoding
+        // 100,000 items on both cores delayed its pictures), then the rest is listed and checked.
+        let snapshotFile = reported ? remembered?.open() : nil
+        if snapshotFile != nil { beforeRest() }
+        let snapshot = snapshotFile.flatMap { remembered?.decode($0, milestone: milestone) }
         if let snapshot {
             milestone("scan-snapshot-read")
             progress(LibraryScanProgress(scan: snapshot.scan, listedFiles: snapshot.fileCount, fromIndex: true))
@@ -83,7 +85,7 @@ extension LibraryScanner {
             milestone("scan-listed-all")
         }
         let listedFiles = listings.reduce(0) { $0 + $1.count }
-        if reported { beforeRest() }
+        if reported && snapshotFile == nil { beforeRest() }
         if let snapshot {
             if snapshot.matches(listings, warnings: warnings) {
                 milestone("scan-confirmed")

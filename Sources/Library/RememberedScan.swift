@@ -14,8 +14,15 @@ struct RememberedScan: Sendable {
 
     /// The last scan, when one is kept and reads back whole.
     func load(milestone: (String) -> Void = { _ in }) -> ScanSnapshot? {
-        guard let file = files.load(library: library) else { return nil }
-        return ScanSnapshot.decode(root: root, recursive: recursive, milestone: milestone) { offset, count in
+        open().flatMap { decode($0, milestone: milestone) }
+    }
+
+    /// The file of the last scan, when one is kept.
+    func open() -> SnapshotFile? { files.load(library: library) }
+
+    /// The last scan in `file`, when it reads back whole.
+    func decode(_ file: SnapshotFile, milestone: (String) -> Void = { _ in }) -> ScanSnapshot? {
+        ScanSnapshot.decode(root: root, recursive: recursive, milestone: milestone) { offset, count in
             file.read(offset: offset, count: count)
         }
     }

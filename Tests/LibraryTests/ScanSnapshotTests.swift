@@ -73,6 +73,19 @@ final class ScanSnapshotTests: XCTestCase {
         XCTAssertTrue(top.milestones.contains("scan-confirmed"))
     }
 
+    /// The browser's first screen is drawn before the last scan is decoded (decoding shares the cores its
+    /// pictures need): the wait comes between the first report and the whole one.
+    func testTheWholeViewIsReportedAfterTheWaitForTheFirstScreen() throws {
+        _ = try scan()
+        var events: [String] = []
+        _ = try LibraryScanner.scanProgressively(directory: library.path, recursive: true, index: LibraryIndex(path: indexPath),
+                                                 firstScreen: 1, remembersInBackground: false,
+                                                 beforeRest: { events.append("wait") }) { report in
+            events.append(report.fromIndex ? "whole" : "first screen")
+        }
+        XCTAssertEqual(events, ["first screen", "wait", "whole"])
+    }
+
     /// Every kind of change behind its back makes the check fail and the scan end the usual way, equal to a
     /// plain scan; the next run is confirmed again from the new snapshot.
     func testEveryChangeIsNoticedAndTheResultIsThePlainScan() throws {
