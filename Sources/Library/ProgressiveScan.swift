@@ -74,7 +74,7 @@ extension LibraryScanner {
         // 100,000 items on both cores delayed its pictures), then the rest is listed and checked.
         let snapshotFile = reported ? remembered?.open() : nil
         if snapshotFile != nil { beforeRest() }
-        let snapshot = snapshotFile.flatMap { remembered?.decode($0, milestone: milestone) }
+        var snapshot = snapshotFile.flatMap { remembered?.decode($0, milestone: milestone) }
         if let snapshot {
             milestone("scan-snapshot-read")
             progress(LibraryScanProgress(scan: snapshot.scan, listedFiles: snapshot.fileCount, fromIndex: true))
@@ -86,15 +86,17 @@ extension LibraryScanner {
         }
         let listedFiles = listings.reduce(0) { $0 + $1.count }
         if reported && snapshotFile == nil { beforeRest() }
-        if let snapshot {
-            if snapshot.matches(listings, warnings: warnings) {
+        if let known = snapshot {
+            if known.matches(listings, warnings: warnings) {
                 milestone("scan-confirmed")
-                var scan = snapshot.scan
+                remembered?.used()
+                var scan = known.scan
                 if let warning = index?.warning { scan.warnings.append(warning) }
                 return scan
             }
-            // Changed since: the usual scan, whose result replaces the view.
+            // Changed since: the usual scan, whose result replaces the view (the view keeps the items it shows).
             milestone("scan-snapshot-stale")
+            snapshot = nil
         }
         var inHead = listings.map { [Bool](repeating: false, count: $0.count) }
         let headEntries = partial == nil ? headRefs.map { (folder: $0.folder, entry: $0.entry) }
@@ -121,10 +123,13 @@ extension LibraryScanner {
         // item 4).
         let probedFiles = head.count(where: { !$0.fromIndex }) + rest.count(where: { !$0.fromIndex })
         milestone("scan-pruned")
-        let stamps = remembered.flatMap { _ in RememberedScan.stamps(of: head, rest, folders: listings.count) }
+        // Remembered only for a folder bigger than its first screen (the only one that reads it back): browsing
+        // small folders must not push a large library's snapshot out of the few kept.
+        let rememberer = reported ? remembered : nil
+        let stamps = rememberer.flatMap { _ in RememberedScan.stamps(of: head, rest, folders: listings.count) }
         let items = pairByFolder(&rest, after: head, listings: listings)
         milestone("scan-paired")
-        remembered?.remember(items: items, warnings: warnings, listings: listings, stamps: stamps)
+        rememberer?.remember(items: items, warnings: warnings, listings: listings, stamps: stamps)
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
                            bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)

@@ -17,6 +17,9 @@ struct RememberedScan: Sendable {
         open().flatMap { decode($0, milestone: milestone) }
     }
 
+    /// The last scan was confirmed: it counts as recently stored (only the last few libraries' are kept).
+    func used() { files.touch(library: library) }
+
     /// The file of the last scan, when one is kept.
     func open() -> SnapshotFile? { files.load(library: library) }
 

@@ -65,6 +65,11 @@ public struct ScanSnapshotFiles: Sendable {
         prune(keeping: final)
     }
 
+    /// Marks the snapshot of `library` as just used (its mtime, which decides which snapshots are kept).
+    public func touch(library: String) {
+        _ = utimensat(AT_FDCWD, path(library), nil, 0)
+    }
+
     /// Forgets the snapshot of `library`.
     public func remove(library: String) {
         unlink(path(library))

@@ -86,6 +86,23 @@ final class ScanSnapshotTests: XCTestCase {
         XCTAssertEqual(events, ["first screen", "wait", "whole"])
     }
 
+    /// A folder that fits on its first screen is never read back from a snapshot, so none is written (browsing
+    /// small folders must not push a large library's out of the few kept); a confirmed snapshot counts as
+    /// recently used.
+    func testSmallFolderIsNotRememberedAndAConfirmedOneStaysRecent() throws {
+        var reports = 0
+        _ = try LibraryScanner.scanProgressively(directory: library.path, recursive: true, index: LibraryIndex(path: indexPath),
+                                                 firstScreen: 100, remembersInBackground: false) { _ in reports += 1 }
+        XCTAssertEqual(reports, 0, "one step: everything was on the first screen")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: snapshotPath))
+        _ = try scan()
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: snapshotPath)
+        XCTAssertTrue(try scan().milestones.contains("scan-confirmed"))
+        let touched = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: snapshotPath)[.modificationDate] as? Date)
+        XCTAssertGreaterThan(touched.timeIntervalSince(old), 86_400 * 365)
+    }
+
     /// Every kind of change behind its back makes the check fail and the scan end the usual way, equal to a
     /// plain scan; the next run is confirmed again from the new snapshot.
     func testEveryChangeIsNoticedAndTheResultIsThePlainScan() throws {
