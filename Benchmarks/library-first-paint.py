@@ -12,9 +12,14 @@ at 160x48 with its own XDG cache:
   - cold / cold+index: the same after evicting the library, the thumbnail cache and the index from the page
     cache (Benchmarks/evict.py: posix_fadvise DONTNEED; directory entries stay cached).
 "first thumbnails" = launch of the command to the trace's first-thumbnails (every picture of the first screen
-drawn), "scan" = launch to scan-finished (the scan thread's result), "view" = launch to scan-shown (that
-result sorted, grouped and drawn: the complete timeline on screen; "n/a" from builds without the event);
-peak RSS from /usr/bin/time. Times are wall clock on a shared machine.
+drawn), "whole view" = launch to the first complete view on screen: indexed-view-shown (a known library drawn
+whole from its last scan, before the scan has checked its files) or else scan-shown, "scan" = launch to
+scan-finished (the scan thread's result: for a known library, its last scan confirmed by a stat of every
+file), "view" = launch to scan-shown (that result sorted, grouped and drawn; "n/a" from builds without the
+event); peak RSS from /usr/bin/time. Times are wall clock on a shared machine. The prime run waits until the
+last scan is remembered (scans/ in the cache) before it quits.
+`distinctNxF` is N distinct files in F year/month folders (Benchmarks/make-scan-library.py with SCAN_FOLDERS):
+unlike hard links, each file has its own index row, and the capture dates make a real timeline.
 A size may also name an existing folder, `dir:PATH` (or `dir-r:PATH` for -r), e.g. the distinct files of
 `SCAN_CLONE_HEAD=24576 SCAN_CLONE_TAIL=8192 Benchmarks/make-scan-library.py .build/bench/scan-100k 100000`:
 hard links share one index row per source, distinct files have one row each.
@@ -24,8 +29,9 @@ timeline is complete, headers and all, at "scan done").
 import os, subprocess, sys, time, shutil, tempfile
 
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1][0].isdigit() and not sys.argv[1].startswith("dir") else os.path.join(here, ".build/release/livegrid")
-sizes = [a for a in sys.argv[1:] if a[0].isdigit() or a.startswith("dir")] or ["1000", "10000", "50000", "100000", "100000x1000"]
+binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1][0].isdigit() and not sys.argv[1].startswith(("dir", "distinct")) else os.path.join(here, ".build/release/livegrid")
+sizes = [a for a in sys.argv[1:] if a[0].isdigit() or a.startswith(("dir", "distinct"))] or [
+    "1000", "10000", "50000", "100000", "100000x1000", "distinct100000x1000"]
 sources = [os.path.join(here, "Tests/Fixtures/train.jpg"), os.path.join(here, "Tests/Fixtures/motion-photo-v1.jpeg")]
 for name in ["IMG_2927.HEIC", "samsung-still.jpeg", "iphone-se-still.heic"]:
     p = os.path.join(here, "..", "shared", "fixtures", name)
@@ -38,6 +44,15 @@ def make_library(spec):
     if spec.startswith("dir:") or spec.startswith("dir-r:"):
         root = spec.split(":", 1)[1]
         return root, sum(1 for n in os.listdir(root) if not n.startswith(".")), spec.startswith("dir-r:")
+    if spec.startswith("distinct"):
+        # Distinct files (a real library: each its own inode, index row and identifier), capture dates spread
+        # over the folders' months; ~3 GB for 100,000 (sparse clones of real fixtures' heads and tails).
+        count, folders = (int(x) for x in spec[len("distinct"):].split("x"))
+        root = os.path.join(work, "distinct-%dx%d" % (count, folders))
+        env = dict(os.environ, SCAN_FOLDERS=str(folders), SCAN_CLONE_HEAD="24576", SCAN_CLONE_TAIL="8192")
+        subprocess.run([sys.executable, os.path.join(here, "Benchmarks/make-scan-library.py"), root, str(count)],
+                       env=env, check=True)
+        return root, count, True
     count, folders = (int(x) for x in spec.split("x")) if "x" in spec else (int(spec), 0)
     root = os.path.join(work, spec)
     if os.path.exists(os.path.join(root, ".complete")):
@@ -64,6 +79,10 @@ def make_library(spec):
 def tmux(*args):
     return subprocess.run(["tmux", "-L", socket, "-f", "/dev/null"] + list(args), capture_output=True, text=True)
 
+def remembered(cache):
+    folder = os.path.join(cache, "livegrid", "scans")
+    return os.path.isdir(folder) and any(n.endswith(".snapshot") for n in os.listdir(folder))
+
 def run(root, recursive, cache, extra, label):
     trace = os.path.join(cache, "trace-%s" % label)
     memory = os.path.join(cache, "memory-%s" % label)
@@ -89,19 +108,25 @@ def run(root, recursive, cache, extra, label):
                 "scan-shown" in events or time.monotonic() > events["scan-finished"] + 3):
             break
         time.sleep(0.01)
+    while label == "prime" and "--no-index" not in extra and not remembered(cache) and time.monotonic() < deadline:
+        time.sleep(0.05)
     tmux("send-keys", "-t", "bench", "q")
     while time.monotonic() < deadline and not (os.path.exists(memory) and os.path.getsize(memory) > 0):
         time.sleep(0.05)
     tmux("kill-server")
     peak = open(memory).read().split()[-1] if os.path.exists(memory) else "?"
     ms = lambda e: "%6.0f" % ((events[e] - start) * 1000) if e in events else "   n/a"
-    return ms("first-thumbnails"), ms("scan-finished"), ms("scan-shown"), "%5.0f MB" % (int(peak) / 1024) if peak.isdigit() else peak
+    whole = ms("indexed-view-shown") if "indexed-view-shown" in events else ms("scan-shown")
+    return (ms("first-thumbnails"), whole, ms("scan-finished"), ms("scan-shown"),
+            "%5.0f MB" % (int(peak) / 1024) if peak.isdigit() else peak)
 
 def main():
     if shutil.which("tmux") is None:
         sys.exit("tmux is not installed")
-    print("livegrid first paint on large libraries: hard links to %d real camera stills, tmux 160x48, %s %s" % (len(sources), binary, os.environ.get("BENCH_VIEW", "")))
-    print("%-14s %-11s %18s %12s %12s %10s" % ("library", "run", "first thumbnails", "scan done", "view shown", "peak RSS"))
+    print("livegrid first paint on large libraries (NxF: hard links to %d real camera stills; dir: as given), tmux 160x48, %s %s"
+          % (len(sources), binary, os.environ.get("BENCH_VIEW", "")))
+    print("%-14s %-11s %18s %12s %12s %12s %10s" % ("library", "run", "first thumbnails", "whole view", "scan done",
+                                                    "view shown", "peak RSS"))
     for spec in sizes:
         root, count, recursive = make_library(spec)
         cache = tempfile.mkdtemp(prefix="livegrid-libbench-")
@@ -110,9 +135,9 @@ def main():
             for label, extra in runs:
                 if label.startswith("cold"):
                     subprocess.run([sys.executable, os.path.join(here, "Benchmarks/evict.py"), root, cache])
-                first, scan, shown, peak = run(root, recursive, cache, extra, label)
-                print("%-14s %-11s %15s ms %9s ms %9s ms %10s" % (spec + (" -r" if recursive else ""), label, first, scan,
-                                                                shown, peak), flush=True)
+                first, whole, scan, shown, peak = run(root, recursive, cache, extra, label)
+                print("%-14s %-11s %15s ms %9s ms %9s ms %9s ms %10s" % (spec[-14:] + (" -r" if recursive else ""), label,
+                                                                       first, whole, scan, shown, peak), flush=True)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
 

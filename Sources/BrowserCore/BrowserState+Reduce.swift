@@ -107,10 +107,12 @@ extension BrowserState {
             isScanning = true
         case .scanProgress(let progress):
             // Only the first scan of a folder shows partial items: a late report must not undo a finished scan,
-            // and a rescan (`r`) keeps the full grid it has until its own result replaces it.
-            guard isScanning, allItems.isEmpty else { break }
+            // and a rescan (`r`) keeps the full grid it has until its own result replaces it. The first scan's
+            // later report (the whole view from the index) replaces its first screen.
+            guard isScanning, allItems.isEmpty || showsPartialScan else { break }
             scanListedFiles = progress.listedFiles
-            setItems(progress.scan.items, partial: true)   // keeps the selected item by identity, wherever it lands
+            // Keeps the selected item by identity, wherever it lands.
+            setItems(progress.scan.items, partial: true, fromIndex: progress.fromIndex)
         case .scanFinished(let scan):
             isScanning = false
             scanListedFiles = nil

@@ -22,6 +22,11 @@ public struct BrowserState: Sendable {
     public var isScanning = false
     /// While a progressive scan runs: how many media files its listing found (the header says so).
     public var scanListedFiles: Int?
+    /// The items shown are a scan's partial report (its first screen, or the whole view from the library
+    /// index before the files are checked): a later report of the same scan may replace them.
+    public private(set) var showsPartialScan = false
+    /// The items shown are the whole library as its index knows it; the scan is checking them.
+    public private(set) var showsIndexedView = false
 
     public var mode: BrowserMode = .grid
     /// The mode `help` returns to.
@@ -85,7 +90,9 @@ public struct BrowserState: Sendable {
 
     /// Replaces the items (scan finished), keeping the selected item selected when it still exists.
     /// `partial` (a progressive scan's first screen): a file to select that is not among them yet stays wanted.
-    mutating func setItems(_ newItems: [LibraryItem], partial: Bool = false) {
+    mutating func setItems(_ newItems: [LibraryItem], partial: Bool = false, fromIndex: Bool = false) {
+        showsPartialScan = partial
+        showsIndexedView = fromIndex
         var selectedID = selectedItem?.id
         if let wanted = pendingSelection {
             if let item = newItems.first(where: { $0.files.contains { $0.path == wanted } }) {

@@ -291,11 +291,10 @@ public enum LibraryScanner {
                                 fresh: true, folder: input.folder))
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .skipped }
-        let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
         let size = UInt64(max(0, st.st_size))
-        let stamp = FileStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: size,
-                              modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
-        if let info = folderRows?[input.folder].info(for: stamp) {
+        let stamp = FileStamp(stat: st)
+        let mtime = modificationSeconds(stamp.modificationNanoseconds)
+        if let info = folderRows?[input.folder].info(for: stamp, memo: &folderStat.names) {
             return .done(Probed(file: folderStat.listings[input.folder].mediaFile(input.entry, size: size,
                                                                                     modificationTime: mtime, info: info),
                                 stamp: stamp, fresh: false, fromIndex: true, folder: input.folder))
@@ -335,9 +334,32 @@ public enum LibraryScanner {
     }
 }
 
+extension LibraryScanner {
+    /// A stamp's mtime in seconds, as the scan's files carry it: one function for a file just stat'ed and one
+    /// remembered (`ScanSnapshot`), so both make the same `MediaFile`.
+    static func modificationSeconds(_ nanoseconds: Int64) -> Double {
+        var seconds = nanoseconds / 1_000_000_000
+        var rest = nanoseconds % 1_000_000_000
+        if rest < 0 {
+            seconds -= 1
+            rest += 1_000_000_000
+        }
+        return Double(seconds) + Double(rest) / 1e9
+    }
+}
+
+extension FileStamp {
+    init(stat st: StatBuffer) {
+        self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: UInt64(max(0, st.st_size)),
+                  modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
+    }
+}
+
 /// `stat` of listed files relative to their folder, opened once per run of files of one folder.
 struct FolderStat {
     let listings: [FolderListing]
+    /// The name boxes of the index rows this chunk decoded (`SharedNamesMemo`).
+    var names = SharedNamesMemo()
     private var openFolder = -1
     private var descriptor: Int32 = -1
     private var name: [CChar] = []

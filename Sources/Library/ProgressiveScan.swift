@@ -10,9 +10,13 @@ public struct LibraryScanProgress: Sendable {
     /// Media files the listing found (what the final scan will look at); nil when the first screen came
     /// before the whole listing (a recursive scan lists only the first screen's folders before it).
     public var listedFiles: Int?
-    public init(scan: LibraryScan, listedFiles: Int?) {
+    /// Every file of the library is in `scan`, as the library index remembered the last scan (`ScanSnapshot`):
+    /// what is left is the check that nothing changed since.
+    public var fromIndex: Bool
+    public init(scan: LibraryScan, listedFiles: Int?, fromIndex: Bool = false) {
         self.scan = scan
         self.listedFiles = listedFiles
+        self.fromIndex = fromIndex
     }
 }
 
@@ -27,14 +31,22 @@ extension LibraryScanner {
     /// not depend on the order files arrive in; `ProgressiveScanTests` checks it on generated folders).
     /// `beforeRest` runs after the whole listing, before the rest is looked at, when a first report was made
     /// (the browser waits there for its first screen to be drawn).
+    ///
+    /// With `index`, a library scanned before is first reported whole from its last scan (`ScanSnapshot`,
+    /// `LibraryScanProgress.fromIndex`), which the scan then checks against the listing and a `stat` of every
+    /// file; each scan that ends the usual way is remembered for the next (on a thread of its own, or before
+    /// returning when `remembersInBackground` is false).
     public static func scanProgressively(directory: String, recursive: Bool = false, limits: ParseLimits = .default,
                                          index: LibraryIndex? = nil, firstScreen: Int = firstScreenFiles,
+                                         remembersInBackground: Bool = true,
                                          milestone: (String) -> Void = { _ in }, beforeRest: () -> Void = {},
                                          progress: (LibraryScanProgress) -> Void) throws -> LibraryScan {
         guard PathBytes.isDirectory(directory) else {
             throw PathBytes.exists(directory) ? LibraryScanError.notADirectory(directory) : LibraryScanError.missing(directory)
         }
         var warnings: [String] = []
+        let remembered = index.flatMap { limits == .default ? RememberedScan(index: $0, root: directory, recursive: recursive,
+                                                                             inBackground: remembersInBackground) : nil }
         // The listing is names only (readdir, no stat): the first screen's names are picked from it, then
         // only those files are stat'ed and probed before the first report. With `recursive`, only the folders
         // that can hold the first screen's files are listed before it (`firstScreenListings`); the whole tree
@@ -58,6 +70,13 @@ extension LibraryScanner {
                                                            warnings: warnings),
                                          listedFiles: partial == nil ? headListed : nil))
         }
+        // A library scanned before: its whole view from the last scan, after the first screen, while the
+        // rest is listed and checked.
+        let snapshot = reported ? remembered?.load(milestone: milestone) : nil
+        if let snapshot {
+            milestone("scan-snapshot-read")
+            progress(LibraryScanProgress(scan: snapshot.scan, listedFiles: snapshot.fileCount, fromIndex: true))
+        }
         if partial != nil {
             listings = try listFolders(root: directory, recursive: recursive, warnings: &warnings)
             head = refiled(head, from: headListings, into: listings)
@@ -65,6 +84,16 @@ extension LibraryScanner {
         }
         let listedFiles = listings.reduce(0) { $0 + $1.count }
         if reported { beforeRest() }
+        if let snapshot {
+            if snapshot.matches(listings, warnings: warnings) {
+                milestone("scan-confirmed")
+                var scan = snapshot.scan
+                if let warning = index?.warning { scan.warnings.append(warning) }
+                return scan
+            }
+            // Changed since: the usual scan, whose result replaces the view.
+            milestone("scan-snapshot-stale")
+        }
         var inHead = listings.map { [Bool](repeating: false, count: $0.count) }
         let headEntries = partial == nil ? headRefs.map { (folder: $0.folder, entry: $0.entry) }
             : entries(of: headRefs, in: headListings, within: listings)
@@ -90,8 +119,10 @@ extension LibraryScanner {
         // item 4).
         let probedFiles = head.count(where: { !$0.fromIndex }) + rest.count(where: { !$0.fromIndex })
         milestone("scan-pruned")
+        let stamps = remembered.flatMap { _ in RememberedScan.stamps(of: head, rest, folders: listings.count) }
         let items = pairByFolder(&rest, after: head, listings: listings)
         milestone("scan-paired")
+        remembered?.remember(items: items, warnings: warnings, listings: listings, stamps: stamps)
         if let warning = index?.warning { warnings.append(warning) }
         return LibraryScan(root: directory, items: items, warnings: warnings,
                            bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)

@@ -50,10 +50,11 @@ public struct FolderRows: Sendable {
     public init() {}
 
     /// The stored probe of the file with `stamp`, when it is filed here and its size and mtime still match.
-    public func info(for stamp: FileStamp) -> MediaInfo? {
+    /// `memo`: the name boxes of the probes decoded before (`SharedNamesMemo`).
+    public func info(for stamp: FileStamp, memo: inout SharedNamesMemo) -> MediaInfo? {
         guard let row = rows[stamp.key], row.size == stamp.size,
               row.modificationNanoseconds == stamp.modificationNanoseconds else { return nil }
-        return records.withUnsafeBytes { ProbeRecord.decode(UnsafeRawBufferPointer(rebasing: $0[row.record])) }
+        return records.withUnsafeBytes { ProbeRecord.decode(UnsafeRawBufferPointer(rebasing: $0[row.record]), memo: &memo) }
     }
 
     /// The files filed here (what a folder scan that no longer finds them prunes).

@@ -4,7 +4,7 @@ import MediaFormats
 /// which a 100,000-file library pays on every open; this is a plain tagged byte layout decoded in about 1 µs.
 /// Layout: version byte, then each field as a tag byte and its value, in any order; unknown tags end the
 /// decode with nil (the row is then probed again, never trusted half-read).
-enum ProbeRecord {
+public enum ProbeRecord {
     static let version: UInt8 = 1
 
     private enum Tag: UInt8 {
@@ -15,8 +15,17 @@ enum ProbeRecord {
              thumbnailWidth, thumbnailHeight, embeddedMovie, hasXMP, problem
     }
 
-    static func encode(_ info: MediaInfo) -> [UInt8] {
-        var w = Writer()
+    public static func encode(_ info: MediaInfo) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(info, appendingTo: &bytes)
+        return bytes
+    }
+
+    /// The record appended to `bytes` (a scan snapshot writes 100,000 of them into one buffer).
+    public static func encode(_ info: MediaInfo, appendingTo bytes: inout [UInt8]) {
+        var w = Writer(bytes: bytes)
+        bytes = []
+        defer { bytes = w.bytes }
         w.bytes.append(version)
         w.tag(.format); w.string(info.format.rawValue)
         if let v = info.pixelWidth { w.tag(.pixelWidth); w.int(v) }
@@ -58,13 +67,20 @@ enum ProbeRecord {
         for problem in info.problems {
             w.tag(.problem); w.string(problem.severity.rawValue); w.string(problem.context); w.string(problem.message)
         }
-        return w.bytes
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer) -> MediaInfo? {
+        var memo = SharedNamesMemo()
+        return decode(bytes, memo: &memo)
+    }
+
+    /// `memo`: the name boxes the records decoded before this one set (a folder's files repeat them).
+    public static func decode(_ bytes: UnsafeRawBufferPointer, memo: inout SharedNamesMemo) -> MediaInfo? {
         var r = Reader(bytes: bytes)
         guard r.byte() == version else { return nil }
         var info = MediaInfo(format: .unknown)
+        // The shared names are set once at the end: one look-up per record, not one per name.
+        var names = MediaNames()
         while !r.atEnd {
             guard let raw = r.byte(), let tag = Tag(rawValue: raw) else { return nil }
             switch tag {
@@ -77,23 +93,23 @@ enum ProbeRecord {
             case .rotation: info.rotation = r.int()
             case .mirrored: info.mirrored = r.byte().map { $0 != 0 }
             case .contentIdentifier: info.contentIdentifier = r.string()
-            case .contentIdentifierSource: info.contentIdentifierSource = r.string()
+            case .contentIdentifierSource: names.contentIdentifierSource = r.string()
             case .livePhotoVideoIndex: info.livePhotoVideoIndex = r.u64()
-            case .cameraMake: info.cameraMake = r.string()
-            case .cameraModel: info.cameraModel = r.string()
+            case .cameraMake: names.cameraMake = r.string()
+            case .cameraModel: names.cameraModel = r.string()
             case .captureDate: info.captureDate = r.string()
-            case .captureTimeZone: info.captureTimeZone = r.string()
+            case .captureTimeZone: names.captureTimeZone = r.string()
             case .hasGPS: info.hasGPS = true
-            case .lensMake: info.lensMake = r.string()
-            case .lensModel: info.lensModel = r.string()
+            case .lensMake: names.lensMake = r.string()
+            case .lensModel: names.lensModel = r.string()
             case .exposureTime: info.exposureTime = r.rational()
             case .fNumber: info.fNumber = r.rational()
             case .iso: info.iso = r.int()
             case .focalLength: info.focalLength = r.rational()
             case .focalLengthIn35mm: info.focalLengthIn35mm = r.int()
             case .duration: info.duration = r.double()
-            case .videoCodec: info.videoCodec = r.string()
-            case .audioCodec: info.audioCodec = r.string()
+            case .videoCodec: names.videoCodec = r.string()
+            case .audioCodec: names.audioCodec = r.string()
             case .frameCount: info.frameCount = r.int()
             case .frameRate: info.frameRate = r.double()
             case .stillImageTime: info.stillImageTime = r.double()
@@ -116,6 +132,7 @@ enum ProbeRecord {
             }
             if r.failed { return nil }
         }
+        info.setNames(names, memo: &memo)
         return info
     }
 
@@ -145,8 +162,7 @@ enum ProbeRecord {
         }
         mutating func u64() -> UInt64? {
             guard bytes.count - index >= 8 else { failed = true; return nil }
-            var v: UInt64 = 0
-            for k in 0..<8 { v |= UInt64(bytes[index + k]) << (8 * UInt64(k)) }
+            let v = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             index += 8
             return v
         }

@@ -317,6 +317,13 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         box.packed.names = box.packed.names.setting(field, value)
     }
 
+    /// Sets every shared name at once, through `memo` (a decoder of stored probes: one look-up per file).
+    public mutating func setNames(_ names: MediaNames, memo: inout SharedNamesMemo) {
+        guard names != box.packed.names.values else { return }
+        let box = unique()
+        box.packed.names = memo.box(for: names)
+    }
+
     /// Changes several shared names with one table look-up: the parsers set make, model, lens, zone and
     /// identifier source together, and a look-up per field was a visible share of a scan's CPU (issue 17).
     mutating func updateNames(_ change: (inout SharedNames.Values) -> Void) {
@@ -519,21 +526,52 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     }
 }
 
+/// The names a MediaInfo shares with other files of the same camera, as values (`SharedNames` boxes them).
+public struct MediaNames: Sendable, Hashable {
+    public var contentIdentifierSource: String? = nil
+    public var cameraMake: String? = nil
+    public var cameraModel: String? = nil
+    public var captureTimeZone: String? = nil
+    public var lensMake: String? = nil
+    public var lensModel: String? = nil
+    public var videoCodec: String? = nil
+    public var audioCodec: String? = nil
+    public init() {}
+    init(contentIdentifierSource: String?, cameraMake: String?, cameraModel: String?, captureTimeZone: String?,
+         lensMake: String?, lensModel: String?, videoCodec: String?, audioCodec: String?) {
+        self.contentIdentifierSource = contentIdentifierSource
+        self.cameraMake = cameraMake
+        self.cameraModel = cameraModel
+        self.captureTimeZone = captureTimeZone
+        self.lensMake = lensMake
+        self.lensModel = lensModel
+        self.videoCodec = videoCodec
+        self.audioCodec = audioCodec
+    }
+}
+
+/// The last few name boxes one decoder set: the files of one folder repeat a handful of name sets (a still's and
+/// its movie's), and finding the box here skips the shared table's lock and hashing. Reading a 100,000-file
+/// library from its index set names 100,000 times; one table look-up per name was most of it (issue 17 item 3).
+public struct SharedNamesMemo {
+    fileprivate var recent: [SharedNames] = []
+    public init() {}
+
+    fileprivate mutating func box(for values: MediaNames) -> SharedNames {
+        if let found = recent.first(where: { $0.values == values }) { return found }
+        let box = SharedNames.shared(values)
+        if recent.count >= 4 { recent.removeFirst() }
+        recent.append(box)
+        return box
+    }
+}
+
 /// The names a MediaInfo shares with other files of the same camera: one immutable box per distinct set,
 /// found again through a table, so 100,000 photos from three phones hold three boxes per thread stripe (issue 17 item 4). A
 /// change makes (or finds) another box; a box is never written. The table only shares: emptied when full,
 /// the boxes in use stay valid.
 final class SharedNames: Sendable, Hashable {
-    struct Values: Sendable, Hashable {
-        var contentIdentifierSource: String? = nil
-        var cameraMake: String? = nil
-        var cameraModel: String? = nil
-        var captureTimeZone: String? = nil
-        var lensMake: String? = nil
-        var lensModel: String? = nil
-        var videoCodec: String? = nil
-        var audioCodec: String? = nil
-    }
+    typealias Values = MediaNames
 
     let values: Values
 

@@ -1,5 +1,5 @@
 /// Explicit bounds for every parser: loops and 2^32 counts are the classic crashes.
-public struct ParseLimits: Sendable {
+public struct ParseLimits: Sendable, Equatable {
     /// Deepest nesting of ISO BMFF boxes or TIFF sub-IFDs.
     public var maxDepth = 16
     /// Children of one box, entries of one IFD, items in iinf/iloc.

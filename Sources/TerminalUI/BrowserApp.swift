@@ -213,6 +213,7 @@ public final class BrowserApp {
         var firstPaintTraced = false
         var renderedItems = false   // the last render drew items (so its wanted pictures are the first screen's)
         var scanShownTraced = false  // the first finished scan's view (the whole timeline) drawn
+        var indexedViewTraced = false  // the whole view from the library index drawn, before the scan confirms it
         var firstScreenRemembered = options.firstScreenMemory == nil || options.remoteURL != nil
         var scanArranged = false
         while !state.wantsQuit {
@@ -220,6 +221,10 @@ public final class BrowserApp {
             if dirty {
                 render(state, renderer: renderer, provider: provider, session: session)
                 renderedItems = !state.items.isEmpty
+                if state.showsIndexedView, !indexedViewTraced {
+                    indexedViewTraced = true
+                    startupTrace?.log("indexed-view-shown")
+                }
                 if scanArranged, !scanShownTraced {
                     scanShownTraced = true
                     firstViewShown.signal()

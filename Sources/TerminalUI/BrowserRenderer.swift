@@ -66,7 +66,11 @@ final class BrowserRenderer {
         var right = "\(state.items.count) item\(state.items.count == 1 ? "" : "s") · \(state.liveCount) live"
         if state.items.count != state.allItems.count { right += " of \(state.allItems.count)" }
         if let remote = state.remote { right = RemoteOverlayPainter.headerCounts(state, remote: remote) }
-        if state.isScanning { right = "scanning… " + (state.scanListedFiles.map { "\($0) files · " } ?? "") + right }
+        if state.isScanning {
+            // The whole library is on screen from the index; the scan is making sure no file changed.
+            right = (state.showsIndexedView ? "checking… " : "scanning… ")
+                + (state.scanListedFiles.map { "\($0) files · " } ?? "") + right
+        }
         var left = " livegrid  \(state.rootPath)"
         if state.isEditingFilter || !state.filter.isEmpty {
             left += "   /\(state.filter)\(state.isEditingFilter ? "▏" : "")"

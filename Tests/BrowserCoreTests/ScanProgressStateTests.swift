@@ -82,3 +82,32 @@ extension ScanProgressStateTests {
         XCTAssertEqual(state.selectedItem?.id, selected)
     }
 }
+
+extension ScanProgressStateTests {
+    /// A known library: the first screen, then the whole view from the index (a second report of the same scan)
+    /// replaces it with the selection kept; the header says the scan is checking; the final scan clears it.
+    func testWholeViewFromTheIndexReplacesTheFirstScreenAndARescanIgnoresIt() {
+        var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
+        state.reduce(.scanStarted)
+        state.reduce(progress(TestItems.stills(6), listed: 30))
+        state.reduce(.move(.right))
+        let selected = state.selectedItem?.id
+        let whole = TestItems.stills(30)
+        state.reduce(.scanProgress(LibraryScanProgress(scan: LibraryScan(root: "/photos", items: whole, warnings: []),
+                                                       listedFiles: 30, fromIndex: true)))
+        XCTAssertEqual(state.items.count, 30)
+        XCTAssertTrue(state.showsIndexedView)
+        XCTAssertTrue(state.isScanning)
+        XCTAssertEqual(state.selectedItem?.id, selected)
+        state.reduce(.scanFinished(LibraryScan(root: "/photos", items: whole, warnings: [])))
+        XCTAssertFalse(state.showsIndexedView)
+        XCTAssertFalse(state.showsPartialScan)
+
+        // A rescan (`r`) keeps its full grid: no report of it replaces it, not even one from the index.
+        state.reduce(.scanStarted)
+        state.reduce(.scanProgress(LibraryScanProgress(scan: LibraryScan(root: "/photos", items: TestItems.stills(3), warnings: []),
+                                                       listedFiles: 3, fromIndex: true)))
+        XCTAssertEqual(state.items.count, 30)
+        XCTAssertFalse(state.showsIndexedView)
+    }
+}

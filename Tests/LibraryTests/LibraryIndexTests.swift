@@ -164,10 +164,12 @@ final class LibraryIndexTests: XCTestCase {
         // And through the browser's progressive scan (first screen of one file, then the rest).
         try FileManager.default.copyItem(atPath: Fixtures.committed("train.mov"),
                                          toPath: library.appendingPathComponent("IMG_0001.MOV").path)
-        _ = try LibraryScanner.scanProgressively(directory: library.path, index: index, firstScreen: 1) { _ in }
+        _ = try LibraryScanner.scanProgressively(directory: library.path, index: index, firstScreen: 1,
+                                                    remembersInBackground: false) { _ in }
         XCTAssertEqual(index.count, 2)
         try FileManager.default.removeItem(at: library.appendingPathComponent("IMG_0001.JPG"))
-        let progressive = try LibraryScanner.scanProgressively(directory: library.path, index: index, firstScreen: 1) { _ in }
+        let progressive = try LibraryScanner.scanProgressively(directory: library.path, index: index, firstScreen: 1,
+                                                    remembersInBackground: false) { _ in }
         XCTAssertEqual(index.count, 1)
         XCTAssertEqual(progressive.items, try plain().items)
     }

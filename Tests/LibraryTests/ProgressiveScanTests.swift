@@ -126,14 +126,19 @@ final class ProgressiveScanTests: XCTestCase {
 
             let index = LibraryIndex(path: dir.appendingPathComponent("index-\(seed).sqlite").path)
             let filling = try LibraryScanner.scanProgressively(directory: root.path, recursive: recursive, index: index,
-                                                               firstScreen: firstScreen) { _ in }
+                                                               firstScreen: firstScreen, remembersInBackground: false) { _ in }
             XCTAssertEqual(filling.items, full.items, "seed \(seed): first scan through the index")
             let fromIndex = try LibraryScanner.scan(directory: root.path, recursive: recursive, index: index)
             XCTAssertEqual(fromIndex.probedFiles, 0)
             XCTAssertEqual(fromIndex.items, full.items, "seed \(seed): scan from the index")
+            var known: [LibraryScanProgress] = []
             let progressiveFromIndex = try LibraryScanner.scanProgressively(directory: root.path, recursive: recursive,
-                                                                            index: index, firstScreen: firstScreen) { _ in }
+                                                                            index: index, firstScreen: firstScreen,
+                                                                            remembersInBackground: false) { known.append($0) }
             XCTAssertEqual(progressiveFromIndex.items, full.items, "seed \(seed): progressive from the index")
+            // With a first report, the whole library is then shown from the last scan: exactly the full scan.
+            XCTAssertEqual(known.filter(\.fromIndex).map(\.scan.items), firstScreen < full.fileCount ? [full.items] : [],
+                           "seed \(seed): the remembered whole view")
         }
     }
 

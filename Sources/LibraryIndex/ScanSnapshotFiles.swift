@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The last scan of each library, as bytes the Library module writes and reads (`ScanSnapshot`), kept as one
+/// file per library in `scans/` beside the index database.
+///
+/// Files, not a table: a 100,000-file library's snapshot is ~35 MB, and reading it through SQLite copied it
+/// twice (its overflow pages into a buffer, the buffer into ours) and faulted in ~70 MB of fresh memory on
+/// the way to the first view. A file is read folder by folder instead, each part straight into a buffer of
+/// its size (issue 17 item 3). A file is written whole to a temporary name and renamed into place, so a reader
+/// (another livegrid, a crash) sees the old file or the new one, never half of one; an open descriptor keeps
+/// its file's old inode.
+public struct ScanSnapshotFiles: Sendable {
+    public let folder: String
+
+    /// Libraries whose last scan is kept (the least recently stored go first).
+    public static let limit = 8
+    /// The largest snapshot kept (~1.5 million files); a bigger library is scanned the usual way each time.
+    public static let maxBytes = 512 << 20
+
+    /// `scans/` beside `indexPath`.
+    public init(indexPath: String) {
+        let parent = indexPath.lastIndex(of: "/").map { String(indexPath[..<$0]) } ?? "."
+        folder = parent + "/scans"
+    }
+
+    /// The snapshot of `library`, open for reading, or nil when none is kept (or it cannot be opened).
+    public func load(library: String) -> SnapshotFile? {
+        let fd = open(path(library), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size <= Self.maxBytes else {
+            close(fd)
+            return nil
+        }
+        return SnapshotFile(descriptor: fd, size: Int(st.st_size))
+    }
+
+    /// Keeps `bytes` as the snapshot of `library`, then removes the oldest beyond `limit` and temporaries a
+    /// killed writer left. Failures only mean no snapshot (the next scan goes the usual way).
+    public func store(_ bytes: [UInt8], library: String) {
+        guard bytes.count <= Self.maxBytes else { return remove(library: library) }
+        mkdir(folder, 0o700)
+        let final = path(library)
+        let temporary = folder + "/.\(Self.fileName(library)).\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        let written = bytes.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, base + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                offset += n
+            }
+            return true
+        }
+        close(fd)
+        guard written, rename(temporary, final) == 0 else {
+            unlink(temporary)
+            return
+        }
+        prune(keeping: final)
+    }
+
+    /// Forgets the snapshot of `library`.
+    public func remove(library: String) {
+        unlink(path(library))
+    }
+
+    /// Where the snapshot of `library` is kept.
+    public func path(_ library: String) -> String { folder + "/" + Self.fileName(library) }
+
+    /// `scan-` and a 64-bit FNV-1a hash of the library's key in hex: any root, however long or strange, is one
+    /// short plain name (the key itself is inside the file and checked when read).
+    static func fileName(_ library: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in library.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "scan-" + String(repeating: "0", count: 16 - hex.count) + hex + ".snapshot"
+    }
+
+    /// Removes snapshots beyond `limit` (oldest stored first) and temporaries older than a minute.
+    private func prune(keeping kept: String) {
+        guard let dir = opendir(folder) else { return }
+        var snapshots: [(path: String, stored: Int)] = []
+        let now = time(nil)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            let path = folder + "/" + name
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            if name.hasPrefix("scan-") && name.hasSuffix(".snapshot") {
+                snapshots.append((path, st.st_mtim.tv_sec))
+            } else if name.hasPrefix(".scan-") && name.hasSuffix(".tmp") && now - st.st_mtim.tv_sec > 60 {
+                unlink(path)
+            }
+        }
+        closedir(dir)
+        let excess = snapshots.filter { $0.path != kept }.sorted { $0.stored > $1.stored }.dropFirst(Self.limit - 1)
+        for old in excess { unlink(old.path) }
+    }
+}
+
+/// A snapshot file open for reading in parts, from several threads at once (`pread`), closed when released.
+/// Read in parts, not mapped: a mapping's pages count in the process's RSS, and a file cut by someone else while
+/// mapped would kill the process with SIGBUS where a read just comes back short.
+public final class SnapshotFile: Sendable {
+    private let descriptor: Int32
+    public let size: Int
+
+    init(descriptor: Int32, size: Int) {
+        self.descriptor = descriptor
+        self.size = size
+    }
+
+    /// `count` bytes from `offset`, or nil when the file does not hold them all.
+    public func read(offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
+        // Not zero-filled first: every byte is read into it, or it is dropped.
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count, let base = buffer.baseAddress {
+                let n = pread(descriptor, base + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            complete = done == count
+            initialized = done
+        }
+        return complete ? bytes : nil
+    }
+
+    deinit { close(descriptor) }
+}
