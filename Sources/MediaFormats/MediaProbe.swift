@@ -85,20 +85,25 @@ extension ParseLimits {
     /// Movie name extensions, lowercased, dot included.
     static let movieExtensions: [[UInt8]] = [".mov", ".mp4", ".m4v", ".qt", ".3gp"].map { Array($0.utf8) }
 
-    /// The limits for probing the file at `path`: a file named as a movie prefetches one page, not a still's
-    /// `headerProbeBytes`. A movie's metadata is in its `moov`, read on its own: the rest of a 16 KB head was
-    /// media data copied for nothing, a third of a movie's read cost (issue 17). Only the reads change, never
+    /// What a file named as a movie prefetches: the sniff's bytes (`ContentGuess.sniffBytes`, so a misnamed
+    /// file is described the same), which hold a camera movie's `ftyp`, `wide` and `mdat` headers.
+    static let movieHeadBytes = 512
+
+    /// The limits for probing the file at `path`: a file named as a movie prefetches `movieHeadBytes`, not a
+    /// still's `headerProbeBytes`. A movie's metadata is in its `moov`, read on its own (a camera movie's with
+    /// the end of the file): the rest of a 16 KB head was media data copied for nothing, a third of a movie's
+    /// read cost (issue 17), and the rest of a 4 KB page still most of the kernel's copy of the head (a HEIC
+    /// keeps the 16 KB: its Exif item, early in its `mdat`, usually lies in it). Only the reads change, never
     /// the answer: the probe sniffs the content, and reads on demand whatever a misnamed file needs.
     public func forProbing(path: String) -> ParseLimits {
-        let movieHead = 4096
-        guard headerProbeBytes > movieHead else { return self }
         var tail: [UInt8] = []
         for byte in path.utf8.suffix(5) { tail.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-        guard Self.movieExtensions.contains(where: { tail.count >= $0.count && tail.suffix($0.count).elementsEqual($0) }) else {
-            return self
+        func named(_ extensions: [[UInt8]]) -> Bool {
+            extensions.contains { tail.count >= $0.count && tail.suffix($0.count).elementsEqual($0) }
         }
+        guard headerProbeBytes > Self.movieHeadBytes, named(Self.movieExtensions) else { return self }
         var limits = self
-        limits.headerProbeBytes = movieHead
+        limits.headerProbeBytes = Self.movieHeadBytes
         return limits
     }
 }

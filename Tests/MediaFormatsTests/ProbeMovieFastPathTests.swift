@@ -209,12 +209,17 @@ final class ProbeMovieFastPathTests: XCTestCase {
         XCTAssertGreaterThan(tailsRead, 0)
     }
 
-    /// Files named as movies prefetch one page (`ParseLimits.forProbing`): only the reads may change, so every
-    /// fixture, misnamed or not, must probe the same with the small head.
+    /// Files named as movies prefetch the sniff's 512 bytes (`ParseLimits.forProbing`): only the reads may
+    /// change, so every fixture, misnamed or not, must probe the same with the small head.
     func testMovieNamesPrefetchLessAndProbeTheSame() throws {
-        XCTAssertEqual(ParseLimits.default.forProbing(path: "/a/IMG_0001.MOV").headerProbeBytes, 4096)
-        XCTAssertEqual(ParseLimits.default.forProbing(path: "clip.mp4").headerProbeBytes, 4096)
-        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.qt").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "/a/IMG_0001.MOV").headerProbeBytes, 512)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "clip.mp4").headerProbeBytes, 512)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.qt").headerProbeBytes, 512)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.HEIC").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        // What a file that is no picture seems to be is told from the same bytes whatever its name.
+        XCTAssertGreaterThanOrEqual(ParseLimits.movieHeadBytes, ContentGuess.sniffBytes)
+        let text = MemoryByteSource(Array(String(repeating: "plain words in a text file\n", count: 100).utf8))
+        XCTAssertEqual(MediaProbe.probe(text, limits: ParseLimits.default.forProbing(path: "notes.mov")), MediaProbe.probe(text))
         XCTAssertEqual(ParseLimits.default.forProbing(path: "IMG_0001.JPG").headerProbeBytes, ParseLimits.default.headerProbeBytes)
         XCTAssertEqual(ParseLimits.default.forProbing(path: "mov").headerProbeBytes, ParseLimits.default.headerProbeBytes)
         XCTAssertEqual(ParseLimits.default.forProbing(path: "a.movie").headerProbeBytes, ParseLimits.default.headerProbeBytes)
@@ -239,7 +244,7 @@ final class ProbeMovieFastPathTests: XCTestCase {
         let counter = ReadCounter()
         let info = try MediaProbe.probe(path: Fixtures.committed("train.mov"), counter: counter)
         XCTAssertNotNil(info.contentIdentifier)
-        XCTAssertLessThan(counter.bytes, 4096 + 8192, "the head and the moov: \(counter.bytes) bytes")
+        XCTAssertLessThan(counter.bytes, 512 + 8192, "the head and the moov: \(counter.bytes) bytes")
     }
 
     /// `ISOBox.isContainer` (a switch over literals) must name exactly `ISOBox.containerTypes`.
