@@ -7,29 +7,47 @@ public enum ProbePath: Sendable {
 
 /// Entry point of the media core: sniff the container, dispatch to its reader, never throw for bad content.
 public enum MediaProbe {
+    /// The magic numbers `sniff` compares, made once: it runs for every probed file, and arrays made per call
+    /// (two per comparison) were a dozen allocations a file.
+    private enum Magic {
+        static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+        static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        static let gif: [UInt8] = Array("GIF8".utf8)
+        static let riff: [UInt8] = Array("RIFF".utf8)
+        static let webp: [UInt8] = Array("WEBP".utf8)
+        static let tiffLittle: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+        static let tiffBig: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A]
+        static let bmp: [UInt8] = Array("BM".utf8)
+        static let ftyp = fourCCCode("ftyp")
+        static let heifBrands: [UInt32] = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"]
+            .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+        static let quickTimeBrand = fourCCCode("qt  ")
+        /// Old QuickTime files start with moov/mdat/wide/free/skip without an ftyp.
+        static let quickTimeTopLevel: [UInt32] = ["moov", "mdat", "wide", "free", "skip", "pnot"]
+            .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+    }
+
     /// Container format from the first bytes (at least 12 are needed for ISO BMFF).
     public static func sniff(_ head: [UInt8]) -> ContainerFormat {
         func starts(_ p: [UInt8], at: Int = 0) -> Bool {
-            head.count >= at + p.count && Array(head[at..<at + p.count]) == p
+            head.count >= at + p.count && head[at..<at + p.count].elementsEqual(p)
         }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts(Array("GIF8".utf8)) { return .gif }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if starts(Array("BM".utf8)) && head.count >= 14 { return .bmp }
+        func code(at i: Int) -> UInt32 { head[i..<i + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        if starts(Magic.jpeg) { return .jpeg }
+        if starts(Magic.png) { return .png }
+        if starts(Magic.gif) { return .gif }
+        if starts(Magic.riff) && starts(Magic.webp, at: 8) { return .webp }
+        if starts(Magic.tiffLittle) || starts(Magic.tiffBig) { return .tiff }
+        if starts(Magic.bmp) && head.count >= 14 { return .bmp }
         if head.count >= 12 {
-            let type = String(decoding: head[4..<8], as: UTF8.self)
-            if type == "ftyp" {
-                let brand = String(decoding: head[8..<12], as: UTF8.self)
-                switch brand {
-                case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis": return .heif
-                case "qt  ": return .quickTime
-                default: return .mp4
-                }
+            // Four-character codes compared as numbers: the same as comparing their ASCII text.
+            let type = code(at: 4)
+            if type == Magic.ftyp {
+                let brand = code(at: 8)
+                if Magic.heifBrands.contains(brand) { return .heif }
+                return brand == Magic.quickTimeBrand ? .quickTime : .mp4
             }
-            // Old QuickTime files start with moov/mdat/wide/free/skip without an ftyp.
-            if ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(type) { return .quickTime }
+            if Magic.quickTimeTopLevel.contains(type) { return .quickTime }
         }
         return .unknown
     }
