@@ -27,7 +27,7 @@ public enum MediaProbe {
             .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
     }
 
-    /// Container format from the first bytes (at least 12 are needed for ISO BMFF).
+    /// Container format from the first bytes (at least 12 are needed for ISO BMFF; no more than 16 are read).
     public static func sniff(_ head: [UInt8]) -> ContainerFormat {
         func starts(_ p: [UInt8], at: Int = 0) -> Bool {
             head.count >= at + p.count && head[at..<at + p.count].elementsEqual(p)
@@ -61,14 +61,13 @@ public enum MediaProbe {
     /// Probes any byte source. Never throws: a file that cannot be parsed is `.unknown` with a problem.
     public static func probe(_ original: any ByteSource, limits: ParseLimits = .default, path: ProbePath = .fast) -> MediaInfo {
         let head: [UInt8]
-        let guessHead: [UInt8]
         let source: any ByteSource
         do {
             // One read serves the sniff and the parser's header read: a still costs one small read (plus a
-            // tiny footer read for trailers), not three.
+            // tiny footer read for trailers), not three. The sniff and the guess look at the head itself
+            // (the sniff at its first 16 bytes at most): no copies of it per file.
             let prefetched = try PrefetchedByteSource(base: original, headBytes: limits.headerProbeBytes)
-            head = Array(prefetched.head.prefix(16))
-            guessHead = Array(prefetched.head.prefix(ContentGuess.sniffBytes))
+            head = prefetched.head
             source = prefetched
         } catch {
             var info = MediaInfo(format: .unknown)
@@ -87,7 +86,7 @@ public enum MediaProbe {
             case .unknown:
                 var info = MediaInfo(format: .unknown)
                 // Said in the user's terms (issue 15.5): what the file seems to be instead.
-                let guess = ContentGuess.guess(guessHead)
+                let guess = ContentGuess.guess(head)   // it looks at `sniffBytes` at most
                 info.problems.append(ParseProblem(.error, "file", "not a picture: \(guess.plainDescription)"))
                 return info
             }
