@@ -101,6 +101,10 @@ public enum MediaProbe {
 extension ParseLimits {
     /// Movie name extensions, lowercased, dot included.
     static let movieExtensions: [[UInt8]] = [".mov", ".mp4", ".m4v", ".qt", ".3gp"].map { Array($0.utf8) }
+    /// The same as (bytes packed big-endian, length), for a name's last bytes packed the same way.
+    static let movieExtensionCodes: [(code: UInt64, length: Int)] = movieExtensions.map { extensionBytes in
+        (extensionBytes.reduce(0) { $0 << 8 | UInt64($1) }, extensionBytes.count)
+    }
 
     /// What a file named as a movie prefetches: the sniff's bytes (`ContentGuess.sniffBytes`, so a misnamed
     /// file is described the same), which hold a camera movie's `ftyp`, `wide` and `mdat` headers.
@@ -113,12 +117,19 @@ extension ParseLimits {
     /// keeps the 16 KB: its Exif item, early in its `mdat`, usually lies in it). Only the reads change, never
     /// the answer: the probe sniffs the content, and reads on demand whatever a misnamed file needs.
     public func forProbing(path: String) -> ParseLimits {
-        var tail: [UInt8] = []
-        for byte in path.utf8.suffix(5) { tail.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-        func named(_ extensions: [[UInt8]]) -> Bool {
-            extensions.contains { tail.count >= $0.count && tail.suffix($0.count).elementsEqual($0) }
+        guard headerProbeBytes > Self.movieHeadBytes else { return self }
+        // The name's last five bytes, lowercased, packed into one integer: this runs for every probed file,
+        // and an array of them was an allocation each time.
+        var tail: UInt64 = 0
+        var count = 0
+        for byte in path.utf8.suffix(5) {
+            tail = tail << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            count += 1
         }
-        guard headerProbeBytes > Self.movieHeadBytes, named(Self.movieExtensions) else { return self }
+        let named = Self.movieExtensionCodes.contains { ext in
+            count >= ext.length && tail & (UInt64(1) << (8 * ext.length) - 1) == ext.code
+        }
+        guard named else { return self }
         var limits = self
         limits.headerProbeBytes = Self.movieHeadBytes
         return limits

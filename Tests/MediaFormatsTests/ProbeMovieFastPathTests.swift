@@ -216,6 +216,14 @@ final class ProbeMovieFastPathTests: XCTestCase {
         XCTAssertEqual(ParseLimits.default.forProbing(path: "clip.mp4").headerProbeBytes, 512)
         XCTAssertEqual(ParseLimits.default.forProbing(path: "x.qt").headerProbeBytes, 512)
         XCTAssertEqual(ParseLimits.default.forProbing(path: "x.HEIC").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        // The last five bytes of the name decide, compared case-blind, whatever comes before them.
+        for name in [".mov", "A.M4V", "b.3gp", "/x/y/.Mp4", "é.qt", "über.MOV"] {
+            XCTAssertEqual(ParseLimits.default.forProbing(path: name).headerProbeBytes, 512, name)
+        }
+        for name in ["", "qt", "mov", "x.mov.jpg", "x.mo", "x.m4a", "x.mqt", "x.qtm", "é", "x.MOV ", "x.jpg.m0v"] {
+            XCTAssertEqual(ParseLimits.default.forProbing(path: name).headerProbeBytes,
+                           ParseLimits.default.headerProbeBytes, name)
+        }
         // What a file that is no picture seems to be is told from the same bytes whatever its name.
         XCTAssertGreaterThanOrEqual(ParseLimits.movieHeadBytes, ContentGuess.sniffBytes)
         let text = MemoryByteSource(Array(String(repeating: "plain words in a text file\n", count: 100).utf8))
