@@ -7,6 +7,7 @@
 enum ISOTreeCheck {
     static let uuid = fourCCCode("uuid")
     static let meta = fourCCCode("meta")
+    static let hdlr = fourCCCode("hdlr")
 
     /// A box header as `ISOBoxHeader.read` validates it, without the type text.
     struct Header {
@@ -54,24 +55,90 @@ enum ISOTreeCheck {
     /// True when `ISOBox.parse` at nesting level `depth` reads the box at `r`'s position and everything it
     /// descends into without a problem. Advances `r` past the box.
     static func box(_ r: inout ByteReader, depth: Int, limits: ParseLimits) -> Bool {
-        guard let (header, payload) = nextBox(&r) else { return false }
-        guard ISOBox.isContainer(header.typeCode) else { return true }
-        guard depth < limits.maxDepth else { return false }
-        var body = payload
-        let offset = childrenOffset(typeCode: header.typeCode, payload: body)
-        guard (try? body.skip(min(offset, body.remaining))) != nil else { return false }
-        return sequence(&body, depth: depth + 1, limits: limits)
+        let end = r.remainingSlice.withUnsafeBytes { Walk(bytes: $0, limits: limits).box(at: 0, depth: depth) }
+        guard let end else { return false }
+        try? r.skip(end)
+        return true
     }
 
     /// True when `ISOBox.parseSequence` reads the boxes from `r`'s position to its end without a problem
     /// (fewer than 8 trailing bytes are ignored there too).
     static func sequence(_ r: inout ByteReader, depth: Int, limits: ParseLimits) -> Bool {
-        var count = 0
-        while r.remaining >= 8 {
-            guard count < limits.maxEntries, box(&r, depth: depth, limits: limits) else { return false }
-            count += 1
+        let end = r.remainingSlice.withUnsafeBytes { bytes in
+            Walk(bytes: bytes, limits: limits).sequence(from: 0, to: bytes.count, depth: depth)
         }
+        guard let end else { return false }
+        try? r.skip(end)
         return true
+    }
+
+    /// The check over the bytes themselves, by index: it visits every box of a movie's `moov` (the most
+    /// frequent work of a movie's probe), and a `ByteReader` per box (a window retaining the buffer) cost
+    /// more than the check. Every index is compared with the end of its parent before a byte is loaded.
+    private struct Walk {
+        let bytes: UnsafeRawBufferPointer
+        let limits: ParseLimits
+
+        func u32(_ i: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self)) }
+        func u64(_ i: Int) -> UInt64 { UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
+
+        /// The header at `i` of a box that must end by `end`, as `header(_:available:)` reads it; nil where
+        /// that would.
+        func header(at i: Int, end: Int) -> Header? {
+            let available = end - i
+            guard available >= 8 else { return nil }
+            let size32 = u32(i)
+            let typeCode = u32(i + 4)
+            var headerSize = 8
+            var size: UInt64
+            switch size32 {
+            case 0: size = UInt64(available)
+            case 1:
+                guard available >= 16 else { return nil }
+                size = u64(i + 8)
+                headerSize += 8
+            default: size = UInt64(size32)
+            }
+            if typeCode == uuid {
+                guard available >= headerSize + 16 else { return nil }
+                headerSize += 16
+            }
+            guard size >= UInt64(headerSize), size <= UInt64(available) else { return nil }
+            return Header(typeCode: typeCode, size: size, headerSize: headerSize)
+        }
+
+        /// `ISOTreeCheck.box` for the box at `i` inside a parent ending at `end`: the index after the box,
+        /// or nil.
+        func box(at i: Int, depth: Int, end: Int? = nil) -> Int? {
+            guard let header = header(at: i, end: end ?? bytes.count) else { return nil }
+            let boxEnd = i + Int(header.size)
+            guard ISOBox.isContainer(header.typeCode) else { return boxEnd }
+            guard depth < limits.maxDepth else { return nil }
+            let payload = i + header.headerSize
+            let children = payload + min(childrenOffset(typeCode: header.typeCode, payload: payload, end: boxEnd),
+                                         boxEnd - payload)
+            return sequence(from: children, to: boxEnd, depth: depth + 1) == nil ? nil : boxEnd
+        }
+
+        /// `ISOTreeCheck.sequence` over `start..<end`: the index where it stopped (fewer than 8 bytes before
+        /// `end`), or nil.
+        func sequence(from start: Int, to end: Int, depth: Int) -> Int? {
+            var i = start
+            var count = 0
+            while end - i >= 8 {
+                guard count < limits.maxEntries, let next = box(at: i, depth: depth, end: end) else { return nil }
+                i = next
+                count += 1
+            }
+            return i
+        }
+
+        /// `ISOBox.childrenOffset` for the payload `payload..<end`.
+        func childrenOffset(typeCode: UInt32, payload: Int, end: Int) -> Int {
+            guard typeCode == meta else { return 0 }
+            if end - payload >= 8, u32(payload + 4) == hdlr { return 0 }
+            return end - payload >= 4 && u32(payload) == 0 ? 4 : 0
+        }
     }
 
     /// Where a container's children start in `payload` (see `ISOBox.childrenOffset`).

@@ -7,29 +7,47 @@ public enum ProbePath: Sendable {
 
 /// Entry point of the media core: sniff the container, dispatch to its reader, never throw for bad content.
 public enum MediaProbe {
-    /// Container format from the first bytes (at least 12 are needed for ISO BMFF).
+    /// The magic numbers `sniff` compares, made once: it runs for every probed file, and arrays made per call
+    /// (two per comparison) were a dozen allocations a file.
+    private enum Magic {
+        static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+        static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        static let gif: [UInt8] = Array("GIF8".utf8)
+        static let riff: [UInt8] = Array("RIFF".utf8)
+        static let webp: [UInt8] = Array("WEBP".utf8)
+        static let tiffLittle: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+        static let tiffBig: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A]
+        static let bmp: [UInt8] = Array("BM".utf8)
+        static let ftyp = fourCCCode("ftyp")
+        static let heifBrands: [UInt32] = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"]
+            .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+        static let quickTimeBrand = fourCCCode("qt  ")
+        /// Old QuickTime files start with moov/mdat/wide/free/skip without an ftyp.
+        static let quickTimeTopLevel: [UInt32] = ["moov", "mdat", "wide", "free", "skip", "pnot"]
+            .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+    }
+
+    /// Container format from the first bytes (at least 12 are needed for ISO BMFF; no more than 16 are read).
     public static func sniff(_ head: [UInt8]) -> ContainerFormat {
         func starts(_ p: [UInt8], at: Int = 0) -> Bool {
-            head.count >= at + p.count && Array(head[at..<at + p.count]) == p
+            head.count >= at + p.count && head[at..<at + p.count].elementsEqual(p)
         }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts(Array("GIF8".utf8)) { return .gif }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if starts(Array("BM".utf8)) && head.count >= 14 { return .bmp }
+        func code(at i: Int) -> UInt32 { head[i..<i + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        if starts(Magic.jpeg) { return .jpeg }
+        if starts(Magic.png) { return .png }
+        if starts(Magic.gif) { return .gif }
+        if starts(Magic.riff) && starts(Magic.webp, at: 8) { return .webp }
+        if starts(Magic.tiffLittle) || starts(Magic.tiffBig) { return .tiff }
+        if starts(Magic.bmp) && head.count >= 14 { return .bmp }
         if head.count >= 12 {
-            let type = String(decoding: head[4..<8], as: UTF8.self)
-            if type == "ftyp" {
-                let brand = String(decoding: head[8..<12], as: UTF8.self)
-                switch brand {
-                case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis": return .heif
-                case "qt  ": return .quickTime
-                default: return .mp4
-                }
+            // Four-character codes compared as numbers: the same as comparing their ASCII text.
+            let type = code(at: 4)
+            if type == Magic.ftyp {
+                let brand = code(at: 8)
+                if Magic.heifBrands.contains(brand) { return .heif }
+                return brand == Magic.quickTimeBrand ? .quickTime : .mp4
             }
-            // Old QuickTime files start with moov/mdat/wide/free/skip without an ftyp.
-            if ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(type) { return .quickTime }
+            if Magic.quickTimeTopLevel.contains(type) { return .quickTime }
         }
         return .unknown
     }
@@ -43,14 +61,13 @@ public enum MediaProbe {
     /// Probes any byte source. Never throws: a file that cannot be parsed is `.unknown` with a problem.
     public static func probe(_ original: any ByteSource, limits: ParseLimits = .default, path: ProbePath = .fast) -> MediaInfo {
         let head: [UInt8]
-        let guessHead: [UInt8]
         let source: any ByteSource
         do {
             // One read serves the sniff and the parser's header read: a still costs one small read (plus a
-            // tiny footer read for trailers), not three.
+            // tiny footer read for trailers), not three. The sniff and the guess look at the head itself
+            // (the sniff at its first 16 bytes at most): no copies of it per file.
             let prefetched = try PrefetchedByteSource(base: original, headBytes: limits.headerProbeBytes)
-            head = Array(prefetched.head.prefix(16))
-            guessHead = Array(prefetched.head.prefix(ContentGuess.sniffBytes))
+            head = prefetched.head
             source = prefetched
         } catch {
             var info = MediaInfo(format: .unknown)
@@ -69,7 +86,7 @@ public enum MediaProbe {
             case .unknown:
                 var info = MediaInfo(format: .unknown)
                 // Said in the user's terms (issue 15.5): what the file seems to be instead.
-                let guess = ContentGuess.guess(guessHead)
+                let guess = ContentGuess.guess(head)   // it looks at `sniffBytes` at most
                 info.problems.append(ParseProblem(.error, "file", "not a picture: \(guess.plainDescription)"))
                 return info
             }
@@ -84,21 +101,37 @@ public enum MediaProbe {
 extension ParseLimits {
     /// Movie name extensions, lowercased, dot included.
     static let movieExtensions: [[UInt8]] = [".mov", ".mp4", ".m4v", ".qt", ".3gp"].map { Array($0.utf8) }
+    /// The same as (bytes packed big-endian, length), for a name's last bytes packed the same way.
+    static let movieExtensionCodes: [(code: UInt64, length: Int)] = movieExtensions.map { extensionBytes in
+        (extensionBytes.reduce(0) { $0 << 8 | UInt64($1) }, extensionBytes.count)
+    }
 
-    /// The limits for probing the file at `path`: a file named as a movie prefetches one page, not a still's
-    /// `headerProbeBytes`. A movie's metadata is in its `moov`, read on its own: the rest of a 16 KB head was
-    /// media data copied for nothing, a third of a movie's read cost (issue 17). Only the reads change, never
+    /// What a file named as a movie prefetches: the sniff's bytes (`ContentGuess.sniffBytes`, so a misnamed
+    /// file is described the same), which hold a camera movie's `ftyp`, `wide` and `mdat` headers.
+    static let movieHeadBytes = 512
+
+    /// The limits for probing the file at `path`: a file named as a movie prefetches `movieHeadBytes`, not a
+    /// still's `headerProbeBytes`. A movie's metadata is in its `moov`, read on its own (a camera movie's with
+    /// the end of the file): the rest of a 16 KB head was media data copied for nothing, a third of a movie's
+    /// read cost (issue 17), and the rest of a 4 KB page still most of the kernel's copy of the head (a HEIC
+    /// keeps the 16 KB: its Exif item, early in its `mdat`, usually lies in it). Only the reads change, never
     /// the answer: the probe sniffs the content, and reads on demand whatever a misnamed file needs.
     public func forProbing(path: String) -> ParseLimits {
-        let movieHead = 4096
-        guard headerProbeBytes > movieHead else { return self }
-        var tail: [UInt8] = []
-        for byte in path.utf8.suffix(5) { tail.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-        guard Self.movieExtensions.contains(where: { tail.count >= $0.count && tail.suffix($0.count).elementsEqual($0) }) else {
-            return self
+        guard headerProbeBytes > Self.movieHeadBytes else { return self }
+        // The name's last five bytes, lowercased, packed into one integer: this runs for every probed file,
+        // and an array of them was an allocation each time.
+        var tail: UInt64 = 0
+        var count = 0
+        for byte in path.utf8.suffix(5) {
+            tail = tail << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            count += 1
         }
+        let named = Self.movieExtensionCodes.contains { ext in
+            count >= ext.length && tail & (UInt64(1) << (8 * ext.length) - 1) == ext.code
+        }
+        guard named else { return self }
         var limits = self
-        limits.headerProbeBytes = movieHead
+        limits.headerProbeBytes = Self.movieHeadBytes
         return limits
     }
 }

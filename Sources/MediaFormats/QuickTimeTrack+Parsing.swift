@@ -49,6 +49,7 @@ extension QuickTimeTrack {
         duration = version == 1 ? try r.readU64() : UInt64(try r.readU32())
         try r.skip(8 + 2 + 2 + 2 + 2)
         matrix = []
+        matrix.reserveCapacity(9)   // one allocation per track, not one per doubling (every probed movie)
         for _ in 0..<9 { matrix.append(try r.readI32()) }
         // 16.16 fixed point, rounded (in 64 bits: 0xFFFFFFFF + 0x8000 must not trap).
         width = Int((UInt64(try r.readU32()) + 0x8000) >> 16)

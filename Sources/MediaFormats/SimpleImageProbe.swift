@@ -47,7 +47,7 @@ public enum SimpleImageProbe {
             }
         case .tiff:
             // At least the default head: how much a caller prefetches (`ParseLimits.forProbing` gives files named
-            // as movies one page) must not change what a TIFF's directories are read from.
+            // as movies less) must not change what a TIFF's directories are read from.
             let wanted = max(limits.headerProbeBytes, ParseLimits.default.headerProbeBytes)
             let tiff = try source.read(at: 0, count: min(wanted, Int(min(source.size, UInt64(Int.max)))))
             ExifReader.parse(tiff: tiff, fileOffset: 0, limits: limits).apply(to: &info)

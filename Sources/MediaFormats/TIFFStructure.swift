@@ -58,27 +58,43 @@ struct TIFFDirectoryReader {
         }
         var directory = TIFFDirectory()
         directory.entries.reserveCapacity(fitting)
-        for _ in 0..<fitting {
-            let tag = try reader.readU16()
-            let rawType = try reader.readU16()
-            let count = try reader.readU32()
-            let valueFieldIndex = reader.position
-            let inlineValue = try reader.readU32()
-            guard let type = TIFFFieldType(rawValue: rawType) else {
-                // Type 0 and vendor types: the size of a value is unknown, so the entry cannot be read.
-                problems.append(ParseProblem(.info, context, "tag 0x\(hex(tag)): unknown field type \(rawType) skipped"))
-                continue
+        // The `fitting` entries lie in the buffer (checked above): read by index, not by a throwing read per
+        // field (an Apple still's IFDs and MakerNote hold ~100 entries, read for every probed still).
+        let entriesStart = reader.position
+        let bigEndian = byteOrder == .bigEndian
+        buffer.withUnsafeBytes { raw in
+            func u16(_ i: Int) -> UInt16 {
+                let v = raw.loadUnaligned(fromByteOffset: i, as: UInt16.self)
+                return bigEndian ? UInt16(bigEndian: v) : UInt16(littleEndian: v)
             }
-            // 2^32 values of 8 bytes still fits in UInt64: no overflow before the bounds check.
-            let byteCount = UInt64(count) * UInt64(type.unitSize)
-            let valueIndex: UInt64 = byteCount <= 4 ? UInt64(valueFieldIndex) : UInt64(base) + UInt64(inlineValue)
-            guard valueIndex + byteCount <= UInt64(buffer.count) else {
-                problems.append(ParseProblem(.warning, context,
-                    "tag 0x\(hex(tag)): \(count) value(s) at \(inlineValue) lie outside the \(buffer.count)-byte data"))
-                continue
+            func u32(_ i: Int) -> UInt32 {
+                let v = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+                return bigEndian ? UInt32(bigEndian: v) : UInt32(littleEndian: v)
             }
-            directory.entries.append(TIFFEntry(tag: tag, type: type, count: Int(count), valueIndex: Int(valueIndex)))
+            for index in 0..<fitting {
+                let at = entriesStart + 12 * index
+                let tag = u16(at)
+                let rawType = u16(at + 2)
+                let count = u32(at + 4)
+                let valueFieldIndex = at + 8
+                let inlineValue = u32(valueFieldIndex)
+                guard let type = TIFFFieldType(rawValue: rawType) else {
+                    // Type 0 and vendor types: the size of a value is unknown, so the entry cannot be read.
+                    problems.append(ParseProblem(.info, context, "tag 0x\(hex(tag)): unknown field type \(rawType) skipped"))
+                    continue
+                }
+                // 2^32 values of 8 bytes still fits in UInt64: no overflow before the bounds check.
+                let byteCount = UInt64(count) * UInt64(type.unitSize)
+                let valueIndex: UInt64 = byteCount <= 4 ? UInt64(valueFieldIndex) : UInt64(base) + UInt64(inlineValue)
+                guard valueIndex + byteCount <= UInt64(buffer.count) else {
+                    problems.append(ParseProblem(.warning, context,
+                        "tag 0x\(hex(tag)): \(count) value(s) at \(inlineValue) lie outside the \(buffer.count)-byte data"))
+                    continue
+                }
+                directory.entries.append(TIFFEntry(tag: tag, type: type, count: Int(count), valueIndex: Int(valueIndex)))
+            }
         }
+        try reader.skip(12 * fitting)
         if fitting == declared, let next = try? reader.readU32() {
             directory.nextOffset = next
         }

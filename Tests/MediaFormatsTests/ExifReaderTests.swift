@@ -149,3 +149,80 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertEqual(info.cameraMake, "Scanner")
     }
 }
+
+/// `TIFFDirectoryReader.readDirectory` reads its entries by index; the reference below is the field-by-field
+/// read it replaced (a throwing `ByteReader` read per field). Both must give the same entries, next-IFD link
+/// and problems, or both throw, wherever an IFD is said to start and whatever the bytes.
+final class TIFFDirectoryReadingTests: XCTestCase {
+    private func reference(_ reader: TIFFDirectoryReader, at offset: UInt32, context: String,
+                           problems: inout [ParseProblem]) throws(MediaError) -> TIFFDirectory {
+        var r = ByteReader(reader.buffer, byteOrder: reader.byteOrder)
+        try r.seek(to: reader.base + Int(offset))
+        let declared = Int(try r.readU16())
+        guard declared <= reader.limits.maxEntries else {
+            throw MediaError.limitExceeded("\(context): \(declared) entries (limit \(reader.limits.maxEntries))")
+        }
+        let fitting = min(declared, r.remaining / 12)
+        if fitting < declared {
+            problems.append(ParseProblem(.warning, context, "IFD declares \(declared) entries but only \(fitting) fit in the data"))
+        }
+        var directory = TIFFDirectory()
+        for _ in 0..<fitting {
+            let tag = try r.readU16()
+            let rawType = try r.readU16()
+            let count = try r.readU32()
+            let valueFieldIndex = r.position
+            let inlineValue = try r.readU32()
+            guard let type = TIFFFieldType(rawValue: rawType) else {
+                problems.append(ParseProblem(.info, context, "tag 0x\(hex(tag)): unknown field type \(rawType) skipped"))
+                continue
+            }
+            let byteCount = UInt64(count) * UInt64(type.unitSize)
+            let valueIndex: UInt64 = byteCount <= 4 ? UInt64(valueFieldIndex) : UInt64(reader.base) + UInt64(inlineValue)
+            guard valueIndex + byteCount <= UInt64(reader.buffer.count) else {
+                problems.append(ParseProblem(.warning, context,
+                    "tag 0x\(hex(tag)): \(count) value(s) at \(inlineValue) lie outside the \(reader.buffer.count)-byte data"))
+                continue
+            }
+            directory.entries.append(TIFFEntry(tag: tag, type: type, count: Int(count), valueIndex: Int(valueIndex)))
+        }
+        if fitting == declared, let next = try? r.readU32() { directory.nextOffset = next }
+        return directory
+    }
+
+    private func assertSameRead(_ buffer: [UInt8], base: Int, offset: UInt32, _ label: String) {
+        for order in [ByteOrder.bigEndian, .littleEndian] {
+            var limits = ParseLimits()
+            limits.maxEntries = 200
+            let reader = TIFFDirectoryReader(buffer: buffer, byteOrder: order, base: base, limits: limits)
+            var problems: [ParseProblem] = [], expectedProblems: [ParseProblem] = []
+            let read = try? reader.readDirectory(at: offset, context: "t", problems: &problems)
+            let expected = try? reference(reader, at: offset, context: "t", problems: &expectedProblems)
+            XCTAssertEqual(read?.entries, expected?.entries, "\(label) \(order)")
+            XCTAssertEqual(read?.nextOffset, expected?.nextOffset, "\(label) \(order)")
+            XCTAssertEqual(problems, expectedProblems, "\(label) \(order)")
+        }
+    }
+
+    func testEntriesReadByIndexEqualTheFieldByFieldRead() {
+        let tiff = ExifReaderTests.littleEndianTIFFWithBigEndianMakerNote()
+        // Every offset as an IFD start (most are garbage: counts that do not fit, unknown types, far values).
+        for offset in 0..<UInt32(tiff.count + 2) {
+            assertSameRead(tiff, base: 0, offset: offset, "offset \(offset)")
+            assertSameRead(tiff, base: 3, offset: offset, "base 3, offset \(offset)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            var damaged = tiff
+            for _ in 0..<3 {
+                let at = Int.random(in: 0..<damaged.count, using: &generator)
+                damaged[at] = UInt8.random(in: 0...255, using: &generator)
+            }
+            let cut = Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator)))
+            for offset: UInt32 in [0, 4, 8, UInt32.random(in: 0..<UInt32(tiff.count), using: &generator)] {
+                assertSameRead(damaged, base: 0, offset: offset, "round \(round) offset \(offset)")
+                assertSameRead(cut, base: 0, offset: offset, "round \(round) cut to \(cut.count), offset \(offset)")
+            }
+        }
+    }
+}

@@ -193,6 +193,71 @@ final class ProbeFastPathTests: XCTestCase {
         XCTAssertEqual(n.remaining, 0)
     }
 
+    /// True when the tree parser reads the box at `r`'s position without a problem (what the check answers).
+    private func treeParsesCleanly(_ r: ByteReader, limits: ParseLimits = .default) -> Bool {
+        var problems: [ParseProblem] = []
+        guard (try? ISOStructure.parse(r, limits: limits, context: "moov", problems: &problems)) != nil else { return false }
+        return problems.isEmpty
+    }
+
+    /// The check reads the bytes by index (`ISOTreeCheck.Walk`): it must answer as the tree parser does on a
+    /// real moov and on damaged copies, also read through a window that starts and ends inside a larger
+    /// buffer (the indices are the window's, and nothing past its end may be looked at).
+    func testTreeCheckAgreesWithTheTreeParserOnDamagedMovies() throws {
+        let movie = try load(Fixtures.committed("train.mov"))
+        let top = ISOBMFFTopLevel.scan(movie, limits: .default)
+        let box = try XCTUnwrap(top.first("moov"))
+        let moov = try movie.readExactly(at: box.range.offset, count: Int(box.range.length))
+        func agree(_ bytes: [UInt8], _ label: String, limits: ParseLimits = .default) {
+            var r = ByteReader(bytes)
+            let checked = ISOTreeCheck.box(&r, depth: 0, limits: limits)
+            XCTAssertEqual(checked, treeParsesCleanly(ByteReader(bytes), limits: limits), label)
+            // The same bytes inside a larger buffer, with bytes that would pass for boxes on both sides.
+            let padding = B.box("free", Array(repeating: 0, count: 24))
+            var outer = ByteReader(padding + bytes + padding)
+            try? outer.skip(padding.count)
+            guard var window = try? outer.subReader(bytes.count) else { return XCTFail(label) }
+            XCTAssertEqual(ISOTreeCheck.box(&window, depth: 0, limits: limits), checked, "\(label) in a window")
+            if checked { XCTAssertEqual(r.position, Int(Self.boxSize(bytes) ?? 0), label) }
+        }
+        agree(moov, "train.mov moov")
+        var tight = ParseLimits()
+        tight.maxDepth = 4
+        agree(moov, "train.mov moov, depth 4", limits: tight)
+        tight = ParseLimits()
+        tight.maxEntries = 3
+        agree(moov, "train.mov moov, 3 entries", limits: tight)
+        for cut in stride(from: 0, to: moov.count, by: 97) { agree(Array(moov.prefix(cut)), "cut at \(cut)") }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<600 {
+            var damaged = moov
+            let offset = Int.random(in: 0..<moov.count, using: &generator)
+            damaged[offset] = [0, 1, 0xFF, damaged[offset] ^ 0x08].randomElement(using: &generator)!
+            agree(damaged, "byte \(offset) set to \(damaged[offset])")
+        }
+        // Large sizes, size 0 (to the end), uuid boxes, and QuickTime and ISO `meta` layouts.
+        let uuid = B.u32(24 + 4) + B.fourCC("uuid") + Array(repeating: 7, count: 16) + B.u32(0)
+        let large = B.u32(1) + B.fourCC("free") + B.u64(16 + 4) + B.u32(0)
+        let toEnd = B.u32(0) + B.fourCC("free") + B.u32(9)
+        let atomMeta = B.container("meta", [B.box("hdlr", Array(repeating: 0, count: 24)), B.box("keys", B.u32(0) + B.u32(0))])
+        let isoMeta = B.box("meta", B.u32(0) + B.box("hdlr", Array(repeating: 0, count: 24)))
+        let oddMeta = B.box("meta", B.u32(1) + B.box("hdlr", Array(repeating: 0, count: 24)))
+        for (label, children) in [("uuid", [uuid]), ("largesize", [large]), ("size 0", [large, toEnd]),
+                                  ("QuickTime meta", [atomMeta]), ("ISO meta", [isoMeta]), ("meta with flags", [oddMeta]),
+                                  ("short meta", [B.box("meta", [0, 0])]), ("all", [uuid, large, atomMeta, isoMeta, toEnd])] {
+            let bytes = B.container("moov", children)
+            agree(bytes, label)
+            for cut in 0..<bytes.count { agree(Array(bytes.prefix(cut)), "\(label) cut at \(cut)") }
+        }
+    }
+
+    /// The size field of the box at the start of `bytes` (32-bit only), for where the check must stop.
+    private static func boxSize(_ bytes: [UInt8]) -> UInt32? {
+        guard bytes.count >= 4 else { return nil }
+        let size = bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return size == 0 ? UInt32(bytes.count) : size
+    }
+
     /// A HEIC with a primary (ispe, irot, imir), a thumbnail, an Exif item and an XMP item.
     private func syntheticHEIC(extraProperty: [UInt8]? = nil) -> [UInt8] {
         let ftyp = B.box("ftyp", B.fourCC("heic") + B.u32(0) + B.fourCC("mif1") + B.fourCC("heic"))

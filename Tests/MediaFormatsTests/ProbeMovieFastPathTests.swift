@@ -209,12 +209,25 @@ final class ProbeMovieFastPathTests: XCTestCase {
         XCTAssertGreaterThan(tailsRead, 0)
     }
 
-    /// Files named as movies prefetch one page (`ParseLimits.forProbing`): only the reads may change, so every
-    /// fixture, misnamed or not, must probe the same with the small head.
+    /// Files named as movies prefetch the sniff's 512 bytes (`ParseLimits.forProbing`): only the reads may
+    /// change, so every fixture, misnamed or not, must probe the same with the small head.
     func testMovieNamesPrefetchLessAndProbeTheSame() throws {
-        XCTAssertEqual(ParseLimits.default.forProbing(path: "/a/IMG_0001.MOV").headerProbeBytes, 4096)
-        XCTAssertEqual(ParseLimits.default.forProbing(path: "clip.mp4").headerProbeBytes, 4096)
-        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.qt").headerProbeBytes, 4096)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "/a/IMG_0001.MOV").headerProbeBytes, 512)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "clip.mp4").headerProbeBytes, 512)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.qt").headerProbeBytes, 512)
+        XCTAssertEqual(ParseLimits.default.forProbing(path: "x.HEIC").headerProbeBytes, ParseLimits.default.headerProbeBytes)
+        // The last five bytes of the name decide, compared case-blind, whatever comes before them.
+        for name in [".mov", "A.M4V", "b.3gp", "/x/y/.Mp4", "é.qt", "über.MOV"] {
+            XCTAssertEqual(ParseLimits.default.forProbing(path: name).headerProbeBytes, 512, name)
+        }
+        for name in ["", "qt", "mov", "x.mov.jpg", "x.mo", "x.m4a", "x.mqt", "x.qtm", "é", "x.MOV ", "x.jpg.m0v"] {
+            XCTAssertEqual(ParseLimits.default.forProbing(path: name).headerProbeBytes,
+                           ParseLimits.default.headerProbeBytes, name)
+        }
+        // What a file that is no picture seems to be is told from the same bytes whatever its name.
+        XCTAssertGreaterThanOrEqual(ParseLimits.movieHeadBytes, ContentGuess.sniffBytes)
+        let text = MemoryByteSource(Array(String(repeating: "plain words in a text file\n", count: 100).utf8))
+        XCTAssertEqual(MediaProbe.probe(text, limits: ParseLimits.default.forProbing(path: "notes.mov")), MediaProbe.probe(text))
         XCTAssertEqual(ParseLimits.default.forProbing(path: "IMG_0001.JPG").headerProbeBytes, ParseLimits.default.headerProbeBytes)
         XCTAssertEqual(ParseLimits.default.forProbing(path: "mov").headerProbeBytes, ParseLimits.default.headerProbeBytes)
         XCTAssertEqual(ParseLimits.default.forProbing(path: "a.movie").headerProbeBytes, ParseLimits.default.headerProbeBytes)
@@ -239,7 +252,7 @@ final class ProbeMovieFastPathTests: XCTestCase {
         let counter = ReadCounter()
         let info = try MediaProbe.probe(path: Fixtures.committed("train.mov"), counter: counter)
         XCTAssertNotNil(info.contentIdentifier)
-        XCTAssertLessThan(counter.bytes, 4096 + 8192, "the head and the moov: \(counter.bytes) bytes")
+        XCTAssertLessThan(counter.bytes, 512 + 8192, "the head and the moov: \(counter.bytes) bytes")
     }
 
     /// `ISOBox.isContainer` (a switch over literals) must name exactly `ISOBox.containerTypes`.
@@ -382,4 +395,57 @@ final class ProbeMovieFastPathTests: XCTestCase {
         XCTAssertNil(walk(nonASCII))
         assertSame(nonASCII, "non-ASCII mebx key")
     }
+}
+
+/// `MediaProbe.sniff` compares bytes and four-character codes as numbers; the reference below is the text
+/// comparison it replaced. Both must name the same container for every head.
+final class SniffTests: XCTestCase {
+    private func reference(_ head: [UInt8]) -> ContainerFormat {
+        func starts(_ p: [UInt8], at: Int = 0) -> Bool {
+            head.count >= at + p.count && Array(head[at..<at + p.count]) == p
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF8".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("BM".utf8)) && head.count >= 14 { return .bmp }
+        if head.count >= 12 {
+            let type = String(decoding: head[4..<8], as: UTF8.self)
+            if type == "ftyp" {
+                switch String(decoding: head[8..<12], as: UTF8.self) {
+                case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis": return .heif
+                case "qt  ": return .quickTime
+                default: return .mp4
+                }
+            }
+            if ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(type) { return .quickTime }
+        }
+        return .unknown
+    }
+
+    func testSniffNamesWhatTheTextComparisonNamed() {
+        let starts: [[UInt8]] = [[0xFF, 0xD8, 0xFF, 0xE1], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+                                 Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBPVP8 ".utf8), Array("RIFF\0\0\0\0WAVE".utf8),
+                                 [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A], Array("BM".utf8) + Array(repeating: 0, count: 12),
+                                 Array("BM".utf8)]
+            + ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis", "qt  ", "isom", "mp42", "HEIC", "qt\0\0"]
+                .map { B.u32(24) + B.fourCC("ftyp") + Array($0.utf8) }
+            + ["moov", "mdat", "wide", "free", "skip", "pnot", "MOOV", "ftyq", "junk"].map { B.u32(8) + Array($0.utf8) + B.u32(0) }
+            + [[0xE2, 0x84, 0xAA, 0x00], [0xFF, 0xFE, 0x00, 0x66]].map { B.u32(8) + $0 + Array("heic".utf8) }
+        for head in starts {
+            for count in 0...head.count + 4 {
+                let bytes = Array((head + [1, 2, 3, 4]).prefix(count))
+                XCTAssertEqual(MediaProbe.sniff(bytes), reference(bytes), "\(bytes)")
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            var bytes = starts.randomElement(using: &generator)! + [0, 0, 0, 0]
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            XCTAssertEqual(MediaProbe.sniff(bytes), reference(bytes), "\(bytes)")
+        }
+    }
+
+    private typealias B = ISOBoxBuilder
 }
