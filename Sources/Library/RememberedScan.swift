@@ -37,9 +37,11 @@ struct RememberedScan: Sendable {
     static func stamps(of probes: [LibraryScanner.Probed], _ more: [LibraryScanner.Probed],
                        folders: Int) -> [[(name: String, stamp: FileStamp)]]? {
         var stamps = [[(name: String, stamp: FileStamp)]](repeating: [], count: folders)
-        for probed in probes + more {
-            guard let stamp = probed.stamp, probed.fresh || probed.fromIndex else { return nil }
-            stamps[probed.folder].append((probed.file.name, stamp))
+        for list in [probes, more] {
+            for probed in list {
+                guard let stamp = probed.stamp, probed.fresh || probed.fromIndex else { return nil }
+                stamps[probed.folder].append((probed.file.name, stamp))
+            }
         }
         return stamps
     }

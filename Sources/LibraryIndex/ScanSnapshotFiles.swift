@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MediaFormats
 
 /// The last scan of each library, as bytes the Library module writes and reads (`ScanSnapshot`), kept as one
 /// file per library in `scans/` beside the index database.
@@ -37,31 +38,14 @@ public struct ScanSnapshotFiles: Sendable {
         return SnapshotFile(descriptor: fd, size: Int(st.st_size))
     }
 
-    /// Keeps `bytes` as the snapshot of `library`, then removes the oldest beyond `limit` and temporaries a
-    /// killed writer left. Failures only mean no snapshot (the next scan goes the usual way).
+    /// Keeps `bytes` as the snapshot of `library` (`AtomicFileWriter`: a temporary beside it, removed on a
+    /// signal or by the next writer if livegrid is killed, renamed into place), then removes the oldest beyond
+    /// `limit`. Failures only mean no snapshot (the next scan goes the usual way).
     public func store(_ bytes: [UInt8], library: String) {
         guard bytes.count <= Self.maxBytes else { return remove(library: library) }
         mkdir(folder, 0o700)
         let final = path(library)
-        let temporary = folder + "/.\(Self.fileName(library)).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return }
-        let written = bytes.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, base + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                offset += n
-            }
-            return true
-        }
-        close(fd)
-        guard written, rename(temporary, final) == 0 else {
-            unlink(temporary)
-            return
-        }
+        guard (try? AtomicFileWriter.write(bytes, to: final, permissions: 0o600)) != nil else { return }
         prune(keeping: final)
     }
 
@@ -90,11 +74,10 @@ public struct ScanSnapshotFiles: Sendable {
         return "scan-" + String(repeating: "0", count: 16 - hex.count) + hex + ".snapshot"
     }
 
-    /// Removes snapshots beyond `limit` (oldest stored first) and temporaries older than a minute.
+    /// Removes snapshots beyond `limit` (oldest stored first).
     private func prune(keeping kept: String) {
         guard let dir = opendir(folder) else { return }
         var snapshots: [(path: String, stored: Int)] = []
-        let now = time(nil)
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
@@ -104,8 +87,6 @@ public struct ScanSnapshotFiles: Sendable {
             guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
             if name.hasPrefix("scan-") && name.hasSuffix(".snapshot") {
                 snapshots.append((path, st.st_mtim.tv_sec))
-            } else if name.hasPrefix(".scan-") && name.hasSuffix(".tmp") && now - st.st_mtim.tv_sec > 60 {
-                unlink(path)
             }
         }
         closedir(dir)

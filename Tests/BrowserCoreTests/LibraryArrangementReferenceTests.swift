@@ -2,6 +2,7 @@ import BrowserCore
 import Library
 import LivePairing
 import MediaFormats
+import TestSupport
 import XCTest
 
 /// `LibraryArrangement` sorts integer keys and places items by a counting sort (issue 17 item 3: the timeline of
@@ -10,7 +11,7 @@ import XCTest
 final class LibraryArrangementReferenceTests: XCTestCase {
     func testEveryOrderAndGroupingEqualsTheReferenceOnGeneratedLibraries() {
         for seed in 1...40 {
-            var random = SplitMix(seed: UInt64(seed))
+            var random = SplitMix64(seed: UInt64(seed))
             let items = Self.library(count: 1 + Int(random.next() % 300), random: &random)
             for order in LibrarySortOrder.allCases {
                 for grouping in LibraryGrouping.allCases {
@@ -76,7 +77,7 @@ final class LibraryArrangementReferenceTests: XCTestCase {
 
     /// Items in name order across a few folders; dates drawn from a small pool (many ties), some missing or
     /// unusable, some in other forms and time zones; sizes from a small pool.
-    private static func library(count: Int, random: inout SplitMix) -> [LibraryItem] {
+    private static func library(count: Int, random: inout SplitMix64) -> [LibraryItem] {
         let dates: [String?] = [nil, "2021:04:03 10:00:00", "2021:04:03 10:00:00", "2021-04-03T10:00:00+0900",
                                 "2020:05:17 08:00:00", "2020:12:31 23:59:59", "2021:01:01 00:00:00",
                                 "0000:00:00 00:00:00", "2024-03", "garbage", "2019:08:01 12:00:00-07:00"]
@@ -91,17 +92,6 @@ final class LibraryArrangementReferenceTests: XCTestCase {
         }
     }
 
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// The arrangement as it was before integer keys and the counting sort (main c21e12f).
     private enum Reference {

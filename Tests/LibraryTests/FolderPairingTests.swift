@@ -2,6 +2,7 @@
 import LibraryIndex
 import LivePairing
 import MediaFormats
+import TestSupport
 import XCTest
 
 /// `LibraryScanner.pairByFolder` pairs folder by folder in parallel and joins the folders' items; it must give
@@ -12,7 +13,7 @@ final class FolderPairingTests: XCTestCase {
         // Files only in leaf folders, with names that sort by number ("2" before "10") and by case.
         let folders = ["/lib/2023/2/", "/lib/2023/10/", "/lib/2023/1/", "/lib/B/", "/lib/a/", "/lib/a b/", "/lib/x/deep/"]
         for seed in 1...25 {
-            var random = SplitMix(seed: UInt64(seed))
+            var random = SplitMix64(seed: UInt64(seed))
             let (probed, listings) = Self.library(folders: folders, random: &random)
             XCTAssertNotNil(LibraryScanner.joinableFolderOrder(groups: Self.groups(probed, listings), listings: listings),
                             "leaf folders never interleave")
@@ -24,7 +25,7 @@ final class FolderPairingTests: XCTestCase {
         // "/lib/a.jpg" < "/lib/a/x.jpg" < "/lib/b.jpg"; "/lib/2/" and "/lib/02/" have one key.
         for folders in [["/lib/", "/lib/a/"], ["/lib/2/", "/lib/02/"], ["/lib/a/", "/lib/a/b/", "/lib/c/"]] {
             for seed in 1...10 {
-                var random = SplitMix(seed: UInt64(seed))
+                var random = SplitMix64(seed: UInt64(seed))
                 let (probed, listings) = Self.library(folders: folders, random: &random)
                 let groups = Self.groups(probed, listings)
                 if groups.filter({ !$0.isEmpty }).count == folders.count {
@@ -59,7 +60,7 @@ final class FolderPairingTests: XCTestCase {
     }
 
     /// Live pairs by identifier, copies sharing one, orphans, name-only pairs, videos, in random folders.
-    private static func library(folders: [String], random: inout SplitMix)
+    private static func library(folders: [String], random: inout SplitMix64)
         -> (probed: [LibraryScanner.Probed], listings: [FolderListing]) {
         let listings = folders.enumerated().map { index, prefix in
             FolderListing(directory: String(prefix.dropLast()), folder: InodeKey(device: 1, inode: UInt64(index + 10)))
@@ -102,15 +103,4 @@ final class FolderPairingTests: XCTestCase {
         return (probed, listings)
     }
 
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 }

@@ -178,7 +178,13 @@ final class ScanSnapshotTests: XCTestCase {
     /// Only the last `limit` libraries' snapshots are kept, and a temporary a killed writer left is removed.
     func testOnlyTheLastLibrariesAreKept() throws {
         let files = snapshotFiles
-        let stale = files.folder + "/.scan-0000000000000000.snapshot.99999.tmp"
+        // A temporary named as livegrid's writer names them, by a process that has ended.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let stale = files.folder + "/.scan-0000000000000000.snapshot.livegrid-\(ended.processIdentifier)-"
+            + "\(TemporaryFileName.currentBoot)-00000001.tmp"
         try FileManager.default.createDirectory(atPath: files.folder, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: stale, contents: Data([1, 2, 3]))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: stale)

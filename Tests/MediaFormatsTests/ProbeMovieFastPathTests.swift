@@ -9,20 +9,6 @@ import TestSupport
 final class ProbeMovieFastPathTests: XCTestCase {
     private typealias B = ISOBoxBuilder
 
-    /// A source with one byte replaced, without copying the file.
-    private struct PatchedSource: ByteSource {
-        let base: any ByteSource
-        let offset: Int
-        let value: UInt8
-        var size: UInt64 { base.size }
-        func read(at offset: UInt64, count: Int) throws(MediaError) -> [UInt8] {
-            var bytes = try base.read(at: offset, count: count)
-            let index = self.offset - Int(offset)
-            if index >= 0, index < bytes.count { bytes[index] = value }
-            return bytes
-        }
-    }
-
     private func assertSame(_ source: any ByteSource, limits: ParseLimits = .default, _ label: String,
                             file: StaticString = #filePath, line: UInt = #line) {
         let fast = MediaProbe.probe(source, limits: limits, path: .fast)
