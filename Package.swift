@@ -46,6 +46,8 @@ let package = Package(
         // GChecksum (MD5/SHA-256 of cache names); GLib is linked anyway through chafa.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // SQLite for the persistent library index (LibraryIndex only).
+        // glibc's mallopt (malloc.h), for the executable's allocator tuning: part of libc, nothing to link.
+        .systemLibrary(name: "CAllocator"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: concurrency toolkit (no dependencies): Locked<Value> and Parallel.map, used by every module
@@ -91,7 +93,7 @@ let package = Package(
             dependencies: [
                 "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics", "TerminalProtocol",
                 "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CAllocator", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -133,7 +133,9 @@ public enum ProbeRecord {
             if r.failed { return nil }
         }
         info.setNames(names, memo: &memo)
-        return info
+        // The library keeps it: in the compact form (the snapshot's look-up shares this very box between
+        // files with the same record, so compacting later would make a box per file again).
+        return info.compacted()
     }
 
     private struct Writer {

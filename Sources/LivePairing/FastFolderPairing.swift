@@ -49,8 +49,10 @@ extension LivePairer {
             guard appendBaseName(files.files[index].name, to: &s) else { return false }
             s.isMovie.append(isMovie)
             if isMovie { movieCount += 1 }
-            if let id = files.files[index].info.contentIdentifier {
-                guard appendIdentifier(id, to: &s) else { return false }
+            // Read in place: a library's facts keep an identifier as a number (`MediaInfo.compacted()`), and
+            // its text would be a heap string per file.
+            if let appended = files.files[index].info.withContentIdentifierUTF8({ appendIdentifier($0, to: &s) }) {
+                guard appended else { return false }
                 idCount += 1
             } else {
                 s.idStart.append(0)
@@ -286,18 +288,16 @@ extension LivePairer {
     }
 
     /// Appends `id` upper-cased (`upper`); false when it is not ASCII.
-    private static func appendIdentifier(_ id: String, to s: inout FolderPairingScratch) -> Bool {
-        withBytes(id) { bytes -> Bool in
-            let start = s.ids.count
-            for byte in bytes where byte >= 0x80 { return false }
-            s.ids.append(contentsOf: bytes)
-            s.ids.withUnsafeMutableBufferPointer { ids in
-                for i in start..<ids.count where ids[i] >= 0x61 && ids[i] <= 0x7A { ids[i] -= 32 }
-            }
-            s.idStart.append(Int32(truncatingIfNeeded: start))
-            s.idLength.append(Int32(truncatingIfNeeded: bytes.count))
-            return true
+    private static func appendIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, to s: inout FolderPairingScratch) -> Bool {
+        let start = s.ids.count
+        for byte in bytes where byte >= 0x80 { return false }
+        s.ids.append(contentsOf: bytes)
+        s.ids.withUnsafeMutableBufferPointer { ids in
+            for i in start..<ids.count where ids[i] >= 0x61 && ids[i] <= 0x7A { ids[i] -= 32 }
         }
+        s.idStart.append(Int32(truncatingIfNeeded: start))
+        s.idLength.append(Int32(truncatingIfNeeded: bytes.count))
+        return true
     }
 
     /// `body` with the UTF-8 bytes of `text`, without copying a native string's.

@@ -17,7 +17,7 @@ public struct MediaFile: Sendable, Hashable, Codable {
         (folderPrefix, name) = Self.split(path)
         self.size = size
         self.modificationTime = modificationTime
-        self.info = info
+        self.info = info.compacted()
     }
 
     /// A file from its parts, as a folder listing has them: `folderPrefix` ends with "/" (share it, one copy
@@ -27,7 +27,8 @@ public struct MediaFile: Sendable, Hashable, Codable {
         self.name = name
         self.size = size
         self.modificationTime = modificationTime
-        self.info = info
+        // A library holds its files' facts for as long as it is open: in the compact form (issue 17 item 4).
+        self.info = info.compacted()
     }
 
     /// Path as given to the scanner (relative to the scanned root when scanning a directory). Made on each
@@ -132,21 +133,54 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         /// items are made): the timeline read each item's still and its facts box, two cache misses per item
         /// on the UI thread (issue 17 item 3). Made again when a file changes.
         var dateSortKey: UInt64
-        init(still: MediaFile?, movie: MediaFile?, notes: Notes?, kind: ItemKind, pairing: PairingEvidence?) {
+        /// Which of the item's files holds its identifier, or `.notes`.
+        var identifierOwner: IdentifierOwner
+        init(still: MediaFile?, movie: MediaFile?, notes: Notes?, kind: ItemKind, pairing: PairingEvidence?,
+             identifierOwner: IdentifierOwner) {
             self.still = still
             self.movie = movie
             self.notes = notes
             self.kind = kind
             self.pairing = pairing
+            self.identifierOwner = identifierOwner
             dateSortKey = CaptureDateKey(info: Self.captureDateInfo(still: still, movie: movie)).sortKey
         }
-        func copy() -> Storage { Storage(still: still, movie: movie, notes: notes, kind: kind, pairing: pairing) }
+        func copy() -> Storage {
+            Storage(still: still, movie: movie, notes: notes, kind: kind, pairing: pairing, identifierOwner: identifierOwner)
+        }
+        var contentIdentifier: String? {
+            switch identifierOwner {
+            case .notes: return notes?.contentIdentifier
+            case .still: return still?.info.contentIdentifier
+            case .movie: return movie?.info.contentIdentifier
+            }
+        }
+        /// Before the file holding the identifier changes: the identifier moves into the notes.
+        func keepIdentifier(beforeChanging owner: IdentifierOwner) {
+            guard identifierOwner == owner, owner != .notes else { return }
+            notes = Notes.make(contentIdentifier, notes?.warnings ?? [], notes?.liveOffReason)
+            identifierOwner = .notes
+        }
         func filesChanged() {
             dateSortKey = CaptureDateKey(info: Self.captureDateInfo(still: still, movie: movie)).sortKey
         }
         static func captureDateInfo(still: MediaFile?, movie: MediaFile?) -> MediaInfo? {
             if let info = still?.info, info.hasCaptureDate { return info }
             return movie?.info
+        }
+    }
+
+    /// A Live Photo's identifier is its still's (or its movie's), as the pairer found it: the item points at
+    /// that file's instead of keeping a copy. The copy was a heap string and a notes box per Live Photo,
+    /// ~140 bytes of each item of a library of pairs (issue 17 item 4).
+    enum IdentifierOwner: UInt8 {
+        case notes, still, movie
+
+        static func of(_ identifier: String?, still: MediaFile?, movie: MediaFile?) -> IdentifierOwner {
+            guard let identifier else { return .notes }
+            if still?.info.contentIdentifierIs(identifier) == true { return .still }
+            if movie?.info.contentIdentifierIs(identifier) == true { return .movie }
+            return .notes
         }
     }
 
@@ -160,6 +194,7 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         get { storage.still }
         set {
             let storage = unique()
+            storage.keepIdentifier(beforeChanging: .still)
             storage.still = newValue
             storage.filesChanged()
         }
@@ -169,6 +204,7 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         get { storage.movie }
         set {
             let storage = unique()
+            storage.keepIdentifier(beforeChanging: .movie)
             storage.movie = newValue
             storage.filesChanged()
         }
@@ -236,33 +272,39 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
     }
 
     public var contentIdentifier: String? {
-        get { notes?.contentIdentifier }
-        set { notes = Notes.make(newValue, warnings, liveOffReason) }
+        get { storage.contentIdentifier }
+        set {
+            notes = Notes.make(newValue, warnings, liveOffReason)
+            unique().identifierOwner = .notes
+        }
     }
     /// Human-readable warnings about this item (missing half, conflicting identifiers, parse problems).
     public var warnings: [String] {
         get { notes?.warnings ?? [] }
-        set { notes = Notes.make(contentIdentifier, newValue, liveOffReason) }
+        set { notes = Notes.make(notes?.contentIdentifier, newValue, liveOffReason) }
     }
     /// Set when the item is a Live Photo that must be shown as a traditional still (its movie is missing,
     /// or cannot play): the UI shows the badge's still variant and says why.
     public var liveOffReason: String? {
         get { notes?.liveOffReason }
-        set { notes = Notes.make(contentIdentifier, warnings, newValue) }
+        set { notes = Notes.make(notes?.contentIdentifier, warnings, newValue) }
     }
 
     public init(kind: ItemKind, still: MediaFile? = nil, movie: MediaFile? = nil,
                 contentIdentifier: String? = nil, pairing: PairingEvidence? = nil, warnings: [String] = [],
                 liveOffReason: String? = nil) {
-        storage = Storage(still: still, movie: movie, notes: Notes.make(contentIdentifier, warnings, liveOffReason),
-                          kind: kind, pairing: pairing)
+        let owner = IdentifierOwner.of(contentIdentifier, still: still, movie: movie)
+        storage = Storage(still: still, movie: movie,
+                          notes: Notes.make(owner == .notes ? contentIdentifier : nil, warnings, liveOffReason),
+                          kind: kind, pairing: pairing, identifierOwner: owner)
     }
 
     public static func == (a: LibraryItem, b: LibraryItem) -> Bool {
         if a.storage === b.storage { return true }
         return a.kind == b.kind && a.still == b.still && a.movie == b.movie && a.pairing == b.pairing
-            && (a.notes === b.notes || (a.contentIdentifier == b.contentIdentifier && a.warnings == b.warnings
-                                        && a.liveOffReason == b.liveOffReason))
+            && ((a.notes === b.notes && a.storage.identifierOwner == b.storage.identifierOwner)
+                || (a.contentIdentifier == b.contentIdentifier && a.warnings == b.warnings
+                    && a.liveOffReason == b.liveOffReason))
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -130,6 +130,14 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         /// Names that repeat across files (camera, lens, codecs, the identifier's source, the zone) live in one
         /// shared box per distinct set: they were 128 bytes of the box and a heap string per long lens name.
         init(_ f: Fields) {
+            self.init(f, names: SharedNames.shared(SharedNames.Values(
+                contentIdentifierSource: f.contentIdentifierSource, cameraMake: f.cameraMake, cameraModel: f.cameraModel,
+                captureTimeZone: f.captureTimeZone, lensMake: f.lensMake, lensModel: f.lensModel,
+                videoCodec: f.videoCodec, audioCodec: f.audioCodec)))
+        }
+
+        /// `f` with its names already in a shared box (`f`'s own names are not read).
+        init(_ f: Fields, names: SharedNames) {
             pixelWidth = PackedInt(f.pixelWidth)
             pixelHeight = PackedInt(f.pixelHeight)
             orientation = PackedInt(f.orientation)
@@ -146,10 +154,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
             contentIdentifier = f.contentIdentifier
             captureDate = PackedDate(f.captureDate)
             problems = f.problems
-            names = SharedNames.shared(SharedNames.Values(
-                contentIdentifierSource: f.contentIdentifierSource, cameraMake: f.cameraMake, cameraModel: f.cameraModel,
-                captureTimeZone: f.captureTimeZone, lensMake: f.lensMake, lensModel: f.lensModel,
-                videoCodec: f.videoCodec, audioCodec: f.audioCodec))
+            self.names = names
             embeddedMovie = f.embeddedMovie
             livePhotoVideoIndex = f.livePhotoVideoIndex
             exifThumbnail = f.exifThumbnail
@@ -304,11 +309,60 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         init(_ packed: Packed) { self.packed = packed }
     }
 
-    private(set) var box: Box
+    /// The full box while a parser fills it in, the compact one once a library keeps it (`compacted()`).
+    // unchecked: ManagedBuffer (CompactBox's base) is marked non-Sendable; a CompactBox is never written after
+    // `CompactBox.make` returns, and a full Box is written only when uniquely referenced (`unique()`).
+    enum Storage: @unchecked Sendable {
+        case full(Box)
+        case compact(CompactBox)
+    }
 
+    private(set) var storage: Storage
+
+    /// Holds `storage`'s place while `unique()` checks the full box's references.
+    private static let placeholder = Storage.compact(CompactBox.make(Packed(Fields(format: .unknown))))
+
+    /// The full box, made this value's own: a compact one is unpacked first (changes are rare once a library
+    /// keeps a file; parsers write into the full box).
     private mutating func unique() -> Box {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.packed) }
-        return box
+        switch storage {
+        case .full(var box):
+            storage = Self.placeholder   // so that `box` holds the only reference this value has
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.packed) }
+            storage = .full(box)
+            return box
+        case .compact(let compact):
+            let box = Box(compact.packed)
+            storage = .full(box)
+            return box
+        }
+    }
+
+    @inline(__always)
+    private func read<T>(_ full: (Box) -> T, _ compact: (CompactBox) -> T) -> T {
+        switch storage {
+        case .full(let box): return full(box)
+        case .compact(let box): return compact(box)
+        }
+    }
+
+    /// The full layout, whichever box holds it.
+    var packed: Packed { read({ $0.packed }, { $0.packed }) }
+    var names: SharedNames { read({ $0.packed.names }, { $0.header.names }) }
+
+    /// The same facts in the library's form: one allocation holding only the facts the file has, the
+    /// identifier and the date as numbers (issue 17 item 4). Reads give the same values; a change unpacks it.
+    public func compacted() -> MediaInfo {
+        guard case .full(let box) = storage else { return self }
+        var info = self
+        info.storage = .compact(CompactBox.make(box.packed))
+        return info
+    }
+
+    /// Whether the facts are held in the compact form (for tests and measurements).
+    public var isCompact: Bool {
+        if case .compact = storage { return true }
+        return false
     }
 
     /// Changes one shared name (the box of names is shared between items: a changed one is looked up again).
@@ -319,7 +373,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
 
     /// Sets every shared name at once, through `memo` (a decoder of stored probes: one look-up per file).
     public mutating func setNames(_ names: MediaNames, memo: inout SharedNamesMemo) {
-        guard names != box.packed.names.values else { return }
+        guard names != self.names.values else { return }
         let box = unique()
         box.packed.names = memo.box(for: names)
     }
@@ -327,192 +381,229 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Changes several shared names with one table look-up: the parsers set make, model, lens, zone and
     /// identifier source together, and a look-up per field was a visible share of a scan's CPU (issue 17).
     mutating func updateNames(_ change: (inout SharedNames.Values) -> Void) {
-        var values = box.packed.names.values
+        var values = names.values
         change(&values)
-        guard values != box.packed.names.values else { return }
+        guard values != names.values else { return }
         let box = unique()
         box.packed.names = SharedNames.shared(values)
     }
 
-    public static func == (a: MediaInfo, b: MediaInfo) -> Bool { a.box === b.box || a.box.packed == b.box.packed }
-    public func hash(into hasher: inout Hasher) { box.packed.hash(into: &hasher) }
-    public init(from decoder: any Decoder) throws { box = Box(Packed(try Fields(from: decoder))) }
-    public func encode(to encoder: any Encoder) throws { try box.packed.fields.encode(to: encoder) }
+    public static func == (a: MediaInfo, b: MediaInfo) -> Bool {
+        switch (a.storage, b.storage) {
+        case let (.full(x), .full(y)): return x === y || x.packed == y.packed
+        case let (.compact(x), .compact(y)): return x === y || x.sameFacts(as: y)
+        default: return a.packed == b.packed
+        }
+    }
+    /// Hashed through the compact form, so that a full box and a compact one with equal facts hash alike.
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .full(let box): CompactBox.make(box.packed).hashFacts(into: &hasher)
+        case .compact(let box): box.hashFacts(into: &hasher)
+        }
+    }
+    public init(from decoder: any Decoder) throws { storage = .full(Box(Packed(try Fields(from: decoder)))) }
+    public func encode(to encoder: any Encoder) throws { try packed.fields.encode(to: encoder) }
     public var format: ContainerFormat {
-        get { box.packed.format }
+        get { read({ $0.packed.format }, { $0.header.format }) }
         set { unique().packed.format = newValue }
     }
     /// Stored pixel size (before Exif orientation or a movie's display matrix is applied).
     public var pixelWidth: Int? {
-        get { box.packed.pixelWidth.value }
+        get { read({ $0.packed.pixelWidth.value }, { $0.int(.pixelWidth) }) }
         set { unique().packed.pixelWidth = PackedInt(newValue) }
     }
     public var pixelHeight: Int? {
-        get { box.packed.pixelHeight.value }
+        get { read({ $0.packed.pixelHeight.value }, { $0.int(.pixelHeight) }) }
         set { unique().packed.pixelHeight = PackedInt(newValue) }
     }
     /// Exif Orientation 1...8 (stills).
     public var orientation: Int? {
-        get { box.packed.orientation.value }
+        get { read({ $0.packed.orientation.value }, { $0.int(.orientation) }) }
         set { unique().packed.orientation = PackedInt(newValue) }
     }
     /// Clockwise rotation in degrees (0, 90, 180, 270) from a movie's display matrix, or HEIF irot.
     public var rotation: Int? {
-        get { box.packed.rotation.value }
+        get { read({ $0.packed.rotation.value }, { $0.int(.rotation) }) }
         set { unique().packed.rotation = PackedInt(newValue) }
     }
     /// Horizontal mirror (HEIF imir, or a display matrix with negative determinant).
     public var mirrored: Bool? {
-        get { box.packed.mirrored }
+        get { read({ $0.packed.mirrored }, { $0.mirrored }) }
         set { unique().packed.mirrored = newValue }
     }
 
     /// Live Photo pairing key: Apple MakerNote 0x0011 in stills, `com.apple.quicktime.content.identifier`
     /// in movies (or an XMP fallback). Upper-cased as Apple writes it.
     public var contentIdentifier: String? {
-        get { box.packed.contentIdentifier }
+        get { read({ $0.packed.contentIdentifier }, { $0.contentIdentifier }) }
         set { unique().packed.contentIdentifier = newValue }
+    }
+    /// Whether there is an identifier, without making its text.
+    public var hasContentIdentifier: Bool {
+        read({ $0.packed.contentIdentifier != nil }, { $0.uuid != nil || $0.header.rare?.contentIdentifier != nil })
+    }
+    /// The identifier's UTF-8 bytes, without making a String of a compact one (the pairer reads every file's).
+    public func withContentIdentifierUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        if case .compact(let box) = storage, let uuid = box.uuid {
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+                CompactText.writeUUID(high: uuid.high, low: uuid.low, into: buffer)
+                return try body(UnsafeBufferPointer(rebasing: buffer[0..<36]))
+            }
+        }
+        guard var text = contentIdentifier else { return nil }
+        return try text.withUTF8(body)
+    }
+    /// Whether the identifier is exactly `text`, without making a String of a compact one.
+    public func contentIdentifierIs(_ text: String) -> Bool {
+        if case .compact(let box) = storage, let uuid = box.uuid {
+            guard let other = CompactText.packUUID(text) else { return false }
+            return other == uuid
+        }
+        return contentIdentifier == text
     }
     /// Where the identifier came from: "apple-makernote", "quicktime-mdta", "xmp".
     public var contentIdentifierSource: String? {
-        get { box.packed.names.values.contentIdentifierSource }
+        get { names.values.contentIdentifierSource }
         set { setName(\.contentIdentifierSource, newValue) }
     }
     /// Apple MakerNote 0x0017 LivePhotoVideoIndex (raw value).
     public var livePhotoVideoIndex: UInt64? {
-        get { box.packed.livePhotoVideoIndex }
+        get { read({ $0.packed.livePhotoVideoIndex }, { $0.word(.livePhotoVideoIndex) }) }
         set { unique().packed.livePhotoVideoIndex = newValue }
     }
 
     public var cameraMake: String? {
-        get { box.packed.names.values.cameraMake }
+        get { names.values.cameraMake }
         set { setName(\.cameraMake, newValue) }
     }
     public var cameraModel: String? {
-        get { box.packed.names.values.cameraModel }
+        get { names.values.cameraModel }
         set { setName(\.cameraModel, newValue) }
     }
     /// Capture time as written ("2021:05:02 12:34:56" Exif or ISO 8601 from QuickTime), no zone guessing.
     public var captureDate: String? {
-        get { box.packed.captureDate.value }
+        get { read({ $0.packed.captureDate.value }, { $0.captureDate }) }
         set { unique().packed.captureDate = PackedDate(newValue) }
     }
     /// Whether there is a capture date, without making its text.
-    public var hasCaptureDate: Bool { box.packed.captureDate.isPresent }
+    public var hasCaptureDate: Bool { read({ $0.packed.captureDate.isPresent }, { $0.hasCaptureDate }) }
     /// The capture date's numbers when it is an Exif "YYYY:MM:DD HH:MM:SS" (the usual case), read without
     /// making its text; nil otherwise (no date, or a date in another form: read `captureDate`).
-    public var exifCaptureDateFields: ExifDateFields? { box.packed.captureDate.exifFields }
+    public var exifCaptureDateFields: ExifDateFields? {
+        read({ $0.packed.captureDate.exifFields }, { $0.exifCaptureDateFields })
+    }
     /// Exif OffsetTimeOriginal (or OffsetTime): the capture time's zone as written, "+01:00".
     public var captureTimeZone: String? {
-        get { box.packed.names.values.captureTimeZone }
+        get { names.values.captureTimeZone }
         set { setName(\.captureTimeZone, newValue) }
     }
     /// True when the file carries a position. The coordinates themselves are never kept here (see
     /// `LocationReader`, which reads them only when the user asks).
     public var hasGPS: Bool {
-        get { box.packed.hasGPS }
+        get { read({ $0.packed.hasGPS }, { $0.flag(CompactHeader.Flag.hasGPS) }) }
         set { unique().packed.hasGPS = newValue }
     }
 
     // MARK: exposure (Exif)
     public var lensMake: String? {
-        get { box.packed.names.values.lensMake }
+        get { names.values.lensMake }
         set { setName(\.lensMake, newValue) }
     }
     public var lensModel: String? {
-        get { box.packed.names.values.lensModel }
+        get { names.values.lensModel }
         set { setName(\.lensModel, newValue) }
     }
     /// ExposureTime as a fraction of seconds (1/801 is 1 over 801).
     public var exposureTime: ExifRational? {
-        get { box.packed.exposureTime }
+        get { read({ $0.packed.exposureTime }, { $0.rational(.exposureTime) }) }
         set { unique().packed.exposureTime = newValue }
     }
     public var fNumber: ExifRational? {
-        get { box.packed.fNumber }
+        get { read({ $0.packed.fNumber }, { $0.rational(.fNumber) }) }
         set { unique().packed.fNumber = newValue }
     }
     /// PhotographicSensitivity (ISO).
     public var iso: Int? {
-        get { box.packed.iso.value }
+        get { read({ $0.packed.iso.value }, { $0.int(.iso) }) }
         set { unique().packed.iso = PackedInt(newValue) }
     }
     public var focalLength: ExifRational? {
-        get { box.packed.focalLength }
+        get { read({ $0.packed.focalLength }, { $0.rational(.focalLength) }) }
         set { unique().packed.focalLength = newValue }
     }
     public var focalLengthIn35mm: Int? {
-        get { box.packed.focalLengthIn35mm.value }
+        get { read({ $0.packed.focalLengthIn35mm.value }, { $0.int(.focalLengthIn35mm) }) }
         set { unique().packed.focalLengthIn35mm = PackedInt(newValue) }
     }
 
     // MARK: movies
     public var duration: Double? {
-        get { box.packed.duration.value }
+        get { read({ $0.packed.duration.value }, { $0.double(.duration) }) }
         set { unique().packed.duration = PackedDouble(newValue) }
     }
     public var videoCodec: String? {
-        get { box.packed.names.values.videoCodec }
+        get { names.values.videoCodec }
         set { setName(\.videoCodec, newValue) }
     }
     public var audioCodec: String? {
-        get { box.packed.names.values.audioCodec }
+        get { names.values.audioCodec }
         set { setName(\.audioCodec, newValue) }
     }
     public var frameCount: Int? {
-        get { box.packed.frameCount.value }
+        get { read({ $0.packed.frameCount.value }, { $0.int(.frameCount) }) }
         set { unique().packed.frameCount = PackedInt(newValue) }
     }
     /// Average frames per second of the video track.
     public var frameRate: Double? {
-        get { box.packed.frameRate.value }
+        get { read({ $0.packed.frameRate.value }, { $0.double(.frameRate) }) }
         set { unique().packed.frameRate = PackedDouble(newValue) }
     }
     /// Presentation time (seconds, after the edit list) of the `com.apple.quicktime.still-image-time` sample.
     public var stillImageTime: Double? {
-        get { box.packed.stillImageTime.value }
+        get { read({ $0.packed.stillImageTime.value }, { $0.double(.stillImageTime) }) }
         set { unique().packed.stillImageTime = PackedDouble(newValue) }
     }
     /// `com.apple.quicktime.live-photo.vitality-score`, when present.
     public var vitalityScore: Double? {
-        get { box.packed.vitalityScore.value }
+        get { read({ $0.packed.vitalityScore.value }, { $0.double(.vitalityScore) }) }
         set { unique().packed.vitalityScore = PackedDouble(newValue) }
     }
 
     // MARK: stills
     /// JPEG thumbnail in Exif IFD1, as a range of the file.
     public var exifThumbnail: ByteRange? {
-        get { box.packed.exifThumbnail }
+        get { read({ $0.packed.exifThumbnail }, { $0.exifThumbnail }) }
         set { unique().packed.exifThumbnail = newValue }
     }
     /// HEIF thumbnail item size, when the file has one.
     public var thumbnailWidth: Int? {
-        get { box.packed.thumbnailWidth.value }
+        get { read({ $0.packed.thumbnailWidth.value }, { $0.int(.thumbnailWidth) }) }
         set { unique().packed.thumbnailWidth = PackedInt(newValue) }
     }
     public var thumbnailHeight: Int? {
-        get { box.packed.thumbnailHeight.value }
+        get { read({ $0.packed.thumbnailHeight.value }, { $0.int(.thumbnailHeight) }) }
         set { unique().packed.thumbnailHeight = PackedInt(newValue) }
     }
     /// A Motion Photo's movie.
     public var embeddedMovie: EmbeddedMovie? {
-        get { box.packed.embeddedMovie }
+        get { read({ $0.packed.embeddedMovie }, { $0.header.rare?.embeddedMovie }) }
         set { unique().packed.embeddedMovie = newValue }
     }
     public var hasXMP: Bool {
-        get { box.packed.hasXMP }
+        get { read({ $0.packed.hasXMP }, { $0.flag(CompactHeader.Flag.hasXMP) }) }
         set { unique().packed.hasXMP = newValue }
     }
 
     public var problems: [ParseProblem] {
-        get { box.packed.problems }
+        get { read({ $0.packed.problems }, { $0.header.rare?.problems ?? [] }) }
         set { unique().packed.problems = newValue }
     }
 
     /// A MediaInfo that knows only its format shares one box per format: a remote listing's 200,000
     /// placeholders held a 416-byte box each before any fact was known. The first write copies it (`unique()`).
     public init(format: ContainerFormat) {
-        box = Self.blankBoxes[format] ?? Box(Packed(Fields(format: format)))
+        storage = .full(Self.blankBoxes[format] ?? Box(Packed(Fields(format: format))))
     }
 
     private static let blankBoxes: [ContainerFormat: Box] = Dictionary(

@@ -18,6 +18,7 @@ struct LaunchEnvironment: Sendable {
 
     /// Applies what lower modules need before any command runs.
     static func start() {
+        AllocatorTuning.apply(environment: current.variables)
         LibavLogging.request(level: current.libavLogLevel)
         RuntimeEnvironment.install(RuntimeEnvironment(variables: current.variables))
     }

@@ -64,3 +64,55 @@ final class ItemStorageBoxTests: XCTestCase {
         XCTAssertEqual(LibraryItem(kind: .video, movie: file("M.MOV", date: nil, movie: true)).primaryFolderPrefix, "")
     }
 }
+
+/// A Live Photo's identifier is read from the file that holds it, not copied into the item (issue 17 item 4):
+/// the item still answers it, keeps it when that file changes, and compares by what it answers.
+final class ItemIdentifierOwnerTests: XCTestCase {
+    private let id = "6F4D8B2C-1A3E-4C5B-9D7E-0123456789AB"
+
+    private func file(_ path: String, identifier: String?, movie: Bool = false) -> MediaFile {
+        var info = MediaInfo(format: movie ? .quickTime : .jpeg)
+        info.contentIdentifier = identifier
+        return MediaFile(path: path, size: 10, modificationTime: 0, info: info)
+    }
+
+    func testTheIdentifierIsTheStillsAndSurvivesChanges() {
+        var item = LibraryItem(kind: .live, still: file("IMG_1.JPG", identifier: id),
+                               movie: file("IMG_1.MOV", identifier: id, movie: true), contentIdentifier: id,
+                               pairing: .contentIdentifier)
+        XCTAssertEqual(item.contentIdentifier, id)
+        XCTAssertTrue(item.still?.info.isCompact == true, "a library's file keeps its facts compact")
+        let before = item
+        item.warnings = ["something"]
+        XCTAssertEqual(item.contentIdentifier, id, "a warning does not lose the identifier")
+        item.still = file("IMG_1.JPG", identifier: nil)
+        XCTAssertEqual(item.contentIdentifier, id, "the identifier stays when its file is replaced")
+        item.movie = nil
+        XCTAssertEqual(item.contentIdentifier, id)
+        XCTAssertEqual(before.contentIdentifier, id)
+        item.contentIdentifier = nil
+        XCTAssertNil(item.contentIdentifier)
+        XCTAssertEqual(before.contentIdentifier, id, "the copy keeps its own")
+    }
+
+    func testIdentifiersThatNoFileHoldsAreKept() {
+        let movieOnly = LibraryItem(kind: .live, still: file("IMG_1.JPG", identifier: nil),
+                                    movie: file("IMG_1.MOV", identifier: id, movie: true), contentIdentifier: id)
+        XCTAssertEqual(movieOnly.contentIdentifier, id)
+        let lowerCased = LibraryItem(kind: .live, still: file("IMG_2.JPG", identifier: id.lowercased()),
+                                     contentIdentifier: id)
+        XCTAssertEqual(lowerCased.contentIdentifier, id, "the pairer's upper-cased identifier, not the file's")
+        let none = LibraryItem(kind: .still, still: file("IMG_3.JPG", identifier: id))
+        XCTAssertNil(none.contentIdentifier, "an item without identifier has none, whatever its still holds")
+    }
+
+    func testItemsCompareByTheIdentifierTheyAnswer() {
+        let still = file("IMG_1.JPG", identifier: id)
+        let fromStill = LibraryItem(kind: .still, still: still, contentIdentifier: id)
+        var fromNotes = LibraryItem(kind: .still, still: still)
+        fromNotes.contentIdentifier = id
+        XCTAssertEqual(fromStill, fromNotes)
+        XCTAssertEqual(fromStill.hashValue, fromNotes.hashValue)
+        XCTAssertNotEqual(fromStill, LibraryItem(kind: .still, still: still), "same files and notes, one without identifier")
+    }
+}

@@ -34,7 +34,8 @@ final class MediaInfoSharedNamesTests: XCTestCase {
             a[keyPath: info] = "a name long enough to live on the heap"
             b[keyPath: info] = "a name long enough to live on the heap"
         }
-        XCTAssertTrue(a.box.packed.names === b.box.packed.names)
+        XCTAssertTrue(a.names === b.names)
+        XCTAssertTrue(a.compacted().names === b.names, "the compact form keeps the shared box")
     }
 
     func testBlankInfosAreIndependentValues() throws {
