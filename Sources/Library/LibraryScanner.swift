@@ -71,11 +71,12 @@ public enum LibraryScanner {
         for (folder, listing) in listings.enumerated() {
             for entry in 0..<listing.count { inputs.append(ScanInput(folder: folder, entry: entry)) }
         }
-        let folderRows = index?.rows(inFolders: listings.map(\.folder))
+        var folderRows = index?.rows(inFolders: listings.map(\.folder))
         var probed = probeAll(inputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
                               index: index)
         inputs = []
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: probed) }
+        folderRows = nil   // let go before pairing, which makes the items (issue 17 item 4)
         let probedFiles = probed.count(where: { !$0.fromIndex })
         let items = pairByFolder(&probed, after: [], listings: listings)
         if let warning = index?.warning { warnings.append(warning) }
@@ -294,7 +295,7 @@ public enum LibraryScanner {
         let size = UInt64(max(0, st.st_size))
         let stamp = FileStamp(stat: st)
         let mtime = modificationSeconds(stamp.modificationNanoseconds)
-        if let info = folderRows?[input.folder].info(for: stamp, memo: &folderStat.names) {
+        if let info = folderRows?[input.folder].info(for: stamp) {
             return .done(Probed(file: folderStat.listings[input.folder].mediaFile(input.entry, size: size,
                                                                                     modificationTime: mtime, info: info),
                                 stamp: stamp, fresh: false, fromIndex: true, folder: input.folder))
@@ -358,8 +359,6 @@ extension FileStamp {
 /// `stat` of listed files relative to their folder, opened once per run of files of one folder.
 struct FolderStat {
     let listings: [FolderListing]
-    /// The name boxes of the index rows this chunk decoded (`SharedNamesMemo`).
-    var names = SharedNamesMemo()
     private var openFolder = -1
     private var descriptor: Int32 = -1
     private var name: [CChar] = []

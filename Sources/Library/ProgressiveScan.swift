@@ -110,13 +110,15 @@ extension LibraryScanner {
             }
         }
         milestone("scan-rest-started")
-        let folderRows = index?.rows(inFolders: listings.map(\.folder))
+        var folderRows = index?.rows(inFolders: listings.map(\.folder))
         milestone("scan-index-read")
         inHead = []
         var rest = probeAll(restInputs, listings: listings, folderRows: folderRows, limits: limits, counter: counter,
                             index: index)
         milestone("scan-rest-looked")
         if let index, let folderRows { prune(index, listings: listings, folderRows: folderRows, seen: head, alsoSeen: rest) }
+        // Let go before pairing, which makes the items (issue 17 item 4).
+        folderRows = nil
         restInputs = []
         // The files go straight into one array per folder for the pairer, and the probes (with their stamps) are
         // let go before it builds its items: `head + rest` made a third copy alive at the pairing peak (issue 17

@@ -51,11 +51,10 @@ struct RememberedScan: Sendable {
     func remember(items: [LibraryItem], warnings: [String], listings: [FolderListing],
                   stamps: [[(name: String, stamp: FileStamp)]]?) {
         let work: @Sendable () -> Void = { [self] in
-            if let stamps, let bytes = ScanSnapshot.encode(root: root, recursive: recursive, warnings: warnings,
-                                                           items: items, listings: listings, stamps: stamps) {
-                files.store(bytes, library: library)
-            } else {
-                files.remove(library: library)
+            guard let stamps else { return files.remove(library: library) }
+            files.store(library: library) { output in
+                try ScanSnapshot.encode(root: root, recursive: recursive, warnings: warnings, items: items,
+                                        listings: listings, stamps: stamps, into: &output)
             }
         }
         if inBackground { NamedThread.start("livegrid-remember", work) } else { work() }

@@ -48,12 +48,24 @@ extension ScanSnapshot {
         var check: UInt64
     }
 
-    /// The bytes of a scan's snapshot. `stamps[f]` holds the name and stamp of every file the scan found in
-    /// `listings[f]`. Nil when some file of the items has no stamp or is not among them, or an item's files lie
-    /// in two folders (nothing half-known is remembered).
+    /// The bytes of a scan's snapshot (tests; the browser streams them into a file with `encode(into:)`).
     static func encode(root: String, recursive: Bool, warnings: [String], items: [LibraryItem],
                        listings: [FolderListing], stamps: [[(name: String, stamp: FileStamp)]]) -> [UInt8]? {
-        guard stamps.count == listings.count else { return nil }
+        var output = MemorySnapshotOutput()
+        guard (try? encode(root: root, recursive: recursive, warnings: warnings, items: items, listings: listings,
+                           stamps: stamps, into: &output)) == true else { return nil }
+        return output.bytes
+    }
+
+    /// Writes a scan's snapshot into `output`, one folder's section at a time (room for the head first, the
+    /// head written over it last), so that only one section is ever in memory. `stamps[f]` holds the name and
+    /// stamp of every file the scan found in `listings[f]`. False when some file of the items has no stamp or
+    /// is not among them, or an item's files lie in two folders (nothing half-known is remembered): what was
+    /// written is then to be thrown away.
+    static func encode(root: String, recursive: Bool, warnings: [String], items: [LibraryItem],
+                       listings: [FolderListing], stamps: [[(name: String, stamp: FileStamp)]],
+                       into output: inout some SnapshotOutput) throws -> Bool {
+        guard stamps.count == listings.count else { return false }
         // Each folder's files in byte order of their names.
         let sorted = stamps.map { files in files.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
         let folderOf = Dictionary(listings.enumerated().map { ($1.prefix, $0) }, uniquingKeysWith: { first, _ in first })
@@ -76,16 +88,43 @@ extension ScanSnapshot {
             var numbers: [Int?] = [nil, nil]
             for (slot, file) in [item.still, item.movie].enumerated() {
                 guard let file else { continue }
-                guard let (where_, n) = locate(file), folder == nil || folder == where_, fileOf[where_][n] == nil else { return nil }
+                guard let (where_, n) = locate(file), folder == nil || folder == where_, fileOf[where_][n] == nil else { return false }
                 folder = where_
                 fileOf[where_][n] = file
                 numbers[slot] = n
             }
-            guard let folder else { return nil }
+            guard let folder else { return false }
             itemsOf[folder].append((position, numbers[0], numbers[1]))
         }
-        var sections: [(entry: SectionEntry, bytes: [UInt8])] = []
-        for folder in sorted.indices where !sorted[folder].isEmpty {
+        func header(_ sections: [SectionEntry]) -> [UInt8] {
+            var w = SnapshotWriter()
+            w.text(root)
+            w.u8(recursive ? 1 : 0)
+            w.u32(warnings.count)
+            for warning in warnings { w.text(warning) }
+            w.u32(items.count)
+            w.u32(sections.count)
+            for entry in sections {
+                w.text(entry.prefix)
+                w.u32(entry.files)
+                w.u32(entry.items)
+                w.u64(UInt64(entry.offset))
+                w.u32(entry.length)
+                w.u64(entry.check)
+            }
+            return w.bytes
+        }
+        // The header's size does not depend on the offsets, lengths and checks (fixed-width): room for it is
+        // written first, the sections after it as they are made, and the header over the room at the end.
+        let folders = sorted.indices.filter { !sorted[$0].isEmpty }
+        var sections = folders.map { folder in
+            SectionEntry(prefix: listings[folder].prefix, files: sorted[folder].count, items: itemsOf[folder].count,
+                         offset: 0, length: 0, check: 0)
+        }
+        let headLength = header(sections).count
+        var offset = magic.count + 4 + headLength + 8
+        try output.append([UInt8](repeating: 0, count: offset))
+        for (k, folder) in folders.enumerated() {
             var w = SnapshotWriter()
             // Item notes repeat (a shared-identifier warning on every copy): each distinct text once per folder.
             var texts: [String] = []
@@ -102,7 +141,7 @@ extension ScanSnapshot {
             w.u32(texts.count)
             for text in texts { w.text(text) }
             for (n, entry) in sorted[folder].enumerated() {
-                guard let file = fileOf[folder][n] else { return nil }
+                guard let file = fileOf[folder][n] else { return false }
                 w.text(entry.name)
                 w.u64(entry.stamp.device)
                 w.u64(entry.stamp.inode)
@@ -127,44 +166,21 @@ extension ScanSnapshot {
                 for n in notes[k].warnings { w.u32(n) }
                 w.u32(notes[k].reason.map { $0 + 1 } ?? 0)
             }
-            let check = w.bytes.withUnsafeBytes { SnapshotCheck.value($0) }
-            sections.append((SectionEntry(prefix: listings[folder].prefix, files: sorted[folder].count,
-                                          items: itemsOf[folder].count, offset: 0, length: w.bytes.count, check: check),
-                             w.bytes))
+            sections[k].offset = offset
+            sections[k].length = w.bytes.count
+            sections[k].check = w.bytes.withUnsafeBytes { SnapshotCheck.value($0) }
+            offset += w.bytes.count
+            try output.append(w.bytes)
         }
-        func header(_ sections: [(entry: SectionEntry, bytes: [UInt8])]) -> [UInt8] {
-            var w = SnapshotWriter()
-            w.text(root)
-            w.u8(recursive ? 1 : 0)
-            w.u32(warnings.count)
-            for warning in warnings { w.text(warning) }
-            w.u32(items.count)
-            w.u32(sections.count)
-            for (entry, _) in sections {
-                w.text(entry.prefix)
-                w.u32(entry.files)
-                w.u32(entry.items)
-                w.u64(UInt64(entry.offset))
-                w.u32(entry.length)
-                w.u64(entry.check)
-            }
-            return w.bytes
-        }
-        // The header's size does not depend on the offsets (fixed-width), so they are known from a first pass.
-        var offset = magic.count + 4 + header(sections).count + 8
-        for i in sections.indices {
-            sections[i].entry.offset = offset
-            offset += sections[i].entry.length
-        }
-        var w = SnapshotWriter()
-        w.bytes.reserveCapacity(offset)
-        w.bytes.append(contentsOf: magic)
+        var lead = SnapshotWriter()
+        lead.bytes.append(contentsOf: magic)
         let head = header(sections)
-        w.u32(head.count)
-        w.bytes.append(contentsOf: head)
-        w.u64(w.bytes.withUnsafeBytes { SnapshotCheck.value($0) })
-        for (_, bytes) in sections { w.bytes.append(contentsOf: bytes) }
-        return w.bytes
+        guard head.count == headLength else { return false }
+        lead.u32(head.count)
+        lead.bytes.append(contentsOf: head)
+        lead.u64(lead.bytes.withUnsafeBytes { SnapshotCheck.value($0) })
+        try output.overwrite(lead.bytes, at: 0)
+        return true
     }
 
     /// The snapshot in `bytes` (tests; the browser reads a file), as `decode(reading:)`.

@@ -1,3 +1,5 @@
+import LibraryIndex
+
 /// The byte layer of `ScanSnapshot`: little-endian integers and length-prefixed byte strings, read with a
 /// bounds check on every step. A snapshot is a cache file that may be cut or damaged: a reader that runs out
 /// or finds an absurd count fails, and the scan goes the usual way.
@@ -112,5 +114,15 @@ enum SnapshotCheck {
         hash = hash &* prime2
         hash ^= hash >> 29
         return hash
+    }
+}
+
+/// A snapshot written into memory (tests, and `ScanSnapshot.encode`'s byte form).
+struct MemorySnapshotOutput: SnapshotOutput {
+    var bytes: [UInt8] = []
+    var count: Int { bytes.count }
+    mutating func append(_ more: [UInt8]) { bytes += more }
+    mutating func overwrite(_ more: [UInt8], at offset: Int) {
+        bytes.replaceSubrange(offset..<(offset + more.count), with: more)
     }
 }

@@ -39,22 +39,23 @@ extension FileStamp {
 /// The rows filed under one folder, read in one statement: the scan matches each file against them without
 /// a query (or a lock) per file. Records stay encoded in one byte array until a file asks for one.
 public struct FolderRows: Sendable {
+    /// A row's probe is decoded as it is read, into the compact form the library keeps (the file's
+    /// `MediaFile` then holds this very box): the stored records of a 100,000-item library were ~44 MB held
+    /// beside their decoded facts through the scan, most of its peak memory (issue 17 item 4).
     struct Row: Sendable {
         var size: UInt64
         var modificationNanoseconds: Int64
-        var record: Range<Int>
+        var info: MediaInfo?
     }
     var rows: [InodeKey: Row] = [:]
-    var records: [UInt8] = []
 
     public init() {}
 
     /// The stored probe of the file with `stamp`, when it is filed here and its size and mtime still match.
-    /// `memo`: the name boxes of the probes decoded before (`SharedNamesMemo`).
-    public func info(for stamp: FileStamp, memo: inout SharedNamesMemo) -> MediaInfo? {
+    public func info(for stamp: FileStamp) -> MediaInfo? {
         guard let row = rows[stamp.key], row.size == stamp.size,
               row.modificationNanoseconds == stamp.modificationNanoseconds else { return nil }
-        return records.withUnsafeBytes { ProbeRecord.decode(UnsafeRawBufferPointer(rebasing: $0[row.record]), memo: &memo) }
+        return row.info
     }
 
     /// The files filed here (what a folder scan that no longer finds them prunes).
@@ -163,6 +164,7 @@ public final class LibraryIndex: @unchecked Sendable {
             defer { if transaction, db != nil { _ = exec("COMMIT") } }
             var result: [FolderRows] = []
             result.reserveCapacity(folders.count)
+            var memo = SharedNamesMemo()
             for folder in folders {
                 var rows = FolderRows()
                 guard folder != .unknown, self.selectFolder != nil else { result.append(rows); continue }
@@ -173,13 +175,13 @@ public final class LibraryIndex: @unchecked Sendable {
                     let key = InodeKey(device: UInt64(bitPattern: sqlite3_column_int64(selectFolder, 0)),
                                        inode: UInt64(bitPattern: sqlite3_column_int64(selectFolder, 1)))
                     let count = Int(sqlite3_column_bytes(selectFolder, 4))
-                    let start = rows.records.count
+                    var info: MediaInfo? = nil
                     if count > 0, let blob = sqlite3_column_blob(selectFolder, 4) {
-                        rows.records.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: count))
+                        info = ProbeRecord.decode(UnsafeRawBufferPointer(start: blob, count: count), memo: &memo)
                     }
                     rows.rows[key] = FolderRows.Row(size: UInt64(bitPattern: sqlite3_column_int64(selectFolder, 2)),
                                                     modificationNanoseconds: sqlite3_column_int64(selectFolder, 3),
-                                                    record: start..<rows.records.count)
+                                                    info: info)
                     step = sqlite3_step(selectFolder)
                 }
                 sqlite3_reset(selectFolder)

@@ -78,53 +78,54 @@ public enum ProbeRecord {
     public static func decode(_ bytes: UnsafeRawBufferPointer, memo: inout SharedNamesMemo) -> MediaInfo? {
         var r = Reader(bytes: bytes)
         guard r.byte() == version else { return nil }
-        var info = MediaInfo(format: .unknown)
-        // The shared names are set once at the end: one look-up per record, not one per name.
-        var names = MediaNames()
+        // Straight into the library's compact form (`MediaInfo.CompactBuilder`): no full box per record, and
+        // an identifier or a date never becomes a heap string (issue 17 items 3 and 4). The shared names are
+        // set once at the end: one look-up per record, not one per name.
+        var info = MediaInfo.CompactBuilder()
         while !r.atEnd {
             guard let raw = r.byte(), let tag = Tag(rawValue: raw) else { return nil }
             switch tag {
             case .format:
                 guard let v = r.string().flatMap(ContainerFormat.init(rawValue:)) else { return nil }
-                info.format = v
-            case .pixelWidth: info.pixelWidth = r.int()
-            case .pixelHeight: info.pixelHeight = r.int()
-            case .orientation: info.orientation = r.int()
-            case .rotation: info.rotation = r.int()
-            case .mirrored: info.mirrored = r.byte().map { $0 != 0 }
-            case .contentIdentifier: info.contentIdentifier = r.string()
-            case .contentIdentifierSource: names.contentIdentifierSource = r.string()
-            case .livePhotoVideoIndex: info.livePhotoVideoIndex = r.u64()
-            case .cameraMake: names.cameraMake = r.string()
-            case .cameraModel: names.cameraModel = r.string()
-            case .captureDate: info.captureDate = r.string()
-            case .captureTimeZone: names.captureTimeZone = r.string()
-            case .hasGPS: info.hasGPS = true
-            case .lensMake: names.lensMake = r.string()
-            case .lensModel: names.lensModel = r.string()
-            case .exposureTime: info.exposureTime = r.rational()
-            case .fNumber: info.fNumber = r.rational()
-            case .iso: info.iso = r.int()
-            case .focalLength: info.focalLength = r.rational()
-            case .focalLengthIn35mm: info.focalLengthIn35mm = r.int()
-            case .duration: info.duration = r.double()
-            case .videoCodec: names.videoCodec = r.string()
-            case .audioCodec: names.audioCodec = r.string()
-            case .frameCount: info.frameCount = r.int()
-            case .frameRate: info.frameRate = r.double()
-            case .stillImageTime: info.stillImageTime = r.double()
-            case .vitalityScore: info.vitalityScore = r.double()
+                info.setFormat(v)
+            case .pixelWidth: r.int().map { info.setInt(.pixelWidth, $0) }
+            case .pixelHeight: r.int().map { info.setInt(.pixelHeight, $0) }
+            case .orientation: r.int().map { info.setInt(.orientation, $0) }
+            case .rotation: r.int().map { info.setInt(.rotation, $0) }
+            case .mirrored: r.byte().map { info.setMirrored($0 != 0) }
+            case .contentIdentifier: r.textBytes().map { info.setContentIdentifier(utf8: $0) }
+            case .contentIdentifierSource: info.names.contentIdentifierSource = r.string()
+            case .livePhotoVideoIndex: r.u64().map { info.setWord(.livePhotoVideoIndex, $0) }
+            case .cameraMake: info.names.cameraMake = r.string()
+            case .cameraModel: info.names.cameraModel = r.string()
+            case .captureDate: r.textBytes().map { info.setCaptureDate(utf8: $0) }
+            case .captureTimeZone: info.names.captureTimeZone = r.string()
+            case .hasGPS: info.setHasGPS()
+            case .lensMake: info.names.lensMake = r.string()
+            case .lensModel: info.names.lensModel = r.string()
+            case .exposureTime: r.rational().map { info.setRational(.exposureTime, $0) }
+            case .fNumber: r.rational().map { info.setRational(.fNumber, $0) }
+            case .iso: r.int().map { info.setInt(.iso, $0) }
+            case .focalLength: r.rational().map { info.setRational(.focalLength, $0) }
+            case .focalLengthIn35mm: r.int().map { info.setInt(.focalLengthIn35mm, $0) }
+            case .duration: r.double().map { info.setDouble(.duration, $0) }
+            case .videoCodec: info.names.videoCodec = r.string()
+            case .audioCodec: info.names.audioCodec = r.string()
+            case .frameCount: r.int().map { info.setInt(.frameCount, $0) }
+            case .frameRate: r.double().map { info.setDouble(.frameRate, $0) }
+            case .stillImageTime: r.double().map { info.setDouble(.stillImageTime, $0) }
+            case .vitalityScore: r.double().map { info.setDouble(.vitalityScore, $0) }
             case .exifThumbnail:
                 guard let offset = r.u64(), let length = r.u64() else { return nil }
-                info.exifThumbnail = ByteRange(offset: offset, length: length)
-            case .thumbnailWidth: info.thumbnailWidth = r.int()
-            case .thumbnailHeight: info.thumbnailHeight = r.int()
+                info.setExifThumbnail(ByteRange(offset: offset, length: length))
+            case .thumbnailWidth: r.int().map { info.setInt(.thumbnailWidth, $0) }
+            case .thumbnailHeight: r.int().map { info.setInt(.thumbnailHeight, $0) }
             case .embeddedMovie:
                 guard let kind = r.string().flatMap(EmbeddedMovieKind.init(rawValue:)), let offset = r.u64(),
                       let length = r.u64(), let hasTime = r.byte(), let time = r.u64() else { return nil }
                 info.embeddedMovie = EmbeddedMovie(kind: kind, range: ByteRange(offset: offset, length: length),
                                                    presentationTimestampUs: hasTime == 0 ? nil : Int64(bitPattern: time))
-            case .hasXMP: info.hasXMP = true
+            case .hasXMP: info.setHasXMP()
             case .problem:
                 guard let severity = r.string().flatMap(ParseProblem.Severity.init(rawValue:)), let context = r.string(),
                       let message = r.string() else { return nil }
@@ -132,10 +133,7 @@ public enum ProbeRecord {
             }
             if r.failed { return nil }
         }
-        info.setNames(names, memo: &memo)
-        // The library keeps it: in the compact form (the snapshot's look-up shares this very box between
-        // files with the same record, so compacting later would make a box per file again).
-        return info.compacted()
+        return info.build(memo: &memo)
     }
 
     private struct Writer {
@@ -172,6 +170,13 @@ public enum ProbeRecord {
         mutating func double() -> Double? { u64().map(Double.init(bitPattern:)) }
         mutating func rational() -> ExifRational? {
             u64().map { ExifRational(UInt32(truncatingIfNeeded: $0 >> 32), UInt32(truncatingIfNeeded: $0)) }
+        }
+        /// A stored text's bytes, in place.
+        mutating func textBytes() -> UnsafeRawBufferPointer? {
+            guard let count = u64(), count <= UInt64(bytes.count - index) else { failed = true; return nil }
+            let n = Int(count)
+            defer { index += n }
+            return UnsafeRawBufferPointer(rebasing: bytes[index..<(index + n)])
         }
         mutating func string() -> String? {
             guard let count = u64(), count <= UInt64(bytes.count - index) else { failed = true; return nil }

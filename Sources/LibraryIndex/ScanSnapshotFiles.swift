@@ -49,6 +49,27 @@ public struct ScanSnapshotFiles: Sendable {
         prune(keeping: final)
     }
 
+    /// Streams the snapshot of `library` into place, as `store(_:library:)`: `fill` writes it through the output
+    /// (never whole in memory: a 100,000-item library's is ~60 MB, and building it in one buffer tripled the
+    /// browser's peak memory while it was written) and returns false to give up, which forgets the last one.
+    public func store(library: String, _ fill: (inout SnapshotFileOutput) throws -> Bool) {
+        mkdir(folder, 0o700)
+        let final = path(library)
+        guard let writer = try? AtomicFileWriter(destination: final, permissions: 0o600) else { return }
+        var output = SnapshotFileOutput(writer: writer)
+        do {
+            guard try fill(&output) else {
+                writer.abort()
+                return remove(library: library)
+            }
+            try writer.commit()
+        } catch {
+            writer.abort()
+            return remove(library: library)
+        }
+        prune(keeping: final)
+    }
+
     /// Marks the snapshot of `library` as just used (its mtime, which decides which snapshots are kept).
     public func touch(library: String) {
         _ = utimensat(AT_FDCWD, path(library), nil, 0)
@@ -127,4 +148,28 @@ public final class SnapshotFile: Sendable {
     }
 
     deinit { close(descriptor) }
+}
+
+/// Where a snapshot is written: appended part by part, with its head filled in last over the room kept for it.
+public protocol SnapshotOutput {
+    var count: Int { get }
+    mutating func append(_ bytes: [UInt8]) throws
+    mutating func overwrite(_ bytes: [UInt8], at offset: Int) throws
+}
+
+/// A snapshot streamed into its temporary file; past `ScanSnapshotFiles.maxBytes` it gives up (`TooBig`).
+public struct SnapshotFileOutput: SnapshotOutput {
+    public struct TooBig: Error {}
+    let writer: AtomicFileWriter
+    public private(set) var count = 0
+
+    public mutating func append(_ bytes: [UInt8]) throws {
+        guard bytes.count <= ScanSnapshotFiles.maxBytes - count else { throw TooBig() }
+        try writer.write(bytes)
+        count += bytes.count
+    }
+
+    public mutating func overwrite(_ bytes: [UInt8], at offset: Int) throws {
+        try bytes.withUnsafeBytes { try writer.overwrite(raw: $0, at: UInt64(offset)) }
+    }
 }

@@ -75,23 +75,25 @@ enum CompactText {
     /// and the separators come back exactly.
     static func packDate(_ text: String) -> (digits: UInt64, shape: UInt8)? {
         var text = text
-        return text.withUTF8 { bytes -> (digits: UInt64, shape: UInt8)? in
-            for (index, shape) in dateShapes.enumerated() where shape.count == bytes.count {
-                var digits: UInt64 = 0
-                var fits = true
-                for (byte, expected) in zip(bytes, shape) {
-                    if expected == UInt8(ascii: "d") {
-                        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { fits = false; break }
-                        digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
-                    } else if byte != expected {
-                        fits = false
-                        break
-                    }
+        return text.withUTF8 { packDate($0) }
+    }
+
+    static func packDate(_ bytes: UnsafeBufferPointer<UInt8>) -> (digits: UInt64, shape: UInt8)? {
+        for (index, shape) in dateShapes.enumerated() where shape.count == bytes.count {
+            var digits: UInt64 = 0
+            var fits = true
+            for (byte, expected) in zip(bytes, shape) {
+                if expected == UInt8(ascii: "d") {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { fits = false; break }
+                    digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
+                } else if byte != expected {
+                    fits = false
+                    break
                 }
-                if fits { return (digits, UInt8(index)) }
             }
-            return nil
+            if fits { return (digits, UInt8(index)) }
         }
+        return nil
     }
 
     static func dateText(digits: UInt64, shape: UInt8) -> String {

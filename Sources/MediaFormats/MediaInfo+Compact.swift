@@ -41,10 +41,17 @@ extension MediaInfo {
         let embeddedMovie: EmbeddedMovie?
         let problems: [ParseProblem]
 
-        init?(contentIdentifier: String?, captureDate: String?, embeddedMovie: EmbeddedMovie?, problems: [ParseProblem]) {
+        /// Nil when there is nothing rare (most files): a failable initializer would allocate the box first.
+        static func make(contentIdentifier: String?, captureDate: String?, embeddedMovie: EmbeddedMovie?,
+                         problems: [ParseProblem]) -> CompactRare? {
             guard contentIdentifier != nil || captureDate != nil || embeddedMovie != nil || !problems.isEmpty else {
                 return nil
             }
+            return CompactRare(contentIdentifier: contentIdentifier, captureDate: captureDate,
+                               embeddedMovie: embeddedMovie, problems: problems)
+        }
+
+        private init(contentIdentifier: String?, captureDate: String?, embeddedMovie: EmbeddedMovie?, problems: [ParseProblem]) {
             self.contentIdentifier = contentIdentifier
             self.captureDate = captureDate
             self.embeddedMovie = embeddedMovie
@@ -120,7 +127,7 @@ extension MediaInfo {
             if let mirrored = p.mirrored {
                 header.flags |= CompactHeader.Flag.mirroredKnown | (mirrored ? CompactHeader.Flag.mirrored : 0)
             }
-            header.rare = CompactRare(contentIdentifier: rareIdentifier, captureDate: rareDate,
+            header.rare = CompactRare.make(contentIdentifier: rareIdentifier, captureDate: rareDate,
                                       embeddedMovie: p.embeddedMovie, problems: p.problems)
             let box = unsafeDowncast(CompactBox.create(minimumCapacity: words.count) { _ in header }, to: CompactBox.self)
             box.withUnsafeMutablePointerToElements { elements in

@@ -359,6 +359,9 @@ public struct MediaInfo: Sendable, Hashable, Codable {
         return info
     }
 
+    /// A value already in the compact form (`CompactBuilder`).
+    init(compact: CompactBox) { storage = .compact(compact) }
+
     /// Whether the facts are held in the compact form (for tests and measurements).
     public var isCompact: Bool {
         if case .compact = storage { return true }
@@ -648,7 +651,7 @@ public struct SharedNamesMemo {
     fileprivate var recent: [SharedNames] = []
     public init() {}
 
-    fileprivate mutating func box(for values: MediaNames) -> SharedNames {
+    mutating func box(for values: MediaNames) -> SharedNames {
         if let found = recent.first(where: { $0.values == values }) { return found }
         let box = SharedNames.shared(values)
         if recent.count >= 4 { recent.removeFirst() }

@@ -201,6 +201,35 @@ final class ScanSnapshotTests: XCTestCase {
         XCTAssertNil(files.load(library: "library 0"))
     }
 
+    /// A snapshot is streamed into its file (room for its head first, the head written over it last); a writer
+    /// that gives up or fails leaves no file and forgets the last one, and nothing is written past the room.
+    func testAStreamedSnapshotIsWhatWasWrittenOrNothing() throws {
+        let files = snapshotFiles
+        try FileManager.default.createDirectory(atPath: files.folder, withIntermediateDirectories: true)  // as the index's
+        files.store(library: "streamed") { output in
+            try output.append([0, 0, 0])
+            try output.append([4, 5])
+            try output.overwrite([1, 2, 3], at: 0)
+            XCTAssertThrowsError(try output.overwrite([9, 9], at: 4), "past what was written")
+            return true
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: files.path("streamed"))), Data([1, 2, 3, 4, 5]))
+        files.store(library: "streamed") { output in
+            try output.append([7])
+            return false
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: files.path("streamed")), "given up: the last one is forgotten")
+        files.store([1], library: "failing")
+        struct Failure: Error {}
+        files.store(library: "failing") { output in
+            try output.append([7])
+            throw Failure()
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: files.path("failing")))
+        let left = try FileManager.default.contentsOfDirectory(atPath: files.folder)
+        XCTAssertFalse(left.contains { $0.hasSuffix(".tmp") }, "no temporary left: \(left)")
+    }
+
     /// A file the scan could not stat (a dangling link named like a photo) is not known for sure: no snapshot is
     /// kept (an old one is forgotten), so every scan looks at it again.
     func testFileThatCannotBeStatedMeansNoSnapshot() throws {

@@ -88,6 +88,23 @@ public final class AtomicFileWriter {
         bytesWritten += UInt64(done)
     }
 
+    /// Writes `buffer` again over bytes already written, at `offset` (a header whose fields are known only
+    /// once what follows it is written: the scan snapshot streams its sections, then fills its head in).
+    public func overwrite(raw buffer: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        guard offset <= bytesWritten, UInt64(buffer.count) <= bytesWritten - offset else {
+            throw WriteError.write(destination, EINVAL)
+        }
+        var done = 0
+        while done < buffer.count {
+            let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw WriteError.write(destination, errno)
+            }
+            done += n
+        }
+    }
+
     /// Flushes and renames into place. With `replace: false` an existing destination is never overwritten
     /// (link + unlink, which fails with EEXIST instead of clobbering).
     public func commit(replace: Bool = true) throws {
