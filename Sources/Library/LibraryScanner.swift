@@ -187,35 +187,43 @@ public enum LibraryScanner {
         let known = found
         let unsaved = Locked<[(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]>([])
         let folders = listings.map(\.folder)
-        // Skipped files are dropped chunk by chunk: no array of optionals and compacted copy beside it.
-        return inChunks(count: firstLooks.count, chunked: { range in
-            range.compactMap { i -> Probed? in
-                switch firstLooks[i] {
-                case .skipped:
-                    return nil
-                case .done(let probed):
-                    return probed
-                case .pending(let input, let stamp, let mtime):
-                    if let info = known[stamp] {
-                        return Probed(file: listings[input.folder].mediaFile(input.entry, size: stamp.size,
-                                                                             modificationTime: mtime, info: info),
-                                      stamp: stamp, fresh: false, fromIndex: true, folder: input.folder)
-                    }
-                    let probed = probe(input, listings: listings, stamp: stamp, modificationTime: mtime, limits: limits,
-                                       counter: counter)
-                    if probed.fresh {
-                        let batch: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]? = unsaved.withLockedValue { pending in
-                            pending.append((stamp, folders[input.folder], probed.file.info))
-                            guard pending.count >= indexBatch else { return nil }
-                            defer { pending.removeAll(keepingCapacity: true) }
-                            return pending
-                        }
-                        if let batch { index.store(batch) }
-                    }
-                    return probed
+        // Only the files still pending are looked at again (in parallel); the result is then made in one pass over
+        // the first looks. Made chunk by chunk over every look, it held the looks, the chunks and the result at
+        // once: three arrays of every file of the library (issue 17 item 4).
+        let pending = firstLooks.indices.filter { if case .pending = firstLooks[$0] { return true } else { return false } }
+        let looked: [Probed] = inChunks(count: pending.count, chunked: { range in
+            range.compactMap { k -> Probed? in
+                guard case .pending(let input, let stamp, let mtime) = firstLooks[pending[k]] else { return nil }
+                if let info = known[stamp] {
+                    return Probed(file: listings[input.folder].mediaFile(input.entry, size: stamp.size,
+                                                                         modificationTime: mtime, info: info),
+                                  stamp: stamp, fresh: false, fromIndex: true, folder: input.folder)
                 }
+                let probed = probe(input, listings: listings, stamp: stamp, modificationTime: mtime, limits: limits,
+                                   counter: counter)
+                if probed.fresh {
+                    let batch: [(stamp: FileStamp, folder: InodeKey, info: MediaInfo)]? = unsaved.withLockedValue { pending in
+                        pending.append((stamp, folders[input.folder], probed.file.info))
+                        guard pending.count >= indexBatch else { return nil }
+                        defer { pending.removeAll(keepingCapacity: true) }
+                        return pending
+                    }
+                    if let batch { index.store(batch) }
+                }
+                return probed
             }
         }, finally: { index.store(unsaved.value) })
+        var result: [Probed] = []
+        result.reserveCapacity(firstLooks.count)
+        var next = looked.makeIterator()
+        for look in firstLooks {
+            switch look {
+            case .skipped: continue
+            case .done(let probed): result.append(probed)
+            case .pending: if let probed = next.next() { result.append(probed) }
+            }
+        }
+        return result
     }
 
     static let indexBatch = 256

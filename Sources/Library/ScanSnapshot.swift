@@ -66,35 +66,16 @@ extension ScanSnapshot {
                        listings: [FolderListing], stamps: [[(name: String, stamp: FileStamp)]],
                        into output: inout some SnapshotOutput) throws -> Bool {
         guard stamps.count == listings.count else { return false }
-        // Each folder's files in byte order of their names.
-        let sorted = stamps.map { files in files.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
+        // Each item filed under its folder by position; its files are found among the folder's when its section
+        // is made. Only one folder's sorted names and files are in memory at a time: for the whole library they
+        // were ~18 MB at 100,000 items, while the browser had just shown the scan (issue 17 item 4).
         let folderOf = Dictionary(listings.enumerated().map { ($1.prefix, $0) }, uniquingKeysWith: { first, _ in first })
-        func locate(_ file: MediaFile) -> (folder: Int, number: Int)? {
-            guard let folder = folderOf[file.folderPrefix] else { return nil }
-            let files = sorted[folder]
-            var low = 0, high = files.count
-            while low < high {
-                let middle = (low + high) / 2
-                if files[middle].name.utf8.lexicographicallyPrecedes(file.name.utf8) { low = middle + 1 } else { high = middle }
-            }
-            guard low < files.count, files[low].name == file.name, files[low].stamp.size == file.size else { return nil }
-            return (folder, low)
-        }
-        // Each item filed under its folder, with its position and its files' numbers there.
-        var fileOf = sorted.map { [MediaFile?](repeating: nil, count: $0.count) }
-        var itemsOf = [[(position: Int, still: Int?, movie: Int?)]](repeating: [], count: listings.count)
+        var itemsOf = [[Int32]](repeating: [], count: listings.count)
         for (position, item) in items.enumerated() {
-            var folder: Int?
-            var numbers: [Int?] = [nil, nil]
-            for (slot, file) in [item.still, item.movie].enumerated() {
-                guard let file else { continue }
-                guard let (where_, n) = locate(file), folder == nil || folder == where_, fileOf[where_][n] == nil else { return false }
-                folder = where_
-                fileOf[where_][n] = file
-                numbers[slot] = n
-            }
-            guard let folder else { return false }
-            itemsOf[folder].append((position, numbers[0], numbers[1]))
+            let prefixes = [item.still?.folderPrefix, item.movie?.folderPrefix].compactMap { $0 }
+            guard let prefix = prefixes.first, prefixes.allSatisfy({ $0 == prefix }), let folder = folderOf[prefix],
+                  position < Int(Int32.max) else { return false }
+            itemsOf[folder].append(Int32(position))
         }
         func header(_ sections: [SectionEntry]) -> [UInt8] {
             var w = SnapshotWriter()
@@ -116,15 +97,39 @@ extension ScanSnapshot {
         }
         // The header's size does not depend on the offsets, lengths and checks (fixed-width): room for it is
         // written first, the sections after it as they are made, and the header over the room at the end.
-        let folders = sorted.indices.filter { !sorted[$0].isEmpty }
+        let folders = stamps.indices.filter { !stamps[$0].isEmpty }
         var sections = folders.map { folder in
-            SectionEntry(prefix: listings[folder].prefix, files: sorted[folder].count, items: itemsOf[folder].count,
+            SectionEntry(prefix: listings[folder].prefix, files: stamps[folder].count, items: itemsOf[folder].count,
                          offset: 0, length: 0, check: 0)
         }
         let headLength = header(sections).count
         var offset = magic.count + 4 + headLength + 8
         try output.append([UInt8](repeating: 0, count: offset))
         for (k, folder) in folders.enumerated() {
+            // The folder's files in byte order of their names, and each item's files' numbers among them.
+            let sorted = stamps[folder].sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            func locate(_ file: MediaFile) -> Int? {
+                var low = 0, high = sorted.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if sorted[middle].name.utf8.lexicographicallyPrecedes(file.name.utf8) { low = middle + 1 } else { high = middle }
+                }
+                guard low < sorted.count, sorted[low].name == file.name, sorted[low].stamp.size == file.size else { return nil }
+                return low
+            }
+            var fileOf = [MediaFile?](repeating: nil, count: sorted.count)
+            var entries: [(position: Int, still: Int?, movie: Int?)] = []
+            entries.reserveCapacity(itemsOf[folder].count)
+            for position in itemsOf[folder].map(Int.init) {
+                var numbers: [Int?] = [nil, nil]
+                for (slot, file) in [items[position].still, items[position].movie].enumerated() {
+                    guard let file else { continue }
+                    guard let n = locate(file), fileOf[n] == nil else { return false }
+                    fileOf[n] = file
+                    numbers[slot] = n
+                }
+                entries.append((position, numbers[0], numbers[1]))
+            }
             var w = SnapshotWriter()
             // Item notes repeat (a shared-identifier warning on every copy): each distinct text once per folder.
             var texts: [String] = []
@@ -135,13 +140,13 @@ extension ScanSnapshot {
                 texts.append(text)
                 return texts.count - 1
             }
-            let notes = itemsOf[folder].map { entry in
+            let notes = entries.map { entry in
                 (warnings: items[entry.position].warnings.map(numbered), reason: items[entry.position].liveOffReason.map(numbered))
             }
             w.u32(texts.count)
             for text in texts { w.text(text) }
-            for (n, entry) in sorted[folder].enumerated() {
-                guard let file = fileOf[folder][n] else { return false }
+            for (n, entry) in sorted.enumerated() {
+                guard let file = fileOf[n] else { return false }
                 w.text(entry.name)
                 w.u64(entry.stamp.device)
                 w.u64(entry.stamp.inode)
@@ -154,7 +159,7 @@ extension ScanSnapshot {
                 let length = UInt32(w.bytes.count - lengthAt - 4).littleEndian
                 withUnsafeBytes(of: length) { for i in 0..<4 { w.bytes[lengthAt + i] = $0[i] } }
             }
-            for (k, entry) in itemsOf[folder].enumerated() {
+            for (j, entry) in entries.enumerated() {
                 let item = items[entry.position]
                 w.u32(entry.position)
                 w.u8(kindCode(item.kind))
@@ -162,9 +167,9 @@ extension ScanSnapshot {
                 w.u32(entry.still.map { $0 + 1 } ?? 0)
                 w.u32(entry.movie.map { $0 + 1 } ?? 0)
                 w.optionalText(item.contentIdentifier)
-                w.u32(notes[k].warnings.count)
-                for n in notes[k].warnings { w.u32(n) }
-                w.u32(notes[k].reason.map { $0 + 1 } ?? 0)
+                w.u32(notes[j].warnings.count)
+                for n in notes[j].warnings { w.u32(n) }
+                w.u32(notes[j].reason.map { $0 + 1 } ?? 0)
             }
             sections[k].offset = offset
             sections[k].length = w.bytes.count
