@@ -9,6 +9,9 @@ with -r (default adds 100000x1000). Files are hard links to real camera stills (
 at 160x48 with its own XDG cache:
   - prime: first ever run (empty thumbnail cache, empty index), not a figure of merit;
   - warm / warm+index: page cache warm, thumbnails cached; --no-index, then with the (filled) index;
+  - changed+index: warm, with the index but without the last scan (as when files changed behind its back): the
+    usual scan from the index, which then writes the last scan again; it quits once that is written, so its
+    peak RSS is the browser's worst case with the index (issue 17 item 4);
   - cold / cold+index: the same after evicting the library, the thumbnail cache and the index from the page
     cache (Benchmarks/evict.py: posix_fadvise DONTNEED; directory entries stay cached).
 "first thumbnails" = launch of the command to the trace's first-thumbnails (every picture of the first screen
@@ -108,7 +111,8 @@ def run(root, recursive, cache, extra, label):
                 "scan-shown" in events or time.monotonic() > events["scan-finished"] + 3):
             break
         time.sleep(0.01)
-    while label == "prime" and "--no-index" not in extra and not remembered(cache) and time.monotonic() < deadline:
+    while label in ("prime", "changed+index") and "--no-index" not in extra and not remembered(cache) \
+            and time.monotonic() < deadline:
         time.sleep(0.05)
     tmux("send-keys", "-t", "bench", "q")
     while time.monotonic() < deadline and not (os.path.exists(memory) and os.path.getsize(memory) > 0):
@@ -131,8 +135,11 @@ def main():
         root, count, recursive = make_library(spec)
         cache = tempfile.mkdtemp(prefix="livegrid-libbench-")
         try:
-            runs = [("prime", "")] + [("warm", "--no-index"), ("warm+index", "")] * 2 + [("cold", "--no-index"), ("cold+index", "")]
+            runs = [("prime", "")] + [("warm", "--no-index"), ("warm+index", "")] * 2 + [("changed+index", "")] \
+                + [("cold", "--no-index"), ("cold+index", "")]
             for label, extra in runs:
+                if label == "changed+index":
+                    shutil.rmtree(os.path.join(cache, "livegrid", "scans"), ignore_errors=True)
                 if label.startswith("cold"):
                     subprocess.run([sys.executable, os.path.join(here, "Benchmarks/evict.py"), root, cache])
                 first, whole, scan, shown, peak = run(root, recursive, cache, extra, label)
