@@ -58,7 +58,7 @@ let package = Package(
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats", dependencies: ["Concurrent"]),
-        .target(name: "LivePairing", dependencies: ["MediaFormats"]),
+        .target(name: "LivePairing", dependencies: ["Concurrent", "MediaFormats"]),
 
         // MARK: pixels
         .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],

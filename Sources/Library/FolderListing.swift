@@ -18,15 +18,16 @@ struct FolderListing: Sendable {
     /// The folder's own device and inode (0, 0 when `stat` failed): index rows are filed under it, and a
     /// renamed folder keeps it.
     let folder: FolderKey
-    /// `directory` and "/", one shared copy for every file of the folder (`MediaFile.folderPrefix`).
-    let prefix: String
+    /// `directory` and "/", one shared object for every file of the folder (`MediaFile.folder`).
+    let folderPrefix: FolderPrefix
+    var prefix: String { folderPrefix.text }
     private(set) var nameBytes: [UInt8] = []
     private(set) var nameEnds: [Int] = []
 
     init(directory: String, folder: FolderKey) {
         self.directory = directory
         self.folder = folder
-        self.prefix = SharedStrings.share(directory == "/" ? "/" : directory + "/")
+        self.folderPrefix = FolderPrefix.shared(directory == "/" ? "/" : directory + "/")
     }
 
     var count: Int { nameEnds.count }
@@ -48,7 +49,7 @@ struct FolderListing: Sendable {
 
     /// The file as the scan keeps it: the shared prefix and its name, no full path string.
     func mediaFile(_ index: Int, size: UInt64, modificationTime: Double, info: MediaInfo) -> MediaFile {
-        MediaFile(folderPrefix: prefix, name: name(index), size: size, modificationTime: modificationTime, info: info)
+        MediaFile(folder: folderPrefix, name: name(index), size: size, modificationTime: modificationTime, info: info)
     }
 
     mutating func append<Bytes: Sequence>(name: Bytes) where Bytes.Element == UInt8 {

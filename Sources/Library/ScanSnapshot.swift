@@ -278,6 +278,7 @@ extension ScanSnapshot {
         var files: [MediaFile] = []
         var folder = Folder(names: [], stamps: [])
         files.reserveCapacity(entry.files)
+        let folderPrefix = FolderPrefix.shared(entry.prefix)
         folder.names.reserveCapacity(entry.files)
         folder.stamps.reserveCapacity(entry.files)
         for _ in 0..<entry.files {
@@ -298,7 +299,7 @@ extension ScanSnapshot {
             }
             // Names in strictly increasing byte order: the check against a listing walks them in step.
             if let last = folder.names.last, !last.utf8.lexicographicallyPrecedes(name.utf8) { return nil }
-            files.append(MediaFile(folderPrefix: entry.prefix, name: name, size: stamp.size,
+            files.append(MediaFile(folder: folderPrefix, name: name, size: stamp.size,
                                    modificationTime: LibraryScanner.modificationSeconds(stamp.modificationNanoseconds),
                                    info: info))
             folder.names.append(name)

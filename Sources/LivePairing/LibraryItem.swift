@@ -2,28 +2,30 @@ import MediaFormats
 
 /// One file of a library with what its bytes say.
 public struct MediaFile: Sendable, Hashable, Codable {
-    /// The path is kept in two parts: the folder prefix up to and including the last "/" (one shared copy
-    /// per folder, `SharedStrings`) and the name after it (inline in the struct when it has at most 15 bytes,
+    /// The path is kept in two parts: the folder prefix up to and including the last "/" (one shared object
+    /// per folder, `FolderPrefix`) and the name after it (inline in the struct when it has at most 15 bytes,
     /// as camera names do). A full path was a heap string of its own per file, ~100 bytes at 100,000 files
     /// (issue 17 item 4). `prefix + name` is exactly the path given.
-    public private(set) var folderPrefix: String
+    public private(set) var folder: FolderPrefix
     public private(set) var name: String
     public var size: UInt64
     /// Seconds since 1970 (for cache validation).
     public var modificationTime: Double
     public var info: MediaInfo
 
+    public var folderPrefix: String { folder.text }
+
     public init(path: String, size: UInt64, modificationTime: Double, info: MediaInfo) {
-        (folderPrefix, name) = Self.split(path)
+        (folder, name) = Self.split(path)
         self.size = size
         self.modificationTime = modificationTime
         self.info = info.compacted()
     }
 
-    /// A file from its parts, as a folder listing has them: `folderPrefix` ends with "/" (share it, one copy
-    /// per folder) and `name` holds no "/". No full path string is made (issue 17 item 4).
-    public init(folderPrefix: String, name: String, size: UInt64, modificationTime: Double, info: MediaInfo) {
-        self.folderPrefix = folderPrefix
+    /// A file from its parts, as a folder listing has them: `folder` ends with "/" (one object per folder)
+    /// and `name` holds no "/". No full path string is made (issue 17 item 4).
+    public init(folder: FolderPrefix, name: String, size: UInt64, modificationTime: Double, info: MediaInfo) {
+        self.folder = folder
         self.name = name
         self.size = size
         self.modificationTime = modificationTime
@@ -42,14 +44,14 @@ public struct MediaFile: Sendable, Hashable, Codable {
             path += name
             return path
         }
-        set { (folderPrefix, name) = Self.split(newValue) }
+        set { (folder, name) = Self.split(newValue) }
     }
 
-    private static func split(_ path: String) -> (prefix: String, name: String) {
+    private static func split(_ path: String) -> (prefix: FolderPrefix, name: String) {
         let utf8 = path.utf8
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return (.none, path) }
         let cut = utf8.index(after: slash)
-        return (SharedStrings.share(String(path[..<cut])), String(path[cut...]))
+        return (FolderPrefix.shared(String(path[..<cut])), String(path[cut...]))
     }
 
     /// The last path component ("" never: a path ending in "/" keeps its last non-empty component).

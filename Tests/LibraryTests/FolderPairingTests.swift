@@ -71,7 +71,7 @@ final class FolderPairingTests: XCTestCase {
             info.contentIdentifier = id
             info.duration = duration ?? (movie ? 2.5 : nil)
             info.captureDate = "2023:07:14 10:22:33"
-            let file = MediaFile(folderPrefix: listings[folder].prefix, name: name, size: 100, modificationTime: 0, info: info)
+            let file = MediaFile(folder: listings[folder].folderPrefix, name: name, size: 100, modificationTime: 0, info: info)
             probed.append(LibraryScanner.Probed(file: file, stamp: nil, fresh: true, folder: folder))
         }
         for n in 0..<(20 + Int(random.next() % 60)) {
