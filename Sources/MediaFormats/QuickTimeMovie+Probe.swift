@@ -18,7 +18,7 @@ extension QuickTimeMovie {
     static let maxKeys = 64
 
     /// `moov`: the whole box (header included), as `ISOBMFFTopLevel.load` reads it. nil: use the full parser.
-    static func parseForProbe(_ moov: ByteReader, limits: ParseLimits) -> QuickTimeMovie? {
+    static func parseForProbe(_ moov: ByteReader, limits: ParseLimits) -> ProbedMovie? {
         // The walk reads the bytes by index through one pointer: a `ByteReader` window per box (each retaining
         // and releasing the buffer) was a third of the walk's CPU (issue 17, item 4).
         moov.remainingSlice.withUnsafeBytes { bytes in
@@ -124,6 +124,7 @@ private struct MoovWalk {
         static let stts = fourCCCode("stts"), ctts = fourCCCode("ctts"), stsz = fourCCCode("stsz")
         static let keys = fourCCCode("keys"), ilst = fourCCCode("ilst"), data = fourCCCode("data")
         static let mebx = fourCCCode("mebx"), keyd = fourCCCode("keyd"), mdta = fourCCCode("mdta")
+        static let vide = fourCCCode("vide"), soun = fourCCCode("soun")
     }
 
     /// The metadata keys `QuickTimeProbe.apply` reads, as bytes; the others' values are checked, not kept.
@@ -151,31 +152,28 @@ private struct MoovWalk {
         return window
     }
 
-    func movie() throws(Decline) -> QuickTimeMovie {
+    func movie() throws(Decline) -> ProbedMovie {
         // The tree `ISOStructure.parse` would build must parse cleanly (then the walks below cannot fail on
         // structure, only on what is inside a box).
-        guard ISOTreeCheck.Walk(bytes: bytes, limits: limits).box(at: 0, depth: 0) != nil else { throw Decline() }
+        let walk = ISOTreeCheck.Walk(bytes: bytes, limits: limits)
+        guard walk.box(at: 0, depth: 0) != nil else { throw Decline() }
         var root = Cursor(bytes: bytes, position: 0, end: bytes.count)
         guard let (header, payload) = root.nextBox() else { throw Decline() }
-        let rootBox = ISOBox(type: fourCC(header.typeCode), typeCode: header.typeCode,
-                             range: ByteRange(offset: moov.baseOffset, length: header.size), headerSize: header.headerSize)
-        let structure = ISOStructure(root: rootBox, bytes: moov)
-        var movie = QuickTimeMovie(structure: structure)
+        var movie = ProbedMovie()
         var body = payload
-        let walk = ISOTreeCheck.Walk(bytes: bytes, limits: limits)
         try body.skip(min(walk.childrenOffset(typeCode: header.typeCode, payload: payload.position, end: payload.end),
                           body.remaining))
+        // The tracks are counted first: one allocation for all of them.
+        var count = 0, counting = body
+        while counting.remaining >= 8, let (child, _) = counting.nextBox() { if child.typeCode == Code.trak { count += 1 } }
+        movie.tracks.reserveCapacity(count)
         var mvhd: Cursor?, meta: Cursor?
         while body.remaining >= 8 {
-            let start = body.position
             guard let (child, childPayload) = body.nextBox() else { throw Decline() }
             switch child.typeCode {
             case Code.mvhd where mvhd == nil: mvhd = childPayload
             case Code.meta where meta == nil: meta = childPayload
-            case Code.trak:
-                let box = ISOBox(type: "trak", typeCode: Code.trak,
-                                 range: ByteRange(offset: base + UInt64(start), length: child.size), headerSize: child.headerSize)
-                movie.tracks.append(try track(box, childPayload, structure: structure))
+            case Code.trak: movie.tracks.append(try track(childPayload))
             default: break
             }
         }
@@ -186,12 +184,17 @@ private struct MoovWalk {
         movie.timescale = try r.readU32()
         movie.duration = version == 1 ? try r.readU64() : UInt64(try r.readU32())
         if let meta { movie.metadata = try metadata(meta) }
+        // Only the still-image-time track's edit list is read (the others were checked).
+        if let still = movie.stillImageTimeTrackIndex, let range = movie.tracks[still].editListRange {
+            let payload = try reader(Cursor(bytes: bytes, position: range.lowerBound, end: range.upperBound))
+            do { movie.tracks[still].editList = try QuickTimeEditList.parse(payload: payload, limits: limits) } catch { throw Decline() }
+        }
         return movie
     }
 
     /// One `trak`, as `QuickTimeTrack.parse` reads it.
-    private func track(_ box: ISOBox, _ trak: Cursor, structure: ISOStructure) throws(Decline) -> QuickTimeTrack {
-        var track = QuickTimeTrack(box: box)
+    private func track(_ trak: Cursor) throws(Decline) -> ProbedMovie.Track {
+        var track = ProbedMovie.Track()
         var tkhd: Cursor?, mdia: Cursor?, edts: Cursor?
         var children = trak
         while children.remaining >= 8 {
@@ -203,9 +206,24 @@ private struct MoovWalk {
             default: break
             }
         }
-        if let tkhd {
-            let payload = try reader(tkhd)
-            do { try track.readTrackHeader(payload) } catch { throw Decline() }
+        if var r = tkhd {
+            // As `QuickTimeTrack.readTrackHeader`.
+            let word = try r.readU32()
+            let version = UInt8(word >> 24), flags = word & 0xFF_FFFF
+            track.enabled = flags & 1 != 0
+            try r.skip(version == 1 ? 16 : 8)
+            _ = try r.readU32()   // track id
+            try r.skip(4)
+            _ = version == 1 ? try r.readU64() : UInt64(try r.readU32())   // duration
+            try r.skip(8 + 2 + 2 + 2 + 2)
+            let a = try r.readI32(), b = try r.readI32()
+            try r.skip(4)
+            let c = try r.readI32(), d = try r.readI32()
+            try r.skip(4 * 4)
+            track.rotation = QuickTimeTrack.displayRotation(a: a, b: b, c: c, d: d)
+            // 16.16 fixed point, rounded (in 64 bits: 0xFFFFFFFF + 0x8000 must not trap).
+            track.width = Int((UInt64(try r.readU32()) + 0x8000) >> 16)
+            track.height = Int((UInt64(try r.readU32()) + 0x8000) >> 16)
         }
         var stbl: Cursor?
         if let mdia {
@@ -217,53 +235,53 @@ private struct MoovWalk {
             }
             if var r = mdia.firstChild(Code.hdlr) {
                 try r.skip(4 + 4)
-                guard r.remaining >= 4 else { throw Decline() }
-                track.handlerType = String(decoding: bytes[r.position..<r.position + 4], as: UTF8.self)
+                let handler = try r.readU32()
+                track.isVideo = handler == Code.vide
+                track.isAudio = handler == Code.soun
             }
             stbl = mdia.firstChild(Code.minf).flatMap { $0.firstChild(Code.stbl) }
         }
         if let elst = edts.flatMap({ $0.firstChild(Code.elst) }) {
-            let payload = try reader(elst)
-            do { track.editList = try QuickTimeEditList.parse(payload: payload, limits: limits) } catch { throw Decline() }
+            // As `QuickTimeEditList.parse` reads it: its entries fit, so reading them cannot fail.
+            var r = elst
+            let version = try r.readU8()
+            try r.skip(3)
+            let count = UInt64(try r.readU32())
+            try r.requireEntries(count, of: version == 1 ? 20 : 12, limit: limits.maxEntries)
+            track.editListRange = elst.position..<elst.end
         }
         if let stbl {
-            if let stsd = stbl.firstChild(Code.stsd) { track.sampleEntries = try sampleDescriptions(stsd) }
-            track.sampleTable = try sampleTable(stbl, structure: structure)
+            if let stsd = stbl.firstChild(Code.stsd) { try sampleDescriptions(stsd, into: &track) }
+            try sampleTable(stbl, into: &track)
         }
         return track
     }
 
-    /// `stsd`: the first entry (format, and size for visual formats) and the `mebx` entries whose key table
-    /// names the still-image time (with only that key).
-    private func sampleDescriptions(_ stsd: Cursor) throws(Decline) -> [QuickTimeTrack.SampleEntry] {
+    /// `stsd`: the first entry (format, and size for visual formats) and whether a `mebx` entry's key table
+    /// names the still-image time.
+    private func sampleDescriptions(_ stsd: Cursor, into track: inout ProbedMovie.Track) throws(Decline) {
         var r = stsd
         try r.skip(4)
         let count = UInt64(try r.readU32())
         try r.requireEntries(count, of: 16, limit: limits.maxEntries)
         guard r.sequenceIsClean(depth: 7, limits: limits) else { throw Decline() }
-        var entries: [QuickTimeTrack.SampleEntry] = []
+        var isFirst = true
         while r.remaining >= 8 {
             guard let (header, payload) = r.nextBox() else { throw Decline() }
             var body = payload
-            let isFirst = entries.isEmpty
-            var entry: QuickTimeTrack.SampleEntry?
-            if isFirst { entry = QuickTimeTrack.SampleEntry(format: fourCC(header.typeCode)) }
+            var entry = ProbedMovie.SampleEntry(format: header.typeCode)
             // Every entry is read as the full parser reads it, so that a broken one is noticed.
             if QuickTimeTrack.videoSampleEntryCodes.contains(header.typeCode) {
                 try body.skip(8 + 16)
-                let width = Int(try body.readU16()), height = Int(try body.readU16())
-                entry?.width = width
-                entry?.height = height
+                entry.width = Int(try body.readU16())
+                entry.height = Int(try body.readU16())
             } else if header.typeCode == Code.mebx {
                 try body.skip(8)
-                if let id = try stillImageTimeKey(body) {
-                    if entry == nil { entry = QuickTimeTrack.SampleEntry(format: "mebx") }
-                    entry?.metadataKeys = [id: QuickTimeMovie.stillImageTimeKey]
-                }
+                if try stillImageTimeKey(body) != nil { track.hasStillImageTimeKey = true }
             }
-            if let entry { entries.append(entry) }
+            if isFirst { track.firstEntry = entry }
+            isFirst = false
         }
-        return entries
     }
 
     /// A `mebx` entry's key table: the local id that (last value per local id, as the full parser's
@@ -294,10 +312,10 @@ private struct MoovWalk {
         return table.first(where: \.isStill)?.id
     }
 
-    /// The stts totals (the first timed entry kept: sample 0's decode time is all `apply` asks), the first
-    /// composition offset and the stsz count, as `QuickTimeSampleTable.parse` reads them.
-    private func sampleTable(_ stbl: Cursor, structure: ISOStructure) throws(Decline) -> QuickTimeSampleTable {
-        var table = QuickTimeSampleTable(structure: structure)
+    /// The stts totals, whether a sample is timed, the first composition offset, and the stsz count checked,
+    /// as `QuickTimeSampleTable.parse` reads them.
+    private func sampleTable(_ stbl: Cursor, into track: inout ProbedMovie.Track) throws(Decline) {
+        track.hasSampleTable = true
         var stts: Cursor?, ctts: Cursor?, stsz: Cursor?
         var children = stbl
         while children.remaining >= 8 {
@@ -314,20 +332,20 @@ private struct MoovWalk {
             let count = UInt64(try r.readU32())
             try r.requireEntries(count, of: 8, limit: limits.maxSamples)
             for _ in 0..<count {
-                let entry = QuickTimeSampleTable.TimeToSample(count: try r.readU32(), delta: try r.readU32())
-                if table.timeToSample.isEmpty, entry.count > 0 { table.timeToSample = [entry] }
-                table.timedSampleCount += UInt64(entry.count)
-                let (sum, overflow) = table.totalDuration.addingReportingOverflow(UInt64(entry.count) * UInt64(entry.delta))
-                table.totalDuration = overflow ? .max : sum
+                let samples = try r.readU32(), delta = try r.readU32()
+                if samples > 0 { track.hasTimedSample = true }
+                track.timedSampleCount += UInt64(samples)
+                let (sum, overflow) = track.totalDuration.addingReportingOverflow(UInt64(samples) * UInt64(delta))
+                track.totalDuration = overflow ? .max : sum
             }
-            guard table.timedSampleCount <= UInt64(limits.maxSamples) else { throw Decline() }
+            guard track.timedSampleCount <= UInt64(limits.maxSamples) else { throw Decline() }
         }
         if var r = ctts {
             let version = try r.readU8()
             try r.skip(3)
             if try r.readU32() > 0 {
                 _ = try r.readU32()
-                table.firstCompositionOffset = version == 0 ? Int64(try r.readU32()) : Int64(try r.readI32())
+                track.firstCompositionOffset = version == 0 ? Int64(try r.readU32()) : Int64(try r.readI32())
             }
         }
         if var r = stsz {
@@ -335,15 +353,13 @@ private struct MoovWalk {
             let constantSize = try r.readU32()
             let count = UInt64(try r.readU32())
             try r.requireEntries(count, of: constantSize == 0 ? 4 : 0, limit: limits.maxSamples)
-            table.sampleCount = count
         }
-        return table
     }
 
     /// `moov/meta` (`mdta`): the values `apply` reads, after the checks `QuickTimeMetadata.parse` makes of
     /// every key and item. Declines where it would report a problem or the keys are not plain ASCII.
-    private func metadata(_ meta: Cursor) throws(Decline) -> QuickTimeMetadata {
-        var result = QuickTimeMetadata()
+    private func metadata(_ meta: Cursor) throws(Decline) -> [QuickTimeMetadata.Value?] {
+        var result: [QuickTimeMetadata.Value?] = []
         var body = meta
         let walk = ISOTreeCheck.Walk(bytes: bytes, limits: limits)
         try body.skip(min(walk.childrenOffset(typeCode: Code.meta, payload: meta.position, end: meta.end), body.remaining))
@@ -369,7 +385,6 @@ private struct MoovWalk {
         // Each key's bytes (after its namespace); keys are compared as bytes, which for ASCII is String equality.
         var keys: [Cursor] = []
         keys.reserveCapacity(Int(count))
-        result.values.reserveCapacity(Self.probedKeys.count)
         for _ in 0..<count {
             let size = Int(try r.readU32())
             guard size >= 8, size - 4 <= r.remaining else { throw Decline() }
@@ -396,11 +411,8 @@ private struct MoovWalk {
             guard data.remaining >= 8 else { throw Decline() }
             if let probed = Self.probedKeys.firstIndex(where: { key.equals($0) }) {
                 let payload = try reader(data)
-                do {
-                    result.values[QuickTimeProbe.probedMetadataKeys[probed]] = try QuickTimeMetadata.parseDataValue(payload: payload)
-                } catch {
-                    throw Decline()
-                }
+                if result.isEmpty { result = Array(repeating: nil, count: Self.probedKeys.count) }
+                do { result[probed] = try QuickTimeMetadata.parseDataValue(payload: payload) } catch { throw Decline() }
             }
         }
         return result
