@@ -1,17 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The probe's walk of a movie's `moov`: what `QuickTimeProbe.apply` asks of a `QuickTimeMovie`, read straight
 /// from the box's bytes, without the box tree, without the sample tables the probe never looks at (stsz,
 /// stco/co64, stss, stsc, sgpd... are skipped by their headers) and without the metadata values it does not
 /// copy. Building the tree and every table of a Live Photo movie was most of a movie's probe CPU (issue 17).
 ///
-/// Exactness: `QuickTimeProbe.apply` gives the `MediaInfo` the full `QuickTimeMovie.parse` would give. The
-/// movie it returns keeps only what `apply` reads: per track the header, handler, media header, edit list,
-/// the first sample entry (plus the `mebx` entries naming the still-image time, with only that key), the
-/// stts totals and the first composition offset; the metadata values `apply` copies. Its boxes have no
-/// children and its sample tables cannot locate samples: it is for the probe only. The walk returns nil —
-/// and the caller runs the full parser, which reports the problem in its own words — wherever the full parser
-/// would report any problem, and on layouts it does not follow exactly (non-ASCII or more than
-/// `maxKeys` metadata keys), so a broken file never takes the shortcut. `ProbeFastPathTests` compares both
-/// on fixtures and on damaged copies of them.
+/// Exactness: `ProbedMovie.apply` gives the `MediaInfo` that `QuickTimeProbe.apply` gives for the full
+/// `QuickTimeMovie.parse`. The `ProbedMovie` it returns keeps only what `apply` reads: per track the tkhd
+/// flags, size and rotation, the handler, the media header, the first sample entry, whether a `mebx` entry
+/// names the still-image time, the stts totals and the first composition offset (the edit list of the
+/// still-image-time track alone); the metadata values `apply` copies. Every box the full parser reads is
+/// read the same way, so a broken one is noticed. The walk returns nil — and the caller runs the full parser,
+/// which reports the problem in its own words — wherever the full parser would report any problem, and on
+/// layouts it does not follow exactly (non-ASCII or more than `maxKeys` metadata keys), so a broken file
+/// never takes the shortcut. `ProbeMovieFastPathTests` compares both on fixtures and on damaged copies of them.
 extension QuickTimeMovie {
     /// More metadata keys than this (in `moov/meta` or one `mebx` table) send the movie to the full parser:
     /// real movies have a dozen, and the walk's duplicate checks are linear.
@@ -106,9 +112,22 @@ private struct Cursor {
         ISOTreeCheck.Walk(bytes: bytes, limits: limits).sequence(from: position, to: end, depth: depth) != nil
     }
 
-    /// The unread bytes equal `other`.
+    /// The unread bytes equal `other` (compared with `memcmp`: the generic `elementsEqual` over a slice of raw
+    /// bytes was most of the metadata walk).
     func equals(_ other: [UInt8]) -> Bool {
-        remaining == other.count && bytes[position..<end].elementsEqual(other)
+        guard remaining == other.count else { return false }
+        guard let base = bytes.baseAddress else { return other.isEmpty }
+        return other.withUnsafeBytes { theirs in
+            guard let otherBase = theirs.baseAddress else { return remaining == 0 }
+            return memcmp(base + position, otherBase, theirs.count) == 0
+        }
+    }
+
+    /// The unread bytes equal those of `other` (a cursor over the same bytes).
+    func equals(_ other: Cursor) -> Bool {
+        guard remaining == other.remaining else { return false }
+        guard let base = bytes.baseAddress, let otherBase = other.bytes.baseAddress else { return remaining == 0 }
+        return memcmp(base + position, otherBase + other.position, remaining) == 0
     }
 
     var isASCII: Bool { bytes[position..<end].allSatisfy { $0 < 0x80 } }
@@ -405,7 +424,7 @@ private struct MoovWalk {
             guard item.sequenceIsClean(depth: 5, limits: limits) else { throw Decline() }
             guard let data = item.firstChild(Code.data) else { continue }
             let key = keys[Int(index) - 1]
-            guard !valued.contains(where: { same(keys[$0], key) }) else { continue }
+            guard !valued.contains(where: { keys[$0].equals(key) }) else { continue }
             valued.append(Int(index) - 1)
             // Every first value is read as the full parser reads it (its 8-byte type and locale can fail).
             guard data.remaining >= 8 else { throw Decline() }
@@ -416,10 +435,5 @@ private struct MoovWalk {
             }
         }
         return result
-    }
-
-    /// Two runs of the moov's bytes hold the same bytes.
-    private func same(_ a: Cursor, _ b: Cursor) -> Bool {
-        a.remaining == b.remaining && bytes[a.position..<a.end].elementsEqual(bytes[b.position..<b.end])
     }
 }
