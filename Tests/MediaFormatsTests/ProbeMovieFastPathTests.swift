@@ -360,6 +360,42 @@ final class ProbeMovieFastPathTests: XCTestCase {
         XCTAssertEqual(MediaProbe.probe(cases[2].1).contentIdentifier, "C")
     }
 
+    /// Where the moov lies decides how it is read (with the tail of the file, or on its own): a moov bigger
+    /// than the tail read, one before a large mdat, and moov headers that lie about their size all probe the
+    /// same both ways, and the well-formed ones take the walk.
+    func testMoovLayoutsProbeTheSameBothWays() throws {
+        let ftyp = B.box("ftyp", B.fourCC("qt  ") + B.u32(0) + B.fourCC("qt  "))
+        let identity: [Int32] = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000]
+        let moov = B.moovBox(identifier: "0BADF00D-0000-4000-8000-0000000000AB", matrix: identity, chunkOffset: 36, large: false)
+        let bigMoov = B.box("moov", Array(moov.dropFirst(8)) + B.box("free", Array(repeating: 0, count: 100_000)))
+        let mdat = B.box("mdat", Array(repeating: 0xAB, count: 200_000))
+        let tail = Int(ISOBMFFTopLevel.tailBytes)
+        XCTAssertGreaterThan(bigMoov.count, tail)
+        let layouts: [(String, [UInt8], Bool)] = [
+            ("moov at the end, read with the tail", ftyp + mdat + moov, true),
+            ("moov bigger than the tail read", ftyp + mdat + bigMoov, false),
+            ("moov before a large mdat", ftyp + moov + mdat, false),
+            ("big moov before a large mdat", ftyp + bigMoov + mdat, false),
+        ]
+        for (label, bytes, tailHoldsMoov) in layouts {
+            let source = MemoryByteSource(bytes)
+            let topLevel = ISOBMFFTopLevel.scan(source, limits: .default)
+            let moovBox = try XCTUnwrap(topLevel.first("moov"), label)
+            XCTAssertEqual(topLevel.tailBytes(of: moovBox) != nil, tailHoldsMoov, label)
+            XCTAssertNotNil(walk(source), label)
+            XCTAssertEqual(MediaProbe.probe(source).contentIdentifier, "0BADF00D-0000-4000-8000-0000000000AB", label)
+            assertSame(source, label)
+            // The moov's header lies: bigger than the file, smaller than its first child, one byte off.
+            let start = moovBox.range.offset
+            let real = bytes[Int(start)..<Int(start) + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            for lie in [real + 1, real - 1, real + 1_000_000, 8, 9, 16, real / 2, 0xFFFF_FFFF] {
+                var lying = bytes
+                lying.replaceSubrange(Int(start)..<Int(start) + 4, with: B.u32(lie))
+                assertSame(MemoryByteSource(lying), "\(label), moov size \(lie) instead of \(real)")
+            }
+        }
+    }
+
     /// Edit lists are checked on every track but read only for the still-image-time track: a broken one
     /// anywhere hands over, and the still track's (empty, version 1, an empty edit first) gives its time.
     func testEditListsProbeTheSameBothWays() throws {
