@@ -75,7 +75,7 @@ enum ISOTreeCheck {
     /// The check over the bytes themselves, by index: it visits every box of a movie's `moov` (the most
     /// frequent work of a movie's probe), and a `ByteReader` per box (a window retaining the buffer) cost
     /// more than the check. Every index is compared with the end of its parent before a byte is loaded.
-    private struct Walk {
+    struct Walk {
         let bytes: UnsafeRawBufferPointer
         let limits: ParseLimits
 
@@ -84,7 +84,13 @@ enum ISOTreeCheck {
 
         /// The header at `i` of a box that must end by `end`, as `header(_:available:)` reads it; nil where
         /// that would.
-        func header(at i: Int, end: Int) -> Header? {
+        func header(at i: Int, end: Int) -> Header? { Self.header(in: bytes, at: i, end: end) }
+
+        /// `header(at:end:)` over any bytes (the moov walk reads headers by index too).
+        @inline(__always)
+        static func header(in bytes: UnsafeRawBufferPointer, at i: Int, end: Int) -> Header? {
+            func u32(_ i: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self)) }
+            func u64(_ i: Int) -> UInt64 { UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
             let available = end - i
             guard available >= 8 else { return nil }
             let size32 = u32(i)

@@ -6,6 +6,22 @@ public struct QuickTimeMetadata: Sendable, Hashable {
         case float(Double)
         case integer(Int64)
         case data(type: UInt32, bytes: [UInt8])
+
+        /// The text of a `.string` value.
+        public var string: String? {
+            if case .string(let s) = self { return s }
+            return nil
+        }
+
+        /// A number, or text that reads as one.
+        public var number: Double? {
+            switch self {
+            case .float(let v): return v
+            case .integer(let v): return Double(v)
+            case .string(let s): return Double(s)
+            default: return nil
+            }
+        }
     }
 
     /// Key (e.g. `com.apple.quicktime.content.identifier`) → first value.
@@ -13,19 +29,9 @@ public struct QuickTimeMetadata: Sendable, Hashable {
     /// Keys in table order (index 1 first), for a future writer.
     public var keys: [String] = []
 
-    public func string(_ key: String) -> String? {
-        if case .string(let s) = values[key] { return s }
-        return nil
-    }
+    public func string(_ key: String) -> String? { values[key]?.string }
 
-    public func number(_ key: String) -> Double? {
-        switch values[key] {
-        case .float(let v): return v
-        case .integer(let v): return Double(v)
-        case .string(let s): return Double(s)
-        default: return nil
-        }
-    }
+    public func number(_ key: String) -> Double? { values[key]?.number }
 
     static func parse(_ meta: ISOBox, in structure: ISOStructure, limits: ParseLimits,
                       problems: inout [ParseProblem]) throws(MediaError) -> QuickTimeMetadata {

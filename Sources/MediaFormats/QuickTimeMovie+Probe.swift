@@ -1,18 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The probe's walk of a movie's `moov`: what `QuickTimeProbe.apply` asks of a `QuickTimeMovie`, read straight
 /// from the box's bytes, without the box tree, without the sample tables the probe never looks at (stsz,
 /// stco/co64, stss, stsc, sgpd... are skipped by their headers) and without the metadata values it does not
 /// copy. Building the tree and every table of a Live Photo movie was most of a movie's probe CPU (issue 17).
 ///
-/// Exactness: `QuickTimeProbe.apply` gives the `MediaInfo` the full `QuickTimeMovie.parse` would give. The
-/// movie it returns keeps only what `apply` reads: per track the header, handler, media header, edit list,
-/// the first sample entry (plus the `mebx` entries naming the still-image time, with only that key), the
-/// stts totals and the first composition offset; the metadata values `apply` copies. Its boxes have no
-/// children and its sample tables cannot locate samples: it is for the probe only. The walk returns nil —
-/// and the caller runs the full parser, which reports the problem in its own words — wherever the full parser
-/// would report any problem, and on layouts it does not follow exactly (non-ASCII or more than
-/// `maxKeys` metadata keys), so a broken file never takes the shortcut. `ProbeFastPathTests` compares both
-/// on fixtures and on damaged copies of them.
+/// Exactness: `ProbedMovie.apply` gives the `MediaInfo` that `QuickTimeProbe.apply` gives for the full
+/// `QuickTimeMovie.parse`. The `ProbedMovie` it returns keeps only what `apply` reads: per track the tkhd
+/// flags, size and rotation, the handler, the media header, the first sample entry, whether a `mebx` entry
+/// names the still-image time, the stts totals and the first composition offset (the edit list of the
+/// still-image-time track alone); the metadata values `apply` copies. Every box the full parser reads is
+/// read the same way, so a broken one is noticed. The walk returns nil — and the caller runs the full parser,
+/// which reports the problem in its own words — wherever the full parser would report any problem, and on
+/// layouts it does not follow exactly (non-ASCII or more than `maxKeys` metadata keys), so a broken file
+/// never takes the shortcut. `ProbeMovieFastPathTests` compares both on fixtures and on damaged copies of them.
 extension QuickTimeMovie {
+    /// More metadata keys than this (in `moov/meta` or one `mebx` table) send the movie to the full parser:
+    /// real movies have a dozen, and the walk's duplicate checks are linear.
+    static let maxKeys = 64
+
+    /// `moov`: the whole box (header included), as `ISOBMFFTopLevel.load` reads it. nil: use the full parser.
+    static func parseForProbe(_ moov: ByteReader, limits: ParseLimits) -> ProbedMovie? {
+        // The walk reads the bytes by index through one pointer: a `ByteReader` window per box (each retaining
+        // and releasing the buffer) was a third of the walk's CPU (issue 17, item 4).
+        moov.remainingSlice.withUnsafeBytes { bytes in
+            try? MoovWalk(bytes: bytes, moov: moov, limits: limits).movie()
+        }
+    }
+}
+
+/// The walk declines: the full parser runs and reports the problem (or the layout it does not follow).
+private struct Decline: Error {}
+
+/// A read position in the moov's bytes, up to the end of the box it reads in. Indices, not windows: copying
+/// it retains nothing. Every read is checked against `end` before a byte is loaded.
+private struct Cursor {
+    let bytes: UnsafeRawBufferPointer
+    var position: Int
+    let end: Int
+
+    var remaining: Int { end - position }
+
+    @inline(__always)
+    mutating func skip(_ n: Int) throws(Decline) {
+        guard n >= 0, n <= remaining else { throw Decline() }
+        position += n
+    }
+
+    @inline(__always)
+    mutating func readU8() throws(Decline) -> UInt8 {
+        guard remaining >= 1 else { throw Decline() }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    @inline(__always)
+    mutating func readU32() throws(Decline) -> UInt32 {
+        guard remaining >= 4 else { throw Decline() }
+        defer { position += 4 }
+        return UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+    }
+
+    @inline(__always)
+    mutating func readU64() throws(Decline) -> UInt64 {
+        guard remaining >= 8 else { throw Decline() }
+        defer { position += 8 }
+        return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+    }
+
+    @inline(__always)
+    mutating func readU16() throws(Decline) -> UInt16 {
+        guard remaining >= 2 else { throw Decline() }
+        defer { position += 2 }
+        return UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self))
+    }
+
+    mutating func readI32() throws(Decline) -> Int32 { Int32(bitPattern: try readU32()) }
+
+    /// `ByteReader.requireEntries`: `count` entries of `size` bytes within the limit and what is left.
+    func requireEntries(_ count: UInt64, of size: Int, limit: Int) throws(Decline) {
+        guard count <= UInt64(limit), count * UInt64(max(size, 0)) <= UInt64(remaining) else { throw Decline() }
+    }
+
+    /// The next box (as `ISOTreeCheck.nextBox`): its header and a cursor over its payload; the cursor moves
+    /// past it. nil where the header is broken.
+    @inline(__always)
+    mutating func nextBox() -> (header: ISOTreeCheck.Header, payload: Cursor)? {
+        guard let header = ISOTreeCheck.Walk.header(in: bytes, at: position, end: end) else { return nil }
+        let boxEnd = position + Int(header.size)
+        let payload = Cursor(bytes: bytes, position: position + header.headerSize, end: boxEnd)
+        position = boxEnd
+        return (header, payload)
+    }
+
+    /// The first direct child of `type` (as `ISOBox.child`): its payload, or nil (also at a broken header).
+    func firstChild(_ type: UInt32) -> Cursor? {
+        var r = self
+        while r.remaining >= 8 {
+            guard let (header, body) = r.nextBox() else { return nil }
+            if header.typeCode == type { return body }
+        }
+        return nil
+    }
+
+    /// True when `ISOBox.parseSequence` at `depth` reads the boxes from here to `end` without a problem.
+    func sequenceIsClean(depth: Int, limits: ParseLimits) -> Bool {
+        ISOTreeCheck.Walk(bytes: bytes, limits: limits).sequence(from: position, to: end, depth: depth) != nil
+    }
+
+    /// The unread bytes equal `other` (compared with `memcmp`: the generic `elementsEqual` over a slice of raw
+    /// bytes was most of the metadata walk).
+    func equals(_ other: [UInt8]) -> Bool {
+        guard remaining == other.count else { return false }
+        guard let base = bytes.baseAddress else { return other.isEmpty }
+        return other.withUnsafeBytes { theirs in
+            guard let otherBase = theirs.baseAddress else { return remaining == 0 }
+            return memcmp(base + position, otherBase, theirs.count) == 0
+        }
+    }
+
+    /// The unread bytes equal those of `other` (a cursor over the same bytes).
+    func equals(_ other: Cursor) -> Bool {
+        guard remaining == other.remaining else { return false }
+        guard let base = bytes.baseAddress, let otherBase = other.bytes.baseAddress else { return remaining == 0 }
+        return memcmp(base + position, otherBase + other.position, remaining) == 0
+    }
+
+    var isASCII: Bool { bytes[position..<end].allSatisfy { $0 < 0x80 } }
+}
+
+/// The probe-only walk over one `moov`'s bytes (`QuickTimeMovie.parseForProbe`).
+private struct MoovWalk {
     private enum Code {
         static let mvhd = fourCCCode("mvhd"), trak = fourCCCode("trak"), meta = fourCCCode("meta")
         static let tkhd = fourCCCode("tkhd"), mdia = fourCCCode("mdia"), edts = fourCCCode("edts")
@@ -21,82 +143,81 @@ extension QuickTimeMovie {
         static let stts = fourCCCode("stts"), ctts = fourCCCode("ctts"), stsz = fourCCCode("stsz")
         static let keys = fourCCCode("keys"), ilst = fourCCCode("ilst"), data = fourCCCode("data")
         static let mebx = fourCCCode("mebx"), keyd = fourCCCode("keyd"), mdta = fourCCCode("mdta")
+        static let vide = fourCCCode("vide"), soun = fourCCCode("soun")
     }
 
-    /// More metadata keys than this (in `moov/meta` or one `mebx` table) send the movie to the full parser:
-    /// real movies have a dozen, and the walk's duplicate checks are linear.
-    static let maxKeys = 64
+    /// The metadata keys `QuickTimeProbe.apply` reads, as bytes; the others' values are checked, not kept.
+    static let probedKeys: [[UInt8]] = QuickTimeProbe.probedMetadataKeys.map { Array($0.utf8) }
+    static let stillImageTimeKey = Array(QuickTimeMovie.stillImageTimeKey.utf8)
 
-    /// The metadata keys `QuickTimeProbe.apply` reads; the others' values are checked, not kept.
-    static let probedKeys: [ArraySlice<UInt8>] = QuickTimeProbe.probedMetadataKeys.map { ArraySlice($0.utf8) }
+    /// The moov's bytes (`moov`'s unread bytes): index 0 is file offset `base`.
+    let bytes: UnsafeRawBufferPointer
+    /// The same bytes as a reader, for the few boxes read by the full parser's own readers (tkhd, elst, data).
+    let moov: ByteReader
+    let limits: ParseLimits
 
-    static let stillImageTimeKeyBytes = ArraySlice(stillImageTimeKey.utf8)
+    init(bytes: UnsafeRawBufferPointer, moov: ByteReader, limits: ParseLimits) {
+        self.bytes = bytes
+        self.moov = moov
+        self.limits = limits
+    }
 
-    /// `moov`: the whole box (header included), as `ISOBMFFTopLevel.load` reads it. nil: use the full parser.
-    static func parseForProbe(_ moov: ByteReader, limits: ParseLimits) -> QuickTimeMovie? {
+    private var base: UInt64 { moov.fileOffset }
+
+    /// A reader over `c`'s unread bytes (sharing the moov's buffer).
+    private func reader(_ c: Cursor) throws(Decline) -> ByteReader {
+        guard let window = moov.window(moov.position + c.position, c.remaining, baseOffset: base + UInt64(c.position))
+        else { throw Decline() }
+        return window
+    }
+
+    func movie() throws(Decline) -> ProbedMovie {
         // The tree `ISOStructure.parse` would build must parse cleanly (then the walks below cannot fail on
         // structure, only on what is inside a box).
-        var check = moov
-        guard ISOTreeCheck.box(&check, depth: 0, limits: limits) else { return nil }
-        var root = moov
-        guard let (header, payload) = ISOTreeCheck.nextBox(&root) else { return nil }
-        let rootBox = ISOBox(type: fourCC(header.typeCode), typeCode: header.typeCode,
-                             range: ByteRange(offset: moov.baseOffset, length: header.size), headerSize: header.headerSize)
-        let structure = ISOStructure(root: rootBox, bytes: moov)
-        var movie = QuickTimeMovie(structure: structure)
+        let walk = ISOTreeCheck.Walk(bytes: bytes, limits: limits)
+        guard walk.box(at: 0, depth: 0) != nil else { throw Decline() }
+        var root = Cursor(bytes: bytes, position: 0, end: bytes.count)
+        guard let (header, payload) = root.nextBox() else { throw Decline() }
+        var movie = ProbedMovie()
         var body = payload
-        guard (try? body.skip(min(ISOTreeCheck.childrenOffset(typeCode: header.typeCode, payload: payload),
-                                  body.remaining))) != nil else { return nil }
-        var mvhd: ByteReader?, meta: ByteReader?
-        do throws(MediaError) {
-            while body.remaining >= 8 {
-                let start = body.fileOffset
-                guard let (child, childPayload) = ISOTreeCheck.nextBox(&body) else { return nil }
-                switch child.typeCode {
-                case Code.mvhd where mvhd == nil: mvhd = childPayload
-                case Code.meta where meta == nil: meta = childPayload
-                case Code.trak:
-                    let box = ISOBox(type: "trak", typeCode: Code.trak, range: ByteRange(offset: start, length: child.size),
-                                     headerSize: child.headerSize)
-                    guard let track = try probeTrack(box, childPayload, structure: structure, limits: limits) else { return nil }
-                    movie.tracks.append(track)
-                default: break
-                }
+        try body.skip(min(walk.childrenOffset(typeCode: header.typeCode, payload: payload.position, end: payload.end),
+                          body.remaining))
+        // The tracks are counted first: one allocation for all of them.
+        var count = 0, counting = body
+        while counting.remaining >= 8, let (child, _) = counting.nextBox() { if child.typeCode == Code.trak { count += 1 } }
+        movie.tracks.reserveCapacity(count)
+        var mvhd: Cursor?, meta: Cursor?
+        while body.remaining >= 8 {
+            guard let (child, childPayload) = body.nextBox() else { throw Decline() }
+            switch child.typeCode {
+            case Code.mvhd where mvhd == nil: mvhd = childPayload
+            case Code.meta where meta == nil: meta = childPayload
+            case Code.trak: movie.tracks.append(try track(childPayload))
+            default: break
             }
-            // No mvhd is a warning of the full parser's.
-            guard var r = mvhd else { return nil }
-            let version = try r.readU8()
-            try r.skip(3 + (version == 1 ? 16 : 8))
-            movie.timescale = try r.readU32()
-            movie.duration = version == 1 ? try r.readU64() : UInt64(try r.readU32())
-            if let meta {
-                guard let metadata = try probeMetadata(meta, limits: limits) else { return nil }
-                movie.metadata = metadata
-            }
-            return movie
-        } catch {
-            return nil
         }
+        // No mvhd is a warning of the full parser's.
+        guard var r = mvhd else { throw Decline() }
+        let version = try r.readU8()
+        try r.skip(3 + (version == 1 ? 16 : 8))
+        movie.timescale = try r.readU32()
+        movie.duration = version == 1 ? try r.readU64() : UInt64(try r.readU32())
+        if let meta { movie.metadata = try metadata(meta) }
+        // Only the still-image-time track's edit list is read (the others were checked).
+        if let still = movie.stillImageTimeTrackIndex, let range = movie.tracks[still].editListRange {
+            let payload = try reader(Cursor(bytes: bytes, position: range.lowerBound, end: range.upperBound))
+            do { movie.tracks[still].editList = try QuickTimeEditList.parse(payload: payload, limits: limits) } catch { throw Decline() }
+        }
+        return movie
     }
 
-    /// The first direct child of `type` in a container's payload (as `ISOBox.child`), or nil.
-    private static func firstChild(_ type: UInt32, in payload: ByteReader) -> ByteReader? {
-        var r = payload
-        while r.remaining >= 8 {
-            guard let (header, body) = ISOTreeCheck.nextBox(&r) else { return nil }
-            if header.typeCode == type { return body }
-        }
-        return nil
-    }
-
-    /// One `trak`, as `QuickTimeTrack.parse` reads it; nil where it would report a problem.
-    private static func probeTrack(_ box: ISOBox, _ trak: ByteReader, structure: ISOStructure,
-                                   limits: ParseLimits) throws(MediaError) -> QuickTimeTrack? {
-        var track = QuickTimeTrack(box: box)
-        var tkhd: ByteReader?, mdia: ByteReader?, edts: ByteReader?
+    /// One `trak`, as `QuickTimeTrack.parse` reads it.
+    private func track(_ trak: Cursor) throws(Decline) -> ProbedMovie.Track {
+        var track = ProbedMovie.Track()
+        var tkhd: Cursor?, mdia: Cursor?, edts: Cursor?
         var children = trak
         while children.remaining >= 8 {
-            guard let (header, body) = ISOTreeCheck.nextBox(&children) else { return nil }
+            guard let (header, body) = children.nextBox() else { throw Decline() }
             switch header.typeCode {
             case Code.tkhd where tkhd == nil: tkhd = body
             case Code.mdia where mdia == nil: mdia = body
@@ -104,111 +225,120 @@ extension QuickTimeMovie {
             default: break
             }
         }
-        if let tkhd { try track.readTrackHeader(tkhd) }
-        var stbl: ByteReader?
+        if var r = tkhd {
+            // As `QuickTimeTrack.readTrackHeader`.
+            let word = try r.readU32()
+            let version = UInt8(word >> 24), flags = word & 0xFF_FFFF
+            track.enabled = flags & 1 != 0
+            try r.skip(version == 1 ? 16 : 8)
+            _ = try r.readU32()   // track id
+            try r.skip(4)
+            _ = version == 1 ? try r.readU64() : UInt64(try r.readU32())   // duration
+            try r.skip(8 + 2 + 2 + 2 + 2)
+            let a = try r.readI32(), b = try r.readI32()
+            try r.skip(4)
+            let c = try r.readI32(), d = try r.readI32()
+            try r.skip(4 * 4)
+            track.rotation = QuickTimeTrack.displayRotation(a: a, b: b, c: c, d: d)
+            // 16.16 fixed point, rounded (in 64 bits: 0xFFFFFFFF + 0x8000 must not trap).
+            track.width = Int((UInt64(try r.readU32()) + 0x8000) >> 16)
+            track.height = Int((UInt64(try r.readU32()) + 0x8000) >> 16)
+        }
+        var stbl: Cursor?
         if let mdia {
-            if var r = firstChild(Code.mdhd, in: mdia) {
+            if var r = mdia.firstChild(Code.mdhd) {
                 let version = try r.readU8()
                 try r.skip(3 + (version == 1 ? 16 : 8))
                 track.mediaTimescale = try r.readU32()
                 track.mediaDuration = version == 1 ? try r.readU64() : UInt64(try r.readU32())
             }
-            if var r = firstChild(Code.hdlr, in: mdia) {
+            if var r = mdia.firstChild(Code.hdlr) {
                 try r.skip(4 + 4)
-                track.handlerType = try r.readFourCC()
+                let handler = try r.readU32()
+                track.isVideo = handler == Code.vide
+                track.isAudio = handler == Code.soun
             }
-            stbl = firstChild(Code.minf, in: mdia).flatMap { firstChild(Code.stbl, in: $0) }
+            stbl = mdia.firstChild(Code.minf).flatMap { $0.firstChild(Code.stbl) }
         }
-        if let elst = edts.flatMap({ firstChild(Code.elst, in: $0) }) {
-            track.editList = try QuickTimeEditList.parse(payload: elst, limits: limits)
+        if let elst = edts.flatMap({ $0.firstChild(Code.elst) }) {
+            // As `QuickTimeEditList.parse` reads it: its entries fit, so reading them cannot fail.
+            var r = elst
+            let version = try r.readU8()
+            try r.skip(3)
+            let count = UInt64(try r.readU32())
+            try r.requireEntries(count, of: version == 1 ? 20 : 12, limit: limits.maxEntries)
+            track.editListRange = elst.position..<elst.end
         }
         if let stbl {
-            if let stsd = firstChild(Code.stsd, in: stbl) {
-                guard let entries = try probeSampleDescriptions(stsd, limits: limits) else { return nil }
-                track.sampleEntries = entries
-            }
-            track.sampleTable = try probeSampleTable(stbl, structure: structure, limits: limits)
+            if let stsd = stbl.firstChild(Code.stsd) { try sampleDescriptions(stsd, into: &track) }
+            try sampleTable(stbl, into: &track)
         }
         return track
     }
 
-    /// `stsd`: the first entry (format, and size for visual formats) and the `mebx` entries whose key table
-    /// names the still-image time (with only that key). nil where the full parser would report a problem.
-    private static func probeSampleDescriptions(_ stsd: ByteReader, limits: ParseLimits) throws(MediaError) -> [QuickTimeTrack.SampleEntry]? {
+    /// `stsd`: the first entry (format, and size for visual formats) and whether a `mebx` entry's key table
+    /// names the still-image time.
+    private func sampleDescriptions(_ stsd: Cursor, into track: inout ProbedMovie.Track) throws(Decline) {
         var r = stsd
         try r.skip(4)
         let count = UInt64(try r.readU32())
-        try r.requireEntries(count, of: 16, limit: limits.maxEntries, what: "stsd")
-        var check = r
-        guard ISOTreeCheck.sequence(&check, depth: 7, limits: limits) else { return nil }
-        var entries: [QuickTimeTrack.SampleEntry] = []
+        try r.requireEntries(count, of: 16, limit: limits.maxEntries)
+        guard r.sequenceIsClean(depth: 7, limits: limits) else { throw Decline() }
+        var isFirst = true
         while r.remaining >= 8 {
-            guard let (header, payload) = ISOTreeCheck.nextBox(&r) else { return nil }
+            guard let (header, payload) = r.nextBox() else { throw Decline() }
             var body = payload
-            let isFirst = entries.isEmpty
-            var entry: QuickTimeTrack.SampleEntry?
-            if isFirst { entry = QuickTimeTrack.SampleEntry(format: fourCC(header.typeCode)) }
+            var entry = ProbedMovie.SampleEntry(format: header.typeCode)
             // Every entry is read as the full parser reads it, so that a broken one is noticed.
             if QuickTimeTrack.videoSampleEntryCodes.contains(header.typeCode) {
                 try body.skip(8 + 16)
-                let width = Int(try body.readU16()), height = Int(try body.readU16())
-                entry?.width = width
-                entry?.height = height
+                entry.width = Int(try body.readU16())
+                entry.height = Int(try body.readU16())
             } else if header.typeCode == Code.mebx {
                 try body.skip(8)
-                guard let stillKeyID = try probeStillImageTimeKey(body, limits: limits) else { return nil }
-                if let id = stillKeyID {
-                    if entry == nil { entry = QuickTimeTrack.SampleEntry(format: "mebx") }
-                    entry?.metadataKeys = [id: stillImageTimeKey]
-                }
+                if try stillImageTimeKey(body) != nil { track.hasStillImageTimeKey = true }
             }
-            if let entry { entries.append(entry) }
+            if isFirst { track.firstEntry = entry }
+            isFirst = false
         }
-        return entries
     }
 
-    /// A `mebx` entry's key table: `.some(id)` when the table (last value per local id, as the full parser's
-    /// dictionary keeps) maps a local id to the still-image-time key, `.some(nil)` when none does, nil where
-    /// the full parser would report a problem or the table is not plain ASCII.
-    private static func probeStillImageTimeKey(_ body: ByteReader, limits: ParseLimits) throws(MediaError) -> UInt32??  {
-        var check = body
-        guard ISOTreeCheck.sequence(&check, depth: 8, limits: limits) else { return nil }
-        guard let keys = firstChild(Code.keys, in: body) else { return .some(nil) }
-        var keysCheck = keys
-        guard ISOTreeCheck.sequence(&keysCheck, depth: 9, limits: limits) else { return nil }
+    /// A `mebx` entry's key table: the local id that (last value per local id, as the full parser's
+    /// dictionary keeps) maps to the still-image-time key, or nil when none does. Declines where the full
+    /// parser would report a problem or the table is not plain ASCII.
+    private func stillImageTimeKey(_ body: Cursor) throws(Decline) -> UInt32? {
+        guard body.sequenceIsClean(depth: 8, limits: limits) else { throw Decline() }
+        guard let keys = body.firstChild(Code.keys) else { return nil }
+        guard keys.sequenceIsClean(depth: 9, limits: limits) else { throw Decline() }
         // (local id, is the still-image-time key), later ids replacing earlier ones.
         var table: [(id: UInt32, isStill: Bool)] = []
         var r = keys
         while r.remaining >= 8 {
-            guard let (header, key) = ISOTreeCheck.nextBox(&r) else { return nil }
-            var partsCheck = key
-            guard ISOTreeCheck.sequence(&partsCheck, depth: 10, limits: limits) else { return nil }
-            guard var k = firstChild(Code.keyd, in: key) else { continue }
+            guard let (header, key) = r.nextBox() else { throw Decline() }
+            guard key.sequenceIsClean(depth: 10, limits: limits) else { throw Decline() }
+            guard var k = key.firstChild(Code.keyd) else { continue }
             try k.skip(4)   // namespace, `mdta`
-            guard let value = k.slice(k.position, k.remaining), isASCII(value) else { return nil }
-            let isStill = value == stillImageTimeKeyBytes
+            guard k.isASCII else { throw Decline() }
+            let isStill = k.equals(Self.stillImageTimeKey)
             if let index = table.firstIndex(where: { $0.id == header.typeCode }) {
                 table[index].isStill = isStill
             } else {
-                guard table.count < maxKeys else { return nil }
+                guard table.count < QuickTimeMovie.maxKeys else { throw Decline() }
                 table.append((header.typeCode, isStill))
             }
         }
         // The full parser's dictionary has no order: any still id would do, and only its presence is read.
-        return .some(table.first(where: \.isStill)?.id)
+        return table.first(where: \.isStill)?.id
     }
 
-    private static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.allSatisfy { $0 < 0x80 } }
-
-    /// The stts totals (the first timed entry kept: sample 0's decode time is all `apply` asks), the first
-    /// composition offset and the stsz count, as `QuickTimeSampleTable.parse` reads them.
-    private static func probeSampleTable(_ stbl: ByteReader, structure: ISOStructure,
-                                         limits: ParseLimits) throws(MediaError) -> QuickTimeSampleTable {
-        var table = QuickTimeSampleTable(structure: structure)
-        var stts: ByteReader?, ctts: ByteReader?, stsz: ByteReader?
+    /// The stts totals, whether a sample is timed, the first composition offset, and the stsz count checked,
+    /// as `QuickTimeSampleTable.parse` reads them.
+    private func sampleTable(_ stbl: Cursor, into track: inout ProbedMovie.Track) throws(Decline) {
+        track.hasSampleTable = true
+        var stts: Cursor?, ctts: Cursor?, stsz: Cursor?
         var children = stbl
         while children.remaining >= 8 {
-            guard let (header, body) = ISOTreeCheck.nextBox(&children) else { break }
+            guard let (header, body) = children.nextBox() else { break }
             switch header.typeCode {
             case Code.stts where stts == nil: stts = body
             case Code.ctts where ctts == nil: ctts = body
@@ -219,45 +349,42 @@ extension QuickTimeMovie {
         if var r = stts {
             try r.skip(4)
             let count = UInt64(try r.readU32())
-            try r.requireEntries(count, of: 8, limit: limits.maxSamples, what: "stts")
+            try r.requireEntries(count, of: 8, limit: limits.maxSamples)
             for _ in 0..<count {
-                let entry = QuickTimeSampleTable.TimeToSample(count: try r.readU32(), delta: try r.readU32())
-                if table.timeToSample.isEmpty, entry.count > 0 { table.timeToSample = [entry] }
-                table.timedSampleCount += UInt64(entry.count)
-                let (sum, overflow) = table.totalDuration.addingReportingOverflow(UInt64(entry.count) * UInt64(entry.delta))
-                table.totalDuration = overflow ? .max : sum
+                let samples = try r.readU32(), delta = try r.readU32()
+                if samples > 0 { track.hasTimedSample = true }
+                track.timedSampleCount += UInt64(samples)
+                let (sum, overflow) = track.totalDuration.addingReportingOverflow(UInt64(samples) * UInt64(delta))
+                track.totalDuration = overflow ? .max : sum
             }
-            guard table.timedSampleCount <= UInt64(limits.maxSamples) else {
-                throw MediaError.limitExceeded("stts: \(table.timedSampleCount) samples (limit \(limits.maxSamples))")
-            }
+            guard track.timedSampleCount <= UInt64(limits.maxSamples) else { throw Decline() }
         }
         if var r = ctts {
             let version = try r.readU8()
             try r.skip(3)
             if try r.readU32() > 0 {
                 _ = try r.readU32()
-                table.firstCompositionOffset = version == 0 ? Int64(try r.readU32()) : Int64(try r.readI32())
+                track.firstCompositionOffset = version == 0 ? Int64(try r.readU32()) : Int64(try r.readI32())
             }
         }
         if var r = stsz {
             try r.skip(4)
             let constantSize = try r.readU32()
             let count = UInt64(try r.readU32())
-            try r.requireEntries(count, of: constantSize == 0 ? 4 : 0, limit: limits.maxSamples, what: "stsz")
-            table.sampleCount = count
+            try r.requireEntries(count, of: constantSize == 0 ? 4 : 0, limit: limits.maxSamples)
         }
-        return table
     }
 
     /// `moov/meta` (`mdta`): the values `apply` reads, after the checks `QuickTimeMetadata.parse` makes of
-    /// every key and item. nil where it would report a problem or the keys are not plain ASCII.
-    private static func probeMetadata(_ meta: ByteReader, limits: ParseLimits) throws(MediaError) -> QuickTimeMetadata? {
-        var result = QuickTimeMetadata()
+    /// every key and item. Declines where it would report a problem or the keys are not plain ASCII.
+    private func metadata(_ meta: Cursor) throws(Decline) -> [QuickTimeMetadata.Value?] {
+        var result: [QuickTimeMetadata.Value?] = []
         var body = meta
-        try body.skip(min(ISOTreeCheck.childrenOffset(typeCode: Code.meta, payload: meta), body.remaining))
-        var keysBox: ByteReader?, ilst: ByteReader?, hdlr: ByteReader?
+        let walk = ISOTreeCheck.Walk(bytes: bytes, limits: limits)
+        try body.skip(min(walk.childrenOffset(typeCode: Code.meta, payload: meta.position, end: meta.end), body.remaining))
+        var keysBox: Cursor?, ilst: Cursor?, hdlr: Cursor?
         while body.remaining >= 8 {
-            guard let (header, payload) = ISOTreeCheck.nextBox(&body) else { return nil }
+            guard let (header, payload) = body.nextBox() else { throw Decline() }
             switch header.typeCode {
             case Code.keys where keysBox == nil: keysBox = payload
             case Code.ilst where ilst == nil: ilst = payload
@@ -272,39 +399,39 @@ extension QuickTimeMovie {
         }
         try r.skip(4)
         let count = UInt64(try r.readU32())
-        try r.requireEntries(count, of: 8, limit: limits.maxEntries, what: "keys")
-        guard count <= UInt64(maxKeys) else { return nil }
+        try r.requireEntries(count, of: 8, limit: limits.maxEntries)
+        guard count <= UInt64(QuickTimeMovie.maxKeys) else { throw Decline() }
         // Each key's bytes (after its namespace); keys are compared as bytes, which for ASCII is String equality.
-        var keys: [ArraySlice<UInt8>] = []
+        var keys: [Cursor] = []
         keys.reserveCapacity(Int(count))
-        result.values.reserveCapacity(probedKeys.count)
         for _ in 0..<count {
             let size = Int(try r.readU32())
-            guard size >= 8 else { throw MediaError.invalid("keys entry of \(size) bytes") }
-            var entry = try r.subReader(size - 4)
+            guard size >= 8, size - 4 <= r.remaining else { throw Decline() }
+            var entry = Cursor(bytes: bytes, position: r.position, end: r.position + size - 4)
+            r.position = entry.end
             try entry.skip(4)
-            guard let key = entry.slice(entry.position, entry.remaining), isASCII(key) else { return nil }
-            keys.append(key)
+            guard entry.isASCII else { throw Decline() }
+            keys.append(entry)
         }
         // Indices of the keys that got a value (the full parser keeps the first value per key text).
         var valued: [Int] = []
         valued.reserveCapacity(keys.count)
         while items.remaining >= 8 {
-            guard let (header, item) = ISOTreeCheck.nextBox(&items) else { return nil }
+            guard let (header, item) = items.nextBox() else { throw Decline() }
             let index = header.typeCode
             // An item that refers to no key is a warning of the full parser's.
-            guard index >= 1, index <= UInt32(keys.count) else { return nil }
-            var check = item
-            guard ISOTreeCheck.sequence(&check, depth: 5, limits: limits) else { return nil }
-            guard let data = firstChild(Code.data, in: item) else { continue }
+            guard index >= 1, index <= UInt32(keys.count) else { throw Decline() }
+            guard item.sequenceIsClean(depth: 5, limits: limits) else { throw Decline() }
+            guard let data = item.firstChild(Code.data) else { continue }
             let key = keys[Int(index) - 1]
-            guard !valued.contains(where: { keys[$0] == key }) else { continue }
+            guard !valued.contains(where: { keys[$0].equals(key) }) else { continue }
             valued.append(Int(index) - 1)
             // Every first value is read as the full parser reads it (its 8-byte type and locale can fail).
-            guard data.remaining >= 8 else { throw MediaError.truncated(at: data.fileOffset, needed: 8 - data.remaining) }
-            if let probed = probedKeys.firstIndex(of: key) {
-                let text = QuickTimeProbe.probedMetadataKeys[probed]
-                result.values[text] = try QuickTimeMetadata.parseDataValue(payload: data)
+            guard data.remaining >= 8 else { throw Decline() }
+            if let probed = Self.probedKeys.firstIndex(where: { key.equals($0) }) {
+                let payload = try reader(data)
+                if result.isEmpty { result = Array(repeating: nil, count: Self.probedKeys.count) }
+                do { result[probed] = try QuickTimeMetadata.parseDataValue(payload: payload) } catch { throw Decline() }
             }
         }
         return result

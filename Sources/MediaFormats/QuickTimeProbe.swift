@@ -15,15 +15,14 @@ public enum QuickTimeProbe {
                              limits: ParseLimits, path: ProbePath = .fast) throws(MediaError) -> MediaInfo {
         var info = MediaInfo(format: format)
         info.problems = topLevel.problems
-        let movie: QuickTimeMovie
         if path == .fast, let fast = probeMovie(topLevel, source: source, limits: limits) {
-            movie = fast
-        } else {
-            // Problems found so far stay with the answer: a file cut before its moov says where it broke.
-            guard let structure = topLevel.loadStructure("moov", from: source, limits: limits, context: "quicktime",
-                                                         problems: &info.problems) else { return info }
-            movie = QuickTimeMovie.parse(structure, limits: limits)
+            fast.apply(to: &info)
+            return info
         }
+        // Problems found so far stay with the answer: a file cut before its moov says where it broke.
+        guard let structure = topLevel.loadStructure("moov", from: source, limits: limits, context: "quicktime",
+                                                     problems: &info.problems) else { return info }
+        let movie = QuickTimeMovie.parse(structure, limits: limits)
         info.problems += movie.problems
         apply(movie, to: &info)
         return info
@@ -31,7 +30,7 @@ public enum QuickTimeProbe {
 
     /// The `moov` box read by the probe-only walk; nil when it cannot be read or the walk declines (the full
     /// parser then reports why).
-    static func probeMovie(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, limits: ParseLimits) -> QuickTimeMovie? {
+    static func probeMovie(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, limits: ParseLimits) -> ProbedMovie? {
         guard let box = topLevel.first("moov"), box.range.length <= UInt64(limits.maxStructureBytes) else { return nil }
         // A camera movie's moov ends the file: the top-level walk has read it already.
         if let bytes = topLevel.tailBytes(of: box) { return QuickTimeMovie.parseForProbe(bytes, limits: limits) }
@@ -69,11 +68,19 @@ public enum QuickTimeProbe {
             info.stillImageTime = movie.tracks[still].presentationTime(ofSample: 0, movieTimescale: timescale)
         }
         let metadata = movie.metadata
-        let identifier = metadata.string(contentIdentifierKey)
+        applyMetadata(identifier: metadata.string(contentIdentifierKey), vitalityScore: metadata.number(vitalityScoreKey),
+                      creationDate: metadata.string(creationDateKey), make: metadata.string(makeKey),
+                      model: metadata.string(modelKey), hasLocation: metadata.values[locationKey] != nil,
+                      videoCodec: videoCodec, audioCodec: audioCodec, to: &info)
+    }
+
+    /// The metadata part of `apply` (shared with `ProbedMovie.apply`), and the codec names found before it.
+    static func applyMetadata(identifier: String?, vitalityScore: Double?, creationDate: String?, make: String?,
+                              model: String?, hasLocation: Bool, videoCodec: String?, audioCodec: String?,
+                              to info: inout MediaInfo) {
         if let identifier { info.contentIdentifier = identifier }
-        info.vitalityScore = metadata.number(vitalityScoreKey)
-        info.captureDate = metadata.string(creationDateKey)
-        let make = metadata.string(makeKey), model = metadata.string(modelKey)
+        info.vitalityScore = vitalityScore
+        info.captureDate = creationDate
         info.updateNames { names in
             if identifier != nil { names.contentIdentifierSource = "quicktime-mdta" }
             names.cameraMake = make
@@ -81,10 +88,10 @@ public enum QuickTimeProbe {
             names.videoCodec = videoCodec
             names.audioCodec = audioCodec
         }
-        info.hasGPS = metadata.values[locationKey] != nil
+        info.hasGPS = hasLocation
     }
 
-    private static func nonZero(_ v: Int?) -> Int? { v == 0 ? nil : v }
+    static func nonZero(_ v: Int?) -> Int? { v == 0 ? nil : v }
 
     /// Short codec names from sample entry formats (the FourCC itself when unknown).
     public static func codecName(_ format: String) -> String {

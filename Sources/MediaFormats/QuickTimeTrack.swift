@@ -37,8 +37,13 @@ public struct QuickTimeTrack: Sendable {
     /// a = 0, b = 1, c = -1, d = 0 turns "right" into "down" on screen: 90 degrees clockwise.
     public var displayRotation: (degrees: Int, mirrored: Bool)? {
         guard matrix.count == 9 else { return nil }
-        var a = Double(matrix[0]), b = Double(matrix[1])
-        let c = Double(matrix[3]), d = Double(matrix[4])
+        return Self.displayRotation(a: matrix[0], b: matrix[1], c: matrix[3], d: matrix[4])
+    }
+
+    /// `displayRotation` from the matrix's a, b, c and d (the probe-only walk keeps no matrix).
+    static func displayRotation(a ma: Int32, b mb: Int32, c mc: Int32, d md: Int32) -> (degrees: Int, mirrored: Bool)? {
+        var a = Double(ma), b = Double(mb)
+        let c = Double(mc), d = Double(md)
         let mirrored = a * d - b * c < 0
         // A mirrored matrix is a flip of x followed by a rotation: undo the flip to read the rotation.
         if mirrored { a = -a; b = -b }
@@ -53,7 +58,7 @@ public struct QuickTimeTrack: Sendable {
         return (degrees, mirrored)
     }
 
-    private func sign(_ v: Double) -> Int { v > 0 ? 1 : v < 0 ? -1 : 0 }
+    private static func sign(_ v: Double) -> Int { v > 0 ? 1 : v < 0 ? -1 : 0 }
 
     /// Media duration in seconds (what the samples span, before the edit list).
     public var mediaDurationSeconds: Double? {

@@ -103,22 +103,35 @@ struct TIFFDirectoryReader {
 
     // MARK: values
 
+    /// `size` bytes at buffer index `at` as an unsigned number in the reader's byte order; nil when they do
+    /// not all lie in the buffer. Read in place: a `ByteReader` per value (Exif's dozen values per still)
+    /// retained and released the buffer each time.
+    @inline(__always)
+    private func number(at: Int, size: Int) -> UInt64? {
+        guard at >= 0, at <= buffer.count, size <= buffer.count - at else { return nil }
+        var value: UInt64 = 0
+        if byteOrder == .bigEndian {
+            for k in 0..<size { value = value << 8 | UInt64(buffer[at + k]) }
+        } else {
+            for k in (0..<size).reversed() { value = value << 8 | UInt64(buffer[at + k]) }
+        }
+        return value
+    }
+
     /// The `index`th value as an unsigned integer (integer types only; signed values must be >= 0).
     func unsigned(_ entry: TIFFEntry, index: Int = 0) -> UInt64? {
         guard index >= 0, index < entry.count else { return nil }
-        var r = ByteReader(buffer, byteOrder: byteOrder)
         let at = entry.valueIndex + index * entry.type.unitSize
-        // try?: a value that cannot be read is an absent value; the IFD walk records structural problems.
-        guard (try? r.seek(to: at)) != nil else { return nil }
+        // A value that cannot be read is an absent value; the IFD walk records structural problems.
         switch entry.type {
-        case .byte, .undefined: return (try? r.readU8()).map(UInt64.init)
-        case .short: return (try? r.readU16()).map(UInt64.init)
-        case .long, .ifd: return (try? r.readU32()).map(UInt64.init)
-        case .long8, .ifd8: return try? r.readU64()
-        case .sbyte: return (try? r.readU8()).flatMap { UInt64(exactly: Int8(bitPattern: $0)) }
-        case .sshort: return (try? r.readI16()).flatMap { UInt64(exactly: $0) }
-        case .slong: return (try? r.readI32()).flatMap { UInt64(exactly: $0) }
-        case .slong8: return (try? r.readI64()).flatMap { UInt64(exactly: $0) }
+        case .byte, .undefined: return number(at: at, size: 1)
+        case .short: return number(at: at, size: 2)
+        case .long, .ifd: return number(at: at, size: 4)
+        case .long8, .ifd8: return number(at: at, size: 8)
+        case .sbyte: return number(at: at, size: 1).flatMap { UInt64(exactly: Int8(truncatingIfNeeded: $0)) }
+        case .sshort: return number(at: at, size: 2).flatMap { UInt64(exactly: Int16(truncatingIfNeeded: $0)) }
+        case .slong: return number(at: at, size: 4).flatMap { UInt64(exactly: Int32(truncatingIfNeeded: $0)) }
+        case .slong8: return number(at: at, size: 8).flatMap { UInt64(exactly: Int64(bitPattern: $0)) }
         case .ascii, .rational, .srational, .float, .double: return nil
         }
     }
@@ -126,9 +139,9 @@ struct TIFFDirectoryReader {
     /// The `index`th value of a RATIONAL (or SRATIONAL ≥ 0) entry.
     func rational(_ entry: TIFFEntry, index: Int = 0) -> ExifRational? {
         guard entry.type == .rational || entry.type == .srational, index >= 0, index < entry.count else { return nil }
-        var r = ByteReader(buffer, byteOrder: byteOrder)
-        guard (try? r.seek(to: entry.valueIndex + index * 8)) != nil,
-              let numerator = try? r.readU32(), let denominator = try? r.readU32() else { return nil }
+        let at = entry.valueIndex + index * 8
+        guard let numerator = number(at: at, size: 4).map(UInt32.init(truncatingIfNeeded:)),
+              let denominator = number(at: at + 4, size: 4).map(UInt32.init(truncatingIfNeeded:)) else { return nil }
         if entry.type == .srational, Int32(bitPattern: numerator) < 0 || Int32(bitPattern: denominator) < 0 { return nil }
         return ExifRational(numerator, denominator)
     }
@@ -137,8 +150,9 @@ struct TIFFDirectoryReader {
     func string(_ entry: TIFFEntry, maxLength: Int = 1024) -> String? {
         guard entry.type == .ascii || entry.type == .undefined || entry.type == .byte else { return nil }
         let length = min(entry.byteCount, maxLength)
-        guard let bytes = ByteReader(buffer).slice(entry.valueIndex, length) else { return nil }
-        let text = bytes.prefix { $0 != 0 }
+        let start = entry.valueIndex
+        guard start >= 0, length >= 0, start <= buffer.count, length <= buffer.count - start else { return nil }
+        let text = buffer[start..<start + length].prefix { $0 != 0 }
         if text.allSatisfy({ $0 < 0x80 }) {
             // ASCII (every camera's make, model and dates): trimmed as bytes and made a String once. Only for
             // ASCII: elsewhere a space can belong to a grapheme cluster that `trimmingASCIIWhitespace` keeps.

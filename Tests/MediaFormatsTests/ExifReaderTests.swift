@@ -226,3 +226,73 @@ final class TIFFDirectoryReadingTests: XCTestCase {
         }
     }
 }
+
+/// `TIFFDirectoryReader.unsigned`, `rational` and `string` read values in place; the references below are the
+/// `ByteReader` reads they replaced. Both must agree for every type, position (in and out of the buffer),
+/// count and index, in both byte orders.
+final class TIFFValueReadingTests: XCTestCase {
+    private func referenceUnsigned(_ reader: TIFFDirectoryReader, _ entry: TIFFEntry, index: Int) -> UInt64? {
+        guard index >= 0, index < entry.count else { return nil }
+        var r = ByteReader(reader.buffer, byteOrder: reader.byteOrder)
+        let at = entry.valueIndex + index * entry.type.unitSize
+        guard (try? r.seek(to: at)) != nil else { return nil }
+        switch entry.type {
+        case .byte, .undefined: return (try? r.readU8()).map(UInt64.init)
+        case .short: return (try? r.readU16()).map(UInt64.init)
+        case .long, .ifd: return (try? r.readU32()).map(UInt64.init)
+        case .long8, .ifd8: return try? r.readU64()
+        case .sbyte: return (try? r.readU8()).flatMap { UInt64(exactly: Int8(bitPattern: $0)) }
+        case .sshort: return (try? r.readI16()).flatMap { UInt64(exactly: $0) }
+        case .slong: return (try? r.readI32()).flatMap { UInt64(exactly: $0) }
+        case .slong8: return (try? r.readI64()).flatMap { UInt64(exactly: $0) }
+        case .ascii, .rational, .srational, .float, .double: return nil
+        }
+    }
+
+    private func referenceRational(_ reader: TIFFDirectoryReader, _ entry: TIFFEntry, index: Int) -> ExifRational? {
+        guard entry.type == .rational || entry.type == .srational, index >= 0, index < entry.count else { return nil }
+        var r = ByteReader(reader.buffer, byteOrder: reader.byteOrder)
+        guard (try? r.seek(to: entry.valueIndex + index * 8)) != nil,
+              let numerator = try? r.readU32(), let denominator = try? r.readU32() else { return nil }
+        if entry.type == .srational, Int32(bitPattern: numerator) < 0 || Int32(bitPattern: denominator) < 0 { return nil }
+        return ExifRational(numerator, denominator)
+    }
+
+    private func referenceStringBytes(_ reader: TIFFDirectoryReader, _ entry: TIFFEntry, maxLength: Int) -> [UInt8]? {
+        let length = min(entry.byteCount, maxLength)
+        return ByteReader(reader.buffer).slice(entry.valueIndex, length).map(Array.init)
+    }
+
+    func testValuesReadInPlaceEqualTheByteReaderReads() {
+        var generator = SystemRandomNumberGenerator()
+        let types: [TIFFFieldType] = [.byte, .ascii, .short, .long, .rational, .sbyte, .undefined, .sshort, .slong,
+                                      .srational, .float, .double, .ifd, .long8, .slong8, .ifd8]
+        for round in 0..<40 {
+            let size = round < 4 ? round : Int.random(in: 0...40, using: &generator)
+            var buffer = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // Text with spaces, NULs and high bytes, for the string reads.
+            if round % 3 == 0 { buffer = buffer.map { [0x20, 0x00, 0x41, 0x09, 0xC3, 0xA9, 0x7A][Int($0) % 7] } }
+            for order in [ByteOrder.bigEndian, .littleEndian] {
+                let reader = TIFFDirectoryReader(buffer: buffer, byteOrder: order, base: 0, limits: ParseLimits())
+                for type in types {
+                    for valueIndex in 0...(size + 2) {
+                        for count in [0, 1, 2, 3, 5] {
+                            let entry = TIFFEntry(tag: 1, type: type, count: count, valueIndex: valueIndex)
+                            let label = "size \(size) \(order) \(type) at \(valueIndex) count \(count)"
+                            for index in -1...count {
+                                XCTAssertEqual(reader.unsigned(entry, index: index), referenceUnsigned(reader, entry, index: index), label)
+                                XCTAssertEqual(reader.rational(entry, index: index), referenceRational(reader, entry, index: index), label)
+                            }
+                            for maxLength in [0, 3, 1024] {
+                                let expected = referenceStringBytes(reader, entry, maxLength: maxLength)
+                                let text = reader.string(entry, maxLength: maxLength)
+                                if expected == nil { XCTAssertNil(text, label) }
+                                if text != nil { XCTAssertNotNil(expected, label) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

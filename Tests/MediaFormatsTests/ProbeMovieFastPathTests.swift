@@ -16,7 +16,7 @@ final class ProbeMovieFastPathTests: XCTestCase {
         XCTAssertEqual(fast, full, "fast and full probes differ for \(label)", file: file, line: line)
     }
 
-    private func walk(_ source: any ByteSource, limits: ParseLimits = .default) -> QuickTimeMovie? {
+    private func walk(_ source: any ByteSource, limits: ParseLimits = .default) -> ProbedMovie? {
         QuickTimeProbe.probeMovie(ISOBMFFTopLevel.scan(source, limits: limits), source: source, limits: limits)
     }
 
@@ -78,9 +78,14 @@ final class ProbeMovieFastPathTests: XCTestCase {
         let source = try load(Fixtures.committed("train.mov"))
         let movie = try XCTUnwrap(walk(source))
         XCTAssertEqual(movie.tracks.count, 4)
-        XCTAssertEqual(movie.metadata.string(QuickTimeProbe.contentIdentifierKey), "E905E6C6-C747-4805-942F-9904A0281F02")
-        // Only the values the probe copies are kept.
-        XCTAssertTrue(Set(movie.metadata.values.keys).isSubset(of: QuickTimeProbe.probedMetadataKeys))
+        // Only the values the probe copies are kept, by their index in `probedMetadataKeys`.
+        XCTAssertEqual(movie.metadata.count, QuickTimeProbe.probedMetadataKeys.count)
+        XCTAssertEqual(QuickTimeProbe.probedMetadataKeys.first, QuickTimeProbe.contentIdentifierKey)
+        XCTAssertEqual(movie.metadata.first??.string, "E905E6C6-C747-4805-942F-9904A0281F02")
+        // Only the still-image-time track's edit list is read.
+        let still = try XCTUnwrap(movie.stillImageTimeTrackIndex)
+        XCTAssertNotNil(movie.tracks[still].editList)
+        XCTAssertEqual(movie.tracks.indices.filter { movie.tracks[$0].editList != nil }, [still])
         let info = MediaProbe.probe(source)
         XCTAssertEqual(info.frameCount, 22)
         XCTAssertEqual(try XCTUnwrap(info.stillImageTime), 0.48, accuracy: 0.001)
@@ -292,6 +297,18 @@ final class ProbeMovieFastPathTests: XCTestCase {
             var movie = QuickTimeMovie(structure: structure)
             movie.tracks = tracks
             XCTAssertEqual(movie.mainVideoTrack?.trackID, reference(tracks), "\(tracks.map { ($0.handlerType ?? "", $0.enabled, $0.sampleTable?.timedSampleCount) })")
+            // The probe-only walk's movie picks the same track.
+            var probed = ProbedMovie()
+            probed.tracks = tracks.map { track in
+                var lean = ProbedMovie.Track()
+                lean.isVideo = track.isVideo
+                lean.isAudio = track.isAudio
+                lean.enabled = track.enabled
+                lean.hasSampleTable = track.sampleTable != nil
+                lean.timedSampleCount = track.sampleTable?.timedSampleCount ?? 0
+                return lean
+            }
+            XCTAssertEqual(probed.mainVideoTrackIndex, movie.mainVideoTrackIndex)
         }
     }
 
@@ -341,6 +358,85 @@ final class ProbeMovieFastPathTests: XCTestCase {
             assertSame(source, label)
         }
         XCTAssertEqual(MediaProbe.probe(cases[2].1).contentIdentifier, "C")
+    }
+
+    /// Where the moov lies decides how it is read (with the tail of the file, or on its own): a moov bigger
+    /// than the tail read, one before a large mdat, and moov headers that lie about their size all probe the
+    /// same both ways, and the well-formed ones take the walk.
+    func testMoovLayoutsProbeTheSameBothWays() throws {
+        let ftyp = B.box("ftyp", B.fourCC("qt  ") + B.u32(0) + B.fourCC("qt  "))
+        let identity: [Int32] = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000]
+        let moov = B.moovBox(identifier: "0BADF00D-0000-4000-8000-0000000000AB", matrix: identity, chunkOffset: 36, large: false)
+        let bigMoov = B.box("moov", Array(moov.dropFirst(8)) + B.box("free", Array(repeating: 0, count: 100_000)))
+        let mdat = B.box("mdat", Array(repeating: 0xAB, count: 200_000))
+        let tail = Int(ISOBMFFTopLevel.tailBytes)
+        XCTAssertGreaterThan(bigMoov.count, tail)
+        let layouts: [(String, [UInt8], Bool)] = [
+            ("moov at the end, read with the tail", ftyp + mdat + moov, true),
+            ("moov bigger than the tail read", ftyp + mdat + bigMoov, false),
+            ("moov before a large mdat", ftyp + moov + mdat, false),
+            ("big moov before a large mdat", ftyp + bigMoov + mdat, false),
+        ]
+        for (label, bytes, tailHoldsMoov) in layouts {
+            let source = MemoryByteSource(bytes)
+            let topLevel = ISOBMFFTopLevel.scan(source, limits: .default)
+            let moovBox = try XCTUnwrap(topLevel.first("moov"), label)
+            XCTAssertEqual(topLevel.tailBytes(of: moovBox) != nil, tailHoldsMoov, label)
+            XCTAssertNotNil(walk(source), label)
+            XCTAssertEqual(MediaProbe.probe(source).contentIdentifier, "0BADF00D-0000-4000-8000-0000000000AB", label)
+            assertSame(source, label)
+            // The moov's header lies: bigger than the file, smaller than its first child, one byte off.
+            let start = moovBox.range.offset
+            let real = bytes[Int(start)..<Int(start) + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            for lie in [real + 1, real - 1, real + 1_000_000, 8, 9, 16, real / 2, 0xFFFF_FFFF] {
+                var lying = bytes
+                lying.replaceSubrange(Int(start)..<Int(start) + 4, with: B.u32(lie))
+                assertSame(MemoryByteSource(lying), "\(label), moov size \(lie) instead of \(real)")
+            }
+        }
+    }
+
+    /// Edit lists are checked on every track but read only for the still-image-time track: a broken one
+    /// anywhere hands over, and the still track's (empty, version 1, an empty edit first) gives its time.
+    func testEditListsProbeTheSameBothWays() throws {
+        let still = QuickTimeMovie.stillImageTimeKey
+        let mebx = B.box("mebx", Array(repeating: 0, count: 8)
+                         + B.container("keys", [B.u32(UInt32(8 + 8 + 4 + still.utf8.count)) + B.u32(1)
+                                                + B.box("keyd", B.fourCC("mdta") + Array(still.utf8))]))
+        func track(handler: String, entry: [UInt8], elst: [UInt8]?) -> [UInt8] {
+            // Enabled, turned 90 degrees clockwise, 320x240 displayed.
+            let tkhd = B.fullBox("tkhd", flags: 1, B.u32(0) + B.u32(0) + B.u32(2) + B.u32(0) + B.u32(1200)
+                                     + Array(repeating: 0, count: 16)
+                                     + B.u32(0) + B.u32(0x10000) + B.u32(0) + B.i32(-0x10000) + B.u32(0) + B.u32(0)
+                                     + B.u32(0) + B.u32(0) + B.u32(0x4000_0000) + B.u32(320 << 16) + B.u32(240 << 16))
+            let mdhd = B.fullBox("mdhd", B.u32(0) + B.u32(0) + B.u32(600) + B.u32(1200) + B.u32(0))
+            let hdlr = B.fullBox("hdlr", B.u32(0) + B.fourCC(handler) + Array(repeating: 0, count: 13))
+            let stsd = B.fullBox("stsd", B.u32(1) + entry)
+            let stts = B.fullBox("stts", B.u32(1) + B.u32(3) + B.u32(200))
+            let mdia = B.container("mdia", [mdhd, hdlr, B.container("minf", [B.container("stbl", [stsd, stts])])])
+            return B.container("trak", [tkhd] + (elst.map { [B.container("edts", [$0])] } ?? []) + [mdia])
+        }
+        let video = B.box("avc1", Array(repeating: 0, count: 24) + B.u16(640) + B.u16(480) + Array(repeating: 0, count: 50))
+        let shifted = B.fullBox("elst", B.u32(2) + B.u32(288) + B.i32(-1) + B.u32(0x10000) + B.u32(600) + B.u32(0) + B.u32(0x10000))
+        let version1Box = B.fullBox("elst", version: 1, B.u32(1) + B.u64(600) + B.u64(0) + B.u32(0x10000))
+        let empty = B.fullBox("elst", B.u32(0))
+        let tooMany = B.fullBox("elst", B.u32(3) + B.u32(288) + B.i32(-1) + B.u32(0x10000))
+        let cases: [(String, [UInt8]?, [UInt8]?, Bool)] = [
+            ("shifted still track", shifted, shifted, true),
+            ("version 1 still edit list", shifted, version1Box, true),
+            ("empty still edit list", nil, empty, true),
+            ("no edit lists", nil, nil, true),
+            ("broken edit list on the video track", tooMany, shifted, false),
+            ("broken edit list on the still track", shifted, tooMany, false),
+        ]
+        for (label, videoEdits, stillEdits, takesShortcut) in cases {
+            let source = movie([mvhd, track(handler: "vide", entry: video, elst: videoEdits),
+                                track(handler: "meta", entry: mebx, elst: stillEdits)])
+            XCTAssertEqual(walk(source) != nil, takesShortcut, label)
+            if takesShortcut { XCTAssertNotNil(MediaProbe.probe(source).stillImageTime, label) }
+            XCTAssertEqual(MediaProbe.probe(source).rotation, 90, label)
+            assertSame(source, label)
+        }
     }
 
     /// `mebx` key tables: a later key with the same local id replaces an earlier one (as in the full parser's
