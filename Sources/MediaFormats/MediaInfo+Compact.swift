@@ -69,24 +69,19 @@ extension MediaInfo {
     /// ~430). Never written after it is made: a change goes through the full form (`MediaInfo.unique()`).
     /// Shared between threads through `MediaInfo.Storage`, whose Sendable conformance says why that is safe.
     final class CompactBox: ManagedBuffer<CompactHeader, UInt64> {
+        /// `p` in the compact form, through `CompactBuilder` (fixed words on the stack, one allocation).
         static func make(_ p: Packed) -> CompactBox {
-            var header = CompactHeader(format: p.format, names: p.names)
-            var words: [UInt64] = []
-            words.reserveCapacity(16)
-            func put(_ field: CompactField, _ values: UInt64...) {
-                header.present |= field.bit
-                words += values
+            var builder = CompactBuilder()
+            builder.setFormat(p.format)
+            func int(_ fact: CompactBuilder.NumberFact, _ value: PackedInt) {
+                if let v = value.value { builder.setInt(fact, v) }
             }
-            func int(_ field: CompactField, _ value: PackedInt) {
-                if let v = value.value { put(field, UInt64(bitPattern: Int64(v))) }
+            func double(_ fact: CompactBuilder.NumberFact, _ value: PackedDouble) {
+                if let v = value.value { builder.setDouble(fact, v) }
             }
-            func double(_ field: CompactField, _ value: PackedDouble) {
-                if let v = value.value { put(field, v.bitPattern) }
+            func rational(_ fact: CompactBuilder.NumberFact, _ value: ExifRational?) {
+                if let v = value { builder.setRational(fact, v) }
             }
-            func rational(_ field: CompactField, _ value: ExifRational?) {
-                if let v = value { put(field, UInt64(v.numerator) << 32 | UInt64(v.denominator)) }
-            }
-            // In `CompactField` order: a field's slot is the count of present fields before it.
             int(.pixelWidth, p.pixelWidth)
             int(.pixelHeight, p.pixelHeight)
             int(.orientation, p.orientation)
@@ -100,42 +95,25 @@ extension MediaInfo {
             double(.frameRate, p.frameRate)
             double(.stillImageTime, p.stillImageTime)
             double(.vitalityScore, p.vitalityScore)
-            if let v = p.livePhotoVideoIndex { put(.livePhotoVideoIndex, v) }
+            if let v = p.livePhotoVideoIndex { builder.setWord(.livePhotoVideoIndex, v) }
             rational(.exposureTime, p.exposureTime)
             rational(.fNumber, p.fNumber)
             rational(.focalLength, p.focalLength)
-            if let v = p.exifThumbnail { put(.exifThumbnail, v.offset, v.length) }
-            var rareDate: String? = nil
-            if let date = p.captureDate.value {
-                if let packed = CompactText.packDate(date) {
-                    header.dateShape = packed.shape
-                    put(.captureDate, packed.digits)
-                } else {
-                    rareDate = date
-                }
+            if let v = p.exifThumbnail { builder.setExifThumbnail(v) }
+            if let digits = p.captureDate.exifDecimalDigits {
+                builder.setExifCaptureDate(digits: digits)
+            } else if var date = p.captureDate.value {
+                date.withUTF8 { builder.setCaptureDate(utf8: UnsafeRawBufferPointer($0)) }
             }
-            var rareIdentifier: String? = nil
-            if let identifier = p.contentIdentifier {
-                if let uuid = CompactText.packUUID(identifier) {
-                    put(.contentIdentifier, uuid.high, uuid.low)
-                } else {
-                    rareIdentifier = identifier
-                }
+            if var identifier = p.contentIdentifier {
+                identifier.withUTF8 { builder.setContentIdentifier(utf8: UnsafeRawBufferPointer($0)) }
             }
-            if p.hasGPS { header.flags |= CompactHeader.Flag.hasGPS }
-            if p.hasXMP { header.flags |= CompactHeader.Flag.hasXMP }
-            if let mirrored = p.mirrored {
-                header.flags |= CompactHeader.Flag.mirroredKnown | (mirrored ? CompactHeader.Flag.mirrored : 0)
-            }
-            header.rare = CompactRare.make(contentIdentifier: rareIdentifier, captureDate: rareDate,
-                                      embeddedMovie: p.embeddedMovie, problems: p.problems)
-            let box = unsafeDowncast(CompactBox.create(minimumCapacity: words.count) { _ in header }, to: CompactBox.self)
-            box.withUnsafeMutablePointerToElements { elements in
-                words.withUnsafeBufferPointer { source in
-                    if let base = source.baseAddress { elements.initialize(from: base, count: source.count) }
-                }
-            }
-            return box
+            if p.hasGPS { builder.setHasGPS() }
+            if p.hasXMP { builder.setHasXMP() }
+            if let mirrored = p.mirrored { builder.setMirrored(mirrored) }
+            builder.embeddedMovie = p.embeddedMovie
+            builder.problems = p.problems
+            return builder.box(names: p.names)
         }
 
         /// The slot of `field`'s first word, nil when the file does not have it.

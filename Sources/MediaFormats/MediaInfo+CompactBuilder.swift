@@ -102,9 +102,21 @@ extension MediaInfo {
             }
         }
 
+        /// An Exif "YYYY:MM:DD HH:MM:SS" date given as its 14 digits read as one decimal number.
+        mutating func setExifCaptureDate(digits: UInt64) {
+            put(.captureDate, digits)
+            dateShape = CompactText.exifShape
+            rareDate = nil
+        }
+
         /// The compact value, its names shared through `memo`.
         public func build(memo: inout SharedNamesMemo) -> MediaInfo {
-            var header = CompactHeader(format: format, names: memo.box(for: names))
+            MediaInfo(compact: box(names: memo.box(for: names)))
+        }
+
+        /// The compact box, with `names` (already shared) instead of `self.names`.
+        func box(names: SharedNames) -> CompactBox {
+            var header = CompactHeader(format: format, names: names)
             header.present = present
             header.flags = flags
             header.dateShape = dateShape
@@ -124,7 +136,7 @@ extension MediaInfo {
                     }
                 }
             }
-            return MediaInfo(compact: box)
+            return box
         }
     }
 }

@@ -268,6 +268,14 @@ public struct MediaInfo: Sendable, Hashable, Codable {
             return true
         }
 
+        /// An Exif date's 14 digits as one decimal number (`CompactText`'s form of it), without making its text.
+        var exifDecimalDigits: UInt64? {
+            guard case .exifDigits(let digits) = storage else { return nil }
+            var value: UInt64 = 0
+            for k in 0..<14 { value = value * 10 + (digits >> UInt64(4 * (13 - k))) & 0xF }
+            return value
+        }
+
         /// The six numbers of an Exif date kept as digits; nil for no date or a date kept as other text.
         var exifFields: ExifDateFields? {
             guard case .exifDigits(let digits) = storage else { return nil }
