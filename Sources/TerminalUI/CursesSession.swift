@@ -50,6 +50,7 @@ final class CursesSession {
         noecho()
         nonl()
         keypad(screen, true)
+        AlternateKeySequences.install()
         intrflush(screen, false)
         set_escdelay(25)
         curs_set(0)
@@ -106,7 +107,10 @@ final class CursesSession {
         guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
         switch scalar.value {
         case 0x0A, 0x0D: return .key(.enter)
-        case 0x1B: return .key(.escape)
+        case 0x1B:
+            // An escape sequence ncurses does not know (its bytes are already waiting) is dropped, not read as keys.
+            if AlternateKeySequences.dropUnknownSequence(window) { return nil }
+            return .key(.escape)
         case 0x7F, 0x08: return .key(.backspace)
         case 0x09: return .key(.tab)
         case 0x1A:

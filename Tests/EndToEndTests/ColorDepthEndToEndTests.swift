@@ -74,6 +74,31 @@ final class ColorDepthEndToEndTests: XCTestCase {
         XCTAssertGreaterThan(beyondSixteen.count, 100, "256-colour cells (38;5;N / 48;5;N with N >= 16)")
     }
 
+    /// Over SSH from tmux or screen, TERM=xterm while the keys come in tmux's spelling: Home and End arrive as
+    /// ESC [ 1 ~ and ESC [ 4 ~, which xterm's terminfo entry does not list. They move to the first and last
+    /// item, and an escape sequence nobody knows is dropped: its "[" never asks to rotate the photo.
+    func testHomeAndEndInTmuxSpellingWorkUnderTermXterm() throws {
+        let library = try makeLibrary(count: 6)
+        let session = try browse(library, term: "xterm")
+        try session.waitFor("the first item is selected", timeout: 30) { lines in
+            lines.last?.contains("1/7 p00.png") == true
+        }
+        try session.run(["send-keys", "-t", session.name, "-l", "\u{1B}[4~"], capture: false)
+        try session.waitFor("End selects the last item", timeout: 30) { lines in
+            lines.last?.contains("7/7 p20w.png") == true
+        }
+        try session.run(["send-keys", "-t", session.name, "-l", "\u{1B}[1~"], capture: false)
+        try session.waitFor("Home selects the first item", timeout: 30) { lines in
+            lines.last?.contains("1/7 p00.png") == true
+        }
+        try session.run(["send-keys", "-t", session.name, "-l", "\u{1B}[99;5~"], capture: false)
+        try session.send("Right")
+        try session.waitFor("the next key after an unknown sequence is read as itself", timeout: 30) { lines in
+            lines.last?.contains("2/7 p01.png") == true
+        }
+        XCTAssertFalse(try session.screen().joined(separator: "\n").contains("Rotate"), "no rotate prompt")
+    }
+
     /// The config's `graphics.colors` overrides the decision, in the browser and in `show`, and both say so.
     func testConfigColorsOverrideTheDecision() throws {
         let library = try makeLibrary(count: 2)
