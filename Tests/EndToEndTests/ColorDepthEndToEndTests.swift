@@ -76,7 +76,8 @@ final class ColorDepthEndToEndTests: XCTestCase {
 
     /// Over SSH from tmux or screen, TERM=xterm while the keys come in tmux's spelling: Home and End arrive as
     /// ESC [ 1 ~ and ESC [ 4 ~, which xterm's terminfo entry does not list. They move to the first and last
-    /// item, and an escape sequence nobody knows is dropped: its "[" never asks to rotate the photo.
+    /// item, and an escape sequence nobody knows is dropped: its "[" never asks to rotate the photo, and its digits
+    /// never rate it.
     func testHomeAndEndInTmuxSpellingWorkUnderTermXterm() throws {
         let library = try makeLibrary(count: 6)
         let session = try browse(library, term: "xterm")
@@ -97,6 +98,9 @@ final class ColorDepthEndToEndTests: XCTestCase {
             lines.last?.contains("2/7 p01.png") == true
         }
         XCTAssertFalse(try session.screen().joined(separator: "\n").contains("Rotate"), "no rotate prompt")
+        // Read as keys, ESC [ 4 ~ also gave "4": a 4-star rating written to a sidecar beside the photo.
+        let sidecars = try FileManager.default.contentsOfDirectory(atPath: library.path).filter { $0.hasSuffix(".xmp") }
+        XCTAssertEqual(sidecars, [], "no rating was written")
     }
 
     /// The config's `graphics.colors` overrides the decision, in the browser and in `show`, and both say so.
