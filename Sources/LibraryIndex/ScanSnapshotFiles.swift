@@ -42,11 +42,10 @@ public struct ScanSnapshotFiles: Sendable {
     /// signal or by the next writer if livegrid is killed, renamed into place), then removes the oldest beyond
     /// `limit`. Failures only mean no snapshot (the next scan goes the usual way).
     public func store(_ bytes: [UInt8], library: String) {
-        guard bytes.count <= Self.maxBytes else { return remove(library: library) }
-        mkdir(folder, 0o700)
-        let final = path(library)
-        guard (try? AtomicFileWriter.write(bytes, to: final, permissions: 0o600)) != nil else { return }
-        prune(keeping: final)
+        store(library: library) { output in
+            try output.append(bytes)
+            return true
+        }
     }
 
     /// Streams the snapshot of `library` into place, as `store(_:library:)`: `fill` writes it through the output

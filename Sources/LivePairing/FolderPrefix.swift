@@ -14,19 +14,11 @@ public final class FolderPrefix: Sendable, Hashable {
     /// The prefix of files at the top (no folder part).
     public static let none = FolderPrefix("")
 
-    /// Distinct prefixes kept for sharing; beyond it the table starts over (sharing never changes a value).
-    static let limit = 16_384
-    private static let table = Locked<Set<FolderPrefix>>([])
+    /// Distinct prefixes kept for sharing (a year of photos has a few thousand folders).
+    private static let table = SharingTable<FolderPrefix>(limit: 16_384)
 
-    /// A shared object for `text`, for files made from a path one by one (a folder listing makes its own once).
+    /// The shared object for `text` (a folder listing asks once per folder, a file made from a path once).
     public static func shared(_ text: String) -> FolderPrefix {
-        if text.isEmpty { return none }
-        let made = FolderPrefix(text)
-        return table.withLockedValue { table in
-            if let index = table.firstIndex(of: made) { return table[index] }
-            if table.count >= limit { table.removeAll(keepingCapacity: true) }
-            table.insert(made)
-            return made
-        }
+        text.isEmpty ? none : table.share(FolderPrefix(text))
     }
 }

@@ -194,22 +194,20 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
     /// The picture: the still of a live/motion/still item; nil for a video.
     public var still: MediaFile? {
         get { storage.still }
-        set {
-            let storage = unique()
-            storage.keepIdentifier(beforeChanging: .still)
-            storage.still = newValue
-            storage.filesChanged()
-        }
+        set { setFile(newValue, at: \.still, owner: .still) }
     }
     /// The movie beside the still (live) or the video itself (video); nil for motion and still.
     public var movie: MediaFile? {
         get { storage.movie }
-        set {
-            let storage = unique()
-            storage.keepIdentifier(beforeChanging: .movie)
-            storage.movie = newValue
-            storage.filesChanged()
-        }
+        set { setFile(newValue, at: \.movie, owner: .movie) }
+    }
+
+    private mutating func setFile(_ file: MediaFile?, at slot: ReferenceWritableKeyPath<Storage, MediaFile?>,
+                                  owner: IdentifierOwner) {
+        let storage = unique()
+        storage.keepIdentifier(beforeChanging: owner)
+        storage[keyPath: slot] = file
+        storage.filesChanged()
     }
     /// Identifier, warnings and live-off reason in one shared box, nil when the item has none of them (most
     /// stills): 40 bytes became 8 in every copy of every item (issue 17 items 4 and 5). Never written: a

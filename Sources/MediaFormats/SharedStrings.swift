@@ -12,17 +12,12 @@ public enum SharedStrings {
     /// thousand folders and a few dozen camera and lens names).
     public static let limit = 16_384
 
-    private static let table = Locked<Set<String>>([])
+    private static let table = SharingTable<String>(limit: limit)
 
     /// `text`, or an equal string already shared. Short strings are stored inline by Swift: returned as they are.
     public static func share(_ text: String) -> String {
         guard text.utf8.count > 15 else { return text }
-        return table.withLockedValue { table in
-            if let index = table.firstIndex(of: text) { return table[index] }
-            if table.count >= limit { table.removeAll(keepingCapacity: true) }
-            table.insert(text)
-            return text
-        }
+        return table.share(text)
     }
 
     public static func share(_ text: String?) -> String? { text.map(share) }

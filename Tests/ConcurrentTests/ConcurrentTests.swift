@@ -86,3 +86,23 @@ final class ParallelMapTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Parallel.processorCount, 1)
     }
 }
+
+/// `SharingTable` hands back the first equal value it kept, and a full table starts over instead of growing.
+final class SharingTableTests: XCTestCase {
+    final class Box: Hashable, Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
+        static func == (a: Box, b: Box) -> Bool { a.text == b.text }
+        func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    }
+
+    func testEqualValuesShareTheFirstAndAFullTableStartsOver() {
+        let table = SharingTable<Box>(limit: 2)
+        let first = table.share(Box("a/"))
+        XCTAssertTrue(table.share(Box("a/")) === first)
+        XCTAssertFalse(table.share(Box("b/")) === first)
+        _ = table.share(Box("c/"))   // full: emptied, then kept
+        XCTAssertFalse(table.share(Box("a/")) === first, "forgotten after the table started over")
+        XCTAssertEqual(table.share(Box("a/")), first, "still an equal value")
+    }
+}

@@ -166,13 +166,8 @@ final class MediaInfoCompactTests: XCTestCase {
 
     /// Real files: what the probe says, compacted, reads back the same.
     func testProbedFilesReadBackFromTheCompactForm() throws {
-        var paths = ["train.jpg", "train.mov", "motion-photo-v1.jpeg"].map(Fixtures.committed)
-        if let shared = Fixtures.sharedDirectory {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []
-            paths += names.sorted().filter { !$0.hasSuffix(".md") }.map { shared.appendingPathComponent($0).path }
-        }
         var probed = 0
-        for path in paths {
+        for path in Fixtures.mediaSamples {
             guard let info = try? MediaProbe.probe(path: path) else { continue }
             assertCompactAgrees(info, path)
             probed += 1

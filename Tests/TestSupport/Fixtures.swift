@@ -18,6 +18,17 @@ public enum Fixtures {
         return FileManager.default.fileExists(atPath: dir.path) ? dir : nil
     }
 
+    /// Real media files to probe: the committed camera files, and every file directly in ../shared/fixtures
+    /// when it is there (its README aside).
+    public static var mediaSamples: [String] {
+        var paths = ["train.jpg", "train.mov", "motion-photo-v1.jpeg"].map(committed)
+        if let shared = sharedDirectory {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []
+            paths += names.sorted().filter { !$0.hasSuffix(".md") }.map { shared.appendingPathComponent($0).path }
+        }
+        return paths
+    }
+
     /// Path of a shared fixture; skips the calling test with a clear message when `../shared` is absent.
     public static func shared(_ name: String) throws -> String {
         guard let dir = sharedDirectory else {
