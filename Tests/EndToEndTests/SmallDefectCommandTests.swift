@@ -22,6 +22,23 @@ final class SmallDefectCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Fixtures.committed(fixture), toPath: target.path)
     }
 
+    /// Issue 32.9 and 31.9: a config error is one sentence without the usage text, and an argument's newline
+    /// never becomes a second line of an error.
+    func testConfigErrorsAndArgumentErrorsSayOneThing() throws {
+        try place("train.jpg", at: "a.jpg")
+        for (config, expected) in [(dir.path, "is a directory, not a config file"), ("/nonexistent/x.toml", "no such file")] {
+            let result = try RawCommand.run("--config", config, dir.path)
+            XCTAssertEqual(result.status, 64, result.errText)
+            XCTAssertTrue(result.errText.contains("config: \(config): \(expected)"), result.errText)
+            XCTAssertFalse(result.errText.contains("Usage:"), "not a usage mistake: \(result.errText)")
+            XCTAssertFalse(result.errText.contains("NSCocoaErrorDomain"), result.errText)
+        }
+        let forged = try RawCommand.run("--sort", "x\nforged", dir.path)
+        XCTAssertNotEqual(forged.status, 0)
+        XCTAssertTrue(forged.errText.contains("'x\\nforged'"), "the newline shown escaped: \(forged.errText)")
+        XCTAssertFalse(forged.errText.split(separator: "\n").contains { $0.hasPrefix("forged") }, forged.errText)
+    }
+
     func testScanRecursiveDescendsIntoFoldersNamedLikeFiles() throws {
         try place("train.jpg", at: "trip.jpg/IMG_1.jpg")
         try place("train.mov", at: "trip.jpg/IMG_1.mov")
