@@ -114,6 +114,47 @@ final class SmallDefectCommandTests: XCTestCase {
         XCTAssertTrue(scan.errText.contains("Permission denied"), scan.errText)
     }
 
+    /// Issue 31.9 and 32.9: `export --to` a folder that does not exist says so (not "not a directory"); an
+    /// item that cannot be exported is reported on standard error, the copies on standard output; `edit -o` a
+    /// folder it cannot write names the folder, never the studio's hidden temporary.
+    func testExportAndEditSayWhatIsWrongWithTheDestinationAndFailuresGoToStandardError() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw MissingRequirement.tool("setpriv (util-linux) is not installed")
+        }
+        try place("train.jpg", at: "lib/a.jpg")
+        try place("train.jpg", at: "lib/b.jpg")
+        try place("train.jpg", at: "lib/live.jpg")
+        try place("train.mov", at: "lib/live.mov")
+        let missing = dir.appendingPathComponent("no-such-folder").path
+        let toMissing = try RawCommand.run("export", dir.appendingPathComponent("lib/a.jpg").path, "--to", missing)
+        XCTAssertEqual(toMissing.status, 1)
+        XCTAssertTrue(toMissing.errText.contains("\(missing) does not exist"), toMissing.errText)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "never created unasked")
+
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let unreadable = dir.appendingPathComponent("lib/b.jpg").path
+        XCTAssertEqual(chmod(unreadable, 0), 0)
+        let drop = ["/usr/bin/setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+        let partly = try RawCommand.run(["export", dir.appendingPathComponent("lib/a.jpg").path, unreadable, "--to", out.path]
+                                            .map { Array($0.utf8) }, prefix: drop)
+        XCTAssertEqual(partly.status, 1, partly.errText)
+        XCTAssertTrue(partly.errText.contains("failed  b.jpg"), "the failure on standard error: \(partly.errText)")
+        XCTAssertFalse(partly.outText.split(separator: "\n").contains { $0.hasPrefix("failed") },
+                       "standard output lists what was written: \(partly.outText)")
+        XCTAssertTrue(partly.outText.contains("a.jpg"), partly.outText)
+
+        let readOnly = dir.appendingPathComponent("read-only")
+        try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(readOnly.path, 0o555), 0)
+        defer { chmod(readOnly.path, 0o755) }
+        let edit = try RawCommand.run(["edit", dir.appendingPathComponent("lib/live.jpg").path, "-o", readOnly.path, "--mute"]
+                                          .map { Array($0.utf8) }, prefix: drop)
+        XCTAssertEqual(edit.status, 1, edit.errText)
+        XCTAssertTrue(edit.errText.contains("\(readOnly.path): destination is not writable"), edit.errText)
+        XCTAssertFalse(edit.errText.contains(".livegrid-edit"), "no temporary's name: \(edit.errText)")
+    }
+
     func testThumbnailRefusesToOverwriteWithoutForce() throws {
         try place("train.jpg", at: "a.jpg")
         let output = dir.appendingPathComponent("existing.png").path
