@@ -74,6 +74,8 @@ public enum HostKeyProblem: Sendable, Equatable {
     case unknown(keyType: String, fingerprint: String, knownHostsFile: String)
     /// The host is listed with another key: the server changed its key, or someone is in the middle.
     case changed(keyType: String, fingerprint: String, knownHostsFile: String)
+    /// The key is marked `@revoked` in a known_hosts file: refused even where another line trusts it.
+    case revoked(keyType: String, fingerprint: String, knownHostsFile: String)
 
     func sentence(host: String) -> String {
         switch self {
@@ -83,6 +85,8 @@ public enum HostKeyProblem: Sendable, Equatable {
         case .changed(let type, let fingerprint, let file):
             return "the host key of \(host) has CHANGED (now \(type) \(fingerprint)), it does not match \(file). "
                 + "Someone could be intercepting the connection; refused"
+        case .revoked(let type, let fingerprint, let file):
+            return "the host key of \(host) (\(type) \(fingerprint)) is REVOKED in \(file); refused, as ssh refuses it"
         }
     }
 }
