@@ -82,19 +82,22 @@ public final class RemoteHTTPClient: @unchecked Sendable {
 
     // MARK: requests
 
-    /// The URL to request and its Authorization header: userinfo is removed from the URL and remembered for
-    /// its host (so entries listed below a `https://user:pw@host/` root authenticate too).
+    /// The wire request for `url`, made by its kind of library (`LibrarySourceTable`): for HTTP kinds the
+    /// userinfo is removed from the URL and remembered for its host (so entries listed below a
+    /// `https://user:pw@host/` root authenticate too).
     public func makeRequest(_ url: URL, method: String = "GET", range: RemoteFetchRange? = nil) throws -> URLRequest {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+        guard let source = LibrarySourceTable.source(for: url, client: self) else {
             throw RemoteError.unsupportedURL(url.absoluteString)
         }
-        switch parts.scheme?.lowercased() {
-        case "sftp", "ssh": return try makeSFTPRequest(parts, url: url, method: method, range: range)
-        case "http", "https": break
-        case "dav", "webdav": parts.scheme = "http"
-        case "davs", "webdavs": parts.scheme = "https"
-        default: throw RemoteError.unsupportedURL(url.absoluteString)
+        return try source.request(for: url, method: method, range: range)
+    }
+
+    /// An HTTP(S) request for `url`, sent as `wire` whatever the URL's own scheme (`dav://` is HTTP).
+    func makeHTTPRequest(_ url: URL, wire: RemoteWire, method: String, range: RemoteFetchRange?) throws -> URLRequest {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true), wire == .http || wire == .https else {
+            throw RemoteError.unsupportedURL(url.absoluteString)
         }
+        parts.scheme = wire == .https ? "https" : "http"
         guard let host = parts.host?.lowercased(), !host.isEmpty else { throw RemoteError.unsupportedURL(url.absoluteString) }
         let hostKey = host + ":" + String(parts.port ?? (parts.scheme == "https" ? 443 : 80))
         if let user = parts.user {
@@ -121,6 +124,13 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     @discardableResult
     public func start(_ request: URLRequest, handler: RemoteTransferHandler) -> Task {
         start(request, bufferSize: Self.downloadBufferSize, handler: handler)
+    }
+
+    /// Starts a download of the whole file, or of its rest from `offset` (with `validator` as `If-Range`).
+    func startWhole(_ url: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws -> Task {
+        var request = try makeRequest(url, range: offset > 0 ? .from(offset) : nil)
+        if offset > 0, let validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
+        return start(request, handler: handler)
     }
 
     @discardableResult
