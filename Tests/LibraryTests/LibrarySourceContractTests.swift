@@ -134,3 +134,26 @@ private final class Collected: @unchecked Sendable {
     var data = Data()
     func append(_ piece: Data) { data.append(piece) }
 }
+
+/// The hook an S3 kind needs (issue 30): requests to a host registered with `RemoteSigning` are signed by
+/// libcurl's own SigV4, checked on what a real server receives.
+final class RemoteSigningTests: RemoteServerTestCase {
+    func testRequestsToASigningHostCarryASigV4Authorization() async throws {
+        let faults = try RemoteTestHarness.startFaultServer(root: root)
+        servers.append(faults)
+        var configuration = RemoteHTTPConfiguration()
+        configuration.netrc = Netrc()
+        let client = RemoteHTTPClient(configuration: configuration)
+        let url = URL(string: "http://127.0.0.1:\(faults.port)/echo-auth")!
+        let unsigned = try await client.fetch(url)
+        XCTAssertEqual(String(decoding: unsigned.body, as: UTF8.self), "", "nothing signed before the host is registered")
+
+        let signing = RemoteSigning(provider: "aws:amz:us-east-1:s3", accessKey: "AKIDEXAMPLE", secretKey: "not-shown")
+        client.sign(host: "127.0.0.1", port: faults.port, with: signing)
+        let signed = String(decoding: try await client.fetch(url).body, as: UTF8.self)
+        XCTAssertTrue(signed.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/"), signed)
+        XCTAssertTrue(signed.contains("/us-east-1/s3/aws4_request"), signed)
+        XCTAssertTrue(signed.contains("Signature="), signed)
+        XCTAssertFalse(signed.contains("not-shown") || "\(signing)".contains("not-shown"), "the secret is never shown")
+    }
+}

@@ -48,6 +48,8 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     private let engine = CurlEngine()
     let lock = NSLock()
     private var credentialsByHost: [String: Netrc.Credentials] = [:]
+    /// Request signing by `host:port` (`sign(host:port:with:)`).
+    private var signingByHost: [String: RemoteSigning] = [:]
     private let netrc: Netrc
     /// SFTP: resolved host settings and the login that worked, by `user@host:port` as written in URLs.
     var sshSessions: [String: SSHSession] = [:]
@@ -126,6 +128,18 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         start(request, bufferSize: Self.downloadBufferSize, handler: handler)
     }
 
+    /// Requests to `host:port` are signed by libcurl with `signing` from now on (an S3 kind's endpoint).
+    public func sign(host: String, port: Int, with signing: RemoteSigning) {
+        lock.withLock { signingByHost[host.lowercased() + ":" + String(port)] = signing }
+    }
+
+    /// The signing registered for a wire URL's host and port, if any.
+    func signing(for url: URL) -> RemoteSigning? {
+        guard let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return lock.withLock { signingByHost[host + ":" + String(port)] }
+    }
+
     /// Starts a download of the whole file, or of its rest from `offset` (with `validator` as `If-Range`).
     func startWhole(_ url: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws -> Task {
         var request = try makeRequest(url, range: offset > 0 ? .from(offset) : nil)
@@ -141,7 +155,8 @@ public final class RemoteHTTPClient: @unchecked Sendable {
             ssh?.listOnly = listOnly
         }
         let transfer = CurlTransfer(request: request, handler: handler, configuration: configuration,
-                                    bufferSize: bufferSize, ssh: ssh)
+                                    bufferSize: bufferSize, ssh: ssh,
+                                    signing: ssh == nil ? request.url.flatMap { signing(for: $0) } : nil)
         engine.submit(transfer)
         return Task(transfer: transfer, client: self)
     }
