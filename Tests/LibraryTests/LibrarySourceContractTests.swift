@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import LibrarySources
+import Library
+import LivePairing
 import TestSupport
 
 /// Every kind of library (`LibrarySource`) through the same protocol-level checks, each against its real
@@ -155,5 +157,23 @@ final class RemoteSigningTests: RemoteServerTestCase {
         XCTAssertTrue(signed.contains("/us-east-1/s3/aws4_request"), signed)
         XCTAssertTrue(signed.contains("Signature="), signed)
         XCTAssertFalse(signed.contains("not-shown") || "\(signing)".contains("not-shown"), "the secret is never shown")
+    }
+}
+
+/// The library above the seam knows no kind: a `file://` folder (read without libcurl) lists, pairs from
+/// header ranges and downloads through the same `RemoteLibrary` as a server, the way an S3 kind will.
+final class RemoteLibraryOnAnyKindTests: RemoteServerTestCase {
+    func testALocalFolderBrowsesThroughTheRemoteLibrary() async throws {
+        let client = RemoteHTTPClient(configuration: { var c = RemoteHTTPConfiguration(); c.netrc = Netrc(); return c }())
+        let photos = root.appendingPathComponent("www/photos")
+        let library = RemoteLibrary(url: photos, client: client, cacheRoot: root.appendingPathComponent("cache").path)
+        let items = try await library.load()
+        XCTAssertEqual(library.listing?.format, .localDirectory)
+        let live = try XCTUnwrap(items.first { $0.item.kind == .live }, "\(items.map { ($0.item.kind, $0.item.displayName) })")
+        XCTAssertEqual(live.item.pairing, .contentIdentifier, "paired by content identifier from header ranges")
+        library.requestPlay(live.id)
+        try await waitUntil(seconds: 20) { library.items.first { $0.id == live.id }?.isPlayable == true }
+        let movie = try XCTUnwrap(library.items.first { $0.id == live.id }?.localItem?.movie?.path)
+        XCTAssertTrue(FileManager.default.contentsEqual(atPath: movie, andPath: photos.appendingPathComponent("train.mov").path))
     }
 }
