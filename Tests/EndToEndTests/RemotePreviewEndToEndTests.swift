@@ -4,7 +4,7 @@ import XCTest
 
 /// Issue 28.1 measured: the first screen of 28 camera JPEGs (3.4 MB each, each with a 160x120 Exif thumbnail)
 /// over `sftp://` on loopback, bytes counted on a relay in front of sshd. Symbols draw each cell from its
-/// head range; the whole stills are not fetched.
+/// head range; the whole stills are not fetched until the viewer needs one.
 final class RemotePreviewEndToEndTests: RemoteServerTestCase {
     func testTheFirstScreenOverSFTPIsDrawnFromTheHeads() throws {
         try TmuxSession.requireTmux()
@@ -45,6 +45,13 @@ final class RemotePreviewEndToEndTests: RemoteServerTestCase {
         XCTAssertGreaterThan(names.count, 5, screen.joined(separator: "\n"))
         XCTAssertGreaterThan(pictureRows, 3, "pictures are drawn:\n" + screen.joined(separator: "\n"))
         XCTAssertLessThan(bytes, 28 * 200_000, "heads, not 28 x 3.4 MB")
+
+        // The viewer needs more pixels than a 160x120 thumbnail: the selected still is fetched whole.
+        try session.send("Enter")
+        let wholeDeadline = Date().addingTimeInterval(30)
+        while Date() < wholeDeadline, proxy.counts.toClient < bytes + 3_400_000 { Thread.sleep(forTimeInterval: 0.1) }
+        XCTAssertGreaterThanOrEqual(proxy.counts.toClient, bytes + 3_400_000, "the viewer fetched the still it shows")
+        try session.send("Escape")   // back to the grid
         try session.send("q")
         try session.waitForExit()
     }
