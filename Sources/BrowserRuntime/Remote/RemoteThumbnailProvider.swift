@@ -25,6 +25,8 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
     /// Items whose still's download waits for their preview (symbols: a preview that covers the cell makes
     /// the whole still unnecessary; issue 28.1).
     private var stillDeferred: Set<String> = []
+    /// Items whose preview was asked for (once each: the library looks the item up in its whole listing).
+    private var previewAsked: Set<String> = []
 
     public init(inner: ThumbnailProvider, session: RemoteSession) {
         self.inner = inner
@@ -40,6 +42,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
             kindAtRequest.removeAll()
             shownFromPreview.removeAll()
             stillDeferred.removeAll()
+            previewAsked.removeAll()
         }
         remoteItems = remote.itemsByID
         let changed = Set(kindAtRequest.compactMap { id, kind in
@@ -76,7 +79,10 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
         guard remoteItem.failure == nil, remoteItem.localItem == nil else { return }
         let wanted: DownloadPriority = priority == .prefetch ? .background : .visible
         // Symbols: the head's thumbnail is drawn first (pixel modes would send the picture twice).
-        if inner.pixelOutput == nil, remoteItem.stillState.localPath == nil { session.current.requestPreview(id) }
+        if inner.pixelOutput == nil, remoteItem.stillState.localPath == nil, case .notTried = remoteItem.preview,
+           previewAsked.insert(id).inserted {
+            session.current.requestPreview(id)
+        }
         let stillWaits = previewMayServe(remoteItem, key)
         if let asked = requested[id], asked >= wanted, stillDeferred.contains(id) == stillWaits { return }
         requested[id] = max(requested[id] ?? wanted, wanted)
