@@ -38,7 +38,7 @@ final class PicturePipelineTests: XCTestCase {
         woken.expectedFulfillmentCount = 2
         provider.setReadyHandler { woken.fulfill() }
 
-        let good = try still(Data(contentsOf: URL(fileURLWithPath: try Fixtures.committed("train.jpg"))), as: "good.jpg")
+        let good = try still(Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.jpg"))), as: "good.jpg")
         var broken = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10])
         broken.append(Data(repeating: 0x5A, count: 2000))
         let bad = try still(broken, as: "bad.jpg")

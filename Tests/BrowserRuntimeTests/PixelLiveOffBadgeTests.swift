@@ -28,7 +28,7 @@ final class PixelLiveOffBadgeTests: XCTestCase {
 
     private func file(_ fixture: String, as name: String) throws -> MediaFile {
         let path = directory.appendingPathComponent(name).path
-        try FileManager.default.copyItem(atPath: try Fixtures.committed(fixture), toPath: path)
+        try FileManager.default.copyItem(atPath: Fixtures.committed(fixture), toPath: path)
         return MediaFile(path: path, size: 1, modificationTime: 0, info: try MediaProbe.probe(path: path))
     }
 

@@ -17,7 +17,7 @@ final class BrowserStaleTemporariesTests: XCTestCase {
         let live = ".train.jpg.livegrid-1-\(boot)-0000abce.tmp"          // pid 1 started before it: alive
         let others = [".train.mov.tmp", ".train.mov.livegrid-\(ended.processIdentifier)-\(boot)-0000abcd.tmp.keep"]
         for name in [stale, live] + others {
-            FileManager.default.createFile(atPath: fixture.directory.appendingPathComponent(name).path, contents: Data(count: 4096))
+            _ = FileManager.default.createFile(atPath: fixture.directory.appendingPathComponent(name).path, contents: Data(count: 4096))
         }
         let session = try TmuxSession(command: fixture.command(""), columns: 120, rows: 40)
         let count = fixture.names.count

@@ -26,7 +26,7 @@ final class DemoLibraryTests: XCTestCase {
         environment["TMPDIR"] = work.path
         process.environment = environment
         let log = work.appendingPathComponent("make-demo-library.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
         process.standardOutput = logHandle
         process.standardError = logHandle

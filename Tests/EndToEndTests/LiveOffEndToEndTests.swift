@@ -8,7 +8,7 @@ final class LiveOffEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try Fixtures.makeTemporaryDirectory("livegrid-liveoff")
-        try FileManager.default.copyItem(atPath: try Fixtures.committed("train.jpg"),
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"),
                                          toPath: directory.appendingPathComponent("train.jpg").path)
     }
 
@@ -19,7 +19,7 @@ final class LiveOffEndToEndTests: XCTestCase {
     private var still: String { directory.appendingPathComponent("train.jpg").path }
 
     private func addMovie() throws {
-        try FileManager.default.copyItem(atPath: try Fixtures.committed("train.mov"),
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.mov"),
                                          toPath: directory.appendingPathComponent("train.mov").path)
     }
 

@@ -77,7 +77,7 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
         let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
         defer { sshd.stop() }
         let empty = root.appendingPathComponent("empty_known_hosts").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let config = try sshd.clientConfig(named: "unknown", knownHosts: empty)
         let session = try open(sshd.url(root.path), environment: "HOME='\(sshd.home)' LIVEGRID_SSH_CONFIG='\(config)'")
         // The whole pane with its history, wrapped lines joined: the sentence is longer than one row.

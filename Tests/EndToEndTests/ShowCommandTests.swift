@@ -24,7 +24,7 @@ final class ShowCommandTests: XCTestCase {
 
     private func copyTrain() throws -> String {
         let path = directory.appendingPathComponent("train.jpg").path
-        try FileManager.default.copyItem(atPath: try Fixtures.committed("train.jpg"), toPath: path)
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"), toPath: path)
         return path
     }
 

@@ -90,7 +90,7 @@ final class SmallDefectCommandTests: XCTestCase {
         XCTAssertTrue(missing.errText.contains("Photos does not exist"), missing.errText)
         XCTAssertFalse(missing.errText.contains("not a directory"), missing.errText)
 
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("notes.txt").path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("notes.txt").path, contents: Data("x".utf8))
         let notMedia = try RawCommand.run(dir.appendingPathComponent("notes.txt").path)
         XCTAssertEqual(notMedia.status, 1)
         XCTAssertTrue(notMedia.errText.contains("notes.txt is not a folder, photo or video"), notMedia.errText)

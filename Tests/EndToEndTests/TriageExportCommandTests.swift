@@ -27,7 +27,8 @@ final class TriageExportCommandTests: XCTestCase {
     @discardableResult
     private func export(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let binary = try MissingRequirement.livegridBinary()
-        return try ToolRunner.run(binary, ["export"] + arguments + ["--to", out], mergeErrors: true)
+        let result = try ToolRunner.run(binary, ["export"] + arguments + ["--to", out], mergeErrors: true)
+        return (status: result.status, output: result.output)
     }
 
     private func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).sorted() }

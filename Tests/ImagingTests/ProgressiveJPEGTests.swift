@@ -33,7 +33,7 @@ final class ProgressiveJPEGTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory("progressive")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("progressive.jpg").path
-        FileManager.default.createFile(atPath: path, contents: Data(progressive))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(progressive))
 
         // 4032x3024 at 1/8 is 504x378: a 480x360 box needs it; no Exif thumbnail is left (COPYNONE).
         let box = PixelSize(width: 480, height: 360)
@@ -89,7 +89,7 @@ final class ProgressiveJPEGTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("cut.jpg").path
         // Cut at 40 %: the DC scan is whole, the file is not.
-        FileManager.default.createFile(atPath: path, contents: Data(progressive.prefix(progressive.count * 4 / 10)))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(progressive.prefix(progressive.count * 4 / 10)))
         let decoded = try ImageDecoder.decode(path: path, fitting: PixelSize(width: 480, height: 360))
         XCTAssertNotEqual(decoded.path, .jpegFirstScans)
         XCTAssertNotNil(decoded.damage, "a file cut short must be marked damaged")

@@ -20,7 +20,7 @@ final class ThumbnailCacheTests: XCTestCase {
     func makePhoto(_ name: String = "photo one.jpg") throws -> String {
         let jpeg = try GeneratedJPEG.encode(GeneratedJPEG.frame(width: 640, height: 480, markers: [(.topLeft, GeneratedJPEG.red)]))
         let path = directory.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data(jpeg))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(jpeg))
         return path
     }
 
@@ -69,7 +69,7 @@ final class ThumbnailCacheTests: XCTestCase {
 
     func testFailuresAreRememberedPerVersion() throws {
         let broken = directory.appendingPathComponent("broken.jpg").path
-        FileManager.default.createFile(atPath: broken, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 7, count: 64)))
+        _ = FileManager.default.createFile(atPath: broken, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 7, count: 64)))
         let cache = ThumbnailCache(root: directory.appendingPathComponent("thumbnails").path, version: "1.2", environment: ProcessInfo.processInfo.environment)
         XCTAssertThrowsError(try cache.thumbnail(forFile: broken, size: .normal))
         let failPath = cache.failurePath(forFile: broken)
@@ -114,7 +114,7 @@ final class ThumbnailCacheTests: XCTestCase {
         // A root below a regular file can never be created, root or not.
         let photo = try makePhoto()
         let blocker = directory.appendingPathComponent("file").path
-        FileManager.default.createFile(atPath: blocker, contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data([1]))
         final class Warnings: @unchecked Sendable { var list: [String] = [] }
         let warnings = Warnings()
         let cache = ThumbnailCache(root: blocker + "/thumbnails", version: "1", environment: ProcessInfo.processInfo.environment, warn: { warnings.list.append($0) })

@@ -98,10 +98,10 @@ final class FirstScreenNamesTests: XCTestCase {
         for day in 0..<1500 {
             let here = dir.appendingPathComponent(String(format: "2019-%04d", day))
             try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: here.appendingPathComponent("IMG_\(day).jpg").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: here.appendingPathComponent("IMG_\(day).jpg").path, contents: nil)
         }
         for n in 0..<3000 {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent("img_\(n).jpg").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("img_\(n).jpg").path, contents: nil)
         }
         var warnings: [String] = []
         let whole = try LibraryScanner.listFolders(root: dir.path, recursive: true, warnings: &warnings)
@@ -118,10 +118,10 @@ final class FirstScreenNamesTests: XCTestCase {
 
     func testListingKeepsMediaNamesAndSkipsTheRest() throws {
         for name in ["a.jpg", "b.HEIC", "c.Mp4", ".hidden.jpg", "notes.txt", "d.jpeg", "e.j", "f.tiff", "g"] {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
         }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("trip.jpg"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("trip.jpg/inner.jpg").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("trip.jpg/inner.jpg").path, contents: Data())
         var warnings: [String] = []
         let flat = try LibraryScanner.listFolders(root: dir.path, recursive: false, warnings: &warnings)
         XCTAssertEqual(Set(flat.flatMap { l in (0..<l.count).map { (l.path($0) as NSString).lastPathComponent } }),

@@ -82,7 +82,7 @@ final class LibraryScannerNamesTests: XCTestCase {
         XCTAssertThrowsError(try LibraryScanner.scan(directory: dir.path + "/missing")) {
             XCTAssertEqual("\($0)", dir.path + "/missing does not exist")
         }
-        FileManager.default.createFile(atPath: dir.path + "/file.jpg", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir.path + "/file.jpg", contents: Data())
         XCTAssertThrowsError(try LibraryScanner.scan(directory: dir.path + "/file.jpg")) {
             XCTAssertEqual("\($0)", dir.path + "/file.jpg is not a directory")
         }

@@ -48,7 +48,7 @@ final class ProgressiveScanTests: XCTestCase {
     private func writeMovie(_ url: URL, id: Data) throws {
         var tail = movieTail
         if let range = tail.range(of: Self.fixtureID) { tail.replaceSubrange(range, with: id) }
-        FileManager.default.createFile(atPath: url.path, contents: movieHead)
+        _ = FileManager.default.createFile(atPath: url.path, contents: movieHead)
         let handle = try FileHandle(forWritingTo: url)
         try handle.seek(toOffset: UInt64(movieTailOffset))
         try handle.write(contentsOf: tail)

@@ -25,7 +25,7 @@ final class RemoteHTTPClientTests: RemoteServerTestCase {
         let listing = try await client.list(URL(string: "https://127.0.0.1:\(nginx.port)/photos/")!)
         XCTAssertEqual(listing.files.map(\.name).sorted(), ["motion-photo-v1.jpeg", "train.jpg", "train.mov"])
 
-        var config = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
+        let config = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
         let downloads = DownloadManager(client: client, configuration: config)
         let url = URL(string: "https://localhost:\(nginx.port)/photos/train.mov")!
         downloads.request(url)

@@ -14,7 +14,7 @@ final class RemoteLibraryTests: RemoteServerTestCase {
         http.idleTimeout = 5
         http.netrc = Netrc()
         let client = RemoteHTTPClient(configuration: http)
-        var config = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
+        let config = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
         return RemoteLibrary(url: URL(string: url)!, client: client, downloads: DownloadManager(client: client, configuration: config))
     }
 

@@ -38,7 +38,7 @@ final class RemoteSFTPTests: RemoteServerTestCase {
 
     private func library(_ configuration: RemoteHTTPConfiguration, path: String? = nil) -> RemoteLibrary {
         let client = RemoteHTTPClient(configuration: configuration)
-        var downloads = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
+        let downloads = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
         return RemoteLibrary(url: URL(string: sshd.url(path ?? photos))!, client: client,
                              downloads: DownloadManager(client: client, configuration: downloads))
     }
@@ -84,7 +84,7 @@ final class RemoteSFTPTests: RemoteServerTestCase {
 
     func testUnknownAndChangedHostKeysAndAWrongKeyAreRefused() async throws {
         let empty = root.appendingPathComponent("empty_known_hosts").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let cases: [(String, RemoteHTTPConfiguration)] = [
             ("unknown", try configuration(knownHosts: empty, name: "c1")),
             ("missing file", try configuration(knownHosts: root.appendingPathComponent("nope").path, name: "c2")),
@@ -173,7 +173,7 @@ final class RemoteSFTPTests: RemoteServerTestCase {
         let proxy = try ThrottlingProxy(to: sshd.port, bytesPerSecond: 200_000, directory: root)
         let client = RemoteHTTPClient(configuration: try configuration(viaPort: proxy.port))
         try await client.prepare(movie.deletingLastPathComponent())
-        var downloads = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
+        let downloads = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
         let manager = DownloadManager(client: client, configuration: downloads)
         manager.request(movie, expectedSize: 1509892)
         try await waitUntil(seconds: 15) {
@@ -247,7 +247,7 @@ final class RemoteSFTPTests: RemoteServerTestCase {
         let proxy = try ThrottlingProxy(to: sshd.port, bytesPerSecond: 300_000, directory: root)
         defer { proxy.stop() }
         let client = RemoteHTTPClient(configuration: try configuration(viaPort: proxy.port))
-        var downloads = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
+        let downloads = DownloadManager.Configuration(cacheRoot: root.appendingPathComponent("cache").path)
         let manager = DownloadManager(client: client, configuration: downloads)
         manager.request(movie)
         try await waitUntil(seconds: 15) {

@@ -186,7 +186,7 @@ final class ScanSnapshotTests: XCTestCase {
         let stale = files.folder + "/.scan-0000000000000000.snapshot.livegrid-\(ended.processIdentifier)-"
             + "\(TemporaryFileName.currentBoot)-00000001.tmp"
         try FileManager.default.createDirectory(atPath: files.folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: stale, contents: Data([1, 2, 3]))
+        _ = FileManager.default.createFile(atPath: stale, contents: Data([1, 2, 3]))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: stale)
         for n in 0..<(ScanSnapshotFiles.limit + 3) {
             files.store([UInt8(n)], library: "library \(n)")

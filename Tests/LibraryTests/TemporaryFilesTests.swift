@@ -12,7 +12,7 @@ final class TemporaryFilesTests: XCTestCase {
 
     func names() throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) }
 
-    func touch(_ name: String) { FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1])) }
+    func touch(_ name: String) { _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1])) }
 
     /// The pid of a process that has ended (and been reaped).
     func deadPid() throws -> Int32 {

@@ -15,7 +15,7 @@ enum TriageFixtures {
 
     static func file(_ path: String, _ format: ContainerFormat) -> MediaFile {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
-        return MediaFile(path: path, size: size ?? 0, modificationTime: 0, info: MediaInfo(format: format))
+        return MediaFile(path: path, size: size, modificationTime: 0, info: MediaInfo(format: format))
     }
 
     /// `dir/NAME.JPG` + `dir/NAME.MOV` as one live item.

@@ -20,7 +20,7 @@ public enum ExternalTool {
         process.arguments = arguments
         // stderr goes to a file so a chatty tool can never block on a full pipe while stdout is read.
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-tool-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errURL) }
         let errHandle = try FileHandle(forWritingTo: errURL)
         let out = Pipe()
