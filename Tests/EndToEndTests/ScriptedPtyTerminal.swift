@@ -32,7 +32,7 @@ struct ScriptedPtyTerminal {
         case late
         /// The replies late, each cut into pieces written 0.15 s apart (longer than the Escape timeout).
         case split
-        /// The replies at once, and all of them again `delay` seconds later.
+        /// The replies at once (but the kitty keyboard one, as xterm answers), and all again `delay` s later.
         case twice
         /// No reply at all.
         case never
@@ -165,7 +165,8 @@ while probe_at is None and time.monotonic() - started < 3 and pump(0.05) is not 
 since = probe_at or time.monotonic()
 
 if a.mode == 'twice':
-    send(b''.join(REPLIES))
+    # At once as a terminal without the kitty keyboard protocol (xterm) answers, then all of them again late.
+    send(b''.join(r for r in REPLIES if r != b'\x1b[?0u'))
 if a.mode in ('late', 'twice', 'split'):
     run_for(max(0.0, since + a.delay - time.monotonic()))
     if a.mode == 'split':
