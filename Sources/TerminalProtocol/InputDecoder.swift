@@ -243,6 +243,12 @@ public struct InputDecoder: Sendable {
         guard j < pending.count else { return .incomplete }
         let final = pending[j]
         if j == i + 2, final == UInt8(ascii: "M") { return decodeX10Mouse(at: i) }
+        if j == i + 2, final == UInt8(ascii: "[") {
+            // The Linux console's F1-F5: `ESC [ [ A` to `ESC [ [ E` (its letter must not become a key).
+            guard let letter = byte(i + 3) else { return .incomplete }
+            guard (UInt8(ascii: "A")...UInt8(ascii: "E")).contains(letter) else { return .event(.unknown(Array(pending[i..<i + 4])), 4) }
+            return .event(.key(KeyEvent(.function(Int(letter - UInt8(ascii: "A")) + 1))), 4)
+        }
         let body = Array(pending[(i + 2)..<j])
         let used = j - i + 1
         let event = csiEvent(body: body, final: final) ?? .unknown(Array(pending[i..<j + 1]))

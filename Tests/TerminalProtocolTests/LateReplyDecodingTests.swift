@@ -121,6 +121,16 @@ final class LateReplyDecodingTests: XCTestCase {
         XCTAssertEqual(keys(decodeLate([Array("\u{1B}_a".utf8)])), [.character("_"), .character("a")], "Alt-_, a")
     }
 
+    /// Sequences curses used to decode, now the decoder's: none of their bytes may become keys.
+    func testOldMouseReportsAndConsoleFunctionKeysAreNotLetters() {
+        var decoder = InputDecoder()
+        let click = decoder.feed(Array("\u{1B}[M !!\u{1B}[M#!!".utf8))
+        XCTAssertEqual(click, [.mouse(MouseEvent(button: .left, kind: .press, column: 0, row: 0)),
+                               .mouse(MouseEvent(button: .left, kind: .release, column: 0, row: 0))])
+        XCTAssertEqual(keys(decodeLate([Array("\u{1B}[[A".utf8)])), [.function(1)])
+        XCTAssertEqual(keys(decodeLate([Array("\u{1B}[[".utf8), Array("E".utf8)])), [.function(5)])
+    }
+
     func testAReplyThatNeverEndsIsDroppedNotTyped() {
         var decoder = InputDecoder()
         decoder.maxSequenceLength = 64
