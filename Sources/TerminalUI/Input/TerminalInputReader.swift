@@ -44,20 +44,22 @@ final class TerminalInputReader {
     }
 
     /// Takes everything already there (the loop waited for it in `LoopWait`) and decodes it. An unfinished
-    /// sequence waits up to 25 ms for its end; then only a lone ESC becomes the Escape key (a late reply's
-    /// beginning stays in the decoder until its end comes).
-    private func read(size: () -> TerminalSize) -> [TerminalEvent] {
+    /// sequence that just came waits up to 25 ms for its end; then only a lone ESC becomes the Escape key (a late
+    /// reply's beginning stays in the decoder until its end comes).
+    func readEvents(size: () -> TerminalSize) -> [TerminalEvent] {
         var (bytes, resized) = drain(waitingMilliseconds: 0)
+        let direct = readDirectly()
+        if case .bytes(let more) = direct { bytes += more }
         var decoded = decoder.feed(bytes)
         // Only bytes that just came wait for their end here: a reply's beginning held since an earlier turn
         // costs no turn a wait.
         if !bytes.isEmpty, decoder.hasPending {
-            (bytes, _) = drain(waitingMilliseconds: 25)
-            decoded += bytes.isEmpty ? decoder.flushPending() : decoder.feed(bytes)
+            let (more, _) = drain(waitingMilliseconds: 25)
+            decoded += more.isEmpty ? decoder.flushPending() : decoder.feed(more)
         }
         var events = decoded.compactMap(event(for:))
         if resized { events.append(.resize(size())) }
-        if terminalIsGone() { events.append(.hangup) }
+        if case .gone = direct { events.append(.hangup) }
         return events
     }
 
@@ -75,33 +77,27 @@ final class TerminalInputReader {
         return (bytes, resized)
     }
 
-    /// After curses read everything: a tty that still polls ready (or hung up) has nothing more to give. A read
-    /// returning 0 or an error other than EINTR/EAGAIN says the terminal is gone.
-    private func terminalIsGone() -> Bool {
-        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 0) > 0 else { return false }
-        let revents = Int32(descriptor.revents)
-        if revents & (Int32(POLLHUP) | Int32(POLLERR) | Int32(POLLNVAL)) != 0 { return true }
-        guard revents & Int32(POLLIN) != 0 else { return false }
-        var byte: UInt8 = 0
-        let count = Glibc.read(input, &byte, 1)
-        if count == 1 {
-            // A byte that came between curses' last read and the poll: decoded next turn with the rest.
-            let later = decoder.feed([byte])
-            pendingEvents += later.compactMap(event(for:))
-            return false
-        }
-        return count == 0 || (errno != EINTR && errno != EAGAIN)
+    private enum DirectRead {
+        case nothing
+        case bytes([UInt8])
+        /// EOF, EIO, POLLHUP/POLLERR/POLLNVAL.
+        case gone
     }
 
-    /// Events decoded outside `read`'s order (a byte read by the hang-up check), handed out first next time.
-    private var pendingEvents: [TerminalEvent] = []
-
-    /// Events decoded but not yet handed out, then this read's.
-    func readEvents(size: () -> TerminalSize) -> [TerminalEvent] {
-        let earlier = pendingEvents
-        pendingEvents = []
-        return earlier + read(size: size)
+    /// After curses read everything (its ERR says nothing about why): a tty that hung up, or that still polls
+    /// ready and gives 0 bytes or an error, is gone. Bytes that came after curses' last read are kept (curses
+    /// reads one byte at a time and holds none back once it returned ERR, so their order is kept).
+    private func readDirectly() -> DirectRead {
+        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return .nothing }
+        let revents = Int32(descriptor.revents)
+        if revents & (Int32(POLLHUP) | Int32(POLLERR) | Int32(POLLNVAL)) != 0 { return .gone }
+        guard revents & Int32(POLLIN) != 0 else { return .nothing }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+        if count > 0 { return .bytes(Array(buffer.prefix(count))) }
+        if count < 0, errno == EINTR || errno == EAGAIN { return .nothing }
+        return .gone
     }
 
     /// What the loop sees of a decoded event. Replies and unknown bytes are dropped here: they are the
