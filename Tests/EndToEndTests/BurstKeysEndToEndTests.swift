@@ -50,6 +50,18 @@ final class BurstKeysEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecars, [], "no rating sidecar written")
     }
 
+    /// Any prompt, not only search: the date typed after `D` in the same burst is the date (`2`, `0`, `4` rated).
+    func testADateTypedInOneBurstAfterDGoesIntoTheDatePrompt() throws {
+        try burst("D", "2", "0", "2", "4", "-", "0", "1")
+        let screen = try session.waitFor("the date prompt holding 2024-01") { screen in
+            screen.first?.contains("jump to date (2023-07-14): 2024-01▏") == true
+        }
+        XCTAssertFalse(screen.joined(separator: "\n").contains("rated"), "nothing rated:\n\(screen.joined(separator: "\n"))")
+        try session.send("Escape")
+        try session.waitFor("the prompt closed") { $0.first?.contains("jump to date") == false }
+        XCTAssertEqual(sidecars, [], "no rating sidecar written")
+    }
+
     func testFThenFourInOneBurstFiltersInsteadOfRating() throws {
         try burst("f", "4")
         try session.waitFor("the rating filter applied") { screen in
