@@ -50,8 +50,11 @@ struct ScriptedPtyTerminal {
     /// Runs `arguments` (the program first) on a pty with `term`; returns the script's report.
     /// `controlling`: the pty is the program's controlling terminal (a real terminal's case); the vanished
     /// terminal of issue 32.1 is one that is not.
+    /// `waitFor`: text the program must have written before the terminal goes on; `type`: typed then.
+    /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
     static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
-                    minimumOutput: Int = 1, environment: [String: String] = [:], in directory: URL) throws -> Outcome {
+                    minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
+                    environment: [String: String] = [:], in directory: URL) throws -> Outcome {
         let python = try requirePython()
         let script = directory.appendingPathComponent("pty-terminal.py")
         try source.write(to: script, atomically: true, encoding: .utf8)
@@ -60,7 +63,8 @@ struct ScriptedPtyTerminal {
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { environmentArguments += ["--env", "\(name)=\(value)"] }
         let scriptArguments = [script.path, "--mode", mode.rawValue, "--term", term, "--delay", String(delay),
                                "--controlling", controlling ? "1" : "0", "--min-output", String(minimumOutput),
-                               "--result", report.path] + environmentArguments + ["--"] + arguments
+                               "--result", report.path, "--wait-for", waitFor, "--type", type,
+                               "--block-hup", blockHangup ? "1" : "0"] + environmentArguments + ["--"] + arguments
         let result = try ToolRunner.run(python, scriptArguments)
         guard let data = FileManager.default.contents(atPath: report.path) else {
             throw MissingRequirement.Failure(description: "the pty script wrote no report: \(result.output.suffix(2000))")
@@ -79,6 +83,9 @@ p.add_argument('--controlling', type=int, default=1)
 p.add_argument('--min-output', type=int, default=1)
 p.add_argument('--result', required=True)
 p.add_argument('--env', action='append', default=[])
+p.add_argument('--wait-for', default='')
+p.add_argument('--type', default='')
+p.add_argument('--block-hup', type=int, default=0)
 p.add_argument('argv', nargs=argparse.REMAINDER)
 a = p.parse_args()
 argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
@@ -101,7 +108,11 @@ if pid == 0:
         os.dup2(slave, fd)
     os.close(master)
     os.close(slave)
-    env = {k: v for k, v in os.environ.items() if k not in ('TMUX', 'TMUX_PANE', 'TERM_PROGRAM', 'KITTY_WINDOW_ID', 'COLORTERM')}
+    if a.block_hup:
+        # A session that outlives its terminal (a wrapper that keeps it): the hang-up's SIGHUP never lands.
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGHUP])
+    env = {k: v for k, v in os.environ.items()
+           if k not in ('TMUX', 'TMUX_PANE', 'TERM_PROGRAM', 'KITTY_WINDOW_ID', 'COLORTERM', 'SSH_AUTH_SOCK')}
     env['TERM'] = a.term
     for item in a.env:
         name, _, value = item.partition('=')
@@ -178,10 +189,14 @@ if a.mode in ('late', 'twice', 'split'):
     else:
         send(b''.join(REPLIES))
 
-# Let it draw: the minimum output, then quiet (a movie playing is never quiet: at most a second more).
+# Let it draw: the minimum output (and the text waited for), then quiet (a movie playing is never quiet: at
+# most a second more); then type what there is to type.
 end = time.monotonic() + 20
-while len(output) < a.min_output and time.monotonic() < end and pump(0.05) is not None:
+while (len(output) < a.min_output or a.wait_for.encode() not in output) and time.monotonic() < end \
+        and pump(0.05) is not None:
     pass
+if a.type:
+    send(a.type.encode())
 wait_quiet(0.5, 1.0 if a.mode == 'vanish' else 8.0)
 
 if a.mode == 'vanish':
