@@ -36,8 +36,9 @@ final class TerminalInputReader {
         if mouse { KittyKeyboard.writeRaw(TerminalSequences.sgrMouseOn) }
     }
 
-    /// Leaves the terminal's input modes as they were (CursesSession.restore and the signal handlers do the same
-    /// on the other ways out). Writes to a terminal that is gone fail; that is fine.
+    /// Leaves the terminal's input modes as they were: SGR mouse off, kitty flags popped (CursesSession.restore
+    /// and the signal handlers pop the flags on the other ways out; endwin switches the mouse off). Writes to a
+    /// terminal that is gone fail; that is fine.
     func shutdown() {
         if mouse { KittyKeyboard.writeRaw(TerminalSequences.sgrMouseOff) }
         KittyKeyboard.pop()
