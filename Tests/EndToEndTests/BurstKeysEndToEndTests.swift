@@ -62,6 +62,18 @@ final class BurstKeysEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecars, [], "no rating sidecar written")
     }
 
+    /// The other way round: Esc closes the prompt, and the key after it in the same burst is a grid key again.
+    func testEscapeAndAKeyInOneBurstCloseThePromptThenMove() throws {
+        try burst("/", "x")
+        try session.waitFor("the search prompt holding x") { $0.first?.contains("/x▏") == true }
+        try burst("Escape", "l")
+        let count = fixture.names.count
+        let screen = try session.waitFor("the prompt closed and the selection on item 2") { screen in
+            screen.first?.contains("/x") == false && screen.contains { $0.contains(" 2/\(count) ") }
+        }
+        XCTAssertFalse(screen.first?.contains("/xl") ?? true, "l was not typed into the prompt")
+    }
+
     func testFThenFourInOneBurstFiltersInsteadOfRating() throws {
         try burst("f", "4")
         try session.waitFor("the rating filter applied") { screen in

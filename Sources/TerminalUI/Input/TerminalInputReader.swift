@@ -58,7 +58,7 @@ final class TerminalInputReader {
             let (more, _) = drain(waitingMilliseconds: 25)
             decoded += more.isEmpty ? decoder.flushPending() : decoder.feed(more)
         }
-        var events = decoded.compactMap(event(for:))
+        var events = decoded.flatMap(loopEvents(for:))
         if resized { events.append(.resize(size())) }
         if case .gone = direct { events.append(.hangup) }
         return events
@@ -103,6 +103,15 @@ final class TerminalInputReader {
 
     /// What the loop sees of a decoded event. Replies and unknown bytes are dropped here: they are the
     /// terminal's answers, not the user's keys.
+    private func loopEvents(for decoded: InputEvent) -> [TerminalEvent] {
+        guard let event = event(for: decoded) else { return [] }
+        // Without the kitty protocol, ESC and a key in one read (Alt-key, or Esc then a key typed fast, pasted,
+        // or in one ssh packet) are Escape then the key, as they were when curses read them: Esc leaves the
+        // prompt before the key acts.
+        if !kittyKeys, case .key(let key) = decoded, key.modifiers.contains(.alt) { return [.key(.escape), event] }
+        return [event]
+    }
+
     private func event(for decoded: InputEvent) -> TerminalEvent? {
         switch decoded {
         case .key(let key):
