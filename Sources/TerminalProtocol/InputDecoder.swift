@@ -71,12 +71,6 @@ public struct InputDecoder: Sendable {
         return []
     }
 
-    /// Drops whatever is pending (an unfinished sequence at the end of a read that nothing will follow).
-    public mutating func discardPending() {
-        pending.removeAll()
-        afterLoneEscape = false
-    }
-
     /// After a lone ESC was flushed as the Escape key: the pending bytes read as if that ESC preceded them. A
     /// reply (or any sequence that is not a key: it would have been dropped with its ESC) is taken off the
     /// front; `.incomplete` when it may still become one; `.skip` when the bytes are keys after all.
