@@ -28,7 +28,7 @@ final class LateReplyEndToEndTests: XCTestCase {
 
     private func check(_ mode: ScriptedPtyTerminal.Mode, delay: Double, file: StaticString = #filePath,
                        line: UInt = #line) throws {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         _ = try ScriptedPtyTerminal.requirePython()
         for term in Self.terms {
             let root = try Fixtures.makeTemporaryDirectory("livegrid-late-reply")

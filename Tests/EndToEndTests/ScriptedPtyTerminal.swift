@@ -41,10 +41,7 @@ struct ScriptedPtyTerminal {
     }
 
     static func requirePython() throws -> String {
-        for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        throw MissingRequirement.tool("python3 is not installed: skipping the scripted pty terminal tests")
+        try MissingRequirement.path(of: "python3", for: "the scripted pty terminal tests need it")
     }
 
     /// Runs `arguments` (the program first) on a pty with `term`; returns the script's report.

@@ -37,7 +37,7 @@ final class VanishedPromptEndToEndTests: RemoteServerTestCase {
     }
 
     func testTheTerminalVanishingAtThePasswordPromptSendsNoHalfPassword() throws {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         let url = "sftp://\(account.name)@127.0.0.1:\(sshd.port)\(root.appendingPathComponent("www/photos").path)/"
         let home = sshd.home
         let outcome = try ScriptedPtyTerminal.run(

@@ -20,7 +20,7 @@ final class VanishedTerminalEndToEndTests: XCTestCase {
     }
 
     private func binary() throws -> String {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         return binary
     }
 
