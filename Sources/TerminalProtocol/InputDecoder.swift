@@ -1,11 +1,20 @@
 /// Decodes terminal input bytes into events: legacy keys, xterm modifiers, the kitty keyboard protocol
 /// (`CSI code;mods:event u` with press/repeat/release), SGR mouse (1006) press/release/wheel, and the replies to
-/// terminal queries (DA1, `CSI ? u`, `CSI 14/16 t`, APC). Incomplete sequences wait for more bytes; a lone ESC
-/// is only a key once `flushPending()` is called after a short timeout.
+/// terminal queries (DA1, `CSI ? u`, `CSI 14/16 t`, APC, DCS, OSC). Incomplete sequences wait for more bytes;
+/// a lone ESC is only a key once `flushPending()` is called after a short timeout.
+///
+/// A terminal's reply is never read as keys, however late it comes and however it is split (issue 31): a
+/// reply begun and not finished stays pending through `flushPending()` (only a lone ESC is ever flushed into a
+/// key), and the rest of a reply whose ESC was already flushed as the Escape key is still recognised as that
+/// reply (`afterLoneEscape`). One decoder lives for the whole session (the start-up probe hands its unfinished
+/// bytes to the main reader), so a reply split across the hand-over is whole again.
 public struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
     /// Longest escape sequence kept while waiting for its end (a runaway sequence is dropped, not hoarded).
-    public var maxSequenceLength = 4096
+    public var maxSequenceLength = 1024
+    /// The last flush turned a lone ESC into the Escape key: the next bytes may be the rest of a reply whose
+    /// ESC came alone (split right after it, later than the flush timeout).
+    private var afterLoneEscape = false
 
     public init() {}
 
@@ -15,6 +24,13 @@ public struct InputDecoder: Sendable {
     public mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
         pending += bytes
         var events: [InputEvent] = []
+        if afterLoneEscape {
+            switch takeReplyTail() {
+            case .event(let reply, _): events.append(reply)
+            case .incomplete: return events
+            case .skip: break
+            }
+        }
         var i = 0
         while i < pending.count {
             switch decodeOne(at: i) {
@@ -37,15 +53,53 @@ public struct InputDecoder: Sendable {
         return events
     }
 
-    /// Called when no byte followed for a while: a lone ESC (or ESC-prefixed fragment) becomes keys.
+    /// Called when no byte followed for a while. A lone ESC becomes the Escape key. Anything longer is an
+    /// escape sequence or a reply whose end is late: it stays pending (a late end must not turn its first
+    /// bytes into keys; a sequence that never ends is dropped at `maxSequenceLength`). After a flushed lone
+    /// ESC, one byte alone is the key the user typed after Escape.
     public mutating func flushPending() -> [InputEvent] {
-        defer { pending.removeAll() }
         guard !pending.isEmpty else { return [] }
-        if pending == [0x1B] { return [.key(KeyEvent(.escape))] }
-        if pending.count == 2, pending[0] == 0x1B, pending[1] == UInt8(ascii: "[") {
-            return [.key(KeyEvent(.character("["), modifiers: .alt))]
+        if pending == [0x1B] {
+            pending.removeAll()
+            afterLoneEscape = true
+            return [.key(KeyEvent(.escape))]
         }
-        return [.unknown(pending)]
+        if afterLoneEscape, pending.count == 1 {
+            afterLoneEscape = false
+            return feed([])
+        }
+        return []
+    }
+
+    /// After a lone ESC was flushed as the Escape key: the pending bytes read as if that ESC preceded them. A
+    /// reply (or any sequence that is not a key: it would have been dropped with its ESC) is taken off the
+    /// front; `.incomplete` when it may still become one; `.skip` when the bytes are keys after all.
+    private mutating func takeReplyTail() -> Step {
+        guard let first = pending.first, [UInt8(ascii: "["), UInt8(ascii: "_"), UInt8(ascii: "P"),
+                                          UInt8(ascii: "]")].contains(first) else {
+            if !pending.isEmpty { afterLoneEscape = false }
+            return .skip(0)
+        }
+        pending.insert(0x1B, at: 0)
+        let step = decodeOne(at: 0)
+        switch step {
+        case .event(let event, let used) where !event.isInput:
+            pending.removeFirst(used)
+            afterLoneEscape = false
+            return .event(event, used)
+        case .incomplete:
+            pending.removeFirst()
+            guard pending.count > maxSequenceLength else { return .incomplete }
+            // A runaway: dropped, like any sequence that never ends (never read as keys).
+            let dropped = InputEvent.unknown(Array(pending.prefix(16)))
+            pending.removeAll()
+            afterLoneEscape = false
+            return .event(dropped, 0)
+        default:
+            pending.removeFirst()
+            afterLoneEscape = false
+            return .skip(0)
+        }
     }
 
     // MARK: one unit
@@ -66,7 +120,10 @@ public struct InputDecoder: Sendable {
             switch next {
             case UInt8(ascii: "["): return decodeCSI(at: i)
             case UInt8(ascii: "O"): return decodeSS3(at: i)
-            case UInt8(ascii: "_"), UInt8(ascii: "P"), UInt8(ascii: "]"): return decodeString(at: i)
+            case UInt8(ascii: "_"), UInt8(ascii: "P"), UInt8(ascii: "]"):
+                guard let third = byte(i + 2) else { return .incomplete }
+                if Self.startsReplyString(kind: next, with: third) { return decodeString(at: i) }
+                return .event(.key(KeyEvent(.character(Unicode.Scalar(next)), modifiers: .alt)), 2)
             case 0x1B: return .event(.key(KeyEvent(.escape)), 1)
             default:
                 // Alt+key: ESC then the key's own byte(s).
@@ -131,6 +188,18 @@ public struct InputDecoder: Sendable {
         return .event(.key(KeyEvent(key)), 3)
     }
 
+    /// Whether `ESC kind third` opens a reply string rather than being Alt+kind followed by a key: the kitty
+    /// graphics reply is `ESC _ G`, DCS replies (DECRQSS `P1$r`, XTGETTCAP `P1+r`, XTVERSION `P>|`) start with a
+    /// digit or a marker, OSC replies (`ESC ] 11 ; rgb:…`) with a number.
+    private static func startsReplyString(kind: UInt8, with third: UInt8) -> Bool {
+        let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(third)
+        switch kind {
+        case UInt8(ascii: "_"): return third == UInt8(ascii: "G")
+        case UInt8(ascii: "P"): return isDigit || Array(">!=+$".utf8).contains(third)
+        default: return isDigit
+        }
+    }
+
     /// APC/DCS/OSC strings up to ST (ESC \) or BEL.
     private func decodeString(at i: Int) -> Step {
         var j = i + 2
@@ -150,7 +219,12 @@ public struct InputDecoder: Sendable {
     }
 
     private func stringEvent(_ body: [UInt8], kind: UInt8) -> InputEvent {
-        kind == UInt8(ascii: "_") ? .applicationReply(String(decoding: body, as: UTF8.self)) : .unknown(body)
+        let text = String(decoding: body, as: UTF8.self)
+        switch kind {
+        case UInt8(ascii: "_"): return .applicationReply(text)
+        case UInt8(ascii: "P"): return .deviceControlReply(text)
+        default: return .operatingSystemReply(text)
+        }
     }
 
     private func decodeCSI(at i: Int) -> Step {
@@ -162,10 +236,27 @@ public struct InputDecoder: Sendable {
         }
         guard j < pending.count else { return .incomplete }
         let final = pending[j]
+        if j == i + 2, final == UInt8(ascii: "M") { return decodeX10Mouse(at: i) }
+        if j == i + 2, final == UInt8(ascii: "[") {
+            // The Linux console's F1-F5: `ESC [ [ A` to `ESC [ [ E` (its letter must not become a key).
+            guard let letter = byte(i + 3) else { return .incomplete }
+            guard (UInt8(ascii: "A")...UInt8(ascii: "E")).contains(letter) else { return .event(.unknown(Array(pending[i..<i + 4])), 4) }
+            return .event(.key(KeyEvent(.function(Int(letter - UInt8(ascii: "A")) + 1))), 4)
+        }
         let body = Array(pending[(i + 2)..<j])
         let used = j - i + 1
         let event = csiEvent(body: body, final: final) ?? .unknown(Array(pending[i..<j + 1]))
         return .event(event, used)
+    }
+
+    /// `CSI M b x y`: a mouse report in the old X10 form (three raw bytes, each plus 32), which a terminal sends
+    /// when only mode 1000 is on (ncurses switches it back on when it resumes after Ctrl-Z). Decoded, so that
+    /// those three bytes never become keys.
+    private func decodeX10Mouse(at i: Int) -> Step {
+        guard i + 5 < pending.count else { return .incomplete }
+        let b = Int(pending[i + 3]) - 32, x = Int(pending[i + 4]) - 32, y = Int(pending[i + 5]) - 32
+        let released = b & 3 == 3 && b & 64 == 0
+        return .event(.mouse(Self.sgrMouse(b: released ? (b & ~3) : b, x: x, y: y, released: released)), 6)
     }
 
     /// Parses "a:b;c:d" into [[a, b], [c, d]] (missing numbers are nil).

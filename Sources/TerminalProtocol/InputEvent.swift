@@ -66,12 +66,25 @@ public enum InputEvent: Sendable, Hashable {
     case cellPixels(height: Int, width: Int)
     /// An APC reply such as the kitty graphics query's `_Gi=31;OK`.
     case applicationReply(String)
+    /// A DCS reply (DECRQSS `1$r…`, XTGETTCAP `1+r…`, XTVERSION `>|…`): its body between `ESC P` and ST.
+    case deviceControlReply(String)
+    /// An OSC reply (a colour query's `11;rgb:…`): its body between `ESC ]` and ST or BEL.
+    case operatingSystemReply(String)
     case focus(Bool)
     /// Bytes the decoder does not understand (never dropped silently: a caller may log them).
     case unknown([UInt8])
 }
 
 extension InputEvent {
+    /// Something the user did (a key, the mouse, focus in or out), as opposed to the terminal's answer to a
+    /// query or bytes nobody understood: only these may ever reach the keymap.
+    public var isInput: Bool {
+        switch self {
+        case .key, .mouse, .focus: return true
+        default: return false
+        }
+    }
+
     /// A key the user typed (not an answer of the terminal): what the start-up reply reader hands on to the
     /// main loop instead of dropping it (keys typed while livegrid starts, before curses' first read).
     public var typedKey: KeyEvent? {

@@ -150,8 +150,11 @@ public final class BrowserApp {
         // move them behind its back).
         idlok(session.window, imageWriter == nil && directCells == nil)
         idcok(session.window, directCells == nil)
-        // After the provider's terminal probe: the kitty keyboard query reads its own replies.
-        let playback = BrowserPlayback(session: session, mouse: options.config.mouse, pixels: provider.pixelOutput,
+        // After the provider's terminal probe: the reader continues its decoder, and the kitty keyboard check
+        // reads its answer from it.
+        let input = TerminalInputReader(window: session.window, mouse: options.config.mouse)
+        defer { input.shutdown() }
+        let playback = BrowserPlayback(session: session, kittyKeys: input.kittyKeys, pixels: provider.pixelOutput,
                                        badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
                                        post: { [inbox] in inbox.post($0) }, wake: { wake.wake() })
         defer { playback.shutdown() }
@@ -241,7 +244,11 @@ public final class BrowserApp {
             let wakeup = LoopWait.wait(wake: wake, timeoutMilliseconds: typedAheadDue ? 0 : timers.pollTimeout(now: MonotonicClock.now()))
             startupTrace?.log("loop-wake \(wakeup.traceName)")
             // Curses also turns a SIGWINCH into a resize "key": read after every wake-up, not only on input.
-            var events = playback.readEvents(session: session)
+            var events = input.readEvents(size: { session.size })
+            // EOF or EIO on the tty: the user is gone and cannot come back to it (no SIGHUP comes under `su`,
+            // behind wrappers that keep the session, after some dropped ssh links). Leave at once instead of
+            // waking on the dead tty forever; the defers restore what can be restored.
+            if events.contains(where: \.isHangup) { throw TerminalUIError.terminalGone }
             if typedAheadDue {
                 // With key releases on, a play key typed before they were switched on is left out: its
                 // release was never reported, so the hold it starts would not end.
@@ -253,13 +260,48 @@ public final class BrowserApp {
                 } + events
                 typedAhead = []
             }
-            var actions = inbox.drain()
+            // Background results first, then each input event, then the clock. Each event is read against the
+            // state the previous one left (issue 31): `/` opens the search prompt, so the `I` after it in the same
+            // burst is typed into the prompt, not "invert the marks". Effects run here, outside the reducer; what
+            // they report goes through it before the next event.
+            let actions = inbox.drain()
             let now = MonotonicClock.now()
+            var effectsRan = false
+            func apply(_ actions: [BrowserAction]) {
+                var queue = actions[...]
+                while let action = queue.popFirst() {
+                    if case .scanFinished(let scan) = action {
+                        let local = changedByLocalScan.withLockedValue { changed in
+                            defer { changed = nil }
+                            return changed
+                        }
+                        provider.invalidate(itemIDs: local ?? scannedModificationTimes.withLockedValue {
+                            Self.changedItems(in: scan, times: &$0)
+                        })
+                    }
+                    for effect in state.reduce(action) {
+                        effectsRan = true
+                        queue += perform(effect, state: state)
+                    }
+                    if case .scanFinished = action, !scanArranged {
+                        scanArranged = true
+                        startupTrace?.log("scan-arranged")
+                    }
+                    if queue.isEmpty {
+                        let reports = playback.update(state: state)
+                        effectsRan = effectsRan || !reports.isEmpty
+                        queue += reports
+                    }
+                }
+            }
+            apply(actions)
             for event in events {
-                if let handled = playback.actions(for: event, state: state, keymap: options.config.keymap, now: now) {
-                    actions += handled
-                } else if let action = action(for: event, state: state, keymap: options.config.keymap) {
-                    actions.append(action)
+                if state.wantsQuit { break }   // keys after `q` in the same burst do nothing
+                let keymap = options.config.keymap
+                if let handled = playback.actions(for: event, state: state, keymap: keymap, now: now) {
+                    apply(handled)
+                } else if let action = action(for: event, state: state, keymap: keymap) {
+                    apply([action])
                 }
                 if case .resize = event {
                     clearok(session.window, true)
@@ -273,33 +315,8 @@ public final class BrowserApp {
             let resumed = CursesSession.takeResumed()
             if resumed { clearok(curscr, true); imageWriter?.screenCleared(); directCells?.screenCleared(size: session.size) }
             // The turn ends with the clock (it ends an auto-repeat hold whose repeats stopped, starts a hint that
-            // came due). Effects run here, outside the reducer; what they report goes through it in this same turn.
-            var queue = (actions + [.playbackTick(at: now)])[...]
-            var effectsRan = false
-            while let action = queue.popFirst() {
-                if case .scanFinished(let scan) = action {
-                    let local = changedByLocalScan.withLockedValue { changed in
-                        defer { changed = nil }
-                        return changed
-                    }
-                    provider.invalidate(itemIDs: local ?? scannedModificationTimes.withLockedValue {
-                        Self.changedItems(in: scan, times: &$0)
-                    })
-                }
-                for effect in state.reduce(action) {
-                    effectsRan = true
-                    queue += perform(effect, state: state)
-                }
-                if case .scanFinished = action, !scanArranged {
-                    scanArranged = true
-                    startupTrace?.log("scan-arranged")
-                }
-                if queue.isEmpty {
-                    let reports = playback.update(state: state)
-                    effectsRan = effectsRan || !reports.isEmpty
-                    queue += reports
-                }
-            }
+            // came due).
+            apply([.playbackTick(at: now)])
             provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
             let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
@@ -378,6 +395,7 @@ public final class BrowserApp {
         case .key(let key): return keymap.action(for: key, in: state)
         case .keyEvent(let key, let type): return type == .release ? nil : keymap.action(for: key, in: state)
         case .resize(let size): return .resize(size)
+        case .hangup: return nil
         case .mouse(let x, let y, let kind):
             switch kind {
             case .click, .press: return .click(x: x, y: y)

@@ -6,13 +6,20 @@ import BrowserCore
 import TerminalGraphics
 import TerminalProtocol
 
-/// An input event read from curses.
+/// An input event, as `TerminalInputReader` hands it to the loop.
 enum TerminalEvent {
     case key(KeyInput)
     /// A key with its event type (press / repeat / release), from the kitty keyboard protocol.
     case keyEvent(KeyInput, KeyEventType)
     case resize(TerminalSize)
     case mouse(x: Int, y: Int, kind: MouseKind)
+    /// The tty is gone (EOF, EIO, POLLHUP): nobody can type or see anything any more.
+    case hangup
+
+    var isHangup: Bool {
+        if case .hangup = self { return true }
+        return false
+    }
 }
 
 enum MouseKind {
@@ -49,8 +56,7 @@ final class CursesSession {
         Self.takeSuspendKey()
         noecho()
         nonl()
-        keypad(screen, true)
-        AlternateKeySequences.install()
+        // Keys are decoded by TerminalInputReader (keypad off), not by curses.
         intrflush(screen, false)
         set_escdelay(25)
         curs_set(0)
@@ -93,65 +99,6 @@ final class CursesSession {
 
     var size: TerminalSize {
         TerminalSize(columns: Int(lg_getmaxx(window)), rows: Int(lg_getmaxy(window)))
-    }
-
-    /// Reads one event: waits up to `timeoutMilliseconds` (-1 = forever, 0 = don't wait). nil = nothing.
-    func readEvent(timeoutMilliseconds: Int32) -> TerminalEvent? {
-        wtimeout(window, timeoutMilliseconds)
-        var character: wint_t = 0
-        let status = wget_wch(window, &character)
-        if status == ERR { return nil }
-        if status == lg_key_code_yes() {
-            return functionKey(Int32(character))
-        }
-        guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
-        switch scalar.value {
-        case 0x0A, 0x0D: return .key(.enter)
-        case 0x1B:
-            // An escape sequence ncurses does not know (its bytes are already waiting) is dropped, not read as keys.
-            if AlternateKeySequences.dropUnknownSequence(window) { return nil }
-            return .key(.escape)
-        case 0x7F, 0x08: return .key(.backspace)
-        case 0x09: return .key(.tab)
-        case 0x1A:
-            // Ctrl-Z, read as a key (`takeSuspendKey`): suspend from this thread, between two updates; the
-            // handler returns once the shell's `fg` continued the process.
-            raise(SIGTSTP)
-            return readEvent(timeoutMilliseconds: 0)
-        default: return .key(.character(Character(scalar)))
-        }
-    }
-
-    private func functionKey(_ code: Int32) -> TerminalEvent? {
-        switch code {
-        case KEY_UP: return .key(.up)
-        case KEY_DOWN: return .key(.down)
-        case KEY_LEFT: return .key(.left)
-        case KEY_RIGHT: return .key(.right)
-        case KEY_PPAGE: return .key(.pageUp)
-        case KEY_NPAGE: return .key(.pageDown)
-        case KEY_HOME: return .key(.home)
-        case KEY_END: return .key(.end)
-        case KEY_ENTER: return .key(.enter)
-        case KEY_BACKSPACE: return .key(.backspace)
-        case KEY_DC: return .key(.delete)
-        case lg_key_resize(): return .resize(size)
-        case lg_key_mouse():
-            var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
-            let state = event.bstate
-            if state & lg_button4_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .wheelUp) }
-            if state & lg_button5_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .wheelDown) }
-            if state & lg_button1_pressed() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .press) }
-            if state & lg_button1_released() != 0 { return .mouse(x: Int(event.x), y: Int(event.y), kind: .release) }
-            if state & (lg_button1_clicked() | lg_button1_double_clicked()) != 0 {
-                return .mouse(x: Int(event.x), y: Int(event.y), kind: .click)
-            }
-            return nil
-        default:
-            if code >= KEY_F0 + 1 && code <= KEY_F0 + 24 { return .key(.function(Int(code - KEY_F0))) }
-            return nil
-        }
     }
 
     /// Starts curses on stdin/stdout with terminfo entry `terminal` (nil: $TERM). Unlike initscr, a missing
@@ -261,8 +208,11 @@ final class CursesSession {
 public enum TerminalUIError: Error, CustomStringConvertible {
     case cannotInitialise
     case notATerminal
+    /// The terminal went away under livegrid (EOF or EIO on it): the exit status says so.
+    case terminalGone
     public var description: String {
         switch self {
+        case .terminalGone: return "the terminal went away (end of input on it); livegrid stopped"
         case .cannotInitialise: return "cannot initialise the terminal (is TERM set?)"
         case .notATerminal: return "livegrid browse needs a terminal; use `livegrid scan` for plain output"
         }

@@ -8,7 +8,7 @@ enum HumanOutput {
     /// Lines on standard output, each escaped on its own: a line break inside one (a file name's) is shown
     /// as `\n`, never obeyed.
     static func lines(_ texts: [String]) {
-        FileHandle.standardOutput.write(Data(texts.map { VisibleText.escaped($0) + "\n" }.joined().utf8))
+        write(Data(texts.map { VisibleText.escaped($0) + "\n" }.joined().utf8), to: .standardOutput)
     }
 
     /// `livegrid: message` as one line on standard error.
@@ -18,7 +18,14 @@ enum HumanOutput {
 
     /// One line on standard error without the prefix (statistics, --why).
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((VisibleText.escaped(text) + "\n").utf8))
+        write(Data((VisibleText.escaped(text) + "\n").utf8), to: .standardError)
+    }
+
+    /// Writes without trapping: Foundation's `write(_: Data)` stops the process with SIGILL when the write
+    /// fails, and it does fail once the terminal is gone (EIO, issue 32.1), the very moment livegrid says so.
+    static func write(_ data: Data, to handle: FileHandle) {
+        // try?: a terminal or pipe that is gone cannot show the text; there is no one else to tell.
+        try? handle.write(contentsOf: data)
     }
 
     /// Text of several lines (argument parser help and errors) with each line escaped.

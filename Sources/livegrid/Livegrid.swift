@@ -48,9 +48,9 @@ struct Livegrid: ParsableCommand {
             }
             if code == .success {
                 // Help, version, completion scripts: the program's own text (a script may hold tabs).
-                if !message.isEmpty { FileHandle.standardOutput.write(Data((message + "\n").utf8)) }
+                if !message.isEmpty { HumanOutput.write(Data((message + "\n").utf8), to: .standardOutput) }
             } else if !message.isEmpty {
-                FileHandle.standardError.write(Data((HumanOutput.block(message) + "\n").utf8))
+                HumanOutput.write(Data((HumanOutput.block(message) + "\n").utf8), to: .standardError)
             }
             finish(code.rawValue)
         }

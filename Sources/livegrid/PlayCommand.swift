@@ -67,8 +67,17 @@ struct PlayCommand: ParsableCommand {
                                      prepare: { frame in run.render(frame) },
                                      present: { _, image in run.show(image) })
             player.start()
-            var end = player.waitUntilEnded(timeout: 3600)
-            while end == nil { end = player.waitUntilEnded(timeout: 3600) }
+            // A terminal that is gone (writes fail with EIO once its pty's other side closed; no SIGHUP comes when
+            // it was not the controlling terminal) ends the playback at once: nobody sees the frames (issue 32.1).
+            var end = player.waitUntilEnded(timeout: 0.1)
+            while end == nil {
+                if TerminalOutput.isGone { player.stop() }
+                end = player.waitUntilEnded(timeout: 0.1)
+            }
+            if TerminalOutput.isGone {
+                HumanOutput.error("the terminal went away during playback; stopped")
+                throw ExitCode(1)
+            }
             let cpu = CPUUsage.now().seconds - usage.seconds
             if case .failed = end { failed = end }
             if end == .finished, player.stats.framesShown == 0 { failed = .failed(.unsupported("stream: no frame could be decoded")) }
@@ -162,12 +171,22 @@ private struct CPUUsage {
 
 /// Raw writes to stdout (unbuffered, whole buffer), and the terminal put back on Ctrl-C.
 private enum TerminalOutput {
+    private static let gone = Locked(false)
+
+    /// A write failed for good (EIO: the terminal is gone; or any error but EINTR/EAGAIN): playback stops.
+    static var isGone: Bool { gone.value }
+
     static func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count, let base = raw.baseAddress {
                 let n = Glibc.write(STDOUT_FILENO, base + offset, raw.count - offset)
-                if n <= 0 { if errno == EINTR { continue }; return }
+                if n <= 0 {
+                    if errno == EINTR { continue }
+                    // A full non-blocking pipe drops this frame; anything else means nobody reads any more.
+                    if n < 0, errno != EAGAIN { gone.set(true) }
+                    return
+                }
                 offset += n
             }
         }

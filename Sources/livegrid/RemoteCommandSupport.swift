@@ -125,7 +125,15 @@ enum TerminalSecretPrompt {
         while bytes.count < 4096 {
             let n = read(fd, &byte, 1)
             if n < 0, errno == EINTR { continue }
-            guard n == 1 else { break }   // the terminal went away: what was typed so far, if anything
+            guard n == 1 else {
+                // 0 or EIO: the terminal went away (Ctrl-D is a byte here, not an end of input). Nobody can finish
+                // the answer: what was typed so far is not a password. Restore what can be restored and end
+                // (issue 32.1): going on would log in with half a password or wait on a dead tty.
+                _ = tcsetattr(fd, TCSANOW, &saved)
+                PromptTerminalGuard.disarm()
+                HumanOutput.error("the terminal went away at the prompt")
+                exit(1)
+            }
             switch byte {
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x04:   // Enter, Ctrl-D
                 send(fd, "\n")

@@ -65,9 +65,19 @@ enum TerminalProbe {
         return typedAhead
     }
 
+    /// The decoder of the start-up reads. What it holds when they end (a reply whose end is late) is the
+    /// beginning of the main reader's input: `TerminalInputReader` takes it over, so the rest of that reply,
+    /// whenever it comes, completes it instead of being read as keys (issue 31).
+    nonisolated(unsafe) private static var decoder = InputDecoder()
+
+    /// The start-up decoder with what it still holds, once (the main input reader continues with it).
+    static func takeDecoder() -> InputDecoder {
+        defer { decoder = InputDecoder() }
+        return decoder
+    }
+
     private static func readEvents(input: Int32, timeoutMilliseconds: Int,
                                    until isComplete: (InputEvent) -> Bool) -> [InputEvent] {
-        var decoder = InputDecoder()
         var events: [InputEvent] = []
         var bytesRead = 0
         let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
@@ -78,6 +88,7 @@ enum TerminalProbe {
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, left) > 0 else { break }
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            // 0 or an error: the terminal is gone (or never answers); the main reader finds out and ends.
             guard count > 0 else { break }
             bytesRead += count
             // Keys typed right after the last reply may share its read: the whole read is decoded and kept.
@@ -88,8 +99,8 @@ enum TerminalProbe {
             }
             if complete { break }
         }
-        // A fragment left pending is dropped, not flushed into keys: at the deadline it is more likely the
-        // start of a late reply than an Esc the user typed.
+        // A fragment left pending is neither dropped nor flushed into keys: at the deadline it is more likely
+        // the start of a late reply than an Esc the user typed, and its end may come later (`takeDecoder`).
         return events
     }
 

@@ -7,21 +7,22 @@ import TerminalGraphics
 import TerminalProtocol
 import VideoPlayback
 
-/// The browser's side of press-and-hold playback: reads the input (kitty keyboard protocol with real key-up,
-/// mouse press/release, curses keys otherwise) and turns play events into `.playInput` actions, and carries
+/// The browser's side of press-and-hold playback: turns the play events the input reader decoded (kitty
+/// keyboard protocol with real key-up, mouse press/release, plain keys otherwise) into `.playInput` actions
+/// (it reads nothing itself: `TerminalInputReader` owns the tty), and carries
 /// out the playback effects on the engine (`PlaybackController`), reporting back as `.playback(...)` actions.
 /// The state machine itself (hold, hint timer, LIVE OFF memory, phase) is `BrowserState.playback`, changed
 /// only by the reducer: nothing here writes the state.
 final class BrowserPlayback {
     let controller: PlaybackController
-    private var raw: RawInputReader?
     private let trace: EventTrace?
     /// True when the terminal reports key releases (kitty keyboard protocol).
     let kittyKeys: Bool
 
     /// `pixels`/`badge`: the grid's pixel protocol and badge, so movie frames are drawn like its pictures.
     /// `post`: reports from the engine's threads; `wake`: wakes the event loop (each new movie frame).
-    init(session: CursesSession, mouse: Bool, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
+    /// `kittyKeys`: the input reader gets key releases.
+    init(session: CursesSession, kittyKeys kitty: Bool, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          post: @escaping @Sendable (BrowserAction) -> Void, wake: @escaping @Sendable () -> Void) {
         let trace = EventTrace()
         self.trace = trace
@@ -31,55 +32,12 @@ final class BrowserPlayback {
                                             post(.playback(failure.map { .failed(itemID: itemID, reason: $0.description) }
                                                            ?? .ended(itemID: itemID)))
                                         })
-        let kitty = KittyKeyboard.detect(window: session.window)
-        if kitty {
-            KittyKeyboard.push()
-            raw = RawInputReader(window: session.window, mouse: mouse)
-        }
         kittyKeys = kitty
         trace?.log("input \(kitty ? HoldSource.kittyKeys.rawValue : HoldSource.keyRepeat.rawValue)")
     }
 
-    /// Leaves the terminal as it was (flags popped, SGR mouse off); CursesSession.restore does the same on
-    /// fatal paths.
     func shutdown() {
         controller.stop()
-        if raw != nil { RawInputReader.restoreMouse() }
-        KittyKeyboard.pop()
-    }
-
-    /// Reads the input already there (the loop waited for it in `LoopWait`): curses' decoder normally, raw
-    /// bytes through InputDecoder with the kitty protocol. Also picks up a pending resize (curses reports
-    /// SIGWINCH as a key).
-    func readEvents(session: CursesSession) -> [TerminalEvent] {
-        guard var reader = raw else {
-            var events: [TerminalEvent] = []
-            while let next = session.readEvent(timeoutMilliseconds: 0) { events.append(next) }
-            return events
-        }
-        defer { raw = reader }
-        return reader.read(timeoutMilliseconds: 0).compactMap { input in
-            switch input {
-            case .resize: return .resize(session.size)
-            case .event(.key(let key)):
-                // All keys arrive as escapes, Ctrl-C and Ctrl-Z included: give them their usual meaning.
-                if key.modifiers == .ctrl, key.type == .press, case .character(let c) = key.key {
-                    if c == "c" { raise(SIGINT); return nil }
-                    if c == "z" { raise(SIGTSTP); return nil }
-                }
-                guard let legacy = key.keyInput else { return nil }
-                return .keyEvent(legacy, key.type)
-            case .event(.mouse(let mouse)):
-                switch (mouse.button, mouse.kind) {
-                case (.left, .press): return .mouse(x: mouse.column, y: mouse.row, kind: .press)
-                case (.left, .release), (.none, .release): return .mouse(x: mouse.column, y: mouse.row, kind: .release)
-                case (.wheelUp, _): return .mouse(x: mouse.column, y: mouse.row, kind: .wheelUp)
-                case (.wheelDown, _): return .mouse(x: mouse.column, y: mouse.row, kind: .wheelDown)
-                default: return nil
-                }
-            case .event: return nil
-            }
-        }
     }
 
     /// The actions for an input event that concerns playback (play key, mouse button 1), or nil for the

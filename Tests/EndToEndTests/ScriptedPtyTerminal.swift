@@ -1,0 +1,228 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A scripted "terminal" on a pty (python3's pty module), for what tmux cannot do: answer livegrid's start-up
+/// probes late, split, twice or never (issue 31), or vanish under it without a SIGHUP (issue 32.1). The script
+/// runs the program in a new session on the pty's slave side, reads everything it writes (so it never blocks),
+/// and writes a JSON report: how the program ended, when, and the CPU time it used.
+struct ScriptedPtyTerminal {
+    struct Outcome: Decodable {
+        /// The program ended by itself (false: it was still running at the deadline and was killed).
+        var exited: Bool
+        /// Its exit status, or minus the signal that ended it.
+        var status: Int
+        /// Seconds from the last thing the terminal did (`q`, or closing the pty) to the program's end.
+        var secondsToExit: Double
+        /// User + system CPU seconds of the program, its whole life.
+        var cpuSeconds: Double
+        /// A query of the start-up probe (DA1 or the kitty graphics query) was seen in its output.
+        var probeSeen: Bool
+        /// The end of what it wrote, for messages.
+        var outputTail: String
+
+        enum CodingKeys: String, CodingKey {
+            case exited, status, secondsToExit = "seconds_to_exit", cpuSeconds = "cpu_seconds",
+                 probeSeen = "probe_seen", outputTail = "output_tail"
+        }
+    }
+
+    enum Mode: String {
+        /// Every reply in one write, `delay` seconds after the probe.
+        case late
+        /// The replies late, each cut into pieces written 0.15 s apart (longer than the Escape timeout).
+        case split
+        /// The replies at once (but the kitty keyboard one, as xterm answers), and all again `delay` s later.
+        case twice
+        /// No reply at all.
+        case never
+        /// No reply; once the program drew (and `minimumOutput` bytes came), the pty's master is closed.
+        case vanish
+    }
+
+    static func requirePython() throws -> String {
+        try MissingRequirement.path(of: "python3", for: "the scripted pty terminal tests need it")
+    }
+
+    /// Runs `arguments` (the program first) on a pty with `term`; returns the script's report.
+    /// `controlling`: the pty is the program's controlling terminal (a real terminal's case); the vanished
+    /// terminal of issue 32.1 is one that is not.
+    /// `waitFor`: text the program must have written before the terminal goes on; `type`: typed then.
+    /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
+    static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
+                    minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
+                    environment: [String: String] = [:], in directory: URL) throws -> Outcome {
+        let python = try requirePython()
+        let script = directory.appendingPathComponent("pty-terminal.py")
+        try source.write(to: script, atomically: true, encoding: .utf8)
+        let report = directory.appendingPathComponent("pty-report-\(UUID().uuidString.prefix(8)).json")
+        var environmentArguments: [String] = []
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) { environmentArguments += ["--env", "\(name)=\(value)"] }
+        let scriptArguments = [script.path, "--mode", mode.rawValue, "--term", term, "--delay", String(delay),
+                               "--controlling", controlling ? "1" : "0", "--min-output", String(minimumOutput),
+                               "--result", report.path, "--wait-for", waitFor, "--type", type,
+                               "--block-hup", blockHangup ? "1" : "0"] + environmentArguments + ["--"] + arguments
+        let result = try ToolRunner.run(python, scriptArguments)
+        guard let data = FileManager.default.contents(atPath: report.path) else {
+            throw MissingRequirement.Failure(description: "the pty script wrote no report: \(result.output.suffix(2000))")
+        }
+        return try JSONDecoder().decode(Outcome.self, from: data)
+    }
+
+    private static let source = #"""
+import argparse, fcntl, json, os, select, signal, struct, sys, termios, time
+
+p = argparse.ArgumentParser()
+p.add_argument('--mode', required=True)
+p.add_argument('--term', required=True)
+p.add_argument('--delay', type=float, default=0.9)
+p.add_argument('--controlling', type=int, default=1)
+p.add_argument('--min-output', type=int, default=1)
+p.add_argument('--result', required=True)
+p.add_argument('--env', action='append', default=[])
+p.add_argument('--wait-for', default='')
+p.add_argument('--type', default='')
+p.add_argument('--block-hup', type=int, default=0)
+p.add_argument('argv', nargs=argparse.REMAINDER)
+a = p.parse_args()
+argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
+
+# What a terminal answers to livegrid's probe (kitty graphics, CSI 16 t, CSI 14 t, CSI ? u, DA1), and three
+# replies to queries of other programs (DECRQSS, XTGETTCAP, an OSC colour) that a terminal may still send.
+REPLIES = [b'\x1b_Gi=31;OK\x1b\\', b'\x1b[6;20;10t', b'\x1b[4;800;1200t', b'\x1b[?0u', b'\x1b[?62;4;22c',
+           b'\x1bP1$r0m\x1b\\', b'\x1bP1+r524742=382F382F38\x1b\\', b'\x1b]11;rgb:0000/0000/0000\x1b\\']
+# Where each reply is cut in split mode: after its ESC, in the middle, before its last byte.
+CUTS = [[1, 6], [4], [7], [3], [1, 5], [8, 12], [2, 20], [5, 24]]
+
+master, slave = os.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 120, 0, 0))
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    if a.controlling:
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    for fd in (0, 1, 2):
+        os.dup2(slave, fd)
+    os.close(master)
+    os.close(slave)
+    if a.block_hup:
+        # A session that outlives its terminal (a wrapper that keeps it): the hang-up's SIGHUP never lands.
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGHUP])
+    env = {k: v for k, v in os.environ.items()
+           if k not in ('TMUX', 'TMUX_PANE', 'TERM_PROGRAM', 'KITTY_WINDOW_ID', 'COLORTERM', 'SSH_AUTH_SOCK')}
+    env['TERM'] = a.term
+    for item in a.env:
+        name, _, value = item.partition('=')
+        env[name] = value
+    os.execve(argv[0], argv, env)
+os.close(slave)
+
+output = bytearray()
+probe_at = None
+closed = False
+
+def pump(timeout):
+    """Reads what the program writes for up to `timeout` s: the bytes, b'' for none, None once the pty is closed."""
+    global probe_at, closed
+    if closed:
+        return None
+    r, _, _ = select.select([master], [], [], max(0.0, timeout))
+    if not r:
+        return b''
+    try:
+        data = os.read(master, 65536)
+    except OSError:
+        closed = True
+        return None
+    if not data:
+        closed = True
+        return None
+    output.extend(data)
+    if probe_at is None and (b'\x1b[c' in output or b'\x1b_Gi=31' in output):
+        probe_at = time.monotonic()
+    return data
+
+def run_for(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if pump(end - time.monotonic()) is None:
+            return
+
+def wait_quiet(quiet, limit):
+    end = time.monotonic() + limit
+    last = time.monotonic()
+    while time.monotonic() < end:
+        data = pump(min(0.05, end - time.monotonic()))
+        if data is None:
+            return
+        if data:
+            last = time.monotonic()
+        elif time.monotonic() - last >= quiet:
+            return
+
+def send(data):
+    try:
+        os.write(master, data)
+    except OSError:
+        pass
+
+started = time.monotonic()
+# The probe is written first thing; a program that sends none (no tty answers expected) gets the replies anyway.
+while probe_at is None and time.monotonic() - started < 3 and pump(0.05) is not None:
+    pass
+since = probe_at or time.monotonic()
+
+if a.mode == 'twice':
+    # At once as a terminal without the kitty keyboard protocol (xterm) answers, then all of them again late.
+    send(b''.join(r for r in REPLIES if r != b'\x1b[?0u'))
+if a.mode in ('late', 'twice', 'split'):
+    run_for(max(0.0, since + a.delay - time.monotonic()))
+    if a.mode == 'split':
+        for reply, cuts in zip(REPLIES, CUTS):
+            edges = [0] + [c for c in cuts if c < len(reply)] + [len(reply)]
+            for start, end in zip(edges, edges[1:]):
+                send(reply[start:end])
+                run_for(0.15)
+    else:
+        send(b''.join(REPLIES))
+
+# Let it draw: the minimum output (and the text waited for), then quiet (a movie playing is never quiet: at
+# most a second more); then type what there is to type.
+end = time.monotonic() + 20
+while (len(output) < a.min_output or a.wait_for.encode() not in output) and time.monotonic() < end \
+        and pump(0.05) is not None:
+    pass
+if a.type:
+    send(a.type.encode())
+wait_quiet(0.5, 1.0 if a.mode == 'vanish' else 8.0)
+
+if a.mode == 'vanish':
+    os.close(master)
+    closed = True
+else:
+    send(b'q')
+acted = time.monotonic()
+
+status, rusage = None, None
+deadline = acted + (5 if a.mode == 'vanish' else 20)
+while time.monotonic() < deadline:
+    if not closed:
+        pump(0.02)
+    else:
+        time.sleep(0.02)
+    got, code, usage = os.wait4(pid, os.WNOHANG)
+    if got == pid:
+        status, rusage = code, usage
+        break
+exited = status is not None
+seconds = time.monotonic() - acted
+if not exited:
+    os.kill(pid, signal.SIGKILL)
+    _, status, rusage = os.wait4(pid, 0)
+code = os.waitstatus_to_exitcode(status)
+with open(a.result, 'w') as f:
+    json.dump({'exited': exited, 'status': code, 'seconds_to_exit': seconds,
+               'cpu_seconds': rusage.ru_utime + rusage.ru_stime, 'probe_seen': probe_at is not None,
+               'output_tail': output[-3000:].decode('utf-8', 'replace')}, f)
+"""#
+}
