@@ -84,7 +84,7 @@ final class TriageKeysEndToEndTests: XCTestCase {
         try session.send("U")
         try waitForStatus("no marks")
         try session.send("d")
-        try waitForStatus("Trash train.jpg (still + movie)? y/N ")
+        try waitForStatus("Trash train.jpg (still + movie)? y/N")
         try session.send("n")
         try waitForStatus("cancelled")
 
@@ -121,6 +121,7 @@ final class TriageKeysEndToEndTests: XCTestCase {
         XCTAssertNotEqual(FileManager.default.contents(atPath: library + "/train.jpg"), before, "turned")
         try session.send("u")
         try waitForStatus("Turned back train.jpg", timeout: 20)
+        XCTAssertEqual(FileManager.default.contents(atPath: library + "/train.jpg"), before, "the photo is as it was")
         XCTAssertEqual(names(out), ["train.jpg", "train.mov"], "the earlier copy is still there")
         try session.send("u")
         try waitForStatus("Removed the copies of 1 of 1 item", timeout: 20)
