@@ -187,6 +187,32 @@ final class BrowserInterruptedTransferTests: XCTestCase {
         XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore, "a copy never touches its sources")
     }
 
+    /// `q` during Export… asks too; `y` cancels the export (its temporaries removed) before quitting.
+    func testQDuringAnExportAsksThenCancelsAndLeavesNoTemporary() throws {
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        let session = try TmuxSession(command: fixture.command(), columns: 160)
+        self.session = session
+        let count = fixture.names.count + 1
+        try session.waitFor("the grid with \(count) items") { $0.first?.contains("\(count) items") == true }
+        try session.send("Escape", "/")
+        try session.run(["send-keys", "-t", session.name, "-l", "big-live"], capture: false)
+        try session.send("Enter")
+        try session.waitFor("only big-live shown") { $0.first?.contains("1 item ") == true }
+        try session.send("e")
+        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
+        try session.send("Enter")
+        try session.waitFor("the destination prompt") { $0.contains { $0.contains("Export to:") } }
+        try session.run(["send-keys", "-t", session.name, "-l", destination], capture: false)
+        try session.send("Enter")
+        XCTAssertTrue(waitFor(.movieTemporaryHalfWritten), "the export's temporary movie never reached half the movie")
+        try session.send("q")
+        try session.waitFor("the question") { $0.contains { $0.contains("A transfer is running: cancel it and quit? y/N") } }
+        try session.send("y")
+        try waitForTheBrowserToEnd()
+        XCTAssertEqual(names(destination), [], "the cancelled export left something")
+        XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore)
+    }
+
     /// SIGKILL cannot be caught: the temporaries stay until the next livegrid opens that folder, which sweeps
     /// them; a movie is never at the destination without its still.
     func testSIGKILLDuringAMoveIsSweptByTheNextRun() throws {
