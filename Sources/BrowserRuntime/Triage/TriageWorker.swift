@@ -40,6 +40,11 @@ public final class TriageWorker: Sendable {
         }
     }
 
+    /// Returns once every request asked so far has run (the browser quits only then).
+    public func waitUntilIdle() {
+        queue.sync {}
+    }
+
     private var isCancelled: Bool { cancelRequested.value }
 
     private func run(_ request: TriageRequest) -> TriageResult? {
