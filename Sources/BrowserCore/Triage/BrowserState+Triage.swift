@@ -317,7 +317,8 @@ extension BrowserState {
             triage.prompt = nil
             let path = TriagePrompt.typedPath(directory, home: triage.home)
             triage.lastDirectory = path
-            triage.isTransferring = true
+            // A remote directory's refusal comes back as a plain `.finished`: only a local transfer is waited for.
+            triage.isTransferring = remote == nil
             message = "\(move ? "moving" : "copying") \(Self.count(targets.count, "item")) to \(path)… · Esc cancels"
             return [.triage(.transfer(targets, directory: path, move: move))]
         case .exportDestination:
