@@ -346,6 +346,9 @@ public final class BrowserApp {
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
                 || tmuxRedraw != nil || wakeup.contains(.timer)
         }
+        // File work under way (a rotation, a trash, a sidecar) ends before the terminal is given back: exiting
+        // mid-write would leave its temporaries. A copy, move or export was cancelled by the quit question.
+        triageWorker.waitUntilIdle()
     }
 
     /// Items of `scan` whose primary file changed since the previous scan; remembers this scan's times.
