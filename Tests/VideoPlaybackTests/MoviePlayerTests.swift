@@ -10,21 +10,14 @@ private final class FrameLog: @unchecked Sendable {
     private let lock = NSLock()
     private var _pts: [Double] = []
     private var _sizes: [PixelSize] = []
-    private var _arrivals: [Double] = []
     func add(_ frame: DecodedFrame) {
         lock.withLock {
             _pts.append(frame.pts)
             _sizes.append(PixelSize(width: frame.pixels.width, height: frame.pixels.height))
-            _arrivals.append(MonotonicClock.now())
         }
     }
     var pts: [Double] { lock.withLock { _pts } }
     var sizes: [PixelSize] { lock.withLock { _sizes } }
-    var arrivals: [Double] { lock.withLock { _arrivals } }
-}
-
-private final class PlayerHolder: @unchecked Sendable {
-    var player: MoviePlayer?
 }
 
 /// A gate a test opens once: whoever waits on it blocks until then (bounded, so a failing test never hangs).
@@ -49,40 +42,39 @@ private struct GatedByteSource: ByteSource {
 final class MoviePlayerTests: XCTestCase {
     private func trainSource() throws -> FileByteSource { try FileByteSource(path: Fixtures.committed("train.mov")) }
 
-    func testPlaysTrainInOrderInAboutTheMovieDuration() throws {
-        let log = FrameLog()
+    /// On a manual clock time moves only when the player waits, so every frame comes exactly at its
+    /// deadline: none is late, none dropped, and the playback lasts the movie's length.
+    func testPlaysTrainInOrderAtItsOwnTimes() throws {
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let ended = expectation(description: "ended")
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 160, height: 120)),
-                                 sink: { log.add($0) }, onEnd: { end, _ in
+                                 clock: clock, video: RecordingSink(log: log, clock: clock), onEnd: { end, _ in
                                      XCTAssertEqual(end, .finished)
                                      ended.fulfill()
                                  })
-        let began = MonotonicClock.now()
+        let began = clock.now()
         player.start()
-        wait(for: [ended], timeout: 15)
-        XCTAssertNotNil(player.waitUntilEnded(timeout: 1))
-        let wall = MonotonicClock.now() - began
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        wait(for: [ended], timeout: 5)
         let pts = log.pts
-        XCTAssertGreaterThan(pts.count, 10, "most frames shown")
+        XCTAssertEqual(pts.count, 22, "every frame shown")
         for (a, b) in zip(pts, pts.dropFirst()) { XCTAssertLessThan(a, b) }
         XCTAssertEqual(pts.first ?? -1, 0, accuracy: 0.001)
         XCTAssertEqual(log.sizes.first, PixelSize(width: 160, height: 120))
-        // Loose bounds: this is a shared 2-core machine, not a benchmark.
-        XCTAssertGreaterThan(wall, 1.1)
-        XCTAssertLessThan(wall, 4.0)
         let stats = player.stats
-        print("train.mov playback at 160x120: \(stats)")
-        XCTAssertEqual(stats.framesShown + stats.framesDropped, 22)
-        XCTAssertNotNil(stats.firstFrameLatency)
-        XCTAssertEqual(stats.wallTime, 1.233, accuracy: 0.6)
+        print("train.mov playback at 160x120 on a manual clock: \(stats)")
+        XCTAssertEqual(stats.framesShown, 22)
+        XCTAssertEqual(stats.framesDropped, 0)
+        XCTAssertEqual(stats.firstFrameLatency, 0, "time stood still while the movie opened")
+        XCTAssertEqual(stats.wallTime, 1.233, accuracy: 0.05, "the last frame stays up for its duration")
+        XCTAssertEqual(clock.now() - began, stats.wallTime, accuracy: 1e-9)
         XCTAssertEqual(player.end, .finished)
         XCTAssertEqual(player.info?.codedSize, PixelSize(width: 1440, height: 1080))
-        // Frames arrive no earlier than their deadlines (relative to the first).
-        let arrivals = log.arrivals
-        if let firstArrival = arrivals.first, let firstPTS = pts.first {
-            for (arrival, p) in zip(arrivals, pts) {
-                XCTAssertGreaterThanOrEqual(arrival - firstArrival, p - firstPTS - 0.002)
-            }
+        // Each frame arrives exactly at its deadline (relative to the first).
+        let times = log.times
+        if let firstTime = times.first, let firstPTS = pts.first {
+            for (time, p) in zip(times, pts) { XCTAssertEqual(time - firstTime, p - firstPTS, accuracy: 1e-9) }
         }
     }
 
@@ -119,19 +111,27 @@ final class MoviePlayerTests: XCTestCase {
         XCTAssertEqual(player.waitUntilEnded(timeout: 15), .stopped)
     }
 
-    func testStopMidPlayReturnsPromptlyAndEnds() throws {
-        let log = FrameLog()
+    /// stop() ends a playback that sleeps until its next frame without time moving at all.
+    func testStopMidPlayEndsWithoutTimeMoving() throws {
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
-                                 sink: { log.add($0) })
+                                 clock: clock, video: RecordingSink(log: log, clock: clock))
         player.start()
-        let deadline = MonotonicClock.now() + 5
-        while log.pts.count < 3 && MonotonicClock.now() < deadline { usleep(5_000) }
+        // The player sleeps after presenting: once it sleeps with three frames shown, it waits for the fourth.
+        while true {
+            guard let deadline = clock.nextDeadline(waitingUpTo: 10) else { return XCTFail("the player never waited for a frame") }
+            if log.count >= 3 { break }
+            clock.advance(to: deadline)
+        }
+        let stoppedAt = clock.now()
         player.stop()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 2), .stopped)
-        let shown = log.pts.count
-        usleep(200_000)
-        XCTAssertEqual(log.pts.count, shown, "no frames after the end")
-        XCTAssertLessThan(shown, 22)
+        XCTAssertEqual(player.waitUntilEnded(timeout: 5), .stopped)
+        XCTAssertEqual(clock.now(), stoppedAt, "stopped within the tick it was asked in")
+        let shown = log.count
+        clock.advance(by: 10)
+        XCTAssertEqual(log.count, shown, "no frames after the end")
+        XCTAssertEqual(shown, 3)
     }
 
     func testStopFromInsideTheSink() throws {
@@ -144,16 +144,19 @@ final class MoviePlayerTests: XCTestCase {
         XCTAssertLessThanOrEqual(player.stats.framesShown, 3)
     }
 
+    /// A sink that takes 0.2 s per frame (it moves the clock by that much) costs frames, not time.
     func testSlowSinkDropsFramesInsteadOfDrifting() throws {
-        let log = FrameLog()
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
-                                 sink: { frame in log.add(frame); usleep(250_000) })
-        let began = MonotonicClock.now()
+                                 clock: clock, video: RecordingSink(log: log, clock: clock, after: { _ in clock.advance(by: 0.2) }))
+        let began = clock.now()
         player.start()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 15), .finished)
-        let wall = MonotonicClock.now() - began
-        XCTAssertGreaterThan(player.stats.framesDropped, 5)
-        XCTAssertLessThan(wall, 4.0, "a slow sink must not stretch playback")
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        let stats = player.stats
+        XCTAssertGreaterThan(stats.framesDropped, 5)
+        XCTAssertEqual(stats.framesShown + stats.framesDropped, 22)
+        XCTAssertLessThan(clock.now() - began, 1.233 + 0.2 + 0.01, "a slow sink must not stretch playback")
     }
 
     func testGarbageReportsFailureWithoutFrames() {
