@@ -18,7 +18,7 @@ public final class ManualPlaybackClock: PlaybackClock {
     }
 
     private let state: Locked<State>
-    /// Broadcast whenever a thread starts sleeping on this clock (what `nextDeadline(waitingUpTo:)` waits for).
+    /// Broadcast whenever a thread starts or stops sleeping on this clock (what a test waits for).
     private let sleepersChanged = MonotonicCondition()
 
     public init(now: Double = 1000) {
@@ -40,6 +40,7 @@ public final class ManualPlaybackClock: PlaybackClock {
         sleepersChanged.withLock { sleepersChanged.broadcast() }
         condition.wait()
         state.withLockedValue { $0.sleepers.removeAll { $0.id == id } }
+        sleepersChanged.withLock { sleepersChanged.broadcast() }
     }
 
     /// Moves time forward by `seconds` and wakes the threads whose deadline has come.
@@ -72,6 +73,20 @@ public final class ManualPlaybackClock: PlaybackClock {
                 if left <= 0 { return nil }
                 sleepersChanged.wait(seconds: left)
             }
+        }
+    }
+
+    /// Waits up to `timeout` seconds of real time until no thread sleeps on this clock (a stopped player's
+    /// threads have left); true if so.
+    public func waitUntilNobodySleeps(waitingUpTo timeout: Double) -> Bool {
+        let deadline = MonotonicClock.now() + timeout
+        return sleepersChanged.withLock {
+            while state.withLockedValue({ !$0.sleepers.isEmpty }) {
+                let left = deadline - MonotonicClock.now()
+                if left <= 0 { return false }
+                sleepersChanged.wait(seconds: left)
+            }
+            return true
         }
     }
 

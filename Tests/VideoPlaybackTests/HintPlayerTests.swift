@@ -33,4 +33,22 @@ final class HintPlayerTests: XCTestCase {
         XCTAssertLessThan(shown.last ?? 9, 1.0 + 1e-6)
         XCTAssertGreaterThan(shown.last ?? 0, 0.85)
     }
+
+    /// On a manual clock the hint shows every frame of its window at the frame's own time, then ends once
+    /// the last one has been up for its duration: about a second of clock time, no frame dropped.
+    func testPlaysItsWindowAtTheFramesOwnTimesOnAManualClock() throws {
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
+        let began = clock.now()
+        let player = HintPlayer.play(source: try FileByteSource(path: Fixtures.committed("train.mov")),
+                                     stillTime: 0.48, movieDuration: 1.233, targetSize: PixelSize(width: 64, height: 48),
+                                     clock: clock, video: RecordingSink(log: log, clock: clock))
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        let pts = log.pts
+        XCTAssertEqual(pts.first ?? -1, 0, accuracy: 0.001)
+        XCTAssertLessThan(pts.last ?? 9, 1.0)
+        XCTAssertEqual(player.stats.framesDropped, 0)
+        for (time, p) in zip(log.times, pts) { XCTAssertEqual(time - began, p, accuracy: 1e-9) }
+        XCTAssertEqual(clock.now() - began, 1.0, accuracy: 0.1, "about one second of movement")
+    }
 }

@@ -26,6 +26,8 @@ final class EffectPreviewer: Sendable {
     private let pixels: PixelOutput?
     private let post: @Sendable (BrowserAction) -> Void
     private let wake: @Sendable () -> Void
+    /// The previews' playback clock (a test moves a manual one).
+    private let clock: any PlaybackClock
 
     private struct PreviewState {
         /// Bumped by every new preview and by stop: older renders and players end at their next check.
@@ -43,13 +45,14 @@ final class EffectPreviewer: Sendable {
     private let state = Mutex(PreviewState())
 
     init(renderer: sending ChafaRenderer?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
-         wake: @escaping @Sendable () -> Void) {
+         wake: @escaping @Sendable () -> Void, clock: any PlaybackClock = SystemPlaybackClock()) {
         rendererMode = renderer?.mode ?? .symbols
         rendererCell = renderer?.cellPixelSize
         if let renderer { self.renderer = Locked(renderer) } else { self.renderer = nil }
         self.pixels = pixels
         self.post = post
         self.wake = wake
+        self.clock = clock
     }
 
     func preview(_ item: LibraryItem, _ effect: SharingEffect) {
@@ -151,7 +154,8 @@ final class EffectPreviewer: Sendable {
         let video = TerminalVideoSink(render: { [weak self] frame in self?.render(frame.pixels)?.image },
                                       target: PreviewTarget(previewer: self, token: token))
         let player = MoviePlayer(source: try FileByteSource(path: path),
-                                 options: PlaybackOptions(targetSize: box(), decoderThreads: 1, loops: true), video: video)
+                                 options: PlaybackOptions(targetSize: box(), decoderThreads: 1, loops: true),
+                                 clock: clock, video: video)
         let isCurrent: Bool = state.withLock { preview in
             guard preview.generation == token else { return false }
             preview.player = player
