@@ -73,6 +73,7 @@ demo-library: release demo-deps
 test: test-deps
 	python3 scripts/check-package-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	FUZZ_BUILD_ONLY=1 Benchmarks/fuzz-decode.sh
 	SWIFT="$(SWIFT)" scripts/run-tests.sh
 
 bench: bench-deps release
@@ -81,7 +82,8 @@ bench: bench-deps release
 fuzz: deps
 	Benchmarks/fuzz.sh
 
-# The whole decode path (ImageDecoder, MovieDecoder's first frame) under libFuzzer + ASan; seeds generated
+# The whole decode path (ImageDecoder with CJPEGScans' progressive path, MovieDecoder's first frame) under
+# libFuzzer + ASan (`make test` checks that it builds and runs: FUZZ_BUILD_ONLY=1); seeds generated
 # from the fixtures by Fuzz/DecodeFuzz/make-corpus.sh (ffmpeg, heif-enc). FUZZ_SECONDS, FUZZ_JOBS as above.
 fuzz-decode: test-deps
 	Benchmarks/fuzz-decode.sh

@@ -38,6 +38,14 @@ if have ffmpeg; then
         [ -f "$f" ] && ff -i "$f" -vf scale=64:-2 -frames:v 3 -an -c:v libx264 "$work/small-$(basename "$f" | tr . -).mov" || true
     done
 fi
+# Progressive JPEGs (one DC scan per component, then the AC scans; also 4:4:4 and grey) for CJPEGScans, the
+# buffered-image path that stops after the DC scans: ffmpeg's encoder writes baseline only.
+if have convert && [ -f "$work/gen-64x48.png" ]; then
+    convert "$work/gen-64x48.png" -interlace Plane -quality 80 "$work/prog-420.jpg" || true
+    convert "$work/gen-64x48.png" -interlace Plane -sampling-factor 1x1 "$work/prog-444.jpg" || true
+    convert "$work/gen-64x48.png" -interlace Plane -colorspace Gray "$work/prog-gray.jpg" || true
+    convert "$work/gen-64x48.png" -resize 160x120 -interlace Plane "$work/prog-160.jpg" || true
+fi
 if have heif-enc && [ -f "$work/gen-64x48.png" ]; then
     heif-enc -q 50 "$work/gen-64x48.png" -o "$work/gen-64x48.heic" >/dev/null 2>&1 || true
     heif-enc -q 50 --thumb 32 "$work/gen-64x48.png" -o "$work/gen-thumb.heic" >/dev/null 2>&1 || true

@@ -50,10 +50,39 @@ public struct BrowserConfig: Sendable {
         return nil
     }
 
-    /// Loads the config at `path`; a missing file is the default config, an unreadable or invalid one throws.
-    public static func load(path: String?) throws -> BrowserConfig {
-        guard let path, FileManager.default.fileExists(atPath: path) else { return BrowserConfig() }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    /// A config is a page of settings: anything larger is not one (a 50 MB line once took the parser 38 s and
+    /// 1 GB before it could say so).
+    public static let maximumFileSize = 1 << 20
+
+    /// Loads the config at `path`. A missing file is the default config when it is the default path; a file
+    /// the user named (`--config`, `explicit`) must exist. A directory, an unreadable, oversized or invalid file
+    /// throws a `ConfigError` whose description is one plain sentence.
+    public static func load(path: String?, explicit: Bool = false) throws(ConfigError) -> BrowserConfig {
+        guard let path else { return BrowserConfig() }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let reason = errno
+            if reason == ENOENT && !explicit { return BrowserConfig() }
+            throw ConfigError(path: path, message: reason == ENOENT ? "no such file" : String(cString: strerror(reason)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ConfigError(path: path, message: "is a directory, not a config file")
+        default: throw ConfigError(path: path, message: "is not a regular file")
+        }
+        guard status.st_size <= Self.maximumFileSize else {
+            throw ConfigError(path: path, message: "is \(status.st_size / 1_048_576 + 1) MB: a config file is at most 1 MB")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ConfigError(path: path, message: "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }   // try?: closing a file only read cannot lose anything
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
+        } catch {
+            throw ConfigError(path: path, message: "cannot be read (\(error.localizedDescription))")
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(path: path, message: "not UTF-8 text")
         }
@@ -61,6 +90,8 @@ public struct BrowserConfig: Sendable {
             return try BrowserConfig(parsing: text)
         } catch let error as TOMLError {
             throw ConfigError(path: path, message: error.description)
+        } catch {
+            throw ConfigError(path: path, message: "\(error)")
         }
     }
 

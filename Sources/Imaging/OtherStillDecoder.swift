@@ -5,8 +5,10 @@ import MediaFormats
 enum OtherStillDecoder {
     static func decode(source: any ByteSource, info: MediaInfo, box: PixelSize) throws(ImagingError) -> DecodedImage {
         let decoded: LibavImageDecoder.Decoded
+        // libav 5.1 reads no animated WebP: its first frame is handed over as a still WebP (as timg shows it).
+        let firstFrame = info.format == .webp ? WebPAnimation.firstFrameStill(source).map(MemoryByteSource.init) : nil
         do {
-            decoded = try LibavImageDecoder.decodeFirst(source: source, maxSize: box)
+            decoded = try LibavImageDecoder.decodeFirst(source: firstFrame ?? source, maxSize: box)
         } catch {
             throw ImagingError(error)
         }

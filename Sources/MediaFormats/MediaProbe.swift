@@ -11,6 +11,7 @@ public enum MediaProbe {
     /// (two per comparison) were a dozen allocations a file.
     private enum Magic {
         static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+        static let jpegSOI: [UInt8] = [0xFF, 0xD8]
         static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         static let gif: [UInt8] = Array("GIF8".utf8)
         static let riff: [UInt8] = Array("RIFF".utf8)
@@ -33,7 +34,9 @@ public enum MediaProbe {
             head.count >= at + p.count && head[at..<at + p.count].elementsEqual(p)
         }
         func code(at i: Int) -> UInt32 { head[i..<i + 4].reduce(0) { $0 << 8 | UInt32($1) } }
-        if starts(Magic.jpeg) { return .jpeg }
+        // SOI then a marker, or SOI then stray bytes before the first marker: libjpeg (and ImageMagick) read
+        // past those with a warning, and so does the segment walk, so the file is a JPEG that says so.
+        if starts(Magic.jpeg) || (starts(Magic.jpegSOI) && head.count >= 3) { return .jpeg }
         if starts(Magic.png) { return .png }
         if starts(Magic.gif) { return .gif }
         if starts(Magic.riff) && starts(Magic.webp, at: 8) { return .webp }

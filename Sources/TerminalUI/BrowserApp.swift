@@ -175,6 +175,7 @@ public final class BrowserApp {
             return RemoteThumbnailProvider(inner: provider, session: remote)
         }
         if let remoteProvider { provider = remoteProvider }
+        defer { remote?.close() }   // partial downloads go on quit (issue 32.4)
         if let warning = options.config.warnings.first { state.message = warning }
         state.triage.stripLocationByDefault = options.config.stripLocation
         state.triage.home = environment.home

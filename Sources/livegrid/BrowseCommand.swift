@@ -81,9 +81,12 @@ struct BrowseCommand: ParsableCommand {
     func run() throws {
         var settings: BrowserConfig
         do {
-            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables))
+            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables),
+                                              explicit: config != nil)
         } catch {
-            throw ValidationError("config: \(error)")
+            // Not a usage mistake: the sentence alone, without ArgumentParser's usage line.
+            HumanOutput.error("config: \(error)")
+            throw ExitCode.validationFailure
         }
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LibrarySources
 import Imaging
 import LiveStudio
 import Library
@@ -69,6 +70,13 @@ struct EditCommand: ParsableCommand {
                                                 exposure: exposure, contrast: contrast, saturation: saturation,
                                                 blackAndWhite: blackAndWhite)
             guard let outputDirectory else { throw LiveWriting.Failure("-o DIR is needed: the directory for the new Live Photo") }
+            // Before any work, and in the folder's own words: a read-only one used to fail on the studio's
+            // hidden temporary's name.
+            do {
+                try FileGroupTransfer.checkDestination(outputDirectory)
+            } catch {
+                throw LiveWriting.Failure("\(error)")
+            }
             let result = try StudioEditor(item: item, outputDirectory: outputDirectory, request: request).run()
             HumanOutput.lines(result)
         }

@@ -90,7 +90,10 @@ struct ExportCommand: ParsableCommand {
             fail("\(error)")
         }
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        HumanOutput.lines(report.summaryLines)
+        // What was written goes to standard output (a script reads it); what failed goes to standard error.
+        let lines = report.summaryLines
+        HumanOutput.lines(lines.filter { !$0.hasPrefix(ExportReport.failurePrefix) })
+        for failure in lines where failure.hasPrefix(ExportReport.failurePrefix) { HumanOutput.note(failure) }
         var failed = report.failedCount > 0
         if let rotate {
             for result in report.results where result.failure == nil {

@@ -40,7 +40,12 @@ struct Livegrid: ParsableCommand {
             finish(0)
         } catch {
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
+            // An error that quotes an argument holding a newline would print a forged second line: each such
+            // argument is shown escaped before the message is split into lines.
+            for argument in arguments where argument.unicodeScalars.contains(where: VisibleText.needsEscape) {
+                message = message.replacingOccurrences(of: argument, with: VisibleText.escaped(argument))
+            }
             if code == .success {
                 // Help, version, completion scripts: the program's own text (a script may hold tabs).
                 if !message.isEmpty { FileHandle.standardOutput.write(Data((message + "\n").utf8)) }

@@ -30,11 +30,7 @@ final class BrokenFilesCLITests: XCTestCase {
 
     /// A tool the test cannot do without: a skip on a developer's machine, a failure under CI=true.
     private func requireTool(_ name: String) throws -> String {
-        if let path = ExternalTool.path(name) { return path }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("\(name) is not installed (make test-deps installs it)")
-        }
-        throw XCTSkip("\(name) is not installed: cannot generate broken media")
+        try MissingRequirement.path(of: name, for: "cannot generate broken media")
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws {

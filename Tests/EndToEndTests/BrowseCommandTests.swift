@@ -5,7 +5,7 @@ import XCTest
 /// The browse command's checks that happen before the terminal is taken over.
 final class BrowseCommandTests: XCTestCase {
     private func binary() throws -> String {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         return binary
     }
 

@@ -14,9 +14,7 @@ struct BrowserFixture {
 
     static func make() throws -> BrowserFixture {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let root = try Fixtures.makeTemporaryDirectory("livegrid-e2e")
         let directory = root.appendingPathComponent("library")
         let home = root.appendingPathComponent("home")

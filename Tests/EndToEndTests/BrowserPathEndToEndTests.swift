@@ -31,7 +31,7 @@ final class BrowserPathEndToEndTests: XCTestCase {
 
     /// The browser on `arguments` (already shell-quoted), with a private config and cache.
     private func open(_ arguments: String) throws -> TmuxSession {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         let environment = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' TERM=tmux-256color"
         return try TmuxSession(command: "\(environment) '\(binary)' \(arguments)", columns: 120, rows: 40)
     }

@@ -18,9 +18,7 @@ final class ColorDepthEndToEndTests: XCTestCase {
     }
 
     private func browse(_ library: URL, term: String, extra: String = "", config: String? = nil) throws -> TmuxSession {
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let home = root.appendingPathComponent("home")
         if let config {
             let dir = home.appendingPathComponent("config/livegrid")
@@ -182,8 +180,8 @@ final class ColorDepthEndToEndTests: XCTestCase {
                 .reduce(0, +)
             return captions >= count && !lines.joined().contains(" png ")
         }
-        // One more poll turn so the last pictures are drawn too.
-        Thread.sleep(forTimeInterval: 0.5)
+        // The captions can come before the last pictures' colours: wait until the drawing stops.
+        try session.waitForStableScreen()
     }
 }
 

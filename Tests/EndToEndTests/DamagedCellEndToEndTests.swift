@@ -17,11 +17,8 @@ final class DamagedCellEndToEndTests: XCTestCase {
     }
 
     func testDamagedAndNonPictureCellsAreMarkedAndTheInfoPanelSaysWhy() throws {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
-        guard let ffmpeg = ExternalTool.path("ffmpeg") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("ffmpeg is not installed") }
-            throw XCTSkip("ffmpeg is not installed: cannot make the damaged JPEG")
-        }
+        let binary = try MissingRequirement.livegridBinary()
+        let ffmpeg = try MissingRequirement.path(of: "ffmpeg", for: "cannot make the damaged JPEG")
         let library = root.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
         let whole = root.appendingPathComponent("whole.jpg")

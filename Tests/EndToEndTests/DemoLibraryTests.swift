@@ -8,14 +8,10 @@ final class DemoLibraryTests: XCTestCase {
     private static let tools = ["ffmpeg", "heif-enc", "exiftool"]
 
     func testTheDemoLibraryShowsEveryKindOfItem() throws {
-        for tool in Self.tools where ExternalTool.path(tool) == nil {
-            let message = "\(tool) is not installed (make test-deps): cannot generate the demo library"
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(message); return }
-            throw XCTSkip(message)
+        for tool in Self.tools {
+            _ = try MissingRequirement.path(of: tool, for: "cannot generate the demo library (make test-deps)")
         }
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let work = try Fixtures.makeTemporaryDirectory("livegrid-demo")
         defer { try? FileManager.default.removeItem(at: work) }
         let library = work.appendingPathComponent("demo library")

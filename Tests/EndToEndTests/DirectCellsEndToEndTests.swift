@@ -69,9 +69,7 @@ final class DirectCellsEndToEndTests: XCTestCase {
     }
 
     private func screens(library: URL, cursesPictures: Bool, keys: [String], options: String = "") throws -> [[String]] {
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let home = root.appendingPathComponent("home")
         let command = "env -u COLORTERM -u TERM_PROGRAM -u VTE_VERSION -u LIVEGRID_GRAPHICS "
             + (cursesPictures ? "LIVEGRID_CURSES_PICTURES=1 " : "")

@@ -7,9 +7,7 @@ import XCTest
 final class FirstScreenMemoryEndToEndTests: XCTestCase {
     func testTheFirstScreenDrawnIsRememberedPerView() throws {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let root = try Fixtures.makeTemporaryDirectory("livegrid-first-screen-e2e")
         defer { try? FileManager.default.removeItem(at: root) }
         let library = root.appendingPathComponent("library")

@@ -23,15 +23,11 @@ final class InterruptedWritesTests: XCTestCase {
 
     /// A tool the test cannot do without: missing means skip, except under CI=true where it is a failure.
     func requireTool(_ name: String) throws -> String {
-        if let path = ExternalTool.path(name) { return path }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("\(name) is not installed (make test-deps)")
-        }
-        throw XCTSkip("\(name) is not installed")
+        try MissingRequirement.path(of: name, for: "cannot make the test's inputs")
     }
 
     func testKilledWritesLeaveOriginalsIntactNoHalfPairAndNoDebris() throws {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
+        let binary = try MissingRequirement.livegridBinary()
         let ffmpeg = try requireTool("ffmpeg")
         let inputs = try makeInputs(ffmpeg: ffmpeg, livegrid: binary)
         let originals = [inputs.photo, inputs.movie, inputs.liveStill, inputs.liveMovie, inputs.motionPhoto]

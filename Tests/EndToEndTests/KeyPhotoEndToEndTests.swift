@@ -15,7 +15,7 @@ final class KeyPhotoEndToEndTests: XCTestCase {
 
     func testChoosingAFrameWritesANewLivePhotoWithThatStillImageTime() throws {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         root = try Fixtures.makeTemporaryDirectory("livegrid-key-photo")
         let library = root.appendingPathComponent("library"), home = root.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
@@ -79,7 +79,7 @@ final class KeyPhotoEndToEndTests: XCTestCase {
     /// with nothing in the destination; Enter and a folder then write train-loop.mp4 there.
     func testTheExportDialogPreviewsALoopBeforeWritingIt() throws {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         root = try Fixtures.makeTemporaryDirectory("livegrid-effect-dialog")
         let library = root.appendingPathComponent("library"), home = root.appendingPathComponent("home")
         let destination = root.appendingPathComponent("out")

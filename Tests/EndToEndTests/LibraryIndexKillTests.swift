@@ -33,9 +33,7 @@ final class LibraryIndexKillTests: XCTestCase {
     }
 
     func testIndexSurvivesSIGKILLWhileScanWrites() throws {
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let cache = root.appendingPathComponent("cache")
         let indexPath = cache.appendingPathComponent("livegrid/library-index.sqlite").path
         var killedWhileWriting = 0

@@ -8,9 +8,7 @@ enum LivegridCommand {
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws
         -> (status: Int32, out: String, err: String)
     {
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments

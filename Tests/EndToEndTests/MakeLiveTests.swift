@@ -18,7 +18,7 @@ final class MakeLiveTests: XCTestCase {
     }
 
     func livegrid(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
+        let binary = try MissingRequirement.livegridBinary()
         return try ExternalTool.runProgram(binary, arguments)
     }
 

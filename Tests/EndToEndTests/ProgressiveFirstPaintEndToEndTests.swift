@@ -9,9 +9,7 @@ final class ProgressiveFirstPaintEndToEndTests: XCTestCase {
 
     func testThumbnailsShowBeforeTheScanEndsAndTheSelectionStaysPut() throws {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let root = try Fixtures.makeTemporaryDirectory("livegrid-progressive-e2e")
         defer { try? FileManager.default.removeItem(at: root) }
         let library = root.appendingPathComponent("library")

@@ -18,9 +18,7 @@ enum RawCommand {
     }
 
     static func binary() throws -> String {
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         return binary
     }
 

@@ -11,9 +11,7 @@ final class RememberedScanEndToEndTests: XCTestCase {
 
     func testKnownLibraryOpensWholeThenIsCheckedAndAChangeIsNoticed() throws {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         let root = try Fixtures.makeTemporaryDirectory("livegrid-remembered-e2e")
         defer { try? FileManager.default.removeItem(at: root) }
         let library = root.appendingPathComponent("library")

@@ -8,7 +8,7 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
 
     private func open(_ url: String, environment: String = "") throws -> TmuxSession {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         let home = root.appendingPathComponent("home").path
         // A private cache: every run downloads afresh. No agent: the tests say which key logs in.
         let command = "env -u SSH_AUTH_SOCK XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "

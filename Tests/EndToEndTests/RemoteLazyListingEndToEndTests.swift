@@ -15,7 +15,7 @@ final class RemoteLazyListingEndToEndTests: RemoteServerTestCase {
 
     private func open(_ url: String, arguments: String = "") throws -> TmuxSession {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         let home = root.appendingPathComponent("home").path
         let command = "env -u SSH_AUTH_SOCK XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
             + "TERM=tmux-256color '\(binary)' \(arguments) '\(url)'"

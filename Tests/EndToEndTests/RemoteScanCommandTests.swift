@@ -18,7 +18,7 @@ final class RemoteScanCommandTests: RemoteServerTestCase {
 
     /// Runs the binary without a controlling terminal (`setsid`): no prompt can ever wait for an answer.
     private func scan(_ url: String, _ environment: [String: String]) throws -> (status: Int32, out: String, err: String) {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         let cache = root.appendingPathComponent("cache").path
         let env = ["XDG_CACHE_HOME=\(cache)", "NETRC=/dev/null"] + environment.map { "\($0.key)=\($0.value)" }
         return try ExternalTool.runProgram("/usr/bin/setsid", ["-w", "/usr/bin/env", "-u", "SSH_AUTH_SOCK"] + env

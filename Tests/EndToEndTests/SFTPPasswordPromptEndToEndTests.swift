@@ -49,7 +49,7 @@ final class SFTPPasswordPromptEndToEndTests: RemoteServerTestCase {
     /// `livegrid ARGUMENTS` in a 120x40 pane, then its exit status and the terminal's modes (a script file:
     /// no quoting through tmux's own shell).
     private func run(_ arguments: String) throws -> TmuxSession {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         let home = sshd.home
         let script = root.appendingPathComponent("run-\(sessions.count).sh")
         try """

@@ -58,9 +58,7 @@ final class ScanCommandTests: XCTestCase {
     /// libav*/libheif (and libjxl, libde265, ... behind them) are opened on first decode, not at start-up:
     /// that is ~36 ms of every run, paid only by runs that decode HEIC or movies.
     func testCodecLibrariesAreNotLoadedAtStartButOpenOnUse() throws {
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built next to the tests (run `swift build` first)")
-        }
+        let binary = try MissingRequirement.livegridBinary()
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd") else { throw MissingRequirement.tool("ldd is not installed") }
         let linked = try ToolRunner.run("/usr/bin/ldd", [binary]).output
         XCTAssertTrue(linked.contains("libturbojpeg"), linked)

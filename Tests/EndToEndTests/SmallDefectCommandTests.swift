@@ -22,6 +22,23 @@ final class SmallDefectCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Fixtures.committed(fixture), toPath: target.path)
     }
 
+    /// Issue 32.9 and 31.9: a config error is one sentence without the usage text, and an argument's newline
+    /// never becomes a second line of an error.
+    func testConfigErrorsAndArgumentErrorsSayOneThing() throws {
+        try place("train.jpg", at: "a.jpg")
+        for (config, expected) in [(dir.path, "is a directory, not a config file"), ("/nonexistent/x.toml", "no such file")] {
+            let result = try RawCommand.run("--config", config, dir.path)
+            XCTAssertEqual(result.status, 64, result.errText)
+            XCTAssertTrue(result.errText.contains("config: \(config): \(expected)"), result.errText)
+            XCTAssertFalse(result.errText.contains("Usage:"), "not a usage mistake: \(result.errText)")
+            XCTAssertFalse(result.errText.contains("NSCocoaErrorDomain"), result.errText)
+        }
+        let forged = try RawCommand.run("--sort", "x\nforged", dir.path)
+        XCTAssertNotEqual(forged.status, 0)
+        XCTAssertTrue(forged.errText.contains("'x\\nforged'"), "the newline shown escaped: \(forged.errText)")
+        XCTAssertFalse(forged.errText.split(separator: "\n").contains { $0.hasPrefix("forged") }, forged.errText)
+    }
+
     func testScanRecursiveDescendsIntoFoldersNamedLikeFiles() throws {
         try place("train.jpg", at: "trip.jpg/IMG_1.jpg")
         try place("train.mov", at: "trip.jpg/IMG_1.mov")
@@ -82,8 +99,7 @@ final class SmallDefectCommandTests: XCTestCase {
     /// Root reads any directory: the test drops the capabilities that let it (setpriv, util-linux).
     func testAnUnreadableDirectoryIsRefusedWithTheRealReason() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("setpriv (util-linux) is missing") }
-            throw XCTSkip("setpriv is not installed")
+            throw MissingRequirement.tool("setpriv (util-linux) is not installed")
         }
         let locked = dir.appendingPathComponent("locked")
         try place("train.jpg", at: "locked/a.jpg")
@@ -96,6 +112,47 @@ final class SmallDefectCommandTests: XCTestCase {
         let scan = try RawCommand.run([Array("scan".utf8), Array(locked.path.utf8)], prefix: drop)
         XCTAssertEqual(scan.status, 1)
         XCTAssertTrue(scan.errText.contains("Permission denied"), scan.errText)
+    }
+
+    /// Issue 31.9 and 32.9: `export --to` a folder that does not exist says so (not "not a directory"); an
+    /// item that cannot be exported is reported on standard error, the copies on standard output; `edit -o` a
+    /// folder it cannot write names the folder, never the studio's hidden temporary.
+    func testExportAndEditSayWhatIsWrongWithTheDestinationAndFailuresGoToStandardError() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw MissingRequirement.tool("setpriv (util-linux) is not installed")
+        }
+        try place("train.jpg", at: "lib/a.jpg")
+        try place("train.jpg", at: "lib/b.jpg")
+        try place("train.jpg", at: "lib/live.jpg")
+        try place("train.mov", at: "lib/live.mov")
+        let missing = dir.appendingPathComponent("no-such-folder").path
+        let toMissing = try RawCommand.run("export", dir.appendingPathComponent("lib/a.jpg").path, "--to", missing)
+        XCTAssertEqual(toMissing.status, 1)
+        XCTAssertTrue(toMissing.errText.contains("\(missing) does not exist"), toMissing.errText)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "never created unasked")
+
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let unreadable = dir.appendingPathComponent("lib/b.jpg").path
+        XCTAssertEqual(chmod(unreadable, 0), 0)
+        let drop = ["/usr/bin/setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+        let partly = try RawCommand.run(["export", dir.appendingPathComponent("lib/a.jpg").path, unreadable, "--to", out.path]
+                                            .map { Array($0.utf8) }, prefix: drop)
+        XCTAssertEqual(partly.status, 1, partly.errText)
+        XCTAssertTrue(partly.errText.contains("failed  b.jpg"), "the failure on standard error: \(partly.errText)")
+        XCTAssertFalse(partly.outText.split(separator: "\n").contains { $0.hasPrefix("failed") },
+                       "standard output lists what was written: \(partly.outText)")
+        XCTAssertTrue(partly.outText.contains("a.jpg"), partly.outText)
+
+        let readOnly = dir.appendingPathComponent("read-only")
+        try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(readOnly.path, 0o555), 0)
+        defer { chmod(readOnly.path, 0o755) }
+        let edit = try RawCommand.run(["edit", dir.appendingPathComponent("lib/live.jpg").path, "-o", readOnly.path, "--mute"]
+                                          .map { Array($0.utf8) }, prefix: drop)
+        XCTAssertEqual(edit.status, 1, edit.errText)
+        XCTAssertTrue(edit.errText.contains("\(readOnly.path): destination is not writable"), edit.errText)
+        XCTAssertFalse(edit.errText.contains(".livegrid-edit"), "no temporary's name: \(edit.errText)")
     }
 
     func testThumbnailRefusesToOverwriteWithoutForce() throws {

@@ -309,7 +309,7 @@ final class StudioEditTests: StudioCommandTestCase {
 
     func testSIGTERMDuringAReencodeLeavesNothing() throws {
         let pair = try generatedPair(seconds: 4, size: "1280x720")
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built next to the tests") }
+        let binary = try MissingRequirement.livegridBinary()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["edit", pair.still, "--exposure", "0.5", "-o", out]

@@ -7,13 +7,8 @@ import XCTest
 final class TimelineEndToEndTests: XCTestCase {
     func testTimelineShowsYearAndMonthHeadersAndJumpsToADate() throws {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else {
-            throw XCTSkip("the livegrid binary is not built: run `swift build` first")
-        }
-        guard let exiftool = ExternalTool.path("exiftool") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("exiftool is required under CI") }
-            throw XCTSkip("exiftool is not installed")
-        }
+        let binary = try MissingRequirement.livegridBinary()
+        let exiftool = try MissingRequirement.path(of: "exiftool", for: "cannot date the test photos")
         let root = try Fixtures.makeTemporaryDirectory("livegrid-timeline-e2e")
         defer { try? FileManager.default.removeItem(at: root) }
         let library = root.appendingPathComponent("library")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -281,8 +282,7 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
 
     private func requireScript() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("script (bsdutils) is missing"); return }
-            throw XCTSkip("script (bsdutils) is missing")
+            throw MissingRequirement.tool("script (bsdutils) is missing")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TerminalGraphics
 import TerminalProtocol
 import XCTest
@@ -126,8 +127,7 @@ final class TmuxRedrawWatchEndToEndTests: XCTestCase {
 
     private func requireScript() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("script (bsdutils) is missing"); return }
-            throw XCTSkip("script (bsdutils) is missing")
+            throw MissingRequirement.tool("script (bsdutils) is missing")
         }
     }
 }

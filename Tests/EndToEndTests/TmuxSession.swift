@@ -81,6 +81,25 @@ final class TmuxSession {
         }
     }
 
+    /// Waits until the screen, colours included, stops changing: the same capture `quietPolls` times in a row,
+    /// 0.1 s apart. The condition-based stand-in for "one more draw turn": a test that needs the last pictures
+    /// drawn waits for the drawing to stop, however slow the machine.
+    @discardableResult
+    func waitForStableScreen(quietPolls: Int = 3, timeout: TimeInterval = 30, file: StaticString = #filePath,
+                             line: UInt = #line) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = "", unchanged = 0
+        while Date() < deadline {
+            let now = try run(["capture-pane", "-p", "-e", "-t", name])
+            unchanged = now == last ? unchanged + 1 : 0
+            last = now
+            if unchanged >= quietPolls { return now }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("the screen kept changing for \(timeout) s", file: file, line: line)
+        return last
+    }
+
     /// Polls the screen until `condition` holds; fails with the last screen after `timeout` seconds.
     @discardableResult
     func waitFor(_ what: String, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line,

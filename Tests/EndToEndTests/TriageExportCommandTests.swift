@@ -26,7 +26,7 @@ final class TriageExportCommandTests: XCTestCase {
 
     @discardableResult
     private func export(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build`") }
+        let binary = try MissingRequirement.livegridBinary()
         return try ToolRunner.run(binary, ["export"] + arguments + ["--to", out], mergeErrors: true)
     }
 

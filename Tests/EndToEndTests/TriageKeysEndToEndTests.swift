@@ -227,10 +227,7 @@ final class TriageKeysEndToEndTests: XCTestCase {
     /// The export dialog's location toggle starts from `[export] strip_location` and the copies leave
     /// without GPS (exiftool checks).
     func testExportDialogRemovesTheLocationWhenTheConfigSaysSo() throws {
-        guard let exiftool = ExternalTool.path("exiftool") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("exiftool is required under CI") }
-            throw XCTSkip("exiftool is not installed")
-        }
+        let exiftool = try MissingRequirement.path(of: "exiftool", for: "the copies' location cannot be checked")
         try fixture.writeConfig("[export]\nstrip_location = true\n")
         let target = try directory("shared")
         try start()

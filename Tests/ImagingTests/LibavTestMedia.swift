@@ -26,7 +26,7 @@ enum LibavTestMedia {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw XCTSkip("ffmpeg could not generate \(outputName) (status \(process.terminationStatus))")
+            throw MissingRequirement.tool("ffmpeg could not generate \(outputName) (status \(process.terminationStatus)): is it built with that encoder?")
         }
         return output
     }

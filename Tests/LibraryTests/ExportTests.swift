@@ -102,7 +102,7 @@ final class ExportTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(readOnly): destination is not writable (read-only or no permission)")
         }
         XCTAssertThrowsError(try ExportRunner().run(ExportPlan(items: [item], destination: root + "/missing"))) { error in
-            XCTAssertEqual(error as? FileOperationError, .notADirectory(root + "/missing"))
+            XCTAssertEqual(error as? FileOperationError, .missingDirectory(root + "/missing"))
         }
     }
 

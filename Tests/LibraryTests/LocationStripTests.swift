@@ -25,12 +25,7 @@ final class LocationStripTests: XCTestCase {
 
     /// A tool the check needs; missing under CI=true is a failure, otherwise a skip.
     private func tool(_ name: String) throws -> String {
-        if let path = ExternalTool.path(name) { return path }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("\(name) is required under CI (make test-deps)")
-            throw XCTSkip("\(name) missing")
-        }
-        throw XCTSkip("\(name) is not installed: skipping the independent check")
+        try MissingRequirement.path(of: name, for: "skipping the independent check")
     }
 
     private func run(_ name: String, _ arguments: [String]) throws -> String {

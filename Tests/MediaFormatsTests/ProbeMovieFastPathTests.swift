@@ -486,7 +486,7 @@ final class SniffTests: XCTestCase {
         func starts(_ p: [UInt8], at: Int = 0) -> Bool {
             head.count >= at + p.count && Array(head[at..<at + p.count]) == p
         }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0xFF, 0xD8]) && head.count >= 3 { return .jpeg }   // junk after SOI is a JPEG too (issue 32.9)
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF8".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }

@@ -22,4 +22,26 @@ public enum MissingRequirement {
     public static func tool(_ message: String) -> Error {
         isCI ? Failure(description: "\(message) (CI=true: `make test-deps` should have installed it)") : XCTSkip(message)
     }
+
+    /// The path of an installed tool (in /usr/bin, /usr/local/bin, /bin, /usr/sbin), or the missing-tool error:
+    /// the one place every "not installed" check goes through.
+    public static func path(of tool: String, for purpose: String) throws -> String {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"] {
+            let candidate = "\(dir)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw Self.tool("\(tool) is not installed: \(purpose)")
+    }
+
+    /// The livegrid executable the tests drive. `make test` builds it before the tests, so under CI=true a
+    /// missing one is a failure, not a skip.
+    public static func livegridBinary() throws -> String {
+        for dir in [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let candidate = dir.appendingPathComponent("livegrid").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        if let env = ProcessInfo.processInfo.environment["LIVEGRID_BINARY"],
+           FileManager.default.isExecutableFile(atPath: env) { return env }
+        throw Self.tool("the livegrid binary is not built next to the tests (run `swift build` first)")
+    }
 }

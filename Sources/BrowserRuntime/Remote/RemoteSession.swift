@@ -33,6 +33,13 @@ public final class RemoteSession {
 
     public var current: RemoteLibrary { stack[stack.count - 1] }
 
+    /// On quit: downloads stop and their partial files go (complete ones stay cached). The directories of
+    /// the stack share one download manager.
+    public func close() {
+        loadTask?.cancel()
+        current.downloads.discardPartials()
+    }
+
     /// Lists the current directory (again, for `r`); events arrive through the inbox.
     public func load() {
         let library = current

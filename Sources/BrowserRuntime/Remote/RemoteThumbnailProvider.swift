@@ -19,6 +19,14 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
     /// The kind each item had when its picture was asked for: pixel pictures carry the badge, so a kind that
     /// changes with pairing (a guessed Live Photo that is a lone still) makes the picture again.
     private var kindAtRequest: [String: ItemKind] = [:]
+    /// Items drawn from their preview (the Exif thumbnail in the still's head): drawn again from the still
+    /// once it is here.
+    private var shownFromPreview: Set<String> = []
+    /// Items whose still's download waits for their preview (symbols: a preview that covers the cell makes
+    /// the whole still unnecessary; issue 28.1).
+    private var stillDeferred: Set<String> = []
+    /// Items whose preview was asked for (once each: the library looks the item up in its whole listing).
+    private var previewAsked: Set<String> = []
 
     public init(inner: ThumbnailProvider, session: RemoteSession) {
         self.inner = inner
@@ -32,6 +40,9 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
             directory = remote.url
             requested.removeAll()
             kindAtRequest.removeAll()
+            shownFromPreview.removeAll()
+            stillDeferred.removeAll()
+            previewAsked.removeAll()
         }
         remoteItems = remote.itemsByID
         let changed = Set(kindAtRequest.compactMap { id, kind in
@@ -55,15 +66,54 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
         // A picture as soon as the still is on disk and its own info is known (its header probe, or the
         // downloaded copy read locally): never from a name-guessed placeholder, whose missing orientation would
         // be cached (in memory and in the freedesktop cache) under the same local path as the right picture.
+        let id = key.itemID
         if remoteItem.canShowPicture, let local = Self.pictureItem(remoteItem) {
-            if kindAtRequest[key.itemID] == nil { kindAtRequest[key.itemID] = remoteItem.item.kind }
+            if shownFromPreview.remove(id) != nil { inner.invalidate(itemIDs: [id]) }
+            if kindAtRequest[id] == nil { kindAtRequest[id] = remoteItem.item.kind }
             inner.request(key, item: local, priority: priority)
+        } else if let preview = remoteItem.preview.preview, remoteItem.stillState.localPath == nil {
+            // The head's thumbnail, until (or instead of) the still: its own small file and facts.
+            shownFromPreview.insert(id)
+            inner.request(key, item: Self.previewItem(preview), priority: priority)
         }
         guard remoteItem.failure == nil, remoteItem.localItem == nil else { return }
         let wanted: DownloadPriority = priority == .prefetch ? .background : .visible
-        if let asked = requested[key.itemID], asked >= wanted { return }
-        requested[key.itemID] = wanted
-        session.current.download(key.itemID, priority: wanted)
+        // Symbols: the head's thumbnail is drawn first (pixel modes would send the picture twice).
+        if inner.pixelOutput == nil, remoteItem.stillState.localPath == nil, case .notTried = remoteItem.preview,
+           previewAsked.insert(id).inserted {
+            session.current.requestPreview(id)
+        }
+        let stillWaits = previewMayServe(remoteItem, key)
+        if let asked = requested[id], asked >= wanted, stillDeferred.contains(id) == stillWaits { return }
+        requested[id] = max(requested[id] ?? wanted, wanted)
+        if stillWaits {
+            stillDeferred.insert(id)
+            session.current.downloadMovie(id, priority: wanted)
+        } else {
+            stillDeferred.remove(id)
+            session.current.download(id, priority: wanted)
+        }
+    }
+
+    /// Whether the still's download waits for (or is replaced by) its preview: in symbols, for a lone JPEG
+    /// still not already here (a Live Photo's still is fetched as before: playing needs it), while the preview
+    /// is unknown, and for good when it replaces the still and covers what the cell can show
+    /// (`CellPictureResolution.sufficientBox`). Pixel modes show every pixel: they fetch the still as before.
+    private func previewMayServe(_ item: RemoteItem, _ key: ThumbnailKey) -> Bool {
+        guard inner.pixelOutput == nil, key.movieFrame == nil, item.stillState == .notRequested, item.item.movie == nil,
+              let still = item.item.still, RemotePreview.canExist(forName: still.path) else { return false }
+        switch item.preview {
+        case .notTried, .fetching:
+            return true
+        case .none:
+            return false
+        case .ready(let preview):
+            guard preview.replacesStill, let size = preview.uprightSize,
+                  let box = CellPictureResolution.sufficientBox(mode: .symbols, columns: key.width, rows: key.height) else { return false }
+            // The picture is fitted into the box: the preview serves when that needs no enlarging (10 % slack).
+            let scale = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height))
+            return scale <= 1.1
+        }
     }
 
     public func cancelAll(except keep: Set<ThumbnailKey>) {
@@ -72,6 +122,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
         for (id, _) in requested where !kept.contains(id) {
             guard let item = remoteItems[id] else {
                 requested[id] = nil
+                stillDeferred.remove(id)
                 continue
             }
             // The manager's own state, not the last event's (which may still be on its way to the UI).
@@ -93,6 +144,11 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
     public func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
     public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) { inner.setReadyHandler(handler) }
     public var pixelOutput: PixelOutput? { inner.pixelOutput }
+
+    /// A preview as the item the real provider draws (a still of its own small file).
+    static func previewItem(_ preview: RemotePreview) -> LibraryItem {
+        LibraryItem(kind: .still, still: MediaFile(path: preview.path, size: 0, modificationTime: 0, info: preview.info))
+    }
 
     /// What the picture is made from: the local still as soon as it is downloaded (a Live Photo's thumbnail
     /// does not wait for its movie), or a video's local movie.

@@ -29,12 +29,17 @@ public enum RemoteHeaderProbe {
                                           modificationTime: entry.modificationTime?.timeIntervalSince1970 ?? 0, info: info),
                           bytesFetched: fetched, requests: requests)
         }
+        // The file's kind of library reads the ranges (`LibrarySourceTable`).
+        guard let library = LibrarySourceTable.source(for: entry.url, client: client) else {
+            return failed(RemoteError.unsupportedURL(entry.url.absoluteString).description)
+        }
+        let suffixRanges = library.capabilities.suffixRanges
         let head: RemoteResponse
         do {
             // An SFTP entry without a size (a symbolic link) asks for an open range: its answer carries the size.
-            let range: RemoteFetchRange = entry.size == nil && RemoteHTTPClient.isSFTP(entry.url)
+            let range: RemoteFetchRange = entry.size == nil && !suffixRanges
                 ? .from(0) : .bytes(first: 0, last: headBytes - 1)
-            head = try await client.fetch(entry.url, range: range, maxBytes: Int(headBytes))
+            head = try await library.fetch(entry.url, range: range, maxBytes: Int(headBytes))
             requests += 1
             fetched += UInt64(head.body.count)
         } catch {
@@ -43,9 +48,8 @@ public enum RemoteHeaderProbe {
         guard let size = head.totalSize ?? entry.size else { return failed("the server gives no file size") }
         let source = SparseByteSource(size: size)
         // SFTP has no "last N bytes" request: with the size known, ask for the bytes themselves.
-        let isSFTP = RemoteHTTPClient.isSFTP(entry.url)
         func tail(_ n: UInt64) -> RemoteFetchRange {
-            isSFTP ? .bytes(first: size - min(n, size), last: size - 1) : .suffix(n)
+            !suffixRanges ? .bytes(first: size - min(n, size), last: size - 1) : .suffix(n)
         }
         source.add(head.body, at: head.bodyOffset)
         let ranged = head.rangeHonoured
@@ -55,7 +59,7 @@ public enum RemoteHeaderProbe {
         // Trailers of stills (Samsung SEF, MicroVideo) sit at the end: one small extra request when cheap.
         if !isMovieName, ranged, size > headBytes {
             let n = min(UInt64(limits.trailerProbeBytes), size - headBytes)
-            if let piece = try? await client.fetch(entry.url, range: tail(n), maxBytes: Int(n)) {
+            if let piece = try? await library.fetch(entry.url, range: tail(n), maxBytes: Int(n)) {
                 requests += 1
                 fetched += UInt64(piece.body.count)
                 source.add(piece.body, at: piece.bodyOffset)
@@ -81,7 +85,7 @@ public enum RemoteHeaderProbe {
                 range = .bytes(first: miss.offset, last: last)
             }
             do {
-                let piece = try await client.fetch(entry.url, range: range, maxBytes: Int(cap))
+                let piece = try await library.fetch(entry.url, range: range, maxBytes: Int(cap))
                 requests += 1
                 fetched += UInt64(piece.body.count)
                 source.add(piece.body, at: piece.bodyOffset)

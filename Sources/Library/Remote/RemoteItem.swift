@@ -18,6 +18,8 @@ public struct RemoteItem: Sendable, Identifiable {
     /// The still's media info was read from its own bytes (header probe or the downloaded copy), not guessed
     /// from its name: its picture can be made before pairing ends (orientation is known).
     public var stillInfoKnown = false
+    /// The picture from the still's head range (its Exif thumbnail), before or instead of the whole still.
+    public var preview: RemotePreviewState = .notTried
 
     /// The still's URL (made on each read from `stillLocation`).
     public var stillURL: URL? {

@@ -58,6 +58,9 @@ public final class RemoteLibrary: Sendable {
         var observers: [Int: @Sendable (RemoteLibraryEvent) -> Void] = [:]
         var nextObserver = 0
         var downloadToken: Int?
+        /// Items whose preview waits for a place in the window, first asked first.
+        var previewQueue: [String] = []
+        var previewsInFlight = 0
 
         /// Rebuilds `itemIndexByFile`; call whenever `items` is replaced.
         mutating func indexItemURLs() {
@@ -356,6 +359,65 @@ public final class RemoteLibrary: Sendable {
             let entry = name.flatMap { n in state.withLockedValue { s in s.entry(named: n) } }
             downloads.request(url, priority: priority, expectedSize: entry?.size, expectedETag: entry?.etag)
         }
+    }
+
+    /// Head ranges read for previews at once: a bounded window, so the heads of the screen go before anything
+    /// queued later, and a screen of 28 costs a few round trips, not 28 at once.
+    static let previewWindow = 6
+
+    /// Reads the head of an item's JPEG still and makes its Exif thumbnail its preview (`RemoteItem.preview`,
+    /// announced with `.itemChanged`); an item without one gets `.none`. Asked once per item; a no-op for an
+    /// item whose still is already here or cannot have one.
+    public func requestPreview(_ id: String) {
+        let queued: Bool = state.withLockedValue { s in
+            guard let i = s.items.firstIndex(where: { $0.id == id }), case .notTried = s.items[i].preview,
+                  s.items[i].stillState.localPath == nil, let name = s.items[i].item.still?.path,
+                  s.items[i].stillLocation != nil, RemotePreviewReader.canHavePreview(name) else { return false }
+            s.items[i].preview = .fetching
+            s.previewQueue.append(id)
+            return true
+        }
+        if queued { startPreviews() }
+    }
+
+    private func startPreviews() {
+        let client = self.client, limits = self.limits, cache = downloads.cache
+        let starts: [(id: String, url: URL, size: UInt64?)] = state.withLockedValue { s in
+            var starts: [(String, URL, UInt64?)] = []
+            while s.previewsInFlight < Self.previewWindow, !s.previewQueue.isEmpty {
+                let id = s.previewQueue.removeFirst()
+                guard let item = s.items.first(where: { $0.id == id }), let url = item.stillURL else { continue }
+                s.previewsInFlight += 1
+                starts.append((id, url, item.item.still.flatMap { s.entry(named: $0.path)?.size }))
+            }
+            return starts
+        }
+        for start in starts {
+            // A Task: the head is fetched with the client's async API; the window above bounds how many run.
+            Task.detached { [weak self] in
+                let preview = await RemotePreviewReader.read(start.url, size: start.size, client: client,
+                                                             to: cache.directory(for: start.url) + "/preview.jpg", limits: limits)
+                self?.previewArrived(start.id, preview)
+            }
+        }
+    }
+
+    private func previewArrived(_ id: String, _ preview: RemotePreview?) {
+        let changed: RemoteItem? = state.withLockedValue { s in
+            s.previewsInFlight -= 1
+            guard let i = s.items.firstIndex(where: { $0.id == id }) else { return nil }
+            s.items[i].preview = preview.map { .ready($0) } ?? .none
+            return s.items[i]
+        }
+        if let changed { emit(.itemChanged(changed)) }
+        startPreviews()
+    }
+
+    /// Downloads an item's movie only (its still waits until its preview is known not to serve).
+    public func downloadMovie(_ id: String, priority: DownloadPriority = .visible) {
+        guard let item = items.first(where: { $0.id == id }), let url = item.movieURL else { return }
+        let entry = item.item.movie.flatMap { n in state.withLockedValue { s in s.entry(named: n.path) } }
+        downloads.request(url, priority: priority, expectedSize: entry?.size, expectedETag: entry?.etag)
     }
 
     /// "Play requested": both halves of a Live Photo go to the front of the queue.

@@ -34,9 +34,12 @@ public struct ExportReport: Sendable {
     public var summary: String { summaryLines.joined(separator: "\n") }
 
     /// The summary line by line (a file name may hold a line break: the CLI escapes each line on its own).
+    /// How a failed item's line starts (the CLI sends those lines to standard error).
+    public static let failurePrefix = "failed  "
+
     public var summaryLines: [String] {
         var lines = results.map { r -> String in
-            if let failure = r.failure { return "failed  \(r.displayName): \(failure)" }
+            if let failure = r.failure { return "\(Self.failurePrefix)\(r.displayName): \(failure)" }
             let names = r.written.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
             let label = r.kind.isLive ? r.choice.rawValue : r.kind.rawValue
             return "\(label.padding(toLength: 6, withPad: " ", startingAt: 0))  \(names)"

@@ -68,6 +68,7 @@ public struct FileGroupTransfer: Sendable {
     /// Throws a clear error when `directory` is missing, not a directory, or cannot take new files
     /// (read-only mount, permissions; tested by creating a file, since access() says yes to root).
     public static func checkDestination(_ directory: String) throws {
+        guard POSIXFile.exists(directory) else { throw FileOperationError.missingDirectory(directory) }
         guard POSIXFile.isDirectory(directory) else { throw FileOperationError.notADirectory(directory) }
         guard POSIXFile.isWritableDirectory(directory) else { throw FileOperationError.notWritable(directory) }
     }

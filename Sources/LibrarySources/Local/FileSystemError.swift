@@ -8,8 +8,11 @@ public enum FileOperationError: Error, CustomStringConvertible, Equatable {
     case system(operation: String, path: String, errno: Int32)
     /// Something new sits where a file should go back to; nothing was overwritten.
     case wouldOverwrite(String)
-    /// The destination directory is missing or not a directory.
+    /// The destination is not a directory (a file, a device).
     case notADirectory(String)
+    /// The destination directory does not exist: livegrid never creates one the user did not ask for (a typo
+    /// would scatter copies into a new folder).
+    case missingDirectory(String)
     /// The destination cannot be written (read-only mount, permissions).
     case notWritable(String)
     /// A copy read back differently from its source (cross-device move): the source was kept.
@@ -25,6 +28,7 @@ public enum FileOperationError: Error, CustomStringConvertible, Equatable {
         case .system(let op, let path, let e): return "\(path): \(op) failed: \(String(cString: strerror(e)))"
         case .wouldOverwrite(let p): return "\(p): something new exists at this path; nothing was overwritten"
         case .notADirectory(let p): return "\(p): not a directory"
+        case .missingDirectory(let p): return "\(p) does not exist: create the folder first (mkdir -p) or choose one that exists"
         case .notWritable(let p): return "\(p): destination is not writable (read-only or no permission)"
         case .verificationFailed(let s, let c): return "\(c): copy differs from \(s); the original was kept"
         case .noFreeName(let p): return "\(p): no free file name found"

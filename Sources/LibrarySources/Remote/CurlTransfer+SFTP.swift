@@ -155,26 +155,41 @@ extension CurlTransfer {
         return handler.onResponse(response)
     }
 
-    /// The host-key decision, on the worker thread inside libcurl: only an exact known_hosts match passes.
+    /// The host-key decision, on the worker thread inside libcurl. libssh2's own match (`match`) knows no
+    /// `@revoked`, patterns or global files, so the verdict is OpenSSH's, from `KnownHosts`; only a trusted key
+    /// passes.
     fileprivate func decideHostKey(found: UnsafePointer<curl_khkey>?, match: curl_khmatch) -> Int32 {
-        if match == CURLKHMATCH_OK { return Int32(CURLKHSTAT_FINE.rawValue) }
         let (type, fingerprint) = found.map { Self.describeKey($0.pointee) } ?? ("unknown", "?")
         let file = ssh?.host.knownHostsFile ?? "known_hosts"
-        hostKeyProblem = match == CURLKHMATCH_MISMATCH
-            ? .changed(keyType: type, fingerprint: fingerprint, knownHostsFile: file)
-            : .unknown(keyType: type, fingerprint: fingerprint, knownHostsFile: file)
+        guard let found, let host = ssh?.host else {
+            hostKeyProblem = .unknown(keyType: type, fingerprint: fingerprint, knownHostsFile: file)
+            return Int32(CURLKHSTAT_REJECT.rawValue)
+        }
+        let files = host.knownHostsFiles.isEmpty ? [host.knownHostsFile] : host.knownHostsFiles
+        switch KnownHosts(files: files).verdict(host: host.hostname, port: host.port, keyType: type, keyBlob: Self.keyBlob(found.pointee)) {
+        case .trusted:
+            return Int32(CURLKHSTAT_FINE.rawValue)
+        case .unknown:
+            hostKeyProblem = .unknown(keyType: type, fingerprint: fingerprint, knownHostsFile: file)
+        case .changed(let listedIn):
+            hostKeyProblem = .changed(keyType: type, fingerprint: fingerprint, knownHostsFile: listedIn)
+        case .revoked(let listedIn):
+            hostKeyProblem = .revoked(keyType: type, fingerprint: fingerprint, knownHostsFile: listedIn)
+        }
         return Int32(CURLKHSTAT_REJECT.rawValue)
+    }
+
+    /// The key as the server sent it (libcurl gives the raw blob with its length, or base64 text without).
+    static func keyBlob(_ key: curl_khkey) -> [UInt8] {
+        guard let pointer = key.key else { return [] }
+        if key.len > 0 { return Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: key.len)) }
+        return Data(base64Encoded: String(cString: pointer)).map { [UInt8]($0) } ?? []
     }
 
     /// The key's type (from its blob) and OpenSSH-style SHA-256 fingerprint.
     static func describeKey(_ key: curl_khkey) -> (String, String) {
-        guard let pointer = key.key else { return ("unknown", "?") }
-        var blob: [UInt8]
-        if key.len > 0 {
-            blob = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: key.len))
-        } else {
-            blob = Data(base64Encoded: String(cString: pointer)).map { [UInt8]($0) } ?? []
-        }
+        guard key.key != nil else { return ("unknown", "?") }
+        let blob = keyBlob(key)
         var type = "unknown"
         if blob.count >= 4 {
             let length = blob[0..<4].reduce(0) { $0 << 8 | Int($1) }

@@ -43,7 +43,7 @@ final class CurlTransfer {
 
     /// Configures an easy handle for `request`.
     init(request: URLRequest, handler: RemoteTransferHandler, configuration: RemoteHTTPConfiguration,
-         bufferSize: Int, ssh: SSHTransferSettings? = nil) {
+         bufferSize: Int, ssh: SSHTransferSettings? = nil, signing: RemoteSigning? = nil) {
         self.handler = handler
         self.ssh = ssh
         self.maxRedirects = max(0, configuration.maxRedirects)
@@ -59,7 +59,7 @@ final class CurlTransfer {
             if let ssh {
                 try configureSFTP(easy, request: request, settings: ssh, configuration: configuration, bufferSize: bufferSize)
             } else {
-                try configure(easy, request: request, configuration: configuration, bufferSize: bufferSize)
+                try configure(easy, request: request, configuration: configuration, bufferSize: bufferSize, signing: signing)
             }
         } catch {
             setupError = error as? RemoteError ?? .transport("\(error)")
@@ -69,7 +69,7 @@ final class CurlTransfer {
     deinit { releaseHandle() }
 
     private func configure(_ easy: UnsafeMutableRawPointer, request: URLRequest,
-                           configuration: RemoteHTTPConfiguration, bufferSize: Int) throws {
+                           configuration: RemoteHTTPConfiguration, bufferSize: Int, signing: RemoteSigning?) throws {
         var failed: CURLoption?
         func check(_ code: CURLcode, _ option: CURLoption) { if code != CURLE_OK, failed == nil { failed = option } }
         func long(_ option: CURLoption, _ value: Int) { check(ccurl_setopt_long(easy, option, value), option) }
@@ -114,6 +114,12 @@ final class CurlTransfer {
         long(CURLOPT_TIMEOUT_MS, Int(Self.clamped(configuration.resourceTimeout) * 1000))
         long(CURLOPT_TCP_NODELAY, 1)
         if let ca = configuration.caBundlePath { string(CURLOPT_CAINFO, ca) }
+        if let signing {
+            // libcurl signs each request itself (issue 30: no hand-written signer).
+            string(CURLOPT_AWS_SIGV4, signing.provider)
+            string(CURLOPT_USERNAME, signing.accessKey)
+            string(CURLOPT_PASSWORD, signing.secretKey)
+        }
         if let errorBuffer {
             check(ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)), CURLOPT_ERRORBUFFER)
         }

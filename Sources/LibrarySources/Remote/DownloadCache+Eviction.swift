@@ -18,17 +18,18 @@ extension DownloadCache {
         var lastUsed: Double
     }
 
-    /// Removes least recently used entries until the cache holds at most `sizeLimit` bytes. `isProtected` is
+    /// Removes least recently used entries until the cache holds at most `sizeLimit` bytes (`room` less, to
+    /// make room for bytes about to be written). `isProtected` is
     /// asked (just before each removal) whether a key belongs to an active download: those entries and their
     /// `.part` files are never touched. Only directories named like cache keys are considered, so a wrongly
     /// configured root never loses anything else.
     @discardableResult
-    public func evict(isProtected: (String) -> Bool) -> EvictionReport {
+    public func evict(room: UInt64 = 0, isProtected: (String) -> Bool) -> EvictionReport {
         let entries = scanEntries()
         let before = entries.reduce(UInt64(0)) { $0 + $1.bytes }
         var total = before
         var removed: [String] = []
-        for entry in entries.sorted(by: { $0.lastUsed < $1.lastUsed }) where total > sizeLimit {
+        for entry in entries.sorted(by: { $0.lastUsed < $1.lastUsed }) where total + room > sizeLimit {
             guard !isProtected(entry.key) else { continue }
             removeEntry(entry.key)
             removed.append(entry.key)

@@ -16,8 +16,15 @@ public final class DownloadManager: Sendable {
         /// Where downloads are kept (`DownloadCache.defaultRoot(environment:)` for the user's cache).
         public var cacheRoot: String
         public var maxConcurrent = 3
-        /// Larger files are refused before a byte is written.
+        /// Larger files are refused before a byte is written (when the server says the size), or stopped when
+        /// they reach it: the cap of a file the user asked for (`.play`: holding a movie).
         public var sizeCap: UInt64 = 2 << 30
+        /// The cap of downloads nobody asked for in person (`.visible` and `.background`: the files behind the
+        /// thumbnails and the next page). Far below `sizeCap`, so a hostile or broken server that sends endless
+        /// bodies costs each visible cell this much at most (it cost 2 GiB each, issue 32.4); far above real
+        /// photos (a 100-megapixel JPEG or HEIC is ~30-60 MB, a Live Photo movie 2-15 MB). A larger movie
+        /// downloads when the user holds it, under `sizeCap`.
+        public var automaticSizeCap: UInt64 = 128 << 20
         /// Least time between two progress notifications of one download.
         public var progressInterval: TimeInterval = 0.1
         /// Most bytes the cache keeps: least recently used files go first (never one being downloaded), when
@@ -32,6 +39,11 @@ public final class DownloadManager: Sendable {
     /// Everything the manager's threads share, under one lock.
     private struct Registry {
         var jobs: [URL: Job] = [:]
+        /// Bytes in the cache: set by each eviction pass, grown by every piece written since (partial files
+        /// count), so the size limit is held while downloads run, not only after they end.
+        var cacheBytes: UInt64 = 0
+        /// False until a pass has counted the cache (the first download may start before the pass at start).
+        var cacheCounted = false
         var sequence = 0
         var finishedAt: Date?
         var observers: [Int: @Sendable (URL, DownloadState) -> Void] = [:]
@@ -51,7 +63,7 @@ public final class DownloadManager: Sendable {
             var state: DownloadState = .queued
             var expectedSize: UInt64?
             var expectedETag: String?
-            var task: RemoteHTTPClient.Task?
+            var task: (any LibraryTransfer)?
             var fd: Int32 = -1
             var bytes: UInt64 = 0
             var total: UInt64?
@@ -85,11 +97,26 @@ public final class DownloadManager: Sendable {
         var state: DownloadState { with { $0.state } }
     }
 
+    /// The cache's use lock, held shared while this manager lives (see `DownloadCache.holdUseLock`); -1 if none.
+    private let useLock: Int32
+
     public init(client: RemoteHTTPClient, configuration: Configuration) {
         self.client = client
         self.configuration = configuration
         self.cache = DownloadCache(root: configuration.cacheRoot, sizeLimit: configuration.cacheSizeLimit)
+        let (lock, alone) = cache.holdUseLock()
+        useLock = lock
+        // Partial files of earlier runs (a crash, a kill) go first: all of them when no other livegrid uses
+        // this cache, else only old ones (another instance's running downloads write theirs continuously).
+        evictionQueue.async { [weak self] in self?.sweepPartials(olderThan: alone ? nil : DownloadCache.stalePartialAge) }
         scheduleEviction()
+    }
+
+    deinit { if useLock >= 0 { close(useLock) } }
+
+    /// The cap of a download of this urgency (`Configuration.automaticSizeCap`, `sizeCap`).
+    func sizeCap(for priority: DownloadPriority) -> UInt64 {
+        priority == .play ? configuration.sizeCap : min(configuration.sizeCap, configuration.automaticSizeCap)
     }
 
     // MARK: observing
@@ -193,8 +220,36 @@ public final class DownloadManager: Sendable {
         }
     }
 
+    /// On quit: stops every download and removes every partial file of this manager's downloads (complete
+    /// files stay). A partial is worth keeping within a session (retry resumes it); across sessions it is
+    /// only debris that counts against the cache, and a hostile server's endless bodies left gigabytes.
+    public func discardPartials() {
+        cancelAll()
+        let urls = registry.withLockedValue { r in r.jobs.values.filter { !$0.state.isDownloaded }.map(\.url) }
+        for url in urls { discardPart(cache.partPath(for: url)) }
+    }
+
+    /// Removes a partial file and takes its bytes off the cache's count.
+    private func discardPart(_ path: String) {
+        let size = cache.fileSize(path) ?? 0
+        guard unlink(path) == 0 else { return }
+        registry.withLockedValue { r in r.cacheBytes -= min(r.cacheBytes, size) }
+    }
+
+    /// Removes partial files left by earlier runs (`nil`: all; else those not written for `age` seconds),
+    /// never one of a download this manager knows: checked and removed under the registry's lock, under which
+    /// every job is registered before its transfer opens its partial file.
+    private func sweepPartials(olderThan age: TimeInterval?) {
+        for (key, path) in cache.partialFiles(olderThan: age, now: Date()) {
+            registry.withLockedValue { r in
+                guard !r.jobs.values.contains(where: { $0.cacheKey == key }) else { return }
+                _ = unlink(path)
+            }
+        }
+    }
+
     public func cancelAll() {
-        let tasks = registry.withLockedValue { r -> [RemoteHTTPClient.Task] in
+        let tasks = registry.withLockedValue { r -> [any LibraryTransfer] in
             for (url, job) in r.jobs where job.state == .queued { r.jobs[url] = nil }
             return r.jobs.values.compactMap { $0.with { $0.task } }
         }
@@ -266,25 +321,25 @@ public final class DownloadManager: Sendable {
             range = .from(partSize)
             validator = v
         }
-        let request: URLRequest
-        do {
-            var r = try client.makeRequest(url, range: range)
-            if let validator { r.setValue(validator, forHTTPHeaderField: "If-Range") }
-            request = r
-        } catch {
-            finish(job, error: error as? RemoteError ?? .transport("\(error)"))
-            return
-        }
         let state: DownloadState = job.with { f in
             f.meta = meta
             f.resumedFrom = range == nil ? 0 : partSize
             return f.state
         }
         notify(url, state)
-        let task = client.start(request, handler: RemoteTransferHandler(
+        let handler = RemoteTransferHandler(
             onResponse: { [weak self] in self?.received($0, job: job) },
             onData: { [weak self] in self?.received($0, job: job) },
-            onComplete: { [weak self] in self?.finish(job, error: $0) }))
+            onComplete: { [weak self] in self?.finish(job, error: $0) })
+        let task: any LibraryTransfer
+        do {
+            // The file's kind of library reads it (`LibrarySourceTable`): HTTP, WebDAV, SFTP, a local folder.
+            guard let source = LibrarySourceTable.source(for: url, client: client) else { throw RemoteError.unsupportedURL(url.absoluteString) }
+            task = try source.fetchWhole(url, from: range == nil ? 0 : partSize, validator: validator, handler: handler)
+        } catch {
+            finish(job, error: error as? RemoteError ?? .transport("\(error)"))
+            return
+        }
         job.with { $0.task = task }
     }
 
@@ -297,7 +352,9 @@ public final class DownloadManager: Sendable {
             http.allHeaderFields.first { ($0.key as? String)?.lowercased() == name }?.value as? String
         }
         let partPath = cache.partPath(for: job.url)
-        let (resumedFrom, knownSize, expectedETag) = job.with { ($0.resumedFrom, $0.meta?.size, $0.expectedETag) }
+        let (resumedFrom, knownSize, expectedETag, cap) = job.with {
+            ($0.resumedFrom, $0.meta?.size, $0.expectedETag, sizeCap(for: $0.priority))
+        }
         var startOffset: UInt64 = 0
         var total: UInt64?
         if status == 206 {
@@ -313,9 +370,9 @@ public final class DownloadManager: Sendable {
         } else {
             total = header("content-length").flatMap { UInt64($0) }
         }
-        if let total, total > configuration.sizeCap {
-            unlink(partPath)
-            return .tooLarge(size: total, cap: configuration.sizeCap)
+        if let total, total > cap {
+            discardPart(partPath)
+            return .tooLarge(size: total, cap: cap)
         }
         let etag = header("etag")
         if let expected = expectedETag, let etag, expected != etag, status == 200 {
@@ -324,6 +381,8 @@ public final class DownloadManager: Sendable {
         let meta = DownloadMetadata(url: job.url.absoluteString, size: total, etag: etag,
                                     lastModified: header("last-modified"), complete: false)
         do { try cache.writeMetadata(meta, for: job.url) } catch { return .cache("\(error)") }
+        let metadataBytes = cache.fileSize(cache.metadataPath(for: job.url)) ?? 0
+        registry.withLockedValue { r in r.cacheBytes += metadataBytes }   // the limit counts every file
         // 200 after a Range+If-Range means the file changed (or no range support): start over.
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (startOffset > 0 ? O_APPEND : O_TRUNC)
         let fd = open(partPath, flags, 0o644)
@@ -344,6 +403,8 @@ public final class DownloadManager: Sendable {
     private func received(_ data: Data, job: Job) -> RemoteError? {
         let fd = job.with { $0.fd }
         guard fd >= 0 else { return .cache("file not open") }
+        // Room first: a piece that would take the cache over its limit is never written.
+        if let full = holdCacheLimit(adding: UInt64(data.count), job: job) { return full }
         let failed: Int32? = data.withUnsafeBytes { raw -> Int32? in
             var done = 0
             while done < raw.count {
@@ -355,7 +416,7 @@ public final class DownloadManager: Sendable {
         }
         if let failed { return .cache("write failed: \(String(cString: strerror(failed)))") }
         let progressInterval = configuration.progressInterval
-        let (state, due, writeback, bytes, total): (DownloadState, Bool, ClosedRange<UInt64>?, UInt64, UInt64?) = job.with { f in
+        let (state, due, writeback, bytes, total, cap): (DownloadState, Bool, ClosedRange<UInt64>?, UInt64, UInt64?, UInt64) = job.with { f in
             f.bytes += UInt64(data.count)
             var writeback: ClosedRange<UInt64>?
             if f.bytes - f.writebackFrom >= Self.writebackStep {
@@ -373,14 +434,31 @@ public final class DownloadManager: Sendable {
             f.state = .downloading(bytes: f.bytes, total: f.total, bytesPerSecond: f.bytesPerSecond)
             let due = now.timeIntervalSince(f.lastNotify) >= progressInterval
             if due { f.lastNotify = now }
-            return (f.state, due, writeback, f.bytes, f.total)
+            return (f.state, due, writeback, f.bytes, f.total, sizeCap(for: f.priority))
         }
         if let writeback { Self.startWriteback(fd, writeback) }
         if let total, bytes > total { return .overlong(expected: total) }
-        if total == nil, bytes > configuration.sizeCap {
-            return .tooLarge(size: bytes, cap: configuration.sizeCap)
+        if total == nil, bytes > cap {
+            return .tooLarge(size: bytes, cap: cap)
         }
         if due { notify(job.url, state) }
+        return nil
+    }
+
+    /// Counts `bytes` about to be written into the cache; above the limit, evicts least recently used files at once
+    /// (on this transfer's thread: rare, and the bytes must not land first). When only files in use remain,
+    /// this download stops with `.cacheFull` rather than take the cache over its limit.
+    private func holdCacheLimit(adding bytes: UInt64, job: Job) -> RemoteError? {
+        let limit = cache.sizeLimit
+        let (over, counted) = registry.withLockedValue { r in
+            r.cacheBytes += bytes
+            return (r.cacheBytes > limit, r.cacheCounted)
+        }
+        guard over || !counted else { return nil }
+        let report = evictCache(keeping: nil, room: bytes)
+        guard report.bytesAfter + bytes <= limit else { return .cacheFull(limit: limit) }
+        // The pass counted what is on disk; this piece is written next.
+        registry.withLockedValue { r in r.cacheBytes += bytes }
         return nil
     }
 
@@ -454,10 +532,10 @@ public final class DownloadManager: Sendable {
         } else {
             let e = problem ?? .cancelled
             switch e {
-            case .overlong, .tooLarge, .invalidResponse: unlink(partPath)   // nothing worth resuming
+            case .overlong, .tooLarge, .invalidResponse, .cacheFull: discardPart(partPath)   // nothing worth resuming
             default: break                                                 // a partial to resume later
             }
-            outcome = .failed(reason: e.description, retryable: e.isTransient || e == .cancelled
+            outcome = .failed(reason: e.description, retryable: e.isTransient || e == .cancelled || e == .cacheFull(limit: cache.sizeLimit)
                                 || { if case .invalidResponse = e { return true } else { return false } }())
         }
         let finalOutcome = outcome
@@ -476,9 +554,15 @@ public final class DownloadManager: Sendable {
     /// Brings the cache under `cacheSizeLimit` now (least recently used first). Entries of queued and running
     /// downloads, and `keeping`, stay. Cached files that go are forgotten: their state becomes `.notRequested`.
     @discardableResult
-    public func evictCache(keeping kept: String? = nil) -> DownloadCache.EvictionReport {
-        let report = cache.evict { key in
+    public func evictCache(keeping kept: String? = nil, room: UInt64 = 0) -> DownloadCache.EvictionReport {
+        let report = cache.evict(room: room) { key in
             key == kept || registry.withLockedValue { r in r.jobs.values.contains { $0.cacheKey == key && $0.state.isActive } }
+        }
+        // The pass's count replaces the running one (bytes written while it scanned are lost from the count
+        // until the next pass: a drift of one pass's worth, corrected by every pass).
+        registry.withLockedValue { r in
+            r.cacheBytes = report.bytesAfter
+            r.cacheCounted = true
         }
         guard !report.removedKeys.isEmpty else { return report }
         let removed = Set(report.removedKeys)

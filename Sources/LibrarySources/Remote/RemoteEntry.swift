@@ -70,6 +70,8 @@ public enum RemoteListingFormat: String, Sendable {
     case nginxHTML, nginxJSON, apacheHTML, pythonHTML, genericHTML, webDAV
     /// SFTP (`ls -l`-style long names checked against the names-only listing).
     case sftp
+    /// A directory on this machine (`LocalDirectorySource`).
+    case localDirectory
 }
 
 /// A parsed directory listing.

@@ -116,7 +116,7 @@ public enum RemoteEntryValidator {
 
     private static func effectivePort(_ url: URL) -> Int {
         if let p = url.port { return p }
-        return url.scheme?.lowercased() == "https" ? 443 : 80
+        return LibrarySourceTable.wire(of: url) == .https ? 443 : 80
     }
 
     private static func isParent(_ path: String, of basePath: String) -> Bool {

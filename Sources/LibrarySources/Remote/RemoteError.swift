@@ -32,6 +32,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A partial download's file changed on the server since (SFTP: new modification time or size); the
     /// download starts over.
     case changedOnServer(String)
+    /// Writing more would take the download cache over its size limit, and every file in it is in use.
+    case cacheFull(limit: UInt64)
 
     public var description: String {
         switch self {
@@ -44,7 +46,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .incomplete(let got, let want): return "incomplete: received \(got) of \(want) bytes"
         case .overlong(let want): return "the server sent more than the \(want) bytes it announced"
         case .invalidResponse(let why): return "invalid response: \(why)"
-        case .unsupportedURL(let url): return "unsupported URL \(url) (http, https, dav, davs, sftp or ssh only)"
+        case .unsupportedURL(let url):
+            return "unsupported URL \(url) (\(LibrarySourceTable.remoteSchemes.sorted().joined(separator: ", ")) only)"
         case .cancelled: return "cancelled"
         case .transport(let why): return why
         case .tls(let why): return "secure connection failed: \(why)"
@@ -54,6 +57,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let what): return "no such file or directory: \(what)"
         case .accessDenied(let what): return "permission denied: \(what)"
         case .changedOnServer(let what): return "\(what) changed on the server since the partial download"
+        case .cacheFull(let limit):
+            return "the download cache is full (\(limit) bytes, all in use by running downloads); try again when they end"
         }
     }
 
@@ -74,6 +79,8 @@ public enum HostKeyProblem: Sendable, Equatable {
     case unknown(keyType: String, fingerprint: String, knownHostsFile: String)
     /// The host is listed with another key: the server changed its key, or someone is in the middle.
     case changed(keyType: String, fingerprint: String, knownHostsFile: String)
+    /// The key is marked `@revoked` in a known_hosts file: refused even where another line trusts it.
+    case revoked(keyType: String, fingerprint: String, knownHostsFile: String)
 
     func sentence(host: String) -> String {
         switch self {
@@ -83,6 +90,8 @@ public enum HostKeyProblem: Sendable, Equatable {
         case .changed(let type, let fingerprint, let file):
             return "the host key of \(host) has CHANGED (now \(type) \(fingerprint)), it does not match \(file). "
                 + "Someone could be intercepting the connection; refused"
+        case .revoked(let type, let fingerprint, let file):
+            return "the host key of \(host) (\(type) \(fingerprint)) is REVOKED in \(file); refused, as ssh refuses it"
         }
     }
 }

@@ -48,28 +48,18 @@ extension RemoteHTTPClient {
         }
     }
 
-    /// Lists a directory: `GET` for HTTP indexes, `PROPFIND` Depth 1 for WebDAV (`dav://`/`davs://` URLs, or
-    /// when `GET` is refused with 403/405/501 as nginx `dav_methods` locations without autoindex do).
-    /// The body is parsed while it arrives (`RemoteListingStream`) and reading stops after `maxEntries` entries
-    /// or `maxBytes` bytes; the listing is then marked `truncated`.
+    /// Lists a directory the way its kind of library does (`LibrarySource.list`): the body is parsed while it
+    /// arrives and reading stops after `maxEntries` entries or `maxBytes` bytes; the listing is then `truncated`.
     public func list(_ url: URL, maxBytes: Int = 32 << 20,
                      maxEntries: Int = RemoteListingParser.defaultMaxEntries) async throws -> RemoteListing {
-        let directory = RemoteEntryValidator.directoryURL(url)
-        let scheme = directory.scheme?.lowercased() ?? ""
-        if Self.isSFTP(directory) { return try await listSFTP(directory, maxBytes: maxBytes, maxEntries: maxEntries) }
-        let request = try makeRequest(directory)
-        guard let httpURL = request.url else { throw RemoteError.unsupportedURL(url.absoluteString) }
-        if scheme.hasPrefix("dav") || scheme.hasPrefix("webdav") {
-            return try await propfind(directory, baseURL: httpURL, maxBytes: maxBytes, maxEntries: maxEntries)
+        guard let source = LibrarySourceTable.source(for: url, client: self) else {
+            throw RemoteError.unsupportedURL(url.absoluteString)
         }
-        do {
-            return try await streamListing(request, baseURL: httpURL, maxBytes: maxBytes, maxEntries: maxEntries)
-        } catch RemoteError.httpStatus(let code, _) where [403, 405, 501].contains(code) {
-            return try await propfind(directory, baseURL: httpURL, maxBytes: maxBytes, maxEntries: maxEntries)
-        }
+        return try await source.list(url, maxEntries: maxEntries, maxBytes: maxBytes)
     }
 
-    private func propfind(_ url: URL, baseURL: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
+    /// `PROPFIND` Depth 1 (WebDAV), the answer parsed as it arrives.
+    func propfind(_ url: URL, baseURL: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
         let query = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/>\
@@ -83,7 +73,7 @@ extension RemoteHTTPClient {
     }
 
     /// Runs a listing request with its body going straight into a `RemoteListingStream`.
-    private func streamListing(_ request: URLRequest, baseURL: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
+    func streamListing(_ request: URLRequest, baseURL: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
         let state = ListingState(baseURL: baseURL, maxBytes: maxBytes, maxEntries: maxEntries)
         return try await withCheckedThrowingContinuation { continuation in
             start(request, bufferSize: Self.fetchBufferSize, handler: RemoteTransferHandler(

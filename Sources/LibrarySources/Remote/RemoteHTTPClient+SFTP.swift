@@ -13,10 +13,8 @@ struct SSHSession {
 }
 
 extension RemoteHTTPClient {
-    public static func isSFTP(_ url: URL) -> Bool {
-        let scheme = url.scheme?.lowercased()
-        return scheme == "sftp" || scheme == "ssh"
-    }
+    /// Whether `url` is reached over SSH (its kind's wire, `LibrarySourceTable`): such transfers carry SSH settings.
+    public static func isSFTP(_ url: URL) -> Bool { LibrarySourceTable.wire(of: url) == .sftp }
 
     /// Key of a destination as URLs write it (before aliases are resolved).
     static func sessionKey(_ url: URL) -> String {
@@ -77,6 +75,11 @@ extension RemoteHTTPClient {
     /// URL's, or asked). Each try is one real connection listing the directory; a host-key refusal or any
     /// other failure ends the search at once. Does nothing for other URLs or once a login is known.
     public func prepare(_ url: URL) async throws {
+        try await LibrarySourceTable.source(for: url, client: self)?.prepare(url)
+    }
+
+    /// `prepare` for SFTP libraries (`SFTPSource.prepare`).
+    func prepareSFTP(_ url: URL) async throws {
         guard Self.isSFTP(url) else { return }
         let directory = RemoteEntryValidator.directoryURL(url)
         _ = try makeRequest(directory)   // records a URL password
@@ -130,7 +133,7 @@ extension RemoteHTTPClient {
     /// SFTP directory: the long listing (types, sizes, dates) and the names-only listing, checked against
     /// each other (see `SFTPListingParser`). Each is read up to `maxEntries` lines (plus `.` and `..`).
     func listSFTP(_ directory: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
-        if !session(for: directory).proven { try await prepare(directory) }
+        if !session(for: directory).proven { try await prepareSFTP(directory) }
         let long = try await fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: false)
         let names = try await fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: true)
         var listing = SFTPListingParser.parse(long: long.bytes, names: names.bytes, baseURL: directory)

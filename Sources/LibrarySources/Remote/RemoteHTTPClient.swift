@@ -48,6 +48,8 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     private let engine = CurlEngine()
     let lock = NSLock()
     private var credentialsByHost: [String: Netrc.Credentials] = [:]
+    /// Request signing by `host:port` (`sign(host:port:with:)`).
+    private var signingByHost: [String: RemoteSigning] = [:]
     private let netrc: Netrc
     /// SFTP: resolved host settings and the login that worked, by `user@host:port` as written in URLs.
     var sshSessions: [String: SSHSession] = [:]
@@ -82,19 +84,22 @@ public final class RemoteHTTPClient: @unchecked Sendable {
 
     // MARK: requests
 
-    /// The URL to request and its Authorization header: userinfo is removed from the URL and remembered for
-    /// its host (so entries listed below a `https://user:pw@host/` root authenticate too).
+    /// The wire request for `url`, made by its kind of library (`LibrarySourceTable`): for HTTP kinds the
+    /// userinfo is removed from the URL and remembered for its host (so entries listed below a
+    /// `https://user:pw@host/` root authenticate too).
     public func makeRequest(_ url: URL, method: String = "GET", range: RemoteFetchRange? = nil) throws -> URLRequest {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+        guard let source = LibrarySourceTable.source(for: url, client: self) else {
             throw RemoteError.unsupportedURL(url.absoluteString)
         }
-        switch parts.scheme?.lowercased() {
-        case "sftp", "ssh": return try makeSFTPRequest(parts, url: url, method: method, range: range)
-        case "http", "https": break
-        case "dav", "webdav": parts.scheme = "http"
-        case "davs", "webdavs": parts.scheme = "https"
-        default: throw RemoteError.unsupportedURL(url.absoluteString)
+        return try source.request(for: url, method: method, range: range)
+    }
+
+    /// An HTTP(S) request for `url`, sent as `wire` whatever the URL's own scheme (`dav://` is HTTP).
+    func makeHTTPRequest(_ url: URL, wire: RemoteWire, method: String, range: RemoteFetchRange?) throws -> URLRequest {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true), wire == .http || wire == .https else {
+            throw RemoteError.unsupportedURL(url.absoluteString)
         }
+        parts.scheme = wire == .https ? "https" : "http"
         guard let host = parts.host?.lowercased(), !host.isEmpty else { throw RemoteError.unsupportedURL(url.absoluteString) }
         let hostKey = host + ":" + String(parts.port ?? (parts.scheme == "https" ? 443 : 80))
         if let user = parts.user {
@@ -123,6 +128,25 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         start(request, bufferSize: Self.downloadBufferSize, handler: handler)
     }
 
+    /// Requests to `host:port` are signed by libcurl with `signing` from now on (an S3 kind's endpoint).
+    public func sign(host: String, port: Int, with signing: RemoteSigning) {
+        lock.withLock { signingByHost[host.lowercased() + ":" + String(port)] = signing }
+    }
+
+    /// The signing registered for a wire URL's host and port, if any.
+    func signing(for url: URL) -> RemoteSigning? {
+        guard let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return lock.withLock { signingByHost[host + ":" + String(port)] }
+    }
+
+    /// Starts a download of the whole file, or of its rest from `offset` (with `validator` as `If-Range`).
+    func startWhole(_ url: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws -> Task {
+        var request = try makeRequest(url, range: offset > 0 ? .from(offset) : nil)
+        if offset > 0, let validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
+        return start(request, handler: handler)
+    }
+
     @discardableResult
     func start(_ request: URLRequest, bufferSize: Int, listOnly: Bool = false, handler: RemoteTransferHandler) -> Task {
         var ssh: SSHTransferSettings?
@@ -131,7 +155,8 @@ public final class RemoteHTTPClient: @unchecked Sendable {
             ssh?.listOnly = listOnly
         }
         let transfer = CurlTransfer(request: request, handler: handler, configuration: configuration,
-                                    bufferSize: bufferSize, ssh: ssh)
+                                    bufferSize: bufferSize, ssh: ssh,
+                                    signing: ssh == nil ? request.url.flatMap { signing(for: $0) } : nil)
         engine.submit(transfer)
         return Task(transfer: transfer, client: self)
     }

@@ -6,6 +6,9 @@ public struct SSHConfiguration: Sendable {
     /// known_hosts file the host key is checked against. nil: the first existing `UserKnownHostsFile` that
     /// `ssh -G` reports (else `~/.ssh/known_hosts`). A missing file means every host is unknown (refused).
     public var knownHostsFile: String?
+    /// The system-wide known_hosts files, read after the user's as ssh does. nil: the `GlobalKnownHostsFile`s
+    /// that `ssh -G` reports, else OpenSSH's defaults.
+    public var globalKnownHostsFiles: [String]?
     /// Private keys to try, in order. nil: the `IdentityFile`s that `ssh -G` reports, then OpenSSH's defaults.
     public var identityFiles: [String]?
     /// Try the ssh-agent first (libssh2 finds it through `SSH_AUTH_SOCK` of this process).
@@ -43,7 +46,13 @@ public struct SSHHostSettings: Sendable, Equatable {
     public var port: Int
     public var user: String
     public var identityFiles: [String]
+    /// The user's known_hosts file that libcurl loads and messages name (the first that exists).
     public var knownHostsFile: String
+    /// Every file the host key is checked against, user files first, then the global ones (`KnownHosts`).
+    public var knownHostsFiles: [String] = []
+
+    /// OpenSSH's `GlobalKnownHostsFile` default.
+    public static let defaultGlobalKnownHostsFiles = ["/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"]
 
     /// Applies `ssh -G` (when allowed) and the explicit settings of `configuration` to `url`'s host, user and
     /// port. The URL's own user and port win over the configuration, as with `ssh -l`/`-p`.
@@ -54,6 +63,7 @@ public struct SSHHostSettings: Sendable, Equatable {
                                        user: urlUser ?? configuration.localUser ?? "root",
                                        identityFiles: [], knownHostsFile: "")
         var knownHostsCandidates: [String] = []
+        var globalKnownHosts = SSHHostSettings.defaultGlobalKnownHostsFiles
         if configuration.resolveWithOpenSSH, let answer = openSSHAnswer(host: host, user: urlUser, port: url.port,
                                                                         configuration: configuration) {
             settings.hostname = answer.first("hostname") ?? host
@@ -61,7 +71,10 @@ public struct SSHHostSettings: Sendable, Equatable {
             if let user = answer.first("user"), urlUser == nil { settings.user = user }
             settings.identityFiles = answer.all("identityfile").map(configuration.expand)
             knownHostsCandidates = answer.all("userknownhostsfile").map(configuration.expand)
+            let globals = answer.all("globalknownhostsfile").map(configuration.expand)
+            if !globals.isEmpty { globalKnownHosts = globals }
         }
+        if let explicit = configuration.globalKnownHostsFiles { globalKnownHosts = explicit.map(configuration.expand) }
         if let explicit = configuration.identityFiles {
             settings.identityFiles = explicit.map(configuration.expand)
         } else if settings.identityFiles.isEmpty {
@@ -69,11 +82,15 @@ public struct SSHHostSettings: Sendable, Equatable {
         }
         if let explicit = configuration.knownHostsFile {
             settings.knownHostsFile = configuration.expand(explicit)
+            knownHostsCandidates = [settings.knownHostsFile]
         } else {
-            if knownHostsCandidates.isEmpty { knownHostsCandidates = [configuration.homeDirectory + "/.ssh/known_hosts"] }
+            if knownHostsCandidates.isEmpty {
+                knownHostsCandidates = ["/.ssh/known_hosts", "/.ssh/known_hosts2"].map { configuration.homeDirectory + $0 }
+            }
             settings.knownHostsFile = knownHostsCandidates.first { FileManager.default.fileExists(atPath: $0) }
                 ?? knownHostsCandidates[0]
         }
+        settings.knownHostsFiles = knownHostsCandidates + globalKnownHosts
         return settings
     }
 

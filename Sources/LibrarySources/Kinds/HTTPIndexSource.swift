@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A directory served as an HTTP index page (nginx/Apache autoindex in HTML or JSON, `python3 -m
+/// http.server`, anything with links). Ranged reads where the server honours `Range`; a server that does
+/// not (python's) is read from the start and cut (see `RemoteHTTPClient.fetch`).
+public struct HTTPIndexSource: LibrarySource {
+    public static let schemes: [String: RemoteWire] = ["http": .http, "https": .https]
+    public static let capabilities = LibrarySourceCapabilities(pairsOnServer: false, servesThumbnails: false,
+                                                               writable: false, suffixRanges: true)
+    let client: RemoteHTTPClient
+    public init(client: RemoteHTTPClient) { self.client = client }
+
+    /// `GET` and the index page parsed as it arrives (HTML, JSON or a WebDAV answer, told apart by the body).
+    /// A location that refuses `GET` on a directory (403/405/501: nginx `dav_methods` without autoindex) is
+    /// asked again as WebDAV.
+    public func list(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListing {
+        let directory = RemoteEntryValidator.directoryURL(directory)
+        let request = try self.request(for: directory, method: "GET", range: nil)
+        guard let wireURL = request.url else { throw RemoteError.unsupportedURL(directory.absoluteString) }
+        do {
+            return try await client.streamListing(request, baseURL: wireURL, maxBytes: maxBytes, maxEntries: maxEntries)
+        } catch RemoteError.httpStatus(let code, _) where [403, 405, 501].contains(code) {
+            return try await client.propfind(directory, baseURL: wireURL, maxBytes: maxBytes, maxEntries: maxEntries)
+        }
+    }
+
+    public func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse {
+        try await client.fetch(file, range: range, maxBytes: maxBytes)
+    }
+
+    public func fetchWhole(_ file: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws
+        -> any LibraryTransfer {
+        try client.startWhole(file, from: offset, validator: validator, handler: handler)
+    }
+
+    public func request(for url: URL, method: String, range: RemoteFetchRange?) throws -> URLRequest {
+        guard let scheme = url.scheme?.lowercased(), let wire = Self.schemes[scheme] else {
+            throw RemoteError.unsupportedURL(url.absoluteString)
+        }
+        return try client.makeHTTPRequest(url, wire: wire, method: method, range: range)
+    }
+}

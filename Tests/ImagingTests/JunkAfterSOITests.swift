@@ -1,0 +1,26 @@
+import Foundation
+import Imaging
+import MediaFormats
+import TestSupport
+import XCTest
+
+/// Issue 32.9: JPEGs with stray bytes between SOI and the first marker (15 in a public corpus) were "not a
+/// format livegrid knows"; libjpeg and ImageMagick read them with a warning, and so does livegrid now.
+final class JunkAfterSOITests: XCTestCase {
+    func testAJPEGWithStrayBytesAfterSOIIsProbedAndShownWithAWarning() throws {
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.jpg"))))
+        for junk in [[UInt8](repeating: 0, count: 1), [UInt8](repeating: 0, count: 7) + Array("junk".utf8)] {
+            let bytes = Array(original[0..<2]) + junk + Array(original[2...])
+            let source = MemoryByteSource(bytes)
+            XCTAssertEqual(MediaProbe.sniff(Array(bytes.prefix(16))), .jpeg)
+            let info = MediaProbe.probe(source)
+            XCTAssertEqual(info.format, .jpeg)
+            XCTAssertEqual(info.pixelWidth, 4032, "the segments after the junk are read")
+            XCTAssertNotNil(info.contentIdentifier, "the Apple MakerNote after the junk is read")
+            XCTAssertTrue(info.problems.contains { $0.message.contains("stray byte") }, "\(info.problems)")
+            let decoded = try ImageDecoder.decode(source: source, info: info, fitting: PixelSize(width: 160, height: 120))
+            XCTAssertEqual(decoded.frame.width, 160)
+        }
+        XCTAssertEqual(MediaProbe.sniff([0xFF, 0xD8]), .unknown, "two bytes are not a picture")
+    }
+}

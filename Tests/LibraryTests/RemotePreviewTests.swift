@@ -1,0 +1,48 @@
+import Foundation
+import XCTest
+@testable import Library
+@testable import LibrarySources
+import LivePairing
+import MediaFormats
+import TestSupport
+
+/// Issue 28.1: a remote still's picture from its head range (the Exif IFD1 thumbnail), against nginx.
+final class RemotePreviewTests: RemoteServerTestCase {
+    private func accessLog() -> [String] {
+        // try?: no log yet is no request yet.
+        ((try? String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    func testTheHeadOfAJPEGGivesItsThumbnailWithoutTheWholeFile() async throws {
+        let photos = root.appendingPathComponent("www/photos")
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("lone"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: photos.appendingPathComponent("train.jpg").path,
+                                         toPath: photos.appendingPathComponent("lone/camera.jpg").path)
+        try FileManager.default.copyItem(atPath: photos.appendingPathComponent("motion-photo-v1.jpeg").path,
+                                         toPath: photos.appendingPathComponent("lone/pixel.jpg").path)
+        let nginx = try RemoteTestHarness.startNginx(root: root)
+        servers.append(nginx)
+        let client = RemoteHTTPClient(configuration: { var c = RemoteHTTPConfiguration(); c.netrc = Netrc(); return c }())
+        let library = RemoteLibrary(url: URL(string: "http://127.0.0.1:\(nginx.port)/photos/lone/")!, client: client,
+                                    cacheRoot: root.appendingPathComponent("cache").path)
+        library.probePolicy = .onDemand
+        let items = try await library.load()
+        for item in items { library.requestPreview(item.id) }
+        try await waitUntil(seconds: 20) { library.items.allSatisfy { $0.preview.isSettled } }
+
+        let camera = try XCTUnwrap(library.items.first { $0.item.displayName == "camera.jpg" }?.preview.preview)
+        XCTAssertEqual(camera.info.pixelWidth, 160)
+        XCTAssertEqual(camera.info.pixelHeight, 120)
+        XCTAssertEqual(camera.info.orientation, 1, "the still's orientation")
+        XCTAssertTrue(camera.replacesStill, "no XMP and no trailer: a picture and nothing more")
+        XCTAssertLessThan(camera.bytesFetched, 80 << 10, "the head (and the last 8 bytes), not 3.4 MB")
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: camera.path)).prefix(2)), [0xFF, 0xD8])
+        let pixel = try XCTUnwrap(library.items.first { $0.item.displayName == "pixel.jpg" }?.preview.preview)
+        XCTAssertFalse(pixel.replacesStill, "XMP may carry a Motion Photo's movie: the still is still fetched")
+
+        let lines = accessLog().filter { $0.contains("/photos/lone/") && !$0.hasPrefix("GET /photos/lone/ ") }
+        XCTAssertTrue(lines.allSatisfy { $0.contains(" 206 range=bytes=") }, "ranges only:\n" + lines.joined(separator: "\n"))
+        XCTAssertEqual(lines.filter { $0.contains("camera.jpg") }.count, 2, "the head and the last 8 bytes:\n" + lines.joined(separator: "\n"))
+    }
+}
