@@ -5,13 +5,6 @@ import TestSupport
 import VideoPlayback
 import XCTest
 
-private final class PTSLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Double] = []
-    func add(_ value: Double) { lock.withLock { values.append(value) } }
-    var all: [Double] { lock.withLock { values } }
-}
-
 final class HintPlayerTests: XCTestCase {
     func testWindowIsCentredAndKeptInsideTheMovie() {
         XCTAssertEqual(HintPlayer.window(stillTime: 1.5, movieDuration: 3), 1.0...2.0)
@@ -22,12 +15,13 @@ final class HintPlayerTests: XCTestCase {
     }
 
     func testPlaysAboutOneSecondAroundTheStillOfTrain() throws {
-        let log = PTSLog()
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let player = HintPlayer.play(source: try FileByteSource(path: Fixtures.committed("train.mov")),
                                      stillTime: 0.48, movieDuration: 1.233, targetSize: PixelSize(width: 64, height: 48),
-                                     sink: { frame in log.add(frame.pts) })
-        XCTAssertEqual(player.waitUntilEnded(timeout: 10), .finished)
-        let shown = log.all
+                                     clock: clock, sink: { frame in log.add(frame, at: clock.now()) })
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        let shown = log.pts
         XCTAssertFalse(shown.isEmpty)
         XCTAssertEqual(shown.first ?? -1, 0, accuracy: 0.001)
         XCTAssertLessThan(shown.last ?? 9, 1.0 + 1e-6)

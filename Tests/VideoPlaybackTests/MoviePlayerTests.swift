@@ -5,21 +5,6 @@ import TestSupport
 import VideoPlayback
 import XCTest
 
-/// Collects what the sink receives, from the presenter thread.
-private final class FrameLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _pts: [Double] = []
-    private var _sizes: [PixelSize] = []
-    func add(_ frame: DecodedFrame) {
-        lock.withLock {
-            _pts.append(frame.pts)
-            _sizes.append(PixelSize(width: frame.pixels.width, height: frame.pixels.height))
-        }
-    }
-    var pts: [Double] { lock.withLock { _pts } }
-    var sizes: [PixelSize] { lock.withLock { _sizes } }
-}
-
 /// A gate a test opens once: whoever waits on it blocks until then (bounded, so a failing test never hangs).
 private final class Gate: @unchecked Sendable {
     private let opened = DispatchSemaphore(value: 0)
@@ -82,15 +67,17 @@ final class MoviePlayerTests: XCTestCase {
     /// is held back (a start() that opened or decoded on the caller's thread would wait for the gate).
     func testStartReturnsBeforeTheMovieIsRead() throws {
         let gate = Gate()
+        let clock = ManualPlaybackClock()
         let player = MoviePlayer(source: GatedByteSource(base: try trainSource(), gate: gate),
-                                 options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)), sink: { _ in })
+                                 options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)), clock: clock,
+                                 video: ClosureVideoSink { _ in })
         let returned = expectation(description: "start() returned")
         let caller = Thread { player.start(); returned.fulfill() }
         caller.start()
         wait(for: [returned], timeout: 20)
         XCTAssertNil(player.end, "nothing read yet, so playback cannot have ended")
         gate.open()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 15), .finished, "once the gate opens the movie plays")
+        XCTAssertEqual(drive(player, on: clock), .finished, "once the gate opens the movie plays")
     }
 
     /// stop() only asks: it returns while the presenter thread is stuck in the sink.
@@ -99,7 +86,7 @@ final class MoviePlayerTests: XCTestCase {
         let inSink = expectation(description: "the sink holds the presenter")
         inSink.assertForOverFulfill = false
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
-                                 sink: { _ in inSink.fulfill(); gate.pass() })
+                                 clock: ManualPlaybackClock(), video: ClosureVideoSink { _ in inSink.fulfill(); gate.pass() })
         player.start()
         wait(for: [inSink], timeout: 20)
         let returned = expectation(description: "stop() returned")
@@ -136,11 +123,12 @@ final class MoviePlayerTests: XCTestCase {
 
     func testStopFromInsideTheSink() throws {
         let holder = PlayerHolder()
+        let clock = ManualPlaybackClock()
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 32, height: 32)),
-                                 sink: { frame in if frame.index >= 1 { holder.player?.stop() } })
+                                 clock: clock, video: ClosureVideoSink { frame in if frame.index >= 1 { holder.player?.stop() } })
         holder.player = player
         player.start()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 5), .stopped)
+        XCTAssertEqual(drive(player, on: clock), .stopped)
         XCTAssertLessThanOrEqual(player.stats.framesShown, 3)
     }
 
@@ -160,24 +148,27 @@ final class MoviePlayerTests: XCTestCase {
     }
 
     func testGarbageReportsFailureWithoutFrames() {
-        let log = FrameLog()
-        let player = MoviePlayer(source: MemoryByteSource(Array(repeating: 0x42, count: 10_000)), sink: { log.add($0) })
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
+        let player = MoviePlayer(source: MemoryByteSource(Array(repeating: 0x42, count: 10_000)), clock: clock,
+                                 video: RecordingSink(log: log, clock: clock))
         player.start()
-        guard case .failed(let error)? = player.waitUntilEnded(timeout: 5) else { return XCTFail("expected a failure") }
+        guard case .failed(let error)? = drive(player, on: clock) else { return XCTFail("expected a failure") }
         XCTAssertTrue(error.description.hasPrefix("cannot decode"), error.description)
-        XCTAssertEqual(log.pts.count, 0)
+        XCTAssertEqual(log.count, 0)
     }
 
     func testMotionPhotoEmbeddedMoviePlaysFromSlice() throws {
         let still = try FileByteSource(path: Fixtures.committed("motion-photo-v1.jpeg"))
         let movie = SliceByteSource(base: still, range: ByteRange(offset: 30821, length: 122562))
-        let log = FrameLog()
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         // Half a second only, from 1 s.
         let player = MoviePlayer(source: movie, options: PlaybackOptions(targetSize: PixelSize(width: 80, height: 60),
                                                                           startTime: 1.0, endTime: 1.5),
-                                 sink: { log.add($0) })
+                                 clock: clock, video: RecordingSink(log: log, clock: clock))
         player.start()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 10), .finished)
+        XCTAssertEqual(drive(player, on: clock), .finished)
         let pts = log.pts
         XCTAssertGreaterThan(pts.count, 5)
         XCTAssertEqual(pts.first ?? 0, 1.0, accuracy: 0.02)

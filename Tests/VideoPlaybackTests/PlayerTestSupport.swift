@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import Imaging
 import VideoPlayback
@@ -40,18 +41,17 @@ final class SyntheticMovie: MovieFrameSource {
 }
 
 /// What a video sink was given, with the player's clock at that moment.
-final class PresentedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [(pts: Double, time: Double, size: PixelSize)] = []
+final class PresentedLog: Sendable {
+    private let entries = Locked<[(pts: Double, time: Double, size: PixelSize)]>([])
 
     func add(_ frame: DecodedFrame, at time: Double) {
-        lock.withLock { entries.append((frame.pts, time, PixelSize(width: frame.pixels.width, height: frame.pixels.height))) }
+        entries.withLockedValue { $0.append((frame.pts, time, PixelSize(width: frame.pixels.width, height: frame.pixels.height))) }
     }
 
-    var pts: [Double] { lock.withLock { entries.map(\.pts) } }
-    var times: [Double] { lock.withLock { entries.map(\.time) } }
-    var sizes: [PixelSize] { lock.withLock { entries.map(\.size) } }
-    var count: Int { lock.withLock { entries.count } }
+    var pts: [Double] { entries.withLockedValue { $0.map(\.pts) } }
+    var times: [Double] { entries.withLockedValue { $0.map(\.time) } }
+    var sizes: [PixelSize] { entries.withLockedValue { $0.map(\.size) } }
+    var count: Int { entries.withLockedValue { $0.count } }
 }
 
 /// A video sink that records each frame at the clock's time, then runs `after` (a slow sink moves the
@@ -83,8 +83,12 @@ func drive(_ player: MoviePlayer, on clock: ManualPlaybackClock, timeout: Double
 }
 
 /// Holds a player for a sink that stops it.
-final class PlayerHolder: @unchecked Sendable {
-    var player: MoviePlayer?
+final class PlayerHolder: Sendable {
+    private let held = Locked<MoviePlayer?>(nil)
+    var player: MoviePlayer? {
+        get { held.value }
+        set { held.set(newValue) }
+    }
 }
 
 /// A master clock (the sound, in issue 29) running `lag` seconds behind the playback clock from `origin`.
