@@ -7,11 +7,12 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 livegrid="${1:-$here/.build/debug/livegrid}"
-columns="${2:-120}"; rows="${3:-40}"
+columns="${2:-120}"; rows="${3:-52}"
 fixtures="$here/../shared/fixtures"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 library="$work/library"; mkdir -p "$library"
-# Real photos: every still of ../shared/fixtures and Tests/Fixtures (copies under new names fill a screen).
+# Real photos: the stills of ../shared/fixtures, twice under new names (16 pictures, all on the first
+# screen at 120x52).
 photos=()
 for f in "$fixtures"/train.jpg "$fixtures"/limitpoint/keyPhoto.jpg "$fixtures"/samsung-still.jpeg \
          "$fixtures"/microvideo-v1.jpeg "$fixtures"/motion-photo-v1.jpeg "$fixtures"/IMG_2927.HEIC \
@@ -19,7 +20,7 @@ for f in "$fixtures"/train.jpg "$fixtures"/limitpoint/keyPhoto.jpg "$fixtures"/s
     [ -f "$f" ] && photos+=("$f")
 done
 [ ${#photos[@]} -gt 0 ] || { echo "no photos in $fixtures" >&2; exit 1; }
-for copy in 1 2 3 4; do
+for copy in 1 2; do
     for f in "${photos[@]}"; do
         name="$(basename "$f")"; cp "$f" "$library/${copy}-${name}"
     done
@@ -39,6 +40,29 @@ for mode in sixels kitty iterm; do
         kitty) images=$(count "$out" 'a=T') ;;
         iterm) images=$(count "$out" '1337;File=') ;;
     esac
-    printf '%-7s livegrid first screen %dx%d: %9d bytes, %3d images\n' "$mode" "$columns" "$rows" "$(stat -c %s "$out")" "$images"
-    cp "$out" "/tmp/picture-bytes-$mode.bytes" 2>/dev/null || true
+    pictures="$(python3 -c "
+import re, sys
+b = open(sys.argv[1], 'rb').read()
+pattern = {'sixels': rb'\x1bP[0-9;]*q.*?\x1b\\\\', 'kitty': rb'\x1b_G.*?\x1b\\\\', 'iterm': rb'\x1b\]1337;.*?\x07'}[sys.argv[2]]
+print(sum(len(m) for m in re.findall(pattern, b, re.S)))" "$out" "$mode")"
+    printf '%-7s livegrid first screen %dx%d: %9d bytes (%d in pictures), %3d images\n' "$mode" "$columns" "$rows" \
+        "$(stat -c %s "$out")" "$pictures" "$images"
+    cp "$out" "$work/last-$mode.bytes"
 done
+# The peers on the same pictures at the grid's cell size (kitty's c=/r= of the widest picture), on the same
+# recording pty (10x20 px cells), each picture once per copy.
+cells="$(python3 -c "import re,sys; b=open(sys.argv[1],'rb').read(); print(max((int(c),int(r)) for c,r in re.findall(rb'c=(\d+),r=(\d+)',b)))" "$work/last-kitty.bytes" | tr -d '() ' | tr , x)"
+peer() {   # name, command...: total bytes over every photo of the library
+    local name="$1"; shift; local total=0
+    for f in "$library"/*; do
+        : > "$work/peer"
+        TERM=xterm-256color python3 "$here/Benchmarks/fake-terminal.py" "$work/peer" "$columns" "$rows" "$@" "$f" < /dev/null
+        total=$((total + $(stat -c %s "$work/peer")))
+    done
+    printf '%-7s %-26s %9d bytes (cells %s)\n' "${name%% *}" "${name#* }" "$total" "$cells"
+}
+peer "sixels chafa $(chafa --version | head -1 | awk '{print $3}')" chafa -f sixel --size "$cells"
+peer "kitty chafa" chafa -f kitty --size "$cells"
+peer "kitty timg --compress" timg -pk --compress -g"$cells"
+peer "iterm chafa" chafa -f iterm --size "$cells"
+peer "iterm timg" timg -pi -g"$cells"

@@ -12,7 +12,9 @@ public enum PNGCodec {
     }
 
     /// Encodes `frame` as an 8-bit PNG, RGB when `opaque` (its alpha dropped: a quarter fewer bytes to deflate).
-    public static func encodePixels(_ frame: PixelFrame, opaque: Bool) throws(ImagingError) -> [UInt8] {
+    /// `fast`: no row filters and deflate level 3 (libpng's PNG_IMAGE_FLAG_FAST); else libpng's adaptive
+    /// filters and default level, smaller and slower.
+    public static func encodePixels(_ frame: PixelFrame, opaque: Bool, fast: Bool = true) throws(ImagingError) -> [UInt8] {
         guard frame.width > 0, frame.height > 0 else { throw ImagingError.cannotEncode("empty picture") }
         var image = png_image()
         image.version = lg_png_image_version()
@@ -21,7 +23,7 @@ public enum PNGCodec {
         image.format = opaque ? lg_png_format_rgb() : lg_png_format_rgba()
         // Speed over size: the default (maximum effort, all filters) spent 40 ms deflating one 256 px
         // thumbnail, more than decoding the photo.
-        image.flags = lg_png_image_flag_fast()
+        image.flags = fast ? lg_png_image_flag_fast() : 0
         let pixels: [UInt8]
         let rowBytes: Int
         if opaque {

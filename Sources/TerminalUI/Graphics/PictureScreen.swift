@@ -55,6 +55,9 @@ final class CursesPictureScreen: PictureScreen {
 
     func shown(x: Int, y: Int) -> ShownCell {
         guard let screen = curscr else { return .text }
+        // Reading moves curscr's cursor, curses' idea of where the terminal's is: put it back.
+        let (row, column) = (getcury(screen), getcurx(screen))
+        defer { wmove(screen, row, column) }
         var cell = cchar_t()
         guard mvwin_wch(screen, Int32(y), Int32(x), &cell) != ERR else { return .text }
         var text = [wchar_t](repeating: 0, count: 8)
