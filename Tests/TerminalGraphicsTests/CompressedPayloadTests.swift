@@ -93,4 +93,25 @@ final class CompressedPayloadTests: XCTestCase {
                      jpegBytes / Int(runs), jpegTime / runs * 1000))
         XCTAssertLessThan(filteredBytes, fastBytes)
     }
+
+    /// chafa 1.12's sixel encoding of a grid thumbnail (23x9 cells, 230x180 px) and of a full-screen movie
+    /// frame (80x22 cells, 800x440 px), per picture on this machine (printed, not asserted): the yardstick
+    /// for a faster quantiser (issue 28.3's third bullet).
+    func testMeasureChafaSixelEncoding() throws {
+        let renderer = ChafaRenderer(mode: .sixels, colorDepth: .truecolor, cellPixelSize: Self.cell)
+        for (columns, rows) in [(23, 9), (80, 22)] {
+            var total = 0.0, runs = 0, bytes = 0
+            for name in ["train.jpg", "motion-photo-v1.jpeg"] {
+                let frame = try photo(name, columns: columns, rows: rows)
+                _ = try renderer.render(frame, columns: columns, rows: rows)   // the canvas is built once per size
+                let start = Date()
+                for _ in 0..<5 { bytes += try renderer.render(frame, columns: columns, rows: rows).bytes.count }
+                total += Date().timeIntervalSince(start)
+                runs += 5
+            }
+            print(String(format: "chafa sixel %dx%d cells: %.1f ms and %d bytes per picture", columns, rows,
+                         total / Double(runs) * 1000, bytes / runs))
+            XCTAssertGreaterThan(bytes, 0)
+        }
+    }
 }
