@@ -1,0 +1,213 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `livegrid s3://…` against a real SeaweedFS on 127.0.0.1: `scan` pairs a Live Photo inside a bucket, the
+/// credentials are read as the AWS tools read them, each refusal is one sentence on stderr, and the browser
+/// in a real terminal (tmux) shows the LIVE badge and plays on hold. The secret never reaches stderr, the
+/// screen or the download cache.
+final class S3EndToEndTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: S3TestServer?
+    nonisolated(unsafe) private static var startError: Error?
+    nonisolated(unsafe) private static var directory: URL?
+
+    private var server: S3TestServer {
+        get throws {
+            if let error = Self.startError { throw error }
+            if let server = Self.shared { return server }
+            do {
+                let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3-e2e")
+                let server = try S3TestServer(directory: directory)
+                try server.createBucket("photos")
+                for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg"] {
+                    try server.put("photos", "lib/" + name, file: Fixtures.committed(name))
+                    try server.put(S3TestServer.publicBucket, "lib/" + name, file: Fixtures.committed(name))
+                }
+                try server.put("photos", "lib/sub/inner.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
+                Self.shared = server
+                Self.directory = directory
+                return server
+            } catch {
+                Self.startError = error
+                throw error
+            }
+        }
+    }
+
+    override class func tearDown() {
+        shared?.stop()
+        shared = nil
+        if let directory { try? FileManager.default.removeItem(at: directory) }   // a leftover only costs /tmp space
+        super.tearDown()
+    }
+
+    /// A private HOME and cache per run, no AWS settings from the machine running the tests.
+    private func environment(_ extra: [String: String] = [:]) throws -> [String: String] {
+        let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-home")
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AWS_") }
+        environment["HOME"] = home.path
+        environment["XDG_CACHE_HOME"] = home.path + "/cache"
+        environment["XDG_CONFIG_HOME"] = home.path + "/config"
+        environment["NETRC"] = "/dev/null"
+        return environment.merging(extra) { $1 }
+    }
+
+    private func keys(_ server: S3TestServer, secret: String? = nil) -> [String: String] {
+        ["AWS_ACCESS_KEY_ID": server.accessKey, "AWS_SECRET_ACCESS_KEY": secret ?? server.secretKey]
+    }
+
+    private func livegrid(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try MissingRequirement.livegridBinary())
+        process.arguments = arguments
+        process.environment = environment
+        let errFile = try Fixtures.makeTemporaryDirectory("livegrid-s3-err").appendingPathComponent("err")
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        let errHandle = try FileHandle(forWritingTo: errFile)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = errHandle
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try errHandle.close()
+        let err = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""   // an unreadable file reads as no message
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), err)
+    }
+
+    private func kinds(_ json: String) throws -> [String: String] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let items = object["items"] as? [[String: Any]] else {
+            XCTFail("no items: \(json.prefix(500))")
+            return [:]
+        }
+        var kinds: [String: String] = [:]
+        for item in items {
+            if let name = item["name"] as? String, let kind = item["kind"] as? String { kinds[name] = kind }
+        }
+        return kinds
+    }
+
+    func testScanPairsTheLivePhotoInsideTheBucketWithEnvironmentKeys() throws {
+        let server = try server
+        let environment = try environment(keys(server))
+        let scan = try livegrid(["scan", "--json", "--endpoint", server.endpoint, "s3://photos/lib/"], environment: environment)
+        XCTAssertEqual(scan.status, 0, scan.err)
+        let kinds = try kinds(scan.out)
+        XCTAssertEqual(kinds.values.filter { $0 == "live" }.count, 1, "train.jpg + train.mov pair: \(kinds)")
+        XCTAssertEqual(kinds.count, 2, "the Live Photo and the Motion Photo: \(kinds)")
+        let recursive = try livegrid(["scan", "-r", "--json", "--endpoint", server.endpoint, "s3://photos/lib/"], environment: environment)
+        XCTAssertEqual(try self.kinds(recursive.out).count, 3, "-r descends into the prefix sub/: \(recursive.out.prefix(400))")
+        assertSecretNowhere(server, stderr: scan.err + recursive.err, home: environment["HOME"] ?? "")
+    }
+
+    func testProfileFilesEndpointAndRegionFromConfig() throws {
+        let server = try server
+        let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-profile")
+        let credentials = home.appendingPathComponent("credentials").path
+        let config = home.appendingPathComponent("config").path
+        try "[archive]\naws_access_key_id = \(server.accessKey)\naws_secret_access_key = \(server.secretKey)\n"
+            .write(toFile: credentials, atomically: true, encoding: .utf8)
+        try "[profile archive]\nregion = us-east-1\nendpoint_url = \(server.endpoint)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let environment = try environment(["AWS_PROFILE": "archive", "AWS_SHARED_CREDENTIALS_FILE": credentials,
+                                           "AWS_CONFIG_FILE": config])
+        let scan = try livegrid(["scan", "--json", "s3://photos/lib/"], environment: environment)
+        XCTAssertEqual(scan.status, 0, scan.err)
+        XCTAssertEqual(try kinds(scan.out).values.filter { $0 == "live" }.count, 1)
+        let absent = try livegrid(["scan", "--profile", "nobody", "s3://photos/lib/"], environment: environment)
+        XCTAssertNotEqual(absent.status, 0)
+        XCTAssertTrue(absent.err.contains("profile 'nobody'"), absent.err)
+    }
+
+    func testEachRefusalIsOneSentenceAndTheSecretNeverShows() throws {
+        let server = try server
+        let endpoint = ["--endpoint", server.endpoint]
+        let cases: [(String, [String], [String: String], String)] = [
+            ("wrong secret", ["s3://photos/lib/"], keys(server, secret: "WRONG-secret-9f2"), "refused the request's signature"),
+            ("missing bucket", ["s3://no-such-bucket/"], keys(server), "there is no bucket 'no-such-bucket'"),
+            ("anonymous on a private bucket", ["--no-sign-request", "s3://photos/lib/"], [:], "refuses unsigned requests"),
+            ("session token on static keys", ["s3://photos/lib/"], keys(server).merging(["AWS_SESSION_TOKEN": "tok-123"]) { $1 },
+             "does not know the access key"),
+        ]
+        for (what, arguments, extra, sentence) in cases {
+            let environment = try environment(extra)
+            let scan = try livegrid(["scan"] + endpoint + arguments, environment: environment)
+            XCTAssertEqual(scan.status, 1, "\(what): \(scan.err)")
+            XCTAssertTrue(scan.err.contains(sentence), "\(what): \(scan.err)")
+            XCTAssertEqual(scan.err.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count, 1,
+                           "\(what): one line: \(scan.err)")
+            XCTAssertFalse(scan.err.contains("WRONG-secret-9f2") || scan.err.contains(server.secretKey), "\(what): \(scan.err)")
+        }
+        let open = try livegrid(["scan", "--json", "--no-sign-request"] + endpoint + ["s3://\(S3TestServer.publicBucket)/lib/"],
+                                environment: try environment())
+        XCTAssertEqual(open.status, 0, open.err)
+        XCTAssertEqual(try kinds(open.out).values.filter { $0 == "live" }.count, 1, "a public bucket, unsigned")
+    }
+
+    func testBrowserShowsTheLiveBadgeAndPlaysOnHold() throws {
+        try TmuxSession.requireTmux()
+        let server = try server
+        let binary = try MissingRequirement.livegridBinary()
+        let environment = try environment()
+        let home = environment["HOME"] ?? ""
+        let command = "env -u SSH_AUTH_SOCK HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' "
+            + "NETRC=/dev/null AWS_ACCESS_KEY_ID='\(server.accessKey)' AWS_SECRET_ACCESS_KEY='\(server.secretKey)' "
+            + "TERM=tmux-256color '\(binary)' --endpoint '\(server.endpoint)' 's3://photos/lib/'"
+        let session = try TmuxSession(command: command, columns: 120, rows: 40)
+        let done = try session.waitFor("train.jpg playable", timeout: 40) { screen in
+            self.cellText(screen, "train.jpg")?.contains("✓ playable") == true
+        }
+        XCTAssertTrue(cellText(done, "train.jpg")?.contains("◎ LIVE") == true, done.joined(separator: "\n"))
+        XCTAssertTrue(done.first?.contains("s3://photos/lib") == true, "the header names the bucket: \(done.first ?? "")")
+        try session.send("l", "l")
+        try session.waitFor("train.jpg selected") { self.statusLine($0).contains("train.jpg") }
+        let before = cellText(try session.screen(), "train.jpg") ?? ""
+        var changed = false, status = ""
+        let holdEnds = Date().addingTimeInterval(2)
+        while Date() < holdEnds {
+            try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
+            let screen = try session.screen()
+            if cellText(screen, "train.jpg") != before { changed = true }
+            if statusLine(screen).contains("hold:") { status = statusLine(screen) }
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        XCTAssertTrue(changed, "the movie played in the cell")
+        XCTAssertTrue(status.contains("hold:"), "status while playing: \(status)")
+        try session.send("q")
+        try session.waitForExit(timeout: 20)
+        assertSecretNowhere(server, stderr: "", home: home)
+    }
+
+    /// Neither the secret in any file of HOME (the download cache, the index), nor in a file's name.
+    private func assertSecretNowhere(_ server: S3TestServer, stderr: String, home: String, line: UInt = #line) {
+        XCTAssertFalse(stderr.contains(server.secretKey), "stderr", line: line)
+        var looked = 0
+        let enumerator = FileManager.default.enumerator(atPath: home)
+        while let path = enumerator?.nextObject() as? String {
+            XCTAssertFalse(path.contains(server.secretKey), "a name in the cache: \(path)", line: line)
+            if let data = FileManager.default.contents(atPath: home + "/" + path) {
+                looked += 1
+                XCTAssertNil(data.range(of: Data(server.secretKey.utf8)), "the secret in \(path)", line: line)
+            }
+        }
+        XCTAssertGreaterThan(looked, 0, "the cache was written (so the check looked at something)", line: line)
+    }
+
+    private static let names = ["motion-photo-v1.jpeg", "train.jpg"]
+
+    private func statusLine(_ screen: [String]) -> String {
+        screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+    }
+
+    private func cellText(_ screen: [String], _ name: String) -> String? {
+        let grid = ScreenGrid(lines: Array(screen.dropLast()), names: Self.names + ["sub"])
+        guard let cell = grid.cell(name) else { return nil }
+        return (cell.pictureTop..<cell.captionRow).compactMap { row -> String? in
+            guard row < grid.lines.count else { return nil }
+            let line = grid.lines[row]
+            guard cell.x < line.count else { return "" }
+            return String(line[cell.x..<min(line.count, cell.x + cell.width)])
+        }.joined(separator: "\n")
+    }
+}
