@@ -169,6 +169,11 @@ struct S3Address: Sendable, Equatable {
     var bucket: String
     var key: String
 
+    init(bucket: String, key: String) {
+        self.bucket = bucket
+        self.key = key
+    }
+
     init(_ url: URL) throws {
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: true), let bucket = parts.host, !bucket.isEmpty else {
             throw RemoteError.unsupportedURL(url.absoluteString)
