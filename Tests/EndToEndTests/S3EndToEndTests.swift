@@ -102,6 +102,33 @@ final class S3EndToEndTests: XCTestCase {
         assertSecretNowhere(server, stderr: scan.err + recursive.err, home: environment["HOME"] ?? "")
     }
 
+    /// The real-world fixtures (Live Photos with JPEG and HEIC stills, Motion Photos, a still without an
+    /// identifier...) in a bucket: `scan` finds the same kinds as a scan of the same files on disk.
+    func testSharedFixturesPairInTheBucketAsTheyDoLocally() throws {
+        guard let shared = Fixtures.sharedDirectory else {
+            throw XCTSkip("../shared/fixtures is absent (a fresh clone): skipping the bucket of real-world fixtures")
+        }
+        let server = try server
+        var uploaded = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: shared.path).sorted() where !name.hasSuffix(".md") {
+            var isDirectory: ObjCBool = false
+            let path = shared.appendingPathComponent(name).path
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            try server.put("photos", "shared/" + name, file: path)
+            uploaded += 1
+        }
+        XCTAssertGreaterThan(uploaded, 5)
+        let environment = try environment(keys(server))
+        let remote = try livegrid(["scan", "--json", "--no-index", "--endpoint", server.endpoint, "s3://photos/shared/"], environment: environment)
+        XCTAssertEqual(remote.status, 0, remote.err)
+        let local = try livegrid(["scan", "--json", "--no-index", shared.path], environment: environment)
+        XCTAssertEqual(local.status, 0, local.err)
+        let remoteKinds = try kinds(remote.out), localKinds = try kinds(local.out)
+        XCTAssertFalse(localKinds.isEmpty)
+        XCTAssertEqual(remoteKinds, localKinds, "the same pairs and kinds in the bucket as on disk")
+        XCTAssertTrue(remoteKinds.values.contains("live") && remoteKinds.values.contains("motion"), "\(remoteKinds)")
+    }
+
     func testProfileFilesEndpointAndRegionFromConfig() throws {
         let server = try server
         let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-profile")
