@@ -92,3 +92,16 @@ final class S3FailureTests: XCTestCase {
     HTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
     """#
 }
+
+final class S3ListPageTests: XCTestCase {
+    func testLastModifiedIsReadAsUTC() {
+        XCTAssertEqual(S3ListPage.date("2026-11-29T04:15:11Z")?.timeIntervalSince1970, 1_795_925_711)
+        XCTAssertEqual(S3ListPage.date("2026-11-29T04:15:11.250Z")?.timeIntervalSince1970, 1_795_925_711.25)
+        XCTAssertNil(S3ListPage.date("2026-13-29T04:15:11Z"))
+        XCTAssertNil(S3ListPage.date("yesterday"))
+    }
+
+    func testURLEncodedKeysAreDecodedOnce() {
+        XCTAssertEqual(S3ListPage.decodeKey("2024/a+b%2Bc%25d.jpg"), "2024/a b+c%d.jpg")
+    }
+}
