@@ -201,6 +201,13 @@ final class S3EndToEndTests: XCTestCase {
         }
         XCTAssertTrue(changed, "the movie played in the cell")
         XCTAssertTrue(status.contains("hold:"), "status while playing: \(status)")
+        // Nothing is written to a bucket: a rating and a trash say so, and the browser keeps running.
+        try session.send("3")
+        try session.waitFor("the rating refused") { self.statusLine($0).contains("not available for a remote") }
+        try session.send("d")
+        try session.waitFor("the trash question") { self.statusLine($0).contains("Trash") }
+        try session.send("y")
+        try session.waitFor("the trash refused") { self.statusLine($0).contains("not available for a remote") }
         try session.send("q")
         try session.waitForExit(timeout: 20)
         assertSecretNowhere(server, stderr: "", home: home)
