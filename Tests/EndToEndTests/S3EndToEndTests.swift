@@ -151,11 +151,11 @@ final class S3EndToEndTests: XCTestCase {
         let server = try server
         let endpoint = ["--endpoint", server.endpoint]
         let cases: [(String, [String], [String: String], String)] = [
-            ("wrong secret", ["s3://photos/lib/"], keys(server, secret: "WRONG-secret-9f2"), "refused the request's signature"),
+            ("wrong secret", ["s3://photos/lib/"], keys(server, secret: "WRONG-secret-9f2"), "refused the signature"),
             ("missing bucket", ["s3://no-such-bucket/"], keys(server), "there is no bucket 'no-such-bucket'"),
             ("anonymous on a private bucket", ["--no-sign-request", "s3://photos/lib/"], [:], "refuses unsigned requests"),
             ("session token on static keys", ["s3://photos/lib/"], keys(server).merging(["AWS_SESSION_TOKEN": "tok-123"]) { $1 },
-             "does not know the access key"),
+             "does not know access key"),
         ]
         for (what, arguments, extra, sentence) in cases {
             let environment = try environment(extra)
@@ -211,6 +211,24 @@ final class S3EndToEndTests: XCTestCase {
         try session.send("q")
         try session.waitForExit(timeout: 20)
         assertSecretNowhere(server, stderr: "", home: home)
+    }
+
+    /// A wrong secret in the browser: the listing's failure is the sentence on the screen, and the browser
+    /// keeps running until the user quits.
+    func testBrowserShowsARefusalAsASentenceAndKeepsRunning() throws {
+        try TmuxSession.requireTmux()
+        let server = try server
+        let binary = try MissingRequirement.livegridBinary()
+        let home = try environment()["HOME"] ?? ""
+        let command = "env HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
+            + "AWS_ACCESS_KEY_ID='\(server.accessKey)' AWS_SECRET_ACCESS_KEY='WRONG-secret-9f2' "
+            + "TERM=tmux-256color '\(binary)' --endpoint '\(server.endpoint)' 's3://photos/lib/'"
+        let session = try TmuxSession(command: command, columns: 200, rows: 30)
+        let screen = try session.waitFor("the refusal") { $0.contains { $0.contains("refused the signature") } }
+        XCTAssertFalse(screen.joined().contains("WRONG-secret-9f2"), "the secret never shows")
+        XCTAssertEqual(try session.display("#{pane_dead}"), "0", "the browser keeps running")
+        try session.send("q")
+        try session.waitForExit(timeout: 20)
     }
 
     /// Neither the secret in any file of HOME (the download cache, the index), nor in a file's name.

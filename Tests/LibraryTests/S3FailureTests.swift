@@ -31,7 +31,7 @@ final class S3FailureTests: XCTestCase {
             (403, document("RequestTimeTooSkewed"), [:], "this computer's clock differs too much"),
             (503, document("SlowDown"), [:], "the S3 server is busy (SlowDown)"),
             (403, document("AccessDenied"), [:], "the access key AKIAEXAMPLE (from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) may not read"),
-            (403, document("SignatureDoesNotMatch"), [:], "check the secret key of the access key AKIAEXAMPLE"),
+            (403, document("SignatureDoesNotMatch"), [:], "check the secret of access key AKIAEXAMPLE"),
             (404, document("NoSuchBucket"), [:], "there is no bucket 'archive' at AWS (us-east-1)"),
             (400, "<Error><Code>WeirdNewCode</Code><Message>odd\u{9b}2J</Message></Error>", [:], "the S3 server refused with WeirdNewCode: odd2J"),
             (502, "<html><body>Bad gateway</body></html>", [:], "answered HTTP 502 with a web page, not S3's XML"),

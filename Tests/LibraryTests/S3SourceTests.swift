@@ -146,7 +146,7 @@ final class S3SourceTests: XCTestCase {
         let server = try server
         let directory = try XCTUnwrap(URL(string: "s3://photos/lib/"))
         let wrong = try client(secret: "not-the-secret")
-        await assertRefusal(try source(wrong, directory), directory, contains: "refused the request's signature",
+        await assertRefusal(try source(wrong, directory), directory, contains: "refused the signature",
                             notContaining: "not-the-secret")
         let missing = try XCTUnwrap(URL(string: "s3://no-such-bucket/"))
         await assertRefusal(try source(try client(), missing), missing, contains: "there is no bucket 'no-such-bucket'")

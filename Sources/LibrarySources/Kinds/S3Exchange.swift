@@ -109,7 +109,7 @@ enum S3Failure {
         let document = S3ErrorDocument.parse(reply.body)
         let bucket = "'\(address.bucket)'"
         let endpoint = settings.endpoint?.absoluteString ?? "AWS (\(settings.region))"
-        let key = settings.credentials.map { "the access key \($0.accessKey) (from \(settings.credentialSource))" }
+        let key = settings.credentials.map { "access key \($0.accessKey) (from \(settings.credentialSource))" }
         guard let document else {
             if reply.status == 404 { return .notFound("s3://\(address.bucket)/\(address.key)") }
             if reply.status == 416 { return .httpStatus(416, url: "s3://\(address.bucket)/\(address.key)") }
@@ -120,7 +120,7 @@ enum S3Failure {
         }
         switch document.code {
         case "SignatureDoesNotMatch":
-            return .service("the S3 server refused the request's signature: check the secret key of \(key ?? "the access key")", transient: false)
+            return .service("the S3 server refused the signature: check the secret of \(key ?? "the access key")", transient: false)
         case "InvalidAccessKeyId":
             return .service("the S3 server at \(endpoint) does not know \(key ?? "the access key"): check the key and the endpoint", transient: false)
         case "NoSuchBucket":
@@ -129,7 +129,7 @@ enum S3Failure {
             return .notFound("s3://\(address.bucket)/\(address.key)")
         case "AccessDenied", "AllAccessDisabled", "AccountProblem":
             if let key {
-                return .service("\(key) may not read s3://\(address.bucket)/\(address.key) (AccessDenied): check the bucket's policy or the key's permissions", transient: false)
+                return .service("the \(key) may not read s3://\(address.bucket)/\(address.key) (AccessDenied): check the bucket's policy or the key's permissions", transient: false)
             }
             return .service("the bucket \(bucket) refuses unsigned requests: give credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE) unless the bucket is public", transient: false)
         case "ExpiredToken", "TokenRefreshRequired":

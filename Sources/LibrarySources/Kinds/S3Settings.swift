@@ -63,10 +63,10 @@ public struct S3Settings: Sendable, Equatable, CustomStringConvertible {
         }
         if let key = nonEmpty(environment["AWS_ACCESS_KEY_ID"]), let secret = nonEmpty(environment["AWS_SECRET_ACCESS_KEY"]) {
             settings.credentials = S3Credentials(accessKey: key, secretKey: secret, sessionToken: nonEmpty(environment["AWS_SESSION_TOKEN"]))
-            settings.credentialSource = "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+            settings.credentialSource = "the environment"
         } else if let key = profileValue("aws_access_key_id"), let secret = profileValue("aws_secret_access_key") {
             settings.credentials = S3Credentials(accessKey: key, secretKey: secret, sessionToken: profileValue("aws_session_token"))
-            settings.credentialSource = "the profile '\(profileName)'"
+            settings.credentialSource = "profile '\(profileName)'"
         } else if profile != nil || nonEmpty(environment["AWS_PROFILE"]) != nil {
             throw S3SettingsError("the AWS profile '\(profileName)' has no aws_access_key_id and aws_secret_access_key "
                                   + "in \(credentialsPath) or \(configPath)")
