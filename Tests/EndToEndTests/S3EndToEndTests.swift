@@ -129,6 +129,35 @@ final class S3EndToEndTests: XCTestCase {
         XCTAssertTrue(remoteKinds.values.contains("live") && remoteKinds.values.contains("motion"), "\(remoteKinds)")
     }
 
+    /// `export s3://…/train.jpg` downloads the still and its movie and writes a pair that `scan` pairs again;
+    /// `--as still` writes the still alone; an unknown name is one sentence. No temporary copy is left behind.
+    func testExportWritesAPairThatScanPairsAgain() throws {
+        let server = try server
+        let environment = try environment(keys(server))
+        let destination = try Fixtures.makeTemporaryDirectory("livegrid-s3-export")
+        defer { try? FileManager.default.removeItem(at: destination) }   // a leftover only costs /tmp space
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("livegrid-export-") })
+        let export = try livegrid(["export", "--endpoint", server.endpoint, "s3://photos/lib/train.jpg", "--to", destination.path],
+                                  environment: environment)
+        XCTAssertEqual(export.status, 0, export.err)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: destination.path)), ["train.jpg", "train.mov"])
+        let again = try livegrid(["scan", "--json", destination.path], environment: environment)
+        XCTAssertEqual(try kinds(again.out).values.filter { $0 == "live" }.count, 1, "the exported pair is a pair: \(again.out.prefix(300))")
+        XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent("train.mov")),
+                       try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.mov"))), "the movie, byte for byte")
+        let still = try livegrid(["export", "--as", "still", "--endpoint", server.endpoint, "s3://photos/lib/train.mov", "--to", destination.path],
+                                 environment: environment)
+        XCTAssertEqual(still.status, 0, still.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: destination.appendingPathComponent("train (2).jpg").path), still.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.appendingPathComponent("train (2).mov").path))
+        let missing = try livegrid(["export", "--endpoint", server.endpoint, "s3://photos/lib/nothing.jpg", "--to", destination.path],
+                                   environment: environment)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.err.contains("no photo or movie of that name"), missing.err)
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("livegrid-export-") })
+        XCTAssertEqual(after, before, "the temporary copies are gone")
+    }
+
     func testProfileFilesEndpointAndRegionFromConfig() throws {
         let server = try server
         let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-profile")
