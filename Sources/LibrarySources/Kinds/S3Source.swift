@@ -27,25 +27,29 @@ public struct S3Source: LibrarySource {
     // MARK: verbs
 
     /// Pages of ListObjectsV2 (continuation tokens) until the listing ends or `maxEntries` are kept; the listing
-    /// is then `truncated`. Keys come URL-encoded (`encoding-type=url`: an XML body cannot carry every key).
+    /// is then `truncated`. `maxBytes` bounds each page. Keys come URL-encoded (`encoding-type=url`: an XML body cannot carry every key).
     public func list(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListing {
         let directory = RemoteEntryValidator.directoryURL(directory)
         let address = try S3Address(directory)
         let prefix = address.key
         var listing = RemoteListing(baseURL: directory, format: .s3)
         var token: String?
-        var received = 0
         repeat {
             var query = [("delimiter", "/"), ("encoding-type", "url"), ("list-type", "2"),
                          ("max-keys", String(max(1, min(settings.pageSize, 1000)))), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
             let request = try signedRequest(address.bucket, key: "", query: query, method: "GET", range: nil)
-            let reply = try await S3Exchange.performRetrying(request, client: client, maxBytes: max(1, maxBytes - received))
+            // The byte cap is per page: a page is parsed and dropped before the next, so memory is the entries
+            // kept (capped by maxEntries); a whole-listing cap would cut a 200,000-key prefix (~42 MB of XML)
+            // below max_entries and say so wrongly.
+            let reply = try await S3Exchange.performRetrying(request, client: client, maxBytes: max(1, maxBytes))
             guard reply.status == 200 else {
                 // A listing always answers XML on S3: anything else is another kind of server.
                 throw S3ErrorDocument.parse(reply.body) == nil ? notS3(reply) : failure(reply, address: address)
             }
-            received += reply.body.count
+            guard reply.body.count < maxBytes else {
+                throw RemoteError.invalidResponse("a listing page of more than \(maxBytes) bytes")
+            }
             guard let page = S3ListPage.parse(reply.body) else { throw notS3(reply) }
             for object in page.objects {
                 guard object.key.hasPrefix(prefix) else { continue }
@@ -61,7 +65,6 @@ public struct S3Source: LibrarySource {
                 add(rest, isDirectory: true, object: nil, to: &listing, in: directory)
                 if listing.entries.count > maxEntries { listing.entries.removeLast(); listing.truncated = true; return listing }
             }
-            if received >= maxBytes, page.nextToken != nil { listing.truncated = true; return listing }
             token = page.isTruncated ? page.nextToken : nil
         } while token != nil
         return listing
