@@ -181,6 +181,41 @@ final class S3EndToEndTests: XCTestCase {
         XCTAssertTrue(untrusted.err.contains("secure connection failed"), untrusted.err)
     }
 
+    /// The first screen of 40 camera JPEGs (3.4 MB each, Exif thumbnail, no MakerNote or XMP) is drawn from
+    /// head ranges: the bytes a relay in front of SeaweedFS passes stay near 30 heads (the screen and the next)
+    /// plus the listing, far below one whole object more.
+    func testFirstScreenReadsHeadRangesNotWholeObjects() throws {
+        try TmuxSession.requireTmux()
+        let server = try server
+        let camera = server.directory.appendingPathComponent("camera.jpg")
+        try? FileManager.default.removeItem(at: camera)   // a copy from an earlier run in the same directory
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"), toPath: camera.path)
+        _ = try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-makernotes:all=", "-xmp:all=", camera.path])
+        try server.putMany("photos", keys: (0..<40).map { String(format: "heads/IMG_%04d.JPG", $0) },
+                           data: try Data(contentsOf: camera))
+        let relay = try ByteCountingProxy(to: server.port, directory: server.directory)
+        defer { relay.stop() }
+        let binary = try MissingRequirement.livegridBinary()
+        let home = try environment()["HOME"] ?? ""
+        let command = "env HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
+            + "AWS_ACCESS_KEY_ID='\(server.accessKey)' AWS_SECRET_ACCESS_KEY='\(server.secretKey)' "
+            + "TERM=tmux-256color '\(binary)' --endpoint 'http://127.0.0.1:\(relay.port)' 's3://photos/heads/'"
+        let session = try TmuxSession(command: command, columns: 120, rows: 40)
+        try session.waitFor("thumbnails") { screen in
+            screen.dropFirst().dropLast().filter { $0.range(of: "[\u{2580}-\u{2587}\u{2589}-\u{2590}\u{2594}-\u{259F}]{6,}",
+                                                             options: .regularExpression) != nil }.count >= 4
+        }
+        _ = try session.waitForStableScreen()
+        let received = relay.counts.toClient
+        let object = try FileManager.default.attributesOfItem(atPath: camera.path)[.size] as? Int ?? 0
+        print("figure: s3 first screen of 40 camera JPEGs: \(received) bytes through the relay (one object: \(object))")
+        XCTAssertGreaterThan(received, 15 * 60_000, "at least the visible heads came through the relay")
+        XCTAssertLessThan(received, 30 * 69_632 + 400_000 + object / 2,
+                          "heads for the screen and the next, not whole objects (\(received) bytes; one object is \(object))")
+        try session.send("q")
+        try session.waitForExit(timeout: 20)
+    }
+
     func testProfileFilesEndpointAndRegionFromConfig() throws {
         let server = try server
         let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-profile")
