@@ -17,7 +17,8 @@ final class S3EndToEndTests: XCTestCase {
             if let server = Self.shared { return server }
             do {
                 let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3-e2e")
-                let server = try S3TestServer(directory: directory)
+                Self.directory = directory   // removed at the class's end even when the server does not start
+                let server = try S3TestServer.start(in: directory)
                 try server.createBucket("photos")
                 for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg"] {
                     try server.put("photos", "lib/" + name, file: Fixtures.committed(name))
@@ -25,7 +26,6 @@ final class S3EndToEndTests: XCTestCase {
                 }
                 try server.put("photos", "lib/sub/inner.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
                 Self.shared = server
-                Self.directory = directory
                 return server
             } catch {
                 Self.startError = error
@@ -42,8 +42,18 @@ final class S3EndToEndTests: XCTestCase {
     }
 
     /// A private HOME and cache per run, no AWS settings from the machine running the tests.
+    /// Homes made by this test, removed when it ends.
+    private var homes: [URL] = []
+
+    override func tearDown() {
+        for home in homes { try? FileManager.default.removeItem(at: home) }   // a leftover only costs /tmp space
+        homes = []
+        super.tearDown()
+    }
+
     private func environment(_ extra: [String: String] = [:]) throws -> [String: String] {
         let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-home")
+        homes.append(home)
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AWS_") }
         environment["HOME"] = home.path
         environment["XDG_CACHE_HOME"] = home.path + "/cache"
@@ -61,7 +71,9 @@ final class S3EndToEndTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: try MissingRequirement.livegridBinary())
         process.arguments = arguments
         process.environment = environment
-        let errFile = try Fixtures.makeTemporaryDirectory("livegrid-s3-err").appendingPathComponent("err")
+        let errDirectory = try Fixtures.makeTemporaryDirectory("livegrid-s3-err")
+        defer { try? FileManager.default.removeItem(at: errDirectory) }   // a leftover only costs /tmp space
+        let errFile = errDirectory.appendingPathComponent("err")
         FileManager.default.createFile(atPath: errFile.path, contents: nil)
         let errHandle = try FileHandle(forWritingTo: errFile)
         let out = Pipe()
@@ -164,7 +176,7 @@ final class S3EndToEndTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3-tls")
         defer { try? FileManager.default.removeItem(at: directory) }   // a leftover only costs /tmp space
         let certificate = try RemoteTestHarness.makeSelfSignedCertificate(in: directory)
-        let server = try S3TestServer(directory: directory.appendingPathComponent("weed"), certificate: certificate)
+        let server = try S3TestServer.start(in: directory.appendingPathComponent("weed"), certificate: certificate)
         defer { server.stop() }
         try server.createBucket("photos")
         for name in ["train.jpg", "train.mov"] { try server.put("photos", "lib/" + name, file: Fixtures.committed(name)) }
@@ -219,6 +231,7 @@ final class S3EndToEndTests: XCTestCase {
     func testProfileFilesEndpointAndRegionFromConfig() throws {
         let server = try server
         let home = try Fixtures.makeTemporaryDirectory("livegrid-s3-profile")
+        homes.append(home)
         let credentials = home.appendingPathComponent("credentials").path
         let config = home.appendingPathComponent("config").path
         try "[archive]\naws_access_key_id = \(server.accessKey)\naws_secret_access_key = \(server.secretKey)\n"

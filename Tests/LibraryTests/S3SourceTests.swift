@@ -17,10 +17,10 @@ final class S3SourceTests: XCTestCase {
             if let server = Self.shared { return server }
             do {
                 let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3")
-                let server = try S3TestServer(directory: directory)
+                Self.directory = directory   // removed at the class's end even when the server does not start
+                let server = try S3TestServer.start(in: directory)
                 try Self.upload(server)
                 Self.shared = server
-                Self.directory = directory
                 return server
             } catch {
                 Self.startError = error

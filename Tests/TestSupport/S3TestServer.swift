@@ -87,6 +87,17 @@ public final class S3TestServer {
 
     deinit { stop() }
 
+    /// A server, tried a second time on other ports when the first start fails (a port taken between choosing
+    /// it and weed binding it: eleven ports make that race likelier than for one).
+    public static func start(in directory: URL, certificate: RemoteTestHarness.Certificate? = nil) throws -> S3TestServer {
+        do {
+            return try S3TestServer(directory: directory.appendingPathComponent("first"), certificate: certificate)
+        } catch let failure as MissingRequirement.Failure {
+            print("SeaweedFS did not start, trying again on other ports: \(failure.description.suffix(600))")
+            return try S3TestServer(directory: directory.appendingPathComponent("second"), certificate: certificate)
+        }
+    }
+
     public func stop() {
         guard process.isRunning else { return }
         let group = process.processIdentifier
