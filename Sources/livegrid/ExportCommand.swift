@@ -42,7 +42,7 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "Paths of stills or movies to export.", completion: .file())
+    @Argument(help: "Paths of stills or movies to export (or their remote URLs: s3://bucket/prefix/IMG_1.JPG, https://…).", completion: .file())
     var items: [String]
 
     @Option(name: .long, help: "The destination directory (must exist).", completion: .directory)
@@ -62,10 +62,20 @@ struct ExportCommand: ParsableCommand {
                                           discussion: "Exif GPS, XMP exif:GPS*, QuickTime ©xyz and com.apple.quicktime.location.* are removed from the new stills, movies and XMP sidecars (JPEG, HEIC, QuickTime/MP4); pictures and sound are copied untouched and the originals never change. An item whose location cannot be removed fails instead of leaving with it."))
     var stripLocation = false
 
+    @OptionGroup(title: "S3 (s3://BUCKET/PREFIX/NAME)") var s3: S3Options
+
     func run() throws {
         let resolved: [LibraryItem]
+        // Remote items (s3://, https://, sftp://...) are downloaded to a temporary folder and exported from there.
+        var staging: RemoteExportStaging?
+        defer { staging?.remove() }
         do {
-            resolved = try ItemResolver.resolve(items)
+            var paths = items
+            if items.contains(where: RemoteExportStaging.isRemote) {
+                staging = try RemoteExportStaging.stage(items, s3: s3)
+                paths = staging?.paths ?? items
+            }
+            resolved = try ItemResolver.resolve(paths)
         } catch {
             fail("\(error)")
         }

@@ -11,9 +11,22 @@ enum RemoteCommandSupport {
     /// `LIVEGRID_SSH_CONFIG`: an OpenSSH client configuration file used instead of `~/.ssh/config` (`ssh -F`);
     /// `HOME` expands `~` in identity paths. With `interactive`, passphrases and passwords are asked on the
     /// terminal (/dev/tty, no echo).
-    static func configuration(interactive: Bool) -> RemoteHTTPConfiguration {
+    /// For an `s3://` URL, the S3 settings as the AWS tools read them (`S3Settings.resolve`, with the command
+    /// line's `s3` options on top); a settings problem throws its sentence.
+    static func configuration(interactive: Bool, for url: URL? = nil, s3: S3Options? = nil) throws -> RemoteHTTPConfiguration {
         var configuration = RemoteHTTPConfiguration()
         let environment = LaunchEnvironment.current
+        if let url, LibrarySourceTable.kind(of: url) is S3Source.Type {
+            do {
+                configuration.s3 = try S3Settings.resolve(environment: environment.variables, home: environment.home,
+                                                          endpoint: s3?.endpoint, profile: s3?.profile, region: s3?.region,
+                                                          unsigned: s3?.noSignRequest ?? false)
+            } catch let problem as S3SettingsError {
+                throw RemoteError.service(problem.description, transient: false)
+            }
+            // The AWS tools' own variable for a private certificate authority (a self-hosted store's).
+            if let bundle = environment.variables["AWS_CA_BUNDLE"], !bundle.isEmpty { configuration.caBundlePath = bundle }
+        }
         configuration.netrc = Netrc.load(environment: environment.variables)
         if let file = environment.sshConfigFile { configuration.ssh.openSSHConfigFile = file }
         if let home = environment.home { configuration.ssh.homeDirectory = home }

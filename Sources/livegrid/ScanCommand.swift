@@ -18,7 +18,7 @@ struct ScanCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The directory to scan, or a remote directory URL (http(s)://, dav(s)://, sftp://, ssh://, host:path).",
+    @Argument(help: "The directory to scan, or a remote directory URL (http(s)://, dav(s)://, sftp://, ssh://, s3://, host:path).",
               completion: .directory)
     var path: String
 
@@ -45,13 +45,15 @@ struct ScanCommand: ParsableCommand {
 
     @OptionGroup var diagnostics: DiagnosticOptions
 
+    @OptionGroup(title: "S3 (s3://BUCKET/PREFIX/)") var s3: S3Options
+
     func run() throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let startedCPU = Self.processCPUSeconds()
         var scan: LibraryScan
         do {
             if let url = RemoteBrowseArgument.url(path) {
-                let client = RemoteHTTPClient(configuration: RemoteCommandSupport.configuration(interactive: true))
+                let client = RemoteHTTPClient(configuration: try RemoteCommandSupport.configuration(interactive: true, for: url, s3: s3))
                 try RemoteCommandSupport.prepare(url, client: client)
                 guard maxEntries >= 1 else { throw ValidationError("--max-entries must be 1 or more (got \(maxEntries))") }
                 scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive, maxEntries: maxEntries)

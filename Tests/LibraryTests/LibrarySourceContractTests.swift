@@ -122,7 +122,7 @@ final class LibrarySourceContractTests: RemoteServerTestCase {
                 XCTAssertTrue(LibrarySourceTable.kind(forScheme: scheme.uppercased()) == kind, scheme)
             }
         }
-        XCTAssertEqual(LibrarySourceTable.remoteSchemes, ["http", "https", "dav", "davs", "webdav", "webdavs", "sftp", "ssh"])
+        XCTAssertEqual(LibrarySourceTable.remoteSchemes, ["http", "https", "dav", "davs", "webdav", "webdavs", "sftp", "ssh", "s3"])
         XCTAssertNil(LibrarySourceTable.kind(forScheme: "gopher"))
         XCTAssertEqual(LibrarySourceTable.canonical(URL(string: "ssh://h/p/")!).absoluteString, "sftp://h/p/")
         XCTAssertEqual(LibrarySourceTable.wire(of: URL(string: "davs://h/p/")!), .https)

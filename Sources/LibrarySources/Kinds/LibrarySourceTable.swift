@@ -10,6 +10,7 @@ public enum LibrarySourceTable {
         WebDAVSource.self,
         SFTPSource.self,
         LocalDirectorySource.self,
+        S3Source.self,
     ]
 
     private static let byScheme: [String: any LibrarySource.Type] = {

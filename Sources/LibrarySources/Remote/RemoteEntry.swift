@@ -72,6 +72,8 @@ public enum RemoteListingFormat: String, Sendable {
     case sftp
     /// A directory on this machine (`LocalDirectorySource`).
     case localDirectory
+    /// S3's ListObjectsV2 (`S3Source`).
+    case s3
 }
 
 /// A parsed directory listing.

@@ -34,6 +34,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case changedOnServer(String)
     /// Writing more would take the download cache over its size limit, and every file in it is in use.
     case cacheFull(limit: UInt64)
+    /// A service's own refusal, already worded as one sentence for the user (S3's error codes: `S3Failure`).
+    case service(String, transient: Bool)
 
     public var description: String {
         switch self {
@@ -59,6 +61,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .changedOnServer(let what): return "\(what) changed on the server since the partial download"
         case .cacheFull(let limit):
             return "the download cache is full (\(limit) bytes, all in use by running downloads); try again when they end"
+        case .service(let sentence, _): return sentence
         }
     }
 
@@ -67,6 +70,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .timedOut, .connectionLost, .incomplete, .transport: return true
         case .httpStatus(let code, _): return code >= 500 || code == 408 || code == 429
+        case .service(_, let transient): return transient
         default: return false
         }
     }

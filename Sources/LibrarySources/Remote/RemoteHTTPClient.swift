@@ -17,6 +17,8 @@ public struct RemoteHTTPConfiguration: Sendable {
     public var caBundlePath: String?
     /// `sftp://` (and `ssh://`) settings: known_hosts, identities, agent, OpenSSH configuration, prompts.
     public var ssh = SSHConfiguration()
+    /// `s3://` settings: endpoint, region, credentials (`S3Settings.resolve`).
+    public var s3 = S3Settings()
     public init() {}
 }
 

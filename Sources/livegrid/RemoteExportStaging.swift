@@ -1,0 +1,82 @@
+import BrowserCore
+import Concurrent
+import Foundation
+import LibrarySources
+import LivePairing
+
+/// `livegrid export s3://bucket/prefix/IMG_1.JPG --to DIR` (any remote kind): the item is found by scanning
+/// its folder (so a Live Photo's movie comes with its still), its files are downloaded whole into a private
+/// temporary folder, and the export then runs on those local copies exactly as for local files (a pair stays a
+/// pair, `--as still` and `--strip-location` work). The temporary folder is removed when the command ends.
+struct RemoteExportStaging {
+    let directory: URL
+    /// Local paths standing for the arguments, in order.
+    let paths: [String]
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    static func isRemote(_ argument: String) -> Bool {
+        argument.contains("://") && RemoteBrowseArgument.url(argument, localPathExists: { _ in false }) != nil
+    }
+
+    static func stage(_ arguments: [String], s3: S3Options) throws -> RemoteExportStaging {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-export-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var paths: [String] = []
+        do {
+            for argument in arguments {
+                guard isRemote(argument), let url = RemoteBrowseArgument.url(argument) else { paths.append(argument); continue }
+                paths.append(try stageOne(url, s3: s3, into: directory))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: directory)   // nothing of it is kept on failure; a leftover is only temporary space
+            throw error
+        }
+        return RemoteExportStaging(directory: directory, paths: paths)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)   // temporary copies; a leftover costs only temporary space
+    }
+
+    /// Downloads the files of the item `url` names (its still and movie) and returns the local path of `url`'s.
+    private static func stageOne(_ url: URL, s3: S3Options, into directory: URL) throws -> String {
+        let name = url.lastPathComponent
+        let folder = url.deletingLastPathComponent()
+        let client = RemoteHTTPClient(configuration: try RemoteCommandSupport.configuration(interactive: true, for: url, s3: s3))
+        try RemoteCommandSupport.prepare(folder, client: client)
+        let scan = try RemoteCommandSupport.scan(folder, client: client, recursive: false)
+        let prefix = BrowserState.displayString(RemoteEntryValidator.directoryURL(folder))
+        guard let item = scan.items.first(where: { $0.files.contains { $0.path == prefix + name } }) else {
+            throw Failure(description: "\(BrowserState.displayString(url)): no photo or movie of that name in its folder")
+        }
+        guard let source = LibrarySourceTable.source(for: folder, client: client) else {
+            throw RemoteError.unsupportedURL(url.absoluteString)
+        }
+        for file in item.files {
+            let fileName = String(file.path.dropFirst(prefix.count))
+            guard let fileURL = RemoteEntryValidator.url(forName: fileName, isDirectory: false, in: folder) else { continue }
+            try download(fileURL, with: source, to: directory.appendingPathComponent(fileName))
+        }
+        return directory.appendingPathComponent(name).path
+    }
+
+    private static func download(_ url: URL, with source: any LibrarySource, to destination: URL) throws {
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: destination.path) else {
+            throw Failure(description: "cannot write the temporary copy \(destination.path)")
+        }
+        defer { try? handle.close() }   // the copy is complete or removed with its folder either way
+        let outcome = Locked<RemoteError??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let transfer = try source.fetchWhole(url, from: 0, validator: nil, handler: RemoteTransferHandler(
+            onResponse: { $0.statusCode == 200 ? nil : .httpStatus($0.statusCode, url: BrowserState.displayString(url)) },
+            onData: { data in
+                do { try handle.write(contentsOf: data); return nil } catch { return .cache("\(error)") }
+            },
+            onComplete: { error in outcome.set(.some(error)); done.signal() }))
+        done.wait()
+        _ = transfer
+        if case .some(.some(let error)) = outcome.value { throw error }
+    }
+}

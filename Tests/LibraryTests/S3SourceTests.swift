@@ -1,0 +1,267 @@
+import Foundation
+import XCTest
+@testable import LibrarySources
+import TestSupport
+
+/// `s3://` against a real SeaweedFS on 127.0.0.1 (a real SigV4 check): the `LibrarySource` verbs as the
+/// other kinds are held to them (LibrarySourceContractTests), paging with continuation tokens, hostile key
+/// names, and S3's refusals in one sentence each. Fixtures are uploaded with curl's SigV4, never with livegrid.
+final class S3SourceTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: S3TestServer?
+    nonisolated(unsafe) private static var startError: Error?
+    nonisolated(unsafe) private static var directory: URL?
+
+    private var server: S3TestServer {
+        get throws {
+            if let error = Self.startError { throw error }
+            if let server = Self.shared { return server }
+            do {
+                let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3")
+                Self.directory = directory   // removed at the class's end even when the server does not start
+                let server = try S3TestServer.start(in: directory)
+                try Self.upload(server)
+                Self.shared = server
+                return server
+            } catch {
+                Self.startError = error
+                throw error
+            }
+        }
+    }
+
+    override class func tearDown() {
+        shared?.stop()
+        shared = nil
+        if let directory { try? FileManager.default.removeItem(at: directory) }   // a leftover only costs /tmp space
+        super.tearDown()
+    }
+
+    static let hostileNames = ["a b.jpg", "p+q.jpg", "100%.jpg", "café.jpg", "x.jpg"]
+
+    private static func upload(_ server: S3TestServer) throws {
+        try server.createBucket("photos")
+        for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg"] {
+            try server.put("photos", "lib/" + name, file: Fixtures.committed(name))
+        }
+        try server.put("photos", "lib/sub/inner.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
+        for i in 0..<10 { try server.put("photos", "many/\(i).jpg", data: Data("object \(i)".utf8)) }
+        try server.put("photos", "many/f1/a.jpg", data: Data("a".utf8))
+        try server.put("photos", "many/f2/b.jpg", data: Data("b".utf8))
+        for name in hostileNames where name != "x.jpg" { try server.put("photos", "odd/" + name, data: Data(name.utf8)) }
+        try server.put("photos", "odd/x.jpg", data: Data())
+        try server.put("photos", "odd/ctl\u{01}x.jpg", data: Data("control".utf8))
+        try server.put(S3TestServer.publicBucket, "open/train.jpg", file: Fixtures.committed("train.jpg"))
+    }
+
+    private func client(secret: String? = nil, unsigned: Bool = false, pageSize: Int = 1000, bucketEndpoint: String? = nil) throws -> RemoteHTTPClient {
+        let server = try server
+        var configuration = RemoteHTTPConfiguration()
+        configuration.idleTimeout = 10
+        configuration.netrc = Netrc()
+        configuration.s3 = S3Settings(endpoint: URL(string: bucketEndpoint ?? server.endpoint),
+                                      credentials: unsigned ? nil : S3Credentials(accessKey: server.accessKey, secretKey: secret ?? server.secretKey))
+        configuration.s3.credentialSource = "the test"
+        configuration.s3.pageSize = pageSize
+        return RemoteHTTPClient(configuration: configuration)
+    }
+
+    private func source(_ client: RemoteHTTPClient, _ url: URL) throws -> any LibrarySource {
+        let source = try XCTUnwrap(LibrarySourceTable.source(for: url, client: client))
+        XCTAssertTrue(source is S3Source, "s3:// is the S3 kind in the table")
+        return source
+    }
+
+    func testListRangesAndWholeObjectAsEveryKind() async throws {
+        let client = try client()
+        let directory = try XCTUnwrap(URL(string: "s3://photos/lib/"))
+        let source = try source(client, directory)
+        let listing = try await source.list(directory, maxEntries: 100, maxBytes: 1 << 20)
+        XCTAssertFalse(listing.truncated)
+        XCTAssertEqual(listing.format, .s3)
+        XCTAssertEqual(Set(listing.files.map(\.name)), ["train.jpg", "train.mov", "motion-photo-v1.jpeg"])
+        XCTAssertEqual(listing.directories.map(\.name), ["sub"], "a common prefix is a folder")
+        let movie = try XCTUnwrap(listing.files.first { $0.name == "train.mov" })
+        XCTAssertEqual(movie.size, 1509892)
+        XCTAssertNotNil(movie.etag, "the ETag feeds the cache's validator")
+        XCTAssertNotNil(movie.modificationTime, "LastModified feeds the index")
+        XCTAssertEqual(movie.url.absoluteString, "s3://photos/lib/train.mov")
+
+        let capped = try await source.list(directory, maxEntries: 2, maxBytes: 1 << 20)
+        XCTAssertTrue(capped.truncated, "a listing cut at max_entries says so")
+        XCTAssertEqual(capped.entries.count, 2)
+
+        let entry = try XCTUnwrap(listing.files.first { $0.name == "train.jpg" })
+        let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.jpg")))
+        let head = try await source.fetch(entry.url, range: .bytes(first: 0, last: 4095), maxBytes: 4096)
+        XCTAssertEqual(head.status, 206)
+        XCTAssertTrue(head.rangeHonoured)
+        XCTAssertEqual(Data(head.body), original.prefix(4096))
+        XCTAssertEqual(head.totalSize, UInt64(original.count))
+        XCTAssertEqual(head.url, entry.url, "the answer names the s3:// URL, not the endpoint's")
+        let end = try await source.fetch(entry.url, range: .suffix(1000), maxBytes: 1000)
+        XCTAssertEqual(end.bodyOffset, UInt64(original.count) - 1000)
+        XCTAssertEqual(Data(end.body), original.suffix(1000))
+        let whole = try await fetchWhole(source, entry.url)
+        XCTAssertEqual(whole, original, "the whole object, byte for byte")
+        XCTAssertFalse(source.capabilities.writable, "livegrid writes nothing to a bucket")
+    }
+
+    func testPagesAreFollowedWithContinuationTokens() async throws {
+        let client = try client(pageSize: 3)
+        let directory = try XCTUnwrap(URL(string: "s3://photos/many/"))
+        let source = try source(client, directory)
+        let listing = try await source.list(directory, maxEntries: 100, maxBytes: 1 << 20)
+        XCTAssertEqual(Set(listing.files.map(\.name)), Set((0..<10).map { "\($0).jpg" }), "all pages of 3 keys")
+        XCTAssertEqual(Set(listing.directories.map(\.name)), ["f1", "f2"])
+        XCTAssertFalse(listing.truncated)
+        let capped = try await source.list(directory, maxEntries: 5, maxBytes: 1 << 20)
+        XCTAssertEqual(capped.entries.count, 5)
+        XCTAssertTrue(capped.truncated, "pages stop at max_entries, and the listing says it was cut")
+    }
+
+    func testHostileKeyNamesAreListedReadAndEscaped() async throws {
+        let client = try client()
+        let directory = try XCTUnwrap(URL(string: "s3://photos/odd/"))
+        let source = try source(client, directory)
+        let listing = try await source.list(directory, maxEntries: 100, maxBytes: 1 << 20)
+        XCTAssertEqual(Set(listing.files.map(\.name)), Set(Self.hostileNames))
+        XCTAssertEqual(listing.rejected.count, 1, "\(listing.rejected)")
+        let refused = try XCTUnwrap(listing.rejected.first)
+        XCTAssertTrue(refused.description.contains("\\u{01}"), "the control character is shown escaped: \(refused)")
+        XCTAssertFalse(refused.description.contains("\u{01}"))
+        for entry in listing.files where entry.name != "x.jpg" {
+            // Each name signed and fetched: the key's encoding on the wire is the one SigV4 signs.
+            let whole = try await fetchWhole(source, entry.url)
+            XCTAssertEqual(String(decoding: whole, as: UTF8.self), entry.name)
+            let head = try await source.fetch(entry.url, range: .bytes(first: 0, last: 1), maxBytes: 2)
+            XCTAssertEqual(Data(head.body), Data(entry.name.utf8).prefix(2))
+        }
+        let empty = try XCTUnwrap(listing.files.first { $0.name == "x.jpg" })
+        XCTAssertEqual(empty.size, 0)
+        let wholeEmpty = try await fetchWhole(source, empty.url)
+        XCTAssertTrue(wholeEmpty.isEmpty, "a zero-byte object is read as empty")
+    }
+
+    func testRefusalsAreOneSentenceEach() async throws {
+        let server = try server
+        let directory = try XCTUnwrap(URL(string: "s3://photos/lib/"))
+        let wrong = try client(secret: "not-the-secret")
+        await assertRefusal(try source(wrong, directory), directory, contains: "refused the signature",
+                            notContaining: "not-the-secret")
+        let missing = try XCTUnwrap(URL(string: "s3://no-such-bucket/"))
+        await assertRefusal(try source(try client(), missing), missing, contains: "there is no bucket 'no-such-bucket'")
+        let anonymous = try client(unsigned: true)
+        await assertRefusal(try source(anonymous, directory), directory, contains: "refuses unsigned requests")
+        // The public bucket lets anyone list and read (SeaweedFS's anonymous identity).
+        let open = try XCTUnwrap(URL(string: "s3://\(S3TestServer.publicBucket)/open/"))
+        let listing = try await source(anonymous, open).list(open, maxEntries: 10, maxBytes: 1 << 20)
+        XCTAssertEqual(listing.files.map(\.name), ["train.jpg"])
+        let head = try await source(anonymous, open).fetch(try XCTUnwrap(listing.files.first).url,
+                                                           range: .bytes(first: 0, last: 1), maxBytes: 2)
+        XCTAssertEqual(head.body, [0xFF, 0xD8])
+        // A ranged read refused: the same sentence, not "HTTP 403".
+        let object = try XCTUnwrap(URL(string: "s3://photos/lib/train.jpg"))
+        do {
+            _ = try await source(wrong, object).fetch(object, range: .bytes(first: 0, last: 9), maxBytes: 10)
+            XCTFail("a wrong secret reads nothing")
+        } catch let error as RemoteError {
+            XCTAssertTrue(error.description.contains("signature"), error.description)
+        }
+        // An endpoint that is not S3: a web server's 404 page.
+        try FileManager.default.createDirectory(at: server.directory.appendingPathComponent("www/photos"), withIntermediateDirectories: true)
+        let web = try RemoteTestHarness.startPythonHTTPServer(root: server.directory)
+        defer { web.stop() }
+        let notS3 = try client(bucketEndpoint: "http://127.0.0.1:\(web.port)")
+        await assertRefusal(try source(notS3, directory), directory, contains: "not S3's XML")
+    }
+
+    private func assertRefusal(_ source: any LibrarySource, _ directory: URL, contains sentence: String,
+                               notContaining secret: String? = nil, line: UInt = #line) async {
+        do {
+            _ = try await source.list(directory, maxEntries: 10, maxBytes: 1 << 20)
+            XCTFail("listed \(directory) anyway", line: line)
+        } catch let error as RemoteError {
+            XCTAssertTrue(error.description.contains(sentence), "\(error.description)", line: line)
+            if let secret { XCTAssertFalse(error.description.contains(secret), "the secret never shows", line: line) }
+            XCTAssertFalse(error.description.contains("\n"), "one sentence", line: line)
+        } catch {
+            XCTFail("\(error)", line: line)
+        }
+    }
+
+    private func fetchWhole(_ source: any LibrarySource, _ url: URL) async throws -> Data {
+        let collected = S3Collected()
+        return try await withCheckedThrowingContinuation { continuation in
+            do {
+                _ = try source.fetchWhole(url, from: 0, validator: nil, handler: RemoteTransferHandler(
+                    onResponse: { $0.statusCode == 200 ? nil : .httpStatus($0.statusCode, url: url.absoluteString) },
+                    onData: { collected.append($0); return nil },
+                    onComplete: { error in
+                        if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: collected.data) }
+                    }))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}
+
+/// The settings read as the AWS tools read them, and the wire URLs (no server needed).
+final class S3SettingsTests: XCTestCase {
+    func testEnvironmentKeysWinOverTheProfileAndRegionFallsBack() throws {
+        let settings = try S3Settings.resolve(environment: ["AWS_ACCESS_KEY_ID": "AK", "AWS_SECRET_ACCESS_KEY": "SK",
+                                                            "AWS_SESSION_TOKEN": "TOK", "AWS_DEFAULT_REGION": "eu-west-1",
+                                                            "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent", "AWS_CONFIG_FILE": "/nonexistent"],
+                                              home: "/nonexistent")
+        XCTAssertEqual(settings.credentials, S3Credentials(accessKey: "AK", secretKey: "SK", sessionToken: "TOK"))
+        XCTAssertEqual(settings.region, "eu-west-1")
+        XCTAssertNil(settings.endpoint)
+        XCTAssertFalse(settings.description.contains("SK"), "the secret never shows: \(settings)")
+    }
+
+    func testProfileFilesAsTheAWSCLIReadsThem() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3-profile")
+        defer { try? FileManager.default.removeItem(at: directory) }   // a leftover only costs /tmp space
+        let credentials = directory.appendingPathComponent("credentials").path
+        let config = directory.appendingPathComponent("config").path
+        try "[default]\naws_access_key_id = DEF\naws_secret_access_key = defsecret\n\n[work]\naws_access_key_id=WORK\naws_secret_access_key = worksecret\n"
+            .write(toFile: credentials, atomically: true, encoding: .utf8)
+        try "# comment\n[profile work]\nregion = eu-central-003\nendpoint_url = https://s3.eu-central-003.backblazeb2.com\ns3 =\n  addressing_style = path\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let environment = ["AWS_SHARED_CREDENTIALS_FILE": credentials, "AWS_CONFIG_FILE": config]
+        let work = try S3Settings.resolve(environment: environment.merging(["AWS_PROFILE": "work"]) { $1 }, home: nil)
+        XCTAssertEqual(work.credentials?.accessKey, "WORK")
+        XCTAssertEqual(work.region, "eu-central-003")
+        XCTAssertEqual(work.endpoint?.absoluteString, "https://s3.eu-central-003.backblazeb2.com")
+        let fallback = try S3Settings.resolve(environment: environment, home: nil)
+        XCTAssertEqual(fallback.credentials?.accessKey, "DEF")
+        XCTAssertEqual(fallback.region, "us-east-1")
+        let overridden = try S3Settings.resolve(environment: environment.merging(["AWS_ENDPOINT_URL": "http://127.0.0.1:9000"]) { $1 },
+                                                home: nil, endpoint: "http://127.0.0.1:1234", profile: "work")
+        XCTAssertEqual(overridden.endpoint?.absoluteString, "http://127.0.0.1:1234", "--endpoint wins")
+        XCTAssertThrowsError(try S3Settings.resolve(environment: environment, home: nil, profile: "absent")) { error in
+            XCTAssertTrue("\(error)".contains("profile 'absent'"), "\(error)")
+        }
+        let unsigned = try S3Settings.resolve(environment: environment, home: nil, unsigned: true)
+        XCTAssertNil(unsigned.credentials, "--no-sign-request reads no credentials")
+    }
+
+    func testWireURLsPathStyleVirtualHostedAndSortedEncodedQuery() throws {
+        var settings = S3Settings(region: "eu-west-1")
+        let aws = try XCTUnwrap(S3Address.wireURL(bucket: "photos", key: "2024/a b+c.jpg", query: [], settings: settings))
+        XCTAssertEqual(aws.absoluteString, "https://photos.s3.eu-west-1.amazonaws.com/2024/a%20b%2Bc.jpg")
+        let dotted = try XCTUnwrap(S3Address.wireURL(bucket: "my.photos", key: "k", query: [], settings: settings))
+        XCTAssertEqual(dotted.absoluteString, "https://s3.eu-west-1.amazonaws.com/my.photos/k")
+        settings.endpoint = URL(string: "http://127.0.0.1:8333")
+        let list = try XCTUnwrap(S3Address.wireURL(bucket: "photos", key: "",
+                                                   query: [("prefix", "2024/"), ("list-type", "2"), ("delimiter", "/")], settings: settings))
+        XCTAssertEqual(list.absoluteString, "http://127.0.0.1:8333/photos/?delimiter=%2F&list-type=2&prefix=2024%2F",
+                       "sorted and percent-encoded before libcurl signs it")
+    }
+}
+
+// unchecked: appended to by one transfer's callbacks, in order, and read after its completion.
+private final class S3Collected: @unchecked Sendable {
+    var data = Data()
+    func append(_ piece: Data) { data.append(piece) }
+}
