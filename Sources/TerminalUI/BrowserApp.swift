@@ -8,6 +8,7 @@ import Library
 import LibrarySources
 import LivePairing
 import TerminalGraphics
+import TerminalProtocol
 import VideoPlayback
 
 /// What the browser needs from outside: where to look, the settings, how to scan, how to make pictures.
@@ -121,7 +122,8 @@ public final class BrowserApp {
         let environment = options.environment
         let session = try CursesSession(mouse: options.config.mouse,
                                         colorDecision: TerminalColorChoice.decide(override: options.colorOverride,
-                                                                                 environment: environment.variables),
+                                                                                 environment: environment.variables,
+                                                                                 askTerminal: true),
                                         term: environment.term)
         defer { CursesSession.restore() }
 
@@ -129,6 +131,8 @@ public final class BrowserApp {
         let wake = inbox.wake
         wake.installForSignals()
         var provider = options.makeProvider(session.colorDecision) { inbox.post(.showMessage($0)) }
+        // Once, first: why the screen is in ASCII, and how to have block symbols.
+        if let notice = TerminalTextEncoding.current.notice { inbox.post(.showMessage(notice)) }
         provider.setReadyHandler { wake.wake() }
         imageWriter = provider.pixelOutput.map {
             TerminalImageWriter(mode: $0.mode, tmux: $0.tmux, cellHeight: $0.cellPixelSize?.height)
@@ -142,8 +146,9 @@ public final class BrowserApp {
         }
         tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
+        // ASCII only (a locale that is not UTF-8): curses draws the cells, so its row markers never reach the screen.
         if imageWriter == nil, let depth = session.colorDecision?.depth,
-           !options.environment.picturesThroughCurses {
+           !options.environment.picturesThroughCurses, !TerminalTextEncoding.asciiOnly {
             directCells = DirectCellOutput(colorDepth: depth, size: session.size)
         }
         // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would

@@ -36,8 +36,9 @@ struct ShowCommand: ParsableCommand {
     var noCache = false
 
     func run() throws {
-        let (area, capabilities) = output.resolve()
+        let (area, capabilities) = output.resolve(probe: true)
         if why { HumanOutput.error(capabilities.why) }
+        if why, let notice = TerminalTextEncoding.current.notice { HumanOutput.error(notice) }
 
         // Decode and render on every core (one renderer per worker: chafa objects are not shared across
         // threads), then print in the order given.

@@ -1,0 +1,174 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 31.6, "terminals as people have them": `livegrid show` detects sixel as the browser does, and the kitty
+/// graphics probe never becomes a tmux pane's title over ssh (TERM names tmux, TMUX is not forwarded).
+final class TerminalsAsPeopleHaveThemEndToEndTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = try Fixtures.makeTemporaryDirectory("livegrid-terminals")
+    }
+
+    override func tearDown() {
+        if let root { try? FileManager.default.removeItem(at: root) }   // a temporary directory: nothing to report
+    }
+
+    private func environment() -> [String: String] {
+        let home = root.appendingPathComponent("home").path
+        return ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache"]
+    }
+
+    /// xterm with sixel answers DA1 with attribute 4: `show` draws a sixel, as `chafa -f sixel` does (on main it
+    /// never asked, and drew symbols "with no replies to the probe").
+    func testShowDrawsSixelsWhenTheTerminalAnswersAsXtermWithSixel() throws {
+        let binary = try MissingRequirement.livegridBinary()
+        _ = try ScriptedPtyTerminal.requirePython()
+        let outcome = try ScriptedPtyTerminal.run(
+            [binary, "show", "--no-cache", "--size", "20x8", Fixtures.committed("train.jpg")], mode: .xterm,
+            term: "xterm-256color", environment: environment(), in: root)
+        let context = "output ended with \(outcome.outputTail.suffix(300).debugDescription)"
+        XCTAssertTrue(outcome.probeSeen, "show sent no probe: \(context)")
+        XCTAssertTrue(outcome.exited, "show did not end: \(context)")
+        XCTAssertEqual(outcome.status, 0, context)
+        XCTAssertEqual(outcome.sixelSeen, true, "no sixel (ESC P ... q) in show's output: \(context)")
+    }
+
+    /// A terminal that answers nothing: symbols, and show still ends by itself (the probe's deadline, 200 ms).
+    func testShowDrawsSymbolsWhenTheTerminalAnswersNothing() throws {
+        let binary = try MissingRequirement.livegridBinary()
+        _ = try ScriptedPtyTerminal.requirePython()
+        let outcome = try ScriptedPtyTerminal.run(
+            [binary, "show", "--no-cache", "--size", "20x8", Fixtures.committed("train.jpg")], mode: .never,
+            term: "xterm-256color", environment: environment(), in: root)
+        let context = "output ended with \(outcome.outputTail.suffix(300).debugDescription)"
+        XCTAssertTrue(outcome.exited, "show did not end: \(context)")
+        XCTAssertEqual(outcome.status, 0, context)
+        XCTAssertEqual(outcome.sixelSeen, false, "a sixel without a terminal that offers them: \(context)")
+        XCTAssertTrue(outcome.outputTail.contains("\u{1B}[") && outcome.outputTail.contains("m"),
+                      "no coloured symbols: \(context)")
+    }
+
+    /// ssh from inside tmux: TERM=tmux-256color, no TMUX variable. tmux shows an APC it does not know as the pane
+    /// title, so the kitty graphics query must not be sent there (on main the title became the query's text).
+    func testKittyProbeDoesNotBecomeThePaneTitleOverSshInTmux() throws {
+        try TmuxSession.requireTmux()
+        let binary = try MissingRequirement.livegridBinary()
+        let library = root.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"),
+                                         toPath: library.appendingPathComponent("train.jpg").path)
+        let home = root.appendingPathComponent("home").path
+        let command = "env -u TMUX -u TMUX_PANE -u COLORTERM -u TERM_PROGRAM -u LIVEGRID_GRAPHICS "
+            + "XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' TERM=tmux-256color "
+            + "'\(binary)' '\(library.path)'"
+        let session = try TmuxSession(command: command, columns: 120, rows: 40)
+        try session.waitFor("the item's name") { $0.joined().contains("train.jpg") }
+        try session.waitForStableScreen()
+        let title = try session.display("#{pane_title}")
+        XCTAssertFalse(title.contains("Gi=31") || title.contains("AAAA") || title.contains("a=q"),
+                       "the kitty probe became the pane title: \(title.debugDescription)")
+        try session.send("q")
+        try session.waitForExit()
+    }
+}
+
+/// Issue 31.6: in a locale that is not UTF-8 (LANG=C, `su -`, ssh without LANG) livegrid printed its block
+/// symbols and borders as UTF-8 that the terminal there shows as garbage. Now ASCII only, and said so.
+final class AsciiLocaleEndToEndTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = try Fixtures.makeTemporaryDirectory("livegrid-ascii")
+    }
+
+    override func tearDown() {
+        if let root { try? FileManager.default.removeItem(at: root) }   // a temporary directory: nothing to report
+    }
+
+    /// LANG=C, no LC_ALL or LC_CTYPE: what a login shell without a locale has.
+    private func environment() -> [String: String] {
+        let home = root.appendingPathComponent("home").path
+        return ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache",
+                "LANG": "C", "LC_ALL": "", "LC_CTYPE": "", "LIVEGRID_GRAPHICS": ""]
+    }
+
+    func testTheBrowserDrawsAsciiOnlyAndSaysWhy() throws {
+        let binary = try MissingRequirement.livegridBinary()
+        _ = try ScriptedPtyTerminal.requirePython()
+        let library = root.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        for name in ["train.jpg", "motion-photo-v1.jpeg"] {
+            try FileManager.default.copyItem(atPath: Fixtures.committed(name), toPath: library.appendingPathComponent(name).path)
+        }
+        let outcome = try ScriptedPtyTerminal.run(
+            [binary, library.path], mode: .never, term: "xterm-256color", waitFor: "ASCII only",
+            environment: environment(), in: root)
+        let context = "output ended with \(outcome.outputTail.suffix(600).debugDescription)"
+        XCTAssertTrue(outcome.exited, "livegrid did not quit on q: \(context)")
+        XCTAssertEqual(outcome.status, 0, context)
+        XCTAssertEqual(outcome.highBytes, 0, "bytes ≥ 0x80 reached a terminal in the C locale: \(context)")
+        XCTAssertEqual(outcome.waitedForSeen, true, "the status bar never said why it is ASCII: \(context)")
+    }
+
+    func testShowDrawsAsciiSymbolsWithTheLiveBadge() throws {
+        let binary = try MissingRequirement.livegridBinary()
+        _ = try ScriptedPtyTerminal.requirePython()
+        let outcome = try ScriptedPtyTerminal.run(
+            [binary, "show", "--no-cache", "--size", "24x8", Fixtures.committed("motion-photo-v1.jpeg")], mode: .never,
+            term: "xterm-256color", waitFor: "@ LIVE", environment: environment(), in: root)
+        let context = "output ended with \(outcome.outputTail.suffix(600).debugDescription)"
+        XCTAssertTrue(outcome.exited, context)
+        XCTAssertEqual(outcome.status, 0, context)
+        XCTAssertEqual(outcome.highBytes, 0, "bytes ≥ 0x80 in show's output in the C locale: \(context)")
+        XCTAssertEqual(outcome.waitedForSeen, true, "no ASCII LIVE badge: \(context)")
+        // A picture, not a blank: coloured cells with visible ASCII symbols between the colour changes.
+        let symbols = outcome.outputTail.replacingOccurrences(of: "\u{1B}\\[[0-9;:]*m", with: "", options: .regularExpression)
+            .filter { $0 != " " && $0 != "\n" && $0 != "\r" }
+        XCTAssertGreaterThan(symbols.count, 20, "no ASCII symbols drawn: \(context)")
+    }
+}
+
+/// Issue 31.6: over ssh (TERM=xterm-256color, no COLORTERM) the colours fell back to 256 without asking the
+/// terminal; now XTGETTCAP RGB (and DECRQSS) are asked first, and a "yes" gives truecolour with its reason.
+final class TruecolorQueryEndToEndTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = try Fixtures.makeTemporaryDirectory("livegrid-truecolor")
+    }
+
+    override func tearDown() {
+        if let root { try? FileManager.default.removeItem(at: root) }   // a temporary directory: nothing to report
+    }
+
+    private func showWhy(answersTruecolor: Bool, mode: ScriptedPtyTerminal.Mode, waitFor: String) throws
+        -> ScriptedPtyTerminal.Outcome {
+        let binary = try MissingRequirement.livegridBinary()
+        _ = try ScriptedPtyTerminal.requirePython()
+        let home = root.appendingPathComponent("home").path
+        return try ScriptedPtyTerminal.run(
+            [binary, "show", "--why", "--no-cache", "--format", "symbols", "--size", "12x4", Fixtures.committed("train.jpg")],
+            mode: mode, term: "xterm-256color", waitFor: waitFor, answersTruecolor: answersTruecolor,
+            environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache"], in: root)
+    }
+
+    func testATerminalAnsweringXtgettcapRGBGetsTruecolour() throws {
+        let outcome = try showWhy(answersTruecolor: true, mode: .xterm, waitFor: "truecolour (the terminal answers XTGETTCAP RGB)")
+        XCTAssertEqual(outcome.status, 0, outcome.outputTail)
+        XCTAssertEqual(outcome.waitedForSeen, true, "no truecolour from the terminal's answer: \(outcome.outputTail.suffix(800).debugDescription)")
+    }
+
+    func testATerminalAnsweringNothingKeepsTodaysDecision() throws {
+        let outcome = try showWhy(answersTruecolor: false, mode: .never, waitFor: "256 colours (TERM=xterm-256color, no COLORTERM)")
+        XCTAssertEqual(outcome.status, 0, outcome.outputTail)
+        XCTAssertEqual(outcome.waitedForSeen, true, "today's decision changed: \(outcome.outputTail.suffix(800).debugDescription)")
+    }
+
+    func testATerminalSayingNoKeepsTodaysDecision() throws {
+        let outcome = try showWhy(answersTruecolor: false, mode: .xterm, waitFor: "256 colours (TERM=xterm-256color, no COLORTERM)")
+        XCTAssertEqual(outcome.status, 0, outcome.outputTail)
+        XCTAssertEqual(outcome.waitedForSeen, true, "a 'no' became truecolour: \(outcome.outputTail.suffix(800).debugDescription)")
+    }
+}
