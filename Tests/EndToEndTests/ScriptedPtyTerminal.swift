@@ -24,7 +24,7 @@ struct ScriptedPtyTerminal {
         var sixelSeen: Bool?
         /// How many bytes ≥ 0x80 it wrote (in a non-UTF-8 locale: none).
         var highBytes: Int?
-        /// `waitFor` was in what it wrote (nil: nothing was waited for).
+        /// `waitFor` was in what it wrote, colour changes (SGR) left out (nil: nothing was waited for).
         var waitedForSeen: Bool?
 
         enum CodingKeys: String, CodingKey {
@@ -256,6 +256,7 @@ with open(a.result, 'w') as f:
                'output_tail': output[-3000:].decode('utf-8', 'replace'),
                'sixel_seen': re.search(rb'\x1bP[0-9;]*q', bytes(output)) is not None,
                'high_bytes': sum(1 for b in output if b >= 0x80),
-               'wait_for_seen': (a.wait_for.encode() in output) if a.wait_for else None}, f)
+               'wait_for_seen': (a.wait_for.encode() in re.sub(rb'\x1b\[[0-9;:]*m', b'', bytes(output)))
+                                 if a.wait_for else None}, f)
 """#
 }
