@@ -50,8 +50,9 @@ final class TerminalsAsPeopleHaveThemEndToEndTests: XCTestCase {
                       "no coloured symbols: \(context)")
     }
 
-    /// ssh from inside tmux: TERM=tmux-256color, no TMUX variable. tmux shows an APC it does not know as the pane
-    /// title, so the kitty graphics query must not be sent there (on main the title became the query's text).
+    /// ssh from inside tmux: TERM=tmux-256color, no TMUX variable, a pixel mode forced (as people do there; `auto`
+    /// sends no probe inside tmux). tmux shows an APC it does not know as the pane title, so the kitty graphics
+    /// query must not be sent there (on main the title became `Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA`).
     func testKittyProbeDoesNotBecomeThePaneTitleOverSshInTmux() throws {
         try TmuxSession.requireTmux()
         let binary = try MissingRequirement.livegridBinary()
@@ -62,7 +63,7 @@ final class TerminalsAsPeopleHaveThemEndToEndTests: XCTestCase {
         let home = root.appendingPathComponent("home").path
         let command = "env -u TMUX -u TMUX_PANE -u COLORTERM -u TERM_PROGRAM -u LIVEGRID_GRAPHICS "
             + "XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' TERM=tmux-256color "
-            + "'\(binary)' '\(library.path)'"
+            + "'\(binary)' --graphics sixel '\(library.path)'"
         let session = try TmuxSession(command: command, columns: 120, rows: 40)
         try session.waitFor("the item's name") { $0.joined().contains("train.jpg") }
         try session.waitForStableScreen()
