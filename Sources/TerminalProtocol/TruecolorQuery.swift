@@ -33,7 +33,8 @@ public enum TruecolorQuery {
                     let fields = part.split(separator: ":", omittingEmptySubsequences: false)
                     return fields.count >= 5 && fields[0] == "48" && fields[1] == "2" && fields.suffix(3) == ["1", "2", "3"]
                 }
-                if direct { return "the terminal keeps a direct colour (DECRQSS)" }
+                // Some terminals answer in the semicolon form.
+                if direct || sgr.contains("48;2;1;2;3") { return "the terminal keeps a direct colour (DECRQSS)" }
             }
         }
         return nil

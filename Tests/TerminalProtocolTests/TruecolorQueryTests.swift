@@ -35,6 +35,8 @@ final class TruecolorQueryTests: XCTestCase {
                        "the terminal keeps a direct colour (DECRQSS)")
         XCTAssertEqual(TruecolorQuery.evidence(inDeviceControlReplies: ["1$r48:2:0:1:2:3m"]),
                        "the terminal keeps a direct colour (DECRQSS)")
+        XCTAssertEqual(TruecolorQuery.evidence(inDeviceControlReplies: ["1$r0;48;2;1;2;3m"]),
+                       "the terminal keeps a direct colour (DECRQSS)")
     }
 
     func testRepliesDecodedFromBytesAreDeviceControlReplies() {
