@@ -113,6 +113,36 @@ final class AsciiLocaleEndToEndTests: XCTestCase {
         XCTAssertEqual(outcome.waitedForSeen, true, "the status bar never said why it is ASCII: \(context)")
     }
 
+    /// The same in tmux, as the issue has it (`env -u LC_ALL LANG=C`), everything livegrid writes recorded with
+    /// pipe-pane from its first byte: no byte ≥ 0x80, the reason on the status line, pictures on screen.
+    func testInTmuxUnderLangCNothingButAsciiReachesTheTerminal() throws {
+        try TmuxSession.requireTmux()
+        let binary = try MissingRequirement.livegridBinary()
+        let library = root.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        for name in ["train.jpg", "motion-photo-v1.jpeg"] {
+            try FileManager.default.copyItem(atPath: Fixtures.committed(name), toPath: library.appendingPathComponent(name).path)
+        }
+        let home = root.appendingPathComponent("home").path
+        let ready = root.appendingPathComponent("ready").path, record = root.appendingPathComponent("pane.bin").path
+        // livegrid starts once the recording runs (a condition, polled), so its first bytes are in it.
+        let command = "sh -c 'while [ ! -e \(ready) ]; do sleep 0.05; done; exec env -u LC_ALL -u LC_CTYPE -u COLORTERM "
+            + "-u LIVEGRID_GRAPHICS LANG=C XDG_CONFIG_HOME=\(home)/config XDG_CACHE_HOME=\(home)/cache \(binary) \(library.path)'"
+        let session = try TmuxSession(command: command, columns: 120, rows: 40)
+        try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(record)'"], capture: false)
+        FileManager.default.createFile(atPath: ready, contents: nil)
+        try session.waitFor("the reason on the status line") { $0.joined().contains("ASCII only: the locale is not UTF-8 (LANG=C)") }
+        let screen = try session.waitForStableScreen()
+        try session.send("q")
+        try session.waitForExit()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: record))
+        XCTAssertGreaterThan(bytes.count, 1000, "nothing recorded")
+        XCTAssertEqual(bytes.filter { $0 >= 0x80 }.count, 0, "bytes ≥ 0x80 reached tmux in the C locale")
+        XCTAssertTrue(screen.contains("@ LIVE"), "no ASCII LIVE badge on screen:\n\(screen)")
+        // Pictures: coloured cells (curses' 256-colour SGRs) in the recording.
+        XCTAssertGreaterThan(bytes.count(of: Array("\u{1B}[48;5;".utf8)), 50, "no picture cells drawn")
+    }
+
     func testShowDrawsAsciiSymbolsWithTheLiveBadge() throws {
         let binary = try MissingRequirement.livegridBinary()
         _ = try ScriptedPtyTerminal.requirePython()
@@ -171,5 +201,23 @@ final class TruecolorQueryEndToEndTests: XCTestCase {
         let outcome = try showWhy(answersTruecolor: false, mode: .xterm, waitFor: "256 colours (TERM=xterm-256color, no COLORTERM)")
         XCTAssertEqual(outcome.status, 0, outcome.outputTail)
         XCTAssertEqual(outcome.waitedForSeen, true, "a 'no' became truecolour: \(outcome.outputTail.suffix(800).debugDescription)")
+    }
+}
+
+private extension Data {
+    /// How many times `needle` occurs (without overlaps).
+    func count(of needle: [UInt8]) -> Int {
+        let bytes = [UInt8](self)
+        guard !needle.isEmpty, bytes.count >= needle.count else { return 0 }
+        var count = 0, index = 0
+        while index <= bytes.count - needle.count {
+            if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle {
+                count += 1
+                index += needle.count
+            } else {
+                index += 1
+            }
+        }
+        return count
     }
 }
