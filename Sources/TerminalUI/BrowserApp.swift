@@ -143,9 +143,8 @@ public final class BrowserApp {
         }
         tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
-        // ASCII only (a locale that is not UTF-8): curses draws the cells, so its row markers never reach the screen.
         if provider.pixelOutput == nil, let depth = session.colorDecision?.depth,
-           !options.environment.picturesThroughCurses, !TerminalTextEncoding.asciiOnly {
+           !options.environment.picturesThroughCurses {
             directCells = DirectCellOutput(colorDepth: depth, size: session.size)
         }
         // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would
