@@ -34,7 +34,7 @@ public enum TruecolorQuery {
                     return fields.count >= 5 && fields[0] == "48" && fields[1] == "2" && fields.suffix(3) == ["1", "2", "3"]
                 }
                 // Some terminals answer in the semicolon form.
-                if direct || sgr.contains("48;2;1;2;3") { return "the terminal keeps a direct colour (DECRQSS)" }
+                if direct || sgr.contains("48;2;1;2;3") { return "DECRQSS: the terminal keeps a direct colour" }
             }
         }
         return nil

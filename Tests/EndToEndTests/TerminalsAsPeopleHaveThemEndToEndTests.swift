@@ -221,3 +221,34 @@ private extension Data {
         return count
     }
 }
+
+/// Issue 31.6 against the real terminal: xterm 379 as a VT340 (sixel) under Xvfb, `show` run through `script`,
+/// which records everything show writes while xterm answers its queries. On main: symbols, "no replies to the
+/// probe", 256 colours; now sixels, and truecolour from xterm's answer (DECRQSS keeps the direct colour).
+final class ShowInXtermEndToEndTests: XCTestCase {
+    func testShowDrawsSixelsAndAsksTheColoursInXtermAsAVT340() throws {
+        let binary = try MissingRequirement.livegridBinary()
+        let xvfbRun = try MissingRequirement.path(of: "xvfb-run", for: "the xterm test runs xterm under Xvfb")
+        let xterm = try MissingRequirement.path(of: "xterm", for: "the xterm test needs xterm")
+        let script = try MissingRequirement.path(of: "script", for: "the xterm test records show's output with script")
+        let root = try Fixtures.makeTemporaryDirectory("livegrid-xterm")
+        defer { try? FileManager.default.removeItem(at: root) }   // a temporary directory: nothing to report
+        let record = root.appendingPathComponent("show.log").path
+        let home = root.appendingPathComponent("home").path
+        let show = "env XDG_CACHE_HOME=\(home)/cache XDG_CONFIG_HOME=\(home)/config \(binary) show --why --no-cache "
+            + "--size 30x10 \(Fixtures.committed("train.jpg"))"
+        // xterm ends when the script ends, and script when show does: no waiting on anything else.
+        try ToolRunner.run("/usr/bin/timeout", ["120", xvfbRun, "-a", "-s", "-screen 0 1280x800x24", xterm,
+                                                "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
+                                                "-xrm", "XTerm*numColorRegisters: 256",
+                                                "-e", script, "-q", "-c", show, record], capture: false)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: record))
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertNotNil(text.range(of: "\u{1B}P[0-9;]*q", options: .regularExpression),
+                        "no sixel from show in xterm: \(text.prefix(600).debugDescription)")
+        XCTAssertTrue(text.contains("graphics: sixels (DA1 reports sixel graphics"), text.prefix(600).debugDescription)
+        XCTAssertTrue(text.contains("colours: truecolour (DECRQSS: the terminal keeps a direct colour)")
+                      || text.contains("colours: truecolour (the terminal answers XTGETTCAP"),
+                      text.prefix(600).debugDescription)
+    }
+}

@@ -32,11 +32,11 @@ final class TruecolorQueryTests: XCTestCase {
 
     func testDecrqssKeepingTheDirectColourAnswers() {
         XCTAssertEqual(TruecolorQuery.evidence(inDeviceControlReplies: ["1$r0;48:2::1:2:3m"]),
-                       "the terminal keeps a direct colour (DECRQSS)")
+                       "DECRQSS: the terminal keeps a direct colour")
         XCTAssertEqual(TruecolorQuery.evidence(inDeviceControlReplies: ["1$r48:2:0:1:2:3m"]),
-                       "the terminal keeps a direct colour (DECRQSS)")
+                       "DECRQSS: the terminal keeps a direct colour")
         XCTAssertEqual(TruecolorQuery.evidence(inDeviceControlReplies: ["1$r0;48;2;1;2;3m"]),
-                       "the terminal keeps a direct colour (DECRQSS)")
+                       "DECRQSS: the terminal keeps a direct colour")
     }
 
     func testRepliesDecodedFromBytesAreDeviceControlReplies() {
