@@ -31,7 +31,10 @@ public final class ChafaRenderer: CellImageRenderer {
         self.cellPixelSize = cellPixelSize
         symbolMap = chafa_symbol_map_new()
         // Blocks, borders and spaces, no wide glyphs: what every font has, and what chafa picks by default.
-        let tags = CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue
+        // In a locale that is not UTF-8, ASCII only (chafa's `--symbols ascii`): anything else is garbage there.
+        let tags = TerminalTextEncoding.asciiOnly
+            ? CHAFA_SYMBOL_TAG_ASCII.rawValue
+            : CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue
         chafa_symbol_map_add_by_tags(symbolMap, ChafaSymbolTags(rawValue: tags))
         chafa_symbol_map_remove_by_tags(symbolMap, CHAFA_SYMBOL_TAG_WIDE)
         compressedPayload = CompressedPayload.for(mode)

@@ -77,6 +77,24 @@ public struct ColorDepthDecision: Sendable, Hashable {
         return forTerminal(environment: env, terminfo: terminfo)
     }
 
+    /// Whether to ask the terminal (`TruecolorQuery`) before settling for fewer than 24-bit colours: only when
+    /// the user chose nothing, the environment fell short of truecolour, and the terminal is the one that
+    /// answers (inside tmux, tmux's client features already said; a dumb or unset TERM is asked nothing).
+    public static func shouldAskTerminal(_ decision: ColorDepthDecision, override: Override?,
+                                         environment env: [String: String]) -> Bool {
+        guard override == nil, decision.depth != .truecolor else { return false }
+        if env["TMUX"].map({ !$0.isEmpty }) == true { return false }
+        let term = env["TERM"] ?? ""
+        return !term.isEmpty && term != "dumb"
+    }
+
+    /// This decision after asking the terminal: truecolour with `evidence` as the reason when it said so,
+    /// else unchanged.
+    public func confirmed(byTerminal evidence: String?) -> ColorDepthDecision {
+        guard let evidence, depth != .truecolor else { return self }
+        return ColorDepthDecision(depth: .truecolor, reason: evidence)
+    }
+
     /// tmux redraws the pane on its client: 24-bit colour only reaches it with the client's `RGB` feature,
     /// 256 with `256` (or a 256-colour terminfo); otherwise tmux maps every colour to the client's few.
     static func throughTmux(_ client: TmuxClient, environment env: [String: String],

@@ -1,4 +1,5 @@
 import Imaging
+import TerminalProtocol
 
 /// Which corner every badge sits in (one corner for all items, so the eye learns where to look).
 /// The raw values are the words of config.toml's `[badge] corner`.
@@ -44,6 +45,14 @@ public struct LiveBadge: Sendable, Hashable {
 
     /// The icon glyph of the text form.
     public var icon: Unicode.Scalar {
+        // In a locale that is not UTF-8: the same badge in ASCII ("@ LIVE", "/ LIVE OFF", "# VIDEO").
+        if TerminalTextEncoding.asciiOnly {
+            switch variant {
+            case .live: return "@"
+            case .liveOff: return "/"
+            case .video: return "#"
+            }
+        }
         switch variant {
         case .live: return "\u{25CE}"      // ◎ BULLSEYE: concentric circles
         case .liveOff: return "\u{2298}"   // ⊘ CIRCLED DIVISION SLASH: circles struck through

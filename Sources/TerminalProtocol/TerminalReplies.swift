@@ -29,11 +29,29 @@ public struct TerminalReplies: Sendable, Hashable {
 
     /// The probe sequence to send: kitty graphics query, cell size, window size, kitty keyboard flags, then
     /// DA1 (every terminal answers DA1, so its reply ends the wait).
-    public static let probeSequence = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[14t\u{1B}[?u\u{1B}[c"
+    public static let probeSequence = probe(kittyGraphics: true, keyboard: true)
 
     /// The probe sent through tmux passthrough to the terminal outside: the same without the kitty keyboard
     /// query (keys come from tmux, which does not speak that protocol).
-    public static let passthroughProbeSequence = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[14t\u{1B}[c"
+    public static let passthroughProbeSequence = probe(kittyGraphics: true, keyboard: false)
+
+    /// The kitty graphics query alone (an APC, which terminals that do not know it ignore, but tmux does not).
+    public static let kittyGraphicsQuery = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+
+    /// The probe with or without the kitty graphics query and the kitty keyboard query; DA1 always last.
+    public static func probe(kittyGraphics: Bool, keyboard: Bool) -> String {
+        (kittyGraphics ? kittyGraphicsQuery : "") + "\u{1B}[16t\u{1B}[14t" + (keyboard ? "\u{1B}[?u" : "") + "\u{1B}[c"
+    }
+
+    /// Whether the kitty graphics query may be sent unwrapped (issue 31.6): not when TERM names tmux or
+    /// screen, or TMUX is set. tmux without passthrough shows an APC it does not know as the pane's title
+    /// (the query's text in the status line and in the window list), and over ssh, where TMUX is not
+    /// forwarded, nothing tells livegrid how to wrap it. The query is only sent when it cannot do that.
+    public static func mayAskKittyGraphicsUnwrapped(environment: [String: String]) -> Bool {
+        let term = environment["TERM"] ?? ""
+        if term.hasPrefix("tmux") || term.hasPrefix("screen") { return false }
+        return (environment["TMUX"] ?? "").isEmpty
+    }
 
     /// Parses whatever arrived with the one terminal input decoder (`InputDecoder`, which also decodes the
     /// keys); keys, unknown bytes and an unfinished sequence at the end are ignored.

@@ -8,6 +8,7 @@ import Library
 import LibrarySources
 import LivePairing
 import TerminalGraphics
+import TerminalProtocol
 import VideoPlayback
 
 /// What the browser needs from outside: where to look, the settings, how to scan, how to make pictures.
@@ -122,7 +123,8 @@ public final class BrowserApp {
         let environment = options.environment
         let session = try CursesSession(mouse: options.config.mouse,
                                         colorDecision: TerminalColorChoice.decide(override: options.colorOverride,
-                                                                                 environment: environment.variables),
+                                                                                 environment: environment.variables,
+                                                                                 askTerminal: true),
                                         term: environment.term)
         defer { CursesSession.restore() }
 
@@ -130,6 +132,8 @@ public final class BrowserApp {
         let wake = inbox.wake
         wake.installForSignals()
         var provider = options.makeProvider(session.colorDecision) { inbox.post(.showMessage($0)) }
+        // Once, first: why the screen is in ASCII, and how to have block symbols.
+        if let notice = TerminalTextEncoding.current.notice { inbox.post(.showMessage(notice)) }
         provider.setReadyHandler { wake.wake() }
         // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
         let tmuxWatch = provider.pixelOutput?.tmux.map {

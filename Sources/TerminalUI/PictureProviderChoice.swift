@@ -21,8 +21,7 @@ public enum PictureProviderChoice {
         let decision = GraphicsModeDecision.decide(setting: setting, environment: environment,
                                                    tmux: { TmuxQuery.chain(environment: environment) },
                                                    probe: { depth in
-            // Replies through tmux take two hops: a longer deadline.
-            TerminalProbe.query(timeoutMilliseconds: depth > 0 ? 500 : 200, passthroughDepth: depth)
+            GraphicsModeDecision.probeTerminal(depth: depth, environment: environment)
         })
         let capabilities = decision.capabilities
         if capabilities.graphicsMode.isPixelProtocol {

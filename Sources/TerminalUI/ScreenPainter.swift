@@ -1,6 +1,7 @@
 import BrowserCore
 import CNCurses
 import TerminalGraphics
+import TerminalProtocol
 
 /// Where the browser draws: curses (`CursesSurface`) on screen, a grid of cells in memory (`MemorySurface`)
 /// in the renderer's unit tests. Only the primitives are behind it; clipping, padding, boxes and the
@@ -87,7 +88,8 @@ struct CursesSurface: DrawingSurface {
     func write(_ text: String, x: Int, y: Int, attributes: attr_t, color: UIColor?) {
         lg_set_attr(window, attributes, color.map { Int32($0.rawValue) } ?? 0)
         // The bottom-right cell makes waddstr report ERR after writing it (the cursor cannot advance); harmless.
-        _ = mvwaddstr(window, Int32(y), Int32(x), text)
+        // In a locale that is not UTF-8 curses would print every other byte as `M-x` (issue 31.6).
+        _ = mvwaddstr(window, Int32(y), Int32(x), TerminalTextEncoding.asciiOnly ? AsciiText.fold(text) : text)
         lg_set_attr(window, 0, 0)
     }
 
@@ -110,7 +112,10 @@ struct CursesSurface: DrawingSurface {
                 guard x < size.columns, let cell = picture.cell(column: column, row: row) else { continue }
                 let (pair, attributes) = colors.pair(for: cell)
                 // Only single-column symbols keep the grid aligned; anything else becomes a space.
-                let character = DisplayWidth.of(cell.character) == 1 ? cell.character : " "
+                var character = DisplayWidth.of(cell.character) == 1 ? cell.character : " "
+                if TerminalTextEncoding.asciiOnly, !character.isASCII {
+                    character = TerminalTextEncoding.asciiStandIn(for: character)?.unicodeScalars.first ?? " "
+                }
                 lg_put_cell(window, Int32(y), Int32(x), wchar_t(bitPattern: character.value),
                             (cell.bold ? lg_a_bold() : 0) | attributes, pair)
             }

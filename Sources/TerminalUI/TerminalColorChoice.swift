@@ -1,17 +1,23 @@
 import CNCurses
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// The colour depth of this terminal, decided once by `ColorDepthDecision` with what only this module can
 /// read: terminfo (through ncurses) and tmux's client terminal. The browser, the viewer, `show` and `play`
 /// all ask here, so they never disagree.
 public enum TerminalColorChoice {
+    /// - Parameter askTerminal: when the environment falls short of truecolour, ask the terminal on the tty
+    ///   (XTGETTCAP RGB/Tc, DECRQSS) before curses starts, one round trip (issue 31.6).
     public static func decide(override: ColorDepthDecision.Override? = nil,
-                              environment: [String: String]) -> ColorDepthDecision {
+                              environment: [String: String], askTerminal: Bool = false) -> ColorDepthDecision {
         let insideTmux = environment["TMUX"].map { !$0.isEmpty } == true
         let client = override == nil && insideTmux ? tmuxClient() : nil
-        return ColorDepthDecision.decide(environment: environment, override: override,
-                                         terminfo: terminfo(named:), tmuxClient: client)
+        let decision = ColorDepthDecision.decide(environment: environment, override: override,
+                                                 terminfo: terminfo(named:), tmuxClient: client)
+        guard askTerminal, ColorDepthDecision.shouldAskTerminal(decision, override: override, environment: environment)
+        else { return decision }
+        return decision.confirmed(byTerminal: TerminalProbe.queryTruecolor())
     }
 
     /// `colors#` and `RGB` of a terminfo entry, nil when there is none.

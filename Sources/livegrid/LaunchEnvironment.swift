@@ -2,6 +2,7 @@ import Foundation
 import BrowserRuntime
 import Imaging
 import TerminalGraphics
+import TerminalProtocol
 
 /// The process environment, read once when livegrid starts and handed down from here as a value (the
 /// library modules take an `environment:` argument, they do not read it themselves). The variables livegrid
@@ -21,6 +22,8 @@ struct LaunchEnvironment: Sendable {
         AllocatorTuning.apply(environment: current.variables)
         LibavLogging.request(level: current.libavLogLevel)
         RuntimeEnvironment.install(RuntimeEnvironment(variables: current.variables))
+        // Before any thread renders: a locale that is not UTF-8 gets ASCII pictures and text (issue 31.6).
+        TerminalTextEncoding.adopt(TerminalTextEncoding.detect(environment: current.variables))
     }
 
     var graphicsMode: GraphicsModeSetting? {

@@ -12,8 +12,9 @@ struct ShowCommand: ParsableCommand {
         abstract: "Print pictures in the terminal (like chafa or timg), upright, with a LIVE badge on live items.",
         usage: "livegrid show <files> ... [<options>]",   // the full synopsis is wider than 80 columns
         discussion: """
-        The graphics mode is detected from the environment (TERM, COLORTERM, TMUX, TERM_PROGRAM, ...); force one \
-        with --format or LIVEGRID_GRAPHICS=symbols|sixels|kitty|iterm. Live Photo and Motion Photo stills wear \
+        The graphics mode is detected as the browser detects it: the environment (TERM, COLORTERM, TMUX, \
+        TERM_PROGRAM, ...) and the terminal's answers to a short probe on the tty; force one with --format or \
+        LIVEGRID_GRAPHICS=symbols|sixels|kitty|iterm. In a locale that is not UTF-8, pictures are drawn with ASCII. Live Photo and Motion Photo stills wear \
         "◎ LIVE"; movies show their poster frame with "▣ VIDEO".
 
         A fresh thumbnail already in the freedesktop.org cache ($XDG_CACHE_HOME/thumbnails, written by the \
@@ -36,8 +37,9 @@ struct ShowCommand: ParsableCommand {
     var noCache = false
 
     func run() throws {
-        let (area, capabilities) = output.resolve()
+        let (area, capabilities) = output.resolve(probe: true)
         if why { HumanOutput.error(capabilities.why) }
+        if why, let notice = TerminalTextEncoding.current.notice { HumanOutput.error(notice) }
 
         // Decode and render on every core (one renderer per worker: chafa objects are not shared across
         // threads), then print in the order given.

@@ -24,14 +24,19 @@ struct TerminalAreaOptions: ParsableArguments {
     }
 
     /// The area (one row short of the terminal, so output never scrolls it) and the capabilities.
-    func resolve() -> (area: (columns: Int, rows: Int), capabilities: TerminalCapabilities) {
+    /// - Parameter probe: ask the terminal as the browser does (`show`); else the environment alone decides.
+    func resolve(probe: Bool = false) -> (area: (columns: Int, rows: Int), capabilities: TerminalCapabilities) {
         let window = TerminalWindow.current()
         let area = size.flatMap(ShowCommand.parseCells)
             ?? (columns: window?.columns ?? 80, rows: max(1, (window?.rows ?? 24) - 1))
         let colorDecision = TerminalColorChoice.decide(override: Self.colorOverride(flag: colors),
-                                                       environment: LaunchEnvironment.current.variables)
-        var capabilities = TerminalCapabilities.detect(environment: LaunchEnvironment.current.variables,
-                                                       forcedMode: format, colors: colorDecision)
+                                                       environment: LaunchEnvironment.current.variables,
+                                                       askTerminal: probe)
+        // The browser's detection, probe included (issue 31.6): xterm with sixel gets sixels, as with chafa.
+        let environment = LaunchEnvironment.current.variables
+        var capabilities = probe
+            ? ShowGraphicsDetection.capabilities(forcedMode: format, environment: environment, colors: colorDecision)
+            : TerminalCapabilities.detect(environment: environment, forcedMode: format, colors: colorDecision)
         if capabilities.cellPixelSize == nil, let cell = window?.cellPixelSize { capabilities.cellPixelSize = cell }
         return (area, capabilities)
     }

@@ -20,10 +20,17 @@ struct ScriptedPtyTerminal {
         var probeSeen: Bool
         /// The end of what it wrote, for messages.
         var outputTail: String
+        /// A sixel picture (`ESC P ... q`) was in what it wrote.
+        var sixelSeen: Bool?
+        /// How many bytes ≥ 0x80 it wrote (in a non-UTF-8 locale: none).
+        var highBytes: Int?
+        /// `waitFor` was in what it wrote, colour changes (SGR) left out (nil: nothing was waited for).
+        var waitedForSeen: Bool?
 
         enum CodingKeys: String, CodingKey {
             case exited, status, secondsToExit = "seconds_to_exit", cpuSeconds = "cpu_seconds",
-                 probeSeen = "probe_seen", outputTail = "output_tail"
+                 probeSeen = "probe_seen", outputTail = "output_tail", sixelSeen = "sixel_seen",
+                 highBytes = "high_bytes", waitedForSeen = "wait_for_seen"
         }
     }
 
@@ -38,6 +45,9 @@ struct ScriptedPtyTerminal {
         case never
         /// No reply; once the program drew (and `minimumOutput` bytes came), the pty's master is closed.
         case vanish
+        /// Each query as it comes, as xterm with sixel (`-ti vt340`) answers: cell and window size, DA1 with
+        /// attribute 4, XTGETTCAP (RGB when `answersTruecolor`); nothing to the kitty queries (issue 31.6).
+        case xterm
     }
 
     static func requirePython() throws -> String {
@@ -51,6 +61,7 @@ struct ScriptedPtyTerminal {
     /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
     static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
                     minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
+                    answersTruecolor: Bool = false,
                     environment: [String: String] = [:], in directory: URL) throws -> Outcome {
         let python = try requirePython()
         let script = directory.appendingPathComponent("pty-terminal.py")
@@ -61,7 +72,7 @@ struct ScriptedPtyTerminal {
         let scriptArguments = [script.path, "--mode", mode.rawValue, "--term", term, "--delay", String(delay),
                                "--controlling", controlling ? "1" : "0", "--min-output", String(minimumOutput),
                                "--result", report.path, "--wait-for", waitFor, "--type", type,
-                               "--block-hup", blockHangup ? "1" : "0"] + environmentArguments + ["--"] + arguments
+                               "--block-hup", blockHangup ? "1" : "0", "--tcap-rgb", answersTruecolor ? "1" : "0"] + environmentArguments + ["--"] + arguments
         let result = try ToolRunner.run(python, scriptArguments)
         guard let data = FileManager.default.contents(atPath: report.path) else {
             throw MissingRequirement.Failure(description: "the pty script wrote no report: \(result.output.suffix(2000))")
@@ -70,7 +81,7 @@ struct ScriptedPtyTerminal {
     }
 
     private static let source = #"""
-import argparse, fcntl, json, os, select, signal, struct, sys, termios, time
+import argparse, fcntl, json, os, re, select, signal, struct, sys, termios, time
 
 p = argparse.ArgumentParser()
 p.add_argument('--mode', required=True)
@@ -83,6 +94,7 @@ p.add_argument('--env', action='append', default=[])
 p.add_argument('--wait-for', default='')
 p.add_argument('--type', default='')
 p.add_argument('--block-hup', type=int, default=0)
+p.add_argument('--tcap-rgb', type=int, default=0)
 p.add_argument('argv', nargs=argparse.REMAINDER)
 a = p.parse_args()
 argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
@@ -138,9 +150,27 @@ def pump(timeout):
         closed = True
         return None
     output.extend(data)
+    if a.mode == 'xterm':
+        answer_queries()
     if probe_at is None and (b'\x1b[c' in output or b'\x1b_Gi=31' in output):
         probe_at = time.monotonic()
     return data
+
+scan_from = 0
+
+def answer_queries():
+    """xterm mode: answers each query as xterm with sixel does, in order; XTGETTCAP RGB too with --tcap-rgb."""
+    global scan_from
+    queries = [(b'\x1b[16t', b'\x1b[6;20;10t'), (b'\x1b[14t', b'\x1b[4;800;1200t'), (b'\x1b[c', b'\x1b[?62;4;22c'),
+               (b'\x1bP+q524742', b'\x1bP1+r524742=382F382F38\x1b\\' if a.tcap_rgb else b'\x1bP0+r524742\x1b\\')]
+    while True:
+        found = [(output.find(q, scan_from), q, r) for q, r in queries]
+        found = [f for f in found if f[0] >= 0]
+        if not found:
+            return
+        at, query, reply = min(found)
+        scan_from = at + len(query)
+        send(reply)
 
 def run_for(seconds):
     end = time.monotonic() + seconds
@@ -223,6 +253,10 @@ code = os.waitstatus_to_exitcode(status)
 with open(a.result, 'w') as f:
     json.dump({'exited': exited, 'status': code, 'seconds_to_exit': seconds,
                'cpu_seconds': rusage.ru_utime + rusage.ru_stime, 'probe_seen': probe_at is not None,
-               'output_tail': output[-3000:].decode('utf-8', 'replace')}, f)
+               'output_tail': output[-3000:].decode('utf-8', 'replace'),
+               'sixel_seen': re.search(rb'\x1bP[0-9;]*q', bytes(output)) is not None,
+               'high_bytes': sum(1 for b in output if b >= 0x80),
+               'wait_for_seen': (a.wait_for.encode() in re.sub(rb'\x1b\[[0-9;:]*m', b'', bytes(output)))
+                                 if a.wait_for else None}, f)
 """#
 }

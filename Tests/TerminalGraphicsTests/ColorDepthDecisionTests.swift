@@ -119,3 +119,30 @@ final class ColorDepthDecisionTests: XCTestCase {
         XCTAssertNil(ColorDepth(userName: "88"))
     }
 }
+
+/// Issue 31.6: when the terminal is asked about 24-bit colour, and what its answer changes.
+final class TerminalColourAnswerTests: XCTestCase {
+    private let ssh = ["TERM": "xterm-256color"]
+
+    func testAskedOnlyWhenTheEnvironmentFallsShortAndNothingWasChosen() {
+        let fallback = ColorDepthDecision.decide(environment: ssh)
+        XCTAssertEqual(fallback.depth, .indexed256)
+        XCTAssertTrue(ColorDepthDecision.shouldAskTerminal(fallback, override: nil, environment: ssh))
+        let chosen = ColorDepthDecision.Override(.indexed256, source: "--colors 256")
+        XCTAssertFalse(ColorDepthDecision.shouldAskTerminal(fallback, override: chosen, environment: ssh))
+        let truecolour = ColorDepthDecision(depth: .truecolor, reason: "COLORTERM=truecolor")
+        XCTAssertFalse(ColorDepthDecision.shouldAskTerminal(truecolour, override: nil, environment: ssh))
+        XCTAssertFalse(ColorDepthDecision.shouldAskTerminal(fallback, override: nil,
+                                                            environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]))
+        XCTAssertFalse(ColorDepthDecision.shouldAskTerminal(fallback, override: nil, environment: ["TERM": "dumb"]))
+        XCTAssertFalse(ColorDepthDecision.shouldAskTerminal(fallback, override: nil, environment: [:]))
+    }
+
+    func testAYesGivesTruecolourWithTheReasonAndNoAnswerChangesNothing() {
+        let fallback = ColorDepthDecision.decide(environment: ssh)
+        XCTAssertEqual(fallback.confirmed(byTerminal: nil), fallback)
+        let confirmed = fallback.confirmed(byTerminal: "the terminal answers XTGETTCAP RGB")
+        XCTAssertEqual(confirmed.depth, .truecolor)
+        XCTAssertEqual(confirmed.summary, "truecolour (the terminal answers XTGETTCAP RGB)")
+    }
+}

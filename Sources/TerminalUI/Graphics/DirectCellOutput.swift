@@ -2,6 +2,7 @@ import BrowserCore
 import CNCurses
 import Foundation
 import TerminalGraphics
+import TerminalProtocol
 
 /// Symbol-mode pictures written straight to the terminal by `CellScreenWriter` (one combined SGR per colour
 /// change, unchanged cells skipped), with curses kept for the text (DECISIONS.md: curses sends separate
@@ -139,8 +140,11 @@ final class DirectCellOutput {
 
     /// The marker curses keeps for a picture cell on screen row `row`: a Braille pattern (one column wide)
     /// chosen by the row, so no two picture rows look alike to curses' line matching.
+    /// In a locale that is not UTF-8 a printable ASCII character instead (curses would print a Braille one
+    /// as `M-b...` whenever it writes a marker itself, after a clear): 94 of them, rows 94 apart alike.
     static func markerCharacter(row: Int) -> wchar_t {
-        wchar_t(0x2800 + (row & 0xFF))
+        if TerminalTextEncoding.asciiOnly { return wchar_t(0x21 + row % 94) }
+        return wchar_t(0x2800 + (row & 0xFF))
     }
 
     private func send(_ bytes: [UInt8]) {

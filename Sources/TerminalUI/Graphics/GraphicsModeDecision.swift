@@ -42,14 +42,23 @@ struct GraphicsModeDecision {
     ///   - tmux: asks tmux about the pane (called only inside tmux, and only when pictures are wanted).
     ///   - probe: sends the probe, wrapped the given number of times for tmux passthrough.
     static func decide(setting: GraphicsModeSetting, environment: [String: String], tmux: () -> TmuxChain?,
+                       colors: ColorDepthDecision? = nil,
                        probe: (Int) -> TerminalReplies) -> GraphicsModeDecision {
         let insideTmux = GraphicsDecision.isInsideTmux(environment: environment)
         let chain = insideTmux && setting != .symbols && setting != .none ? tmux() : nil
         let depth = probeDepth(setting: setting, environment: environment, tmux: chain)
         let replies = depth.map(probe) ?? .none
         let capabilities = TerminalCapabilities.detect(environment: environment, replies: replies, tmux: chain,
-                                                       forcedMode: setting.forcedMode)
+                                                       forcedMode: setting.forcedMode, colors: colors)
         return GraphicsModeDecision(capabilities: capabilities, probed: depth != nil, tmux: chain)
+    }
+
+    /// The start-up probe on the tty, as the browser and `livegrid show` send it: wrapped `depth` times for
+    /// tmux passthrough; replies through tmux take two hops, so a longer deadline; the kitty graphics query
+    /// left out where tmux would make it the pane title.
+    static func probeTerminal(depth: Int, environment: [String: String]) -> TerminalReplies {
+        TerminalProbe.query(timeoutMilliseconds: depth > 0 ? 500 : 200, passthroughDepth: depth,
+                            kittyGraphics: depth > 0 || TerminalReplies.mayAskKittyGraphicsUnwrapped(environment: environment))
     }
 
     /// Where pixel sequences go inside tmux (nil outside tmux or in symbol mode).
@@ -67,5 +76,21 @@ struct GraphicsModeDecision {
         let why = capabilities.tmuxPassthroughDepth > 0 ? "(through tmux)"
             : capabilities.graphicsWhy.isEmpty ? "" : "(\(capabilities.graphicsWhy))"
         return "\(capabilities.graphicsMode.rawValue), \(cell) \(why)".trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// `livegrid show`'s detection (issue 31.6): the browser's decision, with the browser's probe and deadlines
+/// (show is not in curses, so it owns the tty while it asks), so `show` in xterm with sixel draws sixels.
+public enum ShowGraphicsDetection {
+    /// - Parameters:
+    ///   - forcedMode: `--format` (nil: LIVEGRID_GRAPHICS, else detect).
+    ///   - colors: the colour decision already made.
+    public static func capabilities(forcedMode: GraphicsMode?, environment: [String: String],
+                                    colors: ColorDepthDecision) -> TerminalCapabilities {
+        let setting = forcedMode.map(GraphicsModeSetting.init) ?? .auto
+        return GraphicsModeDecision.decide(setting: setting, environment: environment,
+                                           tmux: { TmuxQuery.chain(environment: environment) }, colors: colors,
+                                           probe: { GraphicsModeDecision.probeTerminal(depth: $0, environment: environment) })
+            .capabilities
     }
 }

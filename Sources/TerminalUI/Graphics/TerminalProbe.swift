@@ -15,8 +15,11 @@ enum TerminalProbe {
     /// - Parameter passthroughDepth: inside tmux with passthrough on, the queries are wrapped this many
     ///   times so the terminal outside tmux answers (tmux 3.3a forwards its replies to the pane); the kitty
     ///   keyboard query is left out (tmux itself never passes key-up events).
+    /// - Parameter kittyGraphics: send the kitty graphics query (not where tmux would show it as the pane
+    ///   title: `TerminalReplies.mayAskKittyGraphicsUnwrapped`).
     static func query(timeoutMilliseconds: Int = 200, input: Int32 = STDIN_FILENO,
-                      output: Int32 = STDOUT_FILENO, passthroughDepth: Int = 0) -> TerminalReplies {
+                      output: Int32 = STDOUT_FILENO, passthroughDepth: Int = 0,
+                      kittyGraphics: Bool = true) -> TerminalReplies {
         guard isatty(input) == 1, isatty(output) == 1 else { return .none }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return .none }
@@ -31,7 +34,7 @@ enum TerminalProbe {
 
         let probe = passthroughDepth > 0
             ? TmuxPassthrough.wrap(Array(TerminalReplies.passthroughProbeSequence.utf8), depth: passthroughDepth)
-            : Array(TerminalReplies.probeSequence.utf8)
+            : Array(TerminalReplies.probe(kittyGraphics: kittyGraphics, keyboard: true).utf8)
         let sent = probe.withUnsafeBytes { write(output, $0.baseAddress!, $0.count) }
         guard sent == probe.count else { return .none }
 
@@ -41,6 +44,35 @@ enum TerminalProbe {
         // Only a probe the terminal answered (DA1 arrived) can stand in for a later keyboard query.
         if replies.primaryDeviceAttributes != nil { lastReplies = replies }
         return replies
+    }
+
+    /// Asks the terminal whether it shows 24-bit colour (`TruecolorQuery`), before curses starts; the
+    /// evidence in words, or nil (no such answer, or no answer before the deadline).
+    static func queryTruecolor(timeoutMilliseconds: Int = 200, input: Int32 = STDIN_FILENO,
+                               output: Int32 = STDOUT_FILENO) -> String? {
+        guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
+        defer { tcsetattr(input, TCSANOW, &saved) }
+        let query = Array(TruecolorQuery.sequence.utf8)
+        let sent = query.withUnsafeBytes { write(output, $0.baseAddress!, $0.count) }
+        guard sent == query.count else { return nil }
+        let events = readReplies(input: input, timeoutMilliseconds: timeoutMilliseconds) {
+            if case .primaryDeviceAttributes = $0 { return true }
+            return false
+        }
+        let bodies = events.compactMap { event -> String? in
+            if case .deviceControlReply(let body) = event { return body }
+            return nil
+        }
+        return TruecolorQuery.evidence(inDeviceControlReplies: bodies)
     }
 
     /// The one reader of terminal replies at start-up (this probe and the kitty keyboard check): reads what
