@@ -125,7 +125,7 @@ final class LocalFolderNavigationTests: XCTestCase {
         }
         XCTAssertEqual(state.reduce(.view(.toggleRecursive)), [.startScan])
         XCTAssertTrue(state.folders.recursive)
-        XCTAssertTrue(state.breadcrumb.contains("-r"), state.breadcrumb)
+        XCTAssertEqual(state.breadcrumb, "/lib (-r)")
         state.reduce(.scanStarted)
         // The folder's own scan (without -r) still running is not this view's.
         state.reduce(.scanFinished(scan("/lib", photos: ["a.jpg", "b.jpg"], folders: ["2023", "2024"])))

@@ -59,7 +59,7 @@ final class LocalFoldersEndToEndTests: XCTestCase {
         }
         try session.send("F")
         try session.waitFor("-r: every photo below, no folder cells") { screen in
-            screen.first?.contains("5 items") == true && screen.first?.contains("-r") == true
+            screen.first?.contains("5 items") == true && screen.first?.contains("library (-r)") == true
                 && !screen.contains { $0.contains("alpha/") }
                 && ["a.jpg", "b.jpg", "c.jpg", "d.jpg", "e.jpg"].allSatisfy { name in screen.contains { $0.contains(name) } }
         }

@@ -80,7 +80,7 @@ extension BrowserState {
     public var breadcrumb: String {
         guard remote == nil else { return VisibleText.escaped(rootPath) }
         let parts = [folders.top] + folders.levels
-        return parts.map(VisibleText.escaped).joined(separator: " › ") + (folders.recursive ? "  (-r: every photo below)" : "")
+        return parts.map(VisibleText.escaped).joined(separator: " › ") + (folders.recursive ? " (-r)" : "")
     }
 
     /// The shown folder cells and the rest ("3 items · 2 folders" in the header).
