@@ -100,7 +100,7 @@ final class BrowserRenderer {
         } else if state.showsScanFailure, let failure = state.scanError {
             left = " scan failed: \(failure)"
         } else if let item = state.selectedItem, item.isFolderEntry, state.remote == nil {
-            left = " \(state.selection + 1)/\(state.items.count) \(VisibleText.escaped(item.displayName))/ · folder · Enter opens · Backspace goes up"
+            left = " \(state.selection + 1)/\(state.items.count) \(VisibleText.escaped(item.displayName))/ · folder · Enter opens"
         } else if let item = state.selectedItem {
             left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
             let warnings = item.warnings.count + item.files.reduce(0) { $0 + $1.info.problems.count }
