@@ -56,6 +56,7 @@ extension BrowserState {
         case .studio(let studioAction):
             return reduceStudio(studioAction)
         case .quit:
+            if let held = holdQuitForTransfer() { return held }
             wantsQuit = true
             return stopPlaybackIfNeeded() + [.quit]
         case .rescan:

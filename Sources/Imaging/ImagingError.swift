@@ -40,8 +40,8 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case .io(_, let code):
             self.init(.unreadable(Unreadable(errno: code)), detail: error.description)
-        case .notARegularFile:
-            self.init(.unreadable(.notAFile), detail: error.description)
+        case .notARegularFile(_, let kind):
+            self.init(.unreadable(kind.isEmpty ? .notAFile : .notARegularFile(kind: kind)), detail: error.description)
         case .truncated:
             self.init(.damaged(format: nil, .endsEarly), detail: error.description)
         case .unsupported:
@@ -140,6 +140,8 @@ public enum Unreadable: Sendable, Equatable {
     case missing
     case permissionDenied
     case notAFile
+    /// A FIFO, a socket, a device, a directory: named, since a FIFO named like a photo is a trap.
+    case notARegularFile(kind: String)
     case readError
 
     init(errno code: Int32) {
@@ -156,6 +158,7 @@ public enum Unreadable: Sendable, Equatable {
         case .missing: return "no such file"
         case .permissionDenied: return "permission denied"
         case .notAFile: return "not a regular file (a folder or a device)"
+        case .notARegularFile(let kind): return "not a regular file (\(kind))"
         case .readError: return "the disk or network reported a read error"
         }
     }

@@ -377,7 +377,8 @@ extension LibraryScanner {
 extension FileStamp {
     init(stat st: StatBuffer) {
         self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: UInt64(max(0, st.st_size)),
-                  modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec))
+                  modificationNanoseconds: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec),
+                  changeNanoseconds: Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec))
     }
 }
 

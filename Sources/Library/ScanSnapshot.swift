@@ -25,7 +25,8 @@ struct ScanSnapshot: Sendable {
         var stamps: [FileStamp]
     }
 
-    static let magic = Array("livegrid-scan-snapshot-2\n".utf8)
+    /// 3: stamps carry the ctime (as the index's key does).
+    static let magic = Array("livegrid-scan-snapshot-3\n".utf8)
 
     /// The index's key for a scan of `root`: the root as given, and whether the scan went below it.
     static func library(root: String, recursive: Bool) -> String { (recursive ? "recursive " : "folder ") + root }
@@ -152,6 +153,7 @@ extension ScanSnapshot {
                 w.u64(entry.stamp.inode)
                 w.u64(entry.stamp.size)
                 w.u64(UInt64(bitPattern: entry.stamp.modificationNanoseconds))
+                w.u64(UInt64(bitPattern: entry.stamp.changeNanoseconds))
                 // The record's length is written after it (known only then), in its 4 reserved bytes.
                 let lengthAt = w.bytes.count
                 w.u32(0)
@@ -284,7 +286,8 @@ extension ScanSnapshot {
         for _ in 0..<entry.files {
             let name = r.text()
             let stamp = FileStamp(device: r.u64(), inode: r.u64(), size: r.u64(),
-                                  modificationNanoseconds: Int64(bitPattern: r.u64()))
+                                  modificationNanoseconds: Int64(bitPattern: r.u64()),
+                                  changeNanoseconds: Int64(bitPattern: r.u64()))
             let record = r.slice()
             guard !r.failed else { return nil }
             let check = SnapshotCheck.value(record)

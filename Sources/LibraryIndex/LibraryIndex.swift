@@ -3,20 +3,24 @@ import Concurrent
 import Foundation
 import MediaFormats
 
-/// What identifies one version of a file on disk: a probe stored under it stays true while all four agree.
+/// What identifies one version of a file on disk: a probe stored under it stays true while all five agree.
 /// Keyed by device and inode, not path, so a renamed folder or a hard link reuses the probe, and a file
-/// replaced in place (new inode, or new size/mtime) is probed again.
+/// replaced in place (new inode, or new size/mtime/ctime) is probed again. The ctime matters: `touch -r` puts
+/// an old mtime back on a rewritten file, but nothing can set the ctime back.
 public struct FileStamp: Hashable, Sendable {
     public var device: UInt64
     public var inode: UInt64
     public var size: UInt64
     /// Modification time in nanoseconds since 1970.
     public var modificationNanoseconds: Int64
-    public init(device: UInt64, inode: UInt64, size: UInt64, modificationNanoseconds: Int64) {
+    /// Inode change time (st_ctim) in nanoseconds since 1970.
+    public var changeNanoseconds: Int64
+    public init(device: UInt64, inode: UInt64, size: UInt64, modificationNanoseconds: Int64, changeNanoseconds: Int64) {
         self.device = device
         self.inode = inode
         self.size = size
         self.modificationNanoseconds = modificationNanoseconds
+        self.changeNanoseconds = changeNanoseconds
     }
 }
 
@@ -45,16 +49,18 @@ public struct FolderRows: Sendable {
     struct Row: Sendable {
         var size: UInt64
         var modificationNanoseconds: Int64
+        var changeNanoseconds: Int64
         var info: MediaInfo?
     }
     var rows: [InodeKey: Row] = [:]
 
     public init() {}
 
-    /// The stored probe of the file with `stamp`, when it is filed here and its size and mtime still match.
+    /// The stored probe of the file with `stamp`, when it is filed here and its size, mtime and ctime still match.
     public func info(for stamp: FileStamp) -> MediaInfo? {
         guard let row = rows[stamp.key], row.size == stamp.size,
-              row.modificationNanoseconds == stamp.modificationNanoseconds else { return nil }
+              row.modificationNanoseconds == stamp.modificationNanoseconds,
+              row.changeNanoseconds == stamp.changeNanoseconds else { return nil }
         return row.info
     }
 
@@ -82,8 +88,10 @@ public final class LibraryIndex: @unchecked Sendable {
     private var insert: OpaquePointer?
     private var selectFolder: OpaquePointer?
     private var delete: OpaquePointer?
+    private var toldCannotWrite = false
     /// 2: rows filed under their folder's device and inode (read a folder at once, prune what it lost).
-    static let schemaVersion: Int32 = 2
+    /// 3: the ctime is part of the key (`FileStamp`).
+    static let schemaVersion: Int32 = 3
 
     /// `$XDG_CACHE_HOME/livegrid/library-index.sqlite` (default `~/.cache`).
     public static func defaultPath(environment: [String: String]) -> String {
@@ -98,9 +106,19 @@ public final class LibraryIndex: @unchecked Sendable {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let movedAside = moveAsideWhatIsNotADatabaseFile()
         switch openAndPrepare() {
         case .success:
-            break
+            if let movedAside { warning = movedAside }
+        case .failure(let error) where error.isWrongSchema:
+            closeAll()
+            let aside = moveAside(because: "its tables are not livegrid's (\(error.description))")
+            if case .failure(let again) = openAndPrepare() {
+                closeAll()
+                warning = "the library index \(path) cannot be used (\(again.description)): every file is probed"
+            } else {
+                warning = aside
+            }
         case .failure(let error) where error.isDamage:
             closeAll()
             removeFiles()
@@ -150,6 +168,7 @@ public final class LibraryIndex: @unchecked Sendable {
         defer { sqlite3_reset(select) }
         guard UInt64(bitPattern: sqlite3_column_int64(select, 0)) == stamp.size,
               sqlite3_column_int64(select, 1) == stamp.modificationNanoseconds,
+              sqlite3_column_int64(select, 3) == stamp.changeNanoseconds,
               let blob = sqlite3_column_blob(select, 2) else { return nil }
         let count = Int(sqlite3_column_bytes(select, 2))
         return ProbeRecord.decode(UnsafeRawBufferPointer(start: blob, count: count))
@@ -181,6 +200,7 @@ public final class LibraryIndex: @unchecked Sendable {
                     }
                     rows.rows[key] = FolderRows.Row(size: UInt64(bitPattern: sqlite3_column_int64(selectFolder, 2)),
                                                     modificationNanoseconds: sqlite3_column_int64(selectFolder, 3),
+                                                    changeNanoseconds: sqlite3_column_int64(selectFolder, 5),
                                                     info: info)
                     step = sqlite3_step(selectFolder)
                 }
@@ -211,6 +231,7 @@ public final class LibraryIndex: @unchecked Sendable {
                 _ = record.withUnsafeBytes { csqlite_bind_blob_copy(insert, 5, $0.baseAddress, Int32($0.count)) }
                 sqlite3_bind_int64(insert, 6, Int64(bitPattern: folder.device))
                 sqlite3_bind_int64(insert, 7, Int64(bitPattern: folder.inode))
+                sqlite3_bind_int64(insert, 8, stamp.changeNanoseconds)
             }
         }
     }
@@ -334,8 +355,25 @@ public final class LibraryIndex: @unchecked Sendable {
     private struct OpenError: Error {
         var code: Int32
         var description: String
+        /// A database whose tables are not the ones this version made (the version number lies, or another
+        /// program wrote there): moved aside and rebuilt.
+        var isWrongSchema = false
         /// The file is not a database, or a damaged one: rebuild it.
         var isDamage: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+    }
+
+    private func wrongSchema(_ code: Int32) -> OpenError {
+        var error = lastError(code)
+        error.isWrongSchema = true
+        return error
+    }
+
+    /// Said once per run: the index is read but new probes cannot be stored.
+    private func cannotWrite(_ code: Int32) {
+        guard !toldCannotWrite else { return }
+        toldCannotWrite = true
+        warning = "the library index \(path) cannot be written (\(lastError(code).description)): "
+            + "files probed now are probed again next time"
     }
 
     private func openAndPrepare() -> Result<Void, OpenError> {
@@ -350,50 +388,71 @@ public final class LibraryIndex: @unchecked Sendable {
             let code = sqlite3_exec(db, statement, nil, nil, nil)
             if code != SQLITE_OK { return .failure(lastError(code)) }
         }
-        var version: Int32 = 0
-        var stmt: OpaquePointer?
-        var code = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nil)
-        if code == SQLITE_OK {
-            code = sqlite3_step(stmt)
-            if code == SQLITE_ROW { version = sqlite3_column_int(stmt, 0); code = SQLITE_OK }
+        // The version is read and the schema made in one write transaction: four first scans at once on an
+        // empty cache each saw version 0, and all but one failed on "table probes already exists".
+        var code = sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+        if code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN || code & 0xFF == SQLITE_PERM {
+            // An index that can be read but not written (immutable, someone else's): its probes still help; the
+            // user hears once that new ones are not remembered, instead of a silent re-probe every run.
+            cannotWrite(code)
+            guard storedVersion() == Self.schemaVersion else { return .failure(lastError(code)) }
+        } else {
+            if code != SQLITE_OK { return .failure(lastError(code)) }
+            let made = makeSchema()
+            code = sqlite3_exec(db, made == SQLITE_OK ? "COMMIT" : "ROLLBACK", nil, nil, nil)
+            if made != SQLITE_OK { return .failure(lastError(made)) }
+            if code != SQLITE_OK { return .failure(lastError(code)) }
         }
-        sqlite3_finalize(stmt)
-        if code != SQLITE_OK { return .failure(lastError(code)) }
+        code = sqlite3_prepare_v2(db, "SELECT size, mtime_ns, info, ctime_ns FROM probes WHERE device = ? AND inode = ?", -1,
+                                  &select, nil)
+        if code != SQLITE_OK { return .failure(wrongSchema(code)) }
+        // A file's row lives under one folder: storing it under another (a moved file) replaces it through the
+        // unique (device, inode) index.
+        code = sqlite3_prepare_v2(db, """
+            INSERT OR REPLACE INTO probes(device, inode, size, mtime_ns, info, folder_device, folder_inode, ctime_ns)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, -1, &insert, nil)
+        if code != SQLITE_OK { return .failure(wrongSchema(code)) }
+        code = sqlite3_prepare_v2(db, """
+            SELECT device, inode, size, mtime_ns, info, ctime_ns FROM probes WHERE folder_device = ? AND folder_inode = ?
+            """, -1, &selectFolder, nil)
+        if code != SQLITE_OK { return .failure(wrongSchema(code)) }
+        code = sqlite3_prepare_v2(db, """
+            DELETE FROM probes WHERE folder_device = ? AND folder_inode = ? AND device = ? AND inode = ?
+            """, -1, &delete, nil)
+        if code != SQLITE_OK { return .failure(wrongSchema(code)) }
+        return .success(())
+    }
+
+    /// `PRAGMA user_version`, or nil when it cannot be read.
+    private func storedVersion() -> Int32? {
+        var stmt: OpaquePointer?
+        defer { sqlite3_finalize(stmt) }
+        guard sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nil) == SQLITE_OK,
+              sqlite3_step(stmt) == SQLITE_ROW else { return nil }
+        return sqlite3_column_int(stmt, 0)
+    }
+
+    /// Inside the open's transaction: the schema of `schemaVersion`, made unless it is there.
+    private func makeSchema() -> Int32 {
+        var code: Int32 = SQLITE_OK
+        guard let version = storedVersion() else { return sqlite3_errcode(db) }
         if version != Self.schemaVersion {
             let schema = """
                 DROP TABLE IF EXISTS probes;
                 CREATE TABLE probes(folder_device INTEGER NOT NULL, folder_inode INTEGER NOT NULL,
                                     device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
-                                    mtime_ns INTEGER NOT NULL, info BLOB NOT NULL,
+                                    mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, info BLOB NOT NULL,
                                     PRIMARY KEY(folder_device, folder_inode, device, inode)) WITHOUT ROWID;
                 CREATE UNIQUE INDEX probes_by_file ON probes(device, inode);
                 PRAGMA user_version = \(Self.schemaVersion);
                 """
             code = sqlite3_exec(db, schema, nil, nil, nil)
-            if code != SQLITE_OK { return .failure(lastError(code)) }
+            if code != SQLITE_OK { return code }
         }
-        // Added beside schema 2 (no rebuild): the pictures a view showed first, by view (see `firstScreen`).
-        code = sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS first_screens(view TEXT PRIMARY KEY, items BLOB NOT NULL)",
+        // Beside the probes (no rebuild): the pictures a view showed first, by view (see `firstScreen`).
+        return sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS first_screens(view TEXT PRIMARY KEY, items BLOB NOT NULL)",
                             nil, nil, nil)
-        if code != SQLITE_OK { return .failure(lastError(code)) }
-        code = sqlite3_prepare_v2(db, "SELECT size, mtime_ns, info FROM probes WHERE device = ? AND inode = ?", -1, &select, nil)
-        if code != SQLITE_OK { return .failure(lastError(code)) }
-        // A file's row lives under one folder: storing it under another (a moved file) replaces it through the
-        // unique (device, inode) index.
-        code = sqlite3_prepare_v2(db, """
-            INSERT OR REPLACE INTO probes(device, inode, size, mtime_ns, info, folder_device, folder_inode)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, -1, &insert, nil)
-        if code != SQLITE_OK { return .failure(lastError(code)) }
-        code = sqlite3_prepare_v2(db, """
-            SELECT device, inode, size, mtime_ns, info FROM probes WHERE folder_device = ? AND folder_inode = ?
-            """, -1, &selectFolder, nil)
-        if code != SQLITE_OK { return .failure(lastError(code)) }
-        code = sqlite3_prepare_v2(db, """
-            DELETE FROM probes WHERE folder_device = ? AND folder_inode = ? AND device = ? AND inode = ?
-            """, -1, &delete, nil)
-        if code != SQLITE_OK { return .failure(lastError(code)) }
-        return .success(())
     }
 
     private func lastError(_ code: Int32) -> OpenError {
@@ -405,6 +464,10 @@ public final class LibraryIndex: @unchecked Sendable {
     /// open starts a fresh one. Busy or full disks only skip this step.
     private func noteFailure(_ code: Int32) {
         let primary = code & 0xFF
+        if [SQLITE_READONLY, SQLITE_FULL, SQLITE_PERM, SQLITE_CANTOPEN, SQLITE_IOERR].contains(primary) {
+            cannotWrite(code)
+            return
+        }
         guard primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB else { return }
         warning = "the library index \(path) is damaged (\(lastError(code).description)); it will be rebuilt"
         closeAll()
@@ -429,6 +492,43 @@ public final class LibraryIndex: @unchecked Sendable {
         selectFolder = nil
         delete = nil
         db = nil
+    }
+
+    /// A directory, a dangling symlink or anything but a file (or a link to one) at the index's path is renamed
+    /// out of the way, so the index is made anew instead of failing (and warning) on every run. The sentence
+    /// for the user, or nil when the path was fine.
+    private func moveAsideWhatIsNotADatabaseFile() -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            return nil
+        case S_IFLNK:
+            var target = stat()
+            if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG { return nil }
+            return moveAside(because: stat(path, &target) == 0 ? "it is a symbolic link to something not a file"
+                                                              : "it is a symbolic link to nothing")
+        case S_IFDIR:
+            return moveAside(because: "it is a directory")
+        default:
+            return moveAside(because: "it is not a regular file")
+        }
+    }
+
+    /// Renames the index (and its -wal/-shm) to `NAME.moved-aside[-N]`, never over anything; the sentence.
+    private func moveAside(because reason: String) -> String {
+        var aside = path + ".moved-aside"
+        var n = 1
+        while access(aside, F_OK) == 0 || { var st = stat(); return lstat(aside, &st) == 0 }() {
+            n += 1
+            aside = path + ".moved-aside-\(n)"
+        }
+        guard rename(path, aside) == 0 else {
+            return "the library index \(path) cannot be used (\(reason)) and cannot be moved aside "
+                + "(\(String(cString: strerror(errno)))): every file is probed"
+        }
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        return "the library index \(path) was moved aside to \(aside) (\(reason)) and has been rebuilt"
     }
 
     private func removeFiles() {

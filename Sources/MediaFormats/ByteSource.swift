@@ -51,7 +51,10 @@ public final class FileByteSource: ByteSource, Sendable {
     private let fd: Int32
 
     public convenience init(path: String, counter: ReadCounter? = nil) throws(MediaError) {
-        let fd = PathBytes.open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO (or a tty, a device) named like a photo would block a plain open until a writer
+        // came; this one returns at once, and the fstat below refuses it by its type. On a regular file the
+        // flag changes nothing (reads of a regular file never block in that sense).
+        let fd = PathBytes.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw MediaError.io(path: path, errno: errno) }
         try self.init(descriptor: fd, path: path, counter: counter)
     }
@@ -67,7 +70,7 @@ public final class FileByteSource: ByteSource, Sendable {
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw MediaError.notARegularFile(path: path)
+            throw MediaError.notARegularFile(path: path, kind: MediaError.fileKind(st.st_mode))
         }
         self.fd = fd
         self.path = path

@@ -11,7 +11,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case limitExceeded(String)
     case unsupported(String)
     case io(path: String, errno: Int32)
-    case notARegularFile(path: String)
+    /// `kind` in words ("a FIFO", "a directory"), empty when unknown.
+    case notARegularFile(path: String, kind: String = "")
 
     public var description: String {
         switch self {
@@ -20,7 +21,23 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .limitExceeded(let what): return "parse limit exceeded: \(what)"
         case .unsupported(let what): return "unsupported: \(what)"
         case .io(let path, let e): return "\(path): \(String(cString: strerror(e)))"
-        case .notARegularFile(let path): return "\(path): not a regular file"
+        case .notARegularFile(let path, let kind):
+            return kind.isEmpty ? "\(path): not a regular file" : "\(path) is not a regular file (\(kind))"
+        }
+    }
+}
+
+extension MediaError {
+    /// A file type in words, for `notARegularFile`.
+    public static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a plain file"
         }
     }
 }

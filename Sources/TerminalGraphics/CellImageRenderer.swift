@@ -11,10 +11,13 @@ public protocol CellImageRenderer: AnyObject {
 public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyArea
     case chafa(String)
+    /// A compressed payload (kitty PNG, iTerm2 JPEG/PNG) could not be made.
+    case encoding(String)
     public var description: String {
         switch self {
         case .emptyArea: return "cannot render into an empty area"
         case .chafa(let why): return "chafa: \(why)"
+        case .encoding(let why): return "cannot compress the picture: \(why)"
         }
     }
 }

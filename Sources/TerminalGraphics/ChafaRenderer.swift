@@ -18,6 +18,8 @@ public final class ChafaRenderer: CellImageRenderer {
     private let termInfo: OpaquePointer?
     /// Symbol mode: chafa's own printer's sequences, only for `chafaPrintedBytes` (made on first use).
     private var symbolTermInfo: OpaquePointer?
+    /// kitty and iTerm2: livegrid's compressed payload instead of chafa's uncompressed one.
+    private let compressedPayload: CompressedPayload.Encoder?
     private let canvasLock = NSLock()
     private var cachedCanvas: (columns: Int, rows: Int, canvas: OpaquePointer)?
 
@@ -32,6 +34,7 @@ public final class ChafaRenderer: CellImageRenderer {
         let tags = CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue
         chafa_symbol_map_add_by_tags(symbolMap, ChafaSymbolTags(rawValue: tags))
         chafa_symbol_map_remove_by_tags(symbolMap, CHAFA_SYMBOL_TAG_WIDE)
+        compressedPayload = CompressedPayload.for(mode)
         termInfo = mode.isPixelProtocol ? Self.makeTermInfo(for: mode) : nil
     }
 
@@ -53,6 +56,14 @@ public final class ChafaRenderer: CellImageRenderer {
     /// Movie frames come here with pixels already at the size chafa samples, so nothing is resampled twice.
     public func render(_ frame: PixelFrame, columns: Int, rows: Int) throws(RenderError) -> RenderedImage {
         guard columns > 0, rows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
+        if let compressedPayload {
+            // Exactly the cells' pixels (thumbnails and movie frames arrive at that size already).
+            let box = CellGeometry.pixelBox(columns: columns, rows: rows, cell: cellPixelSize)
+            let sized = frame.width == box.width && frame.height == box.height ? frame : frame.resized(to: box)
+            return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
+                                 bytes: try compressedPayload(sized, columns, rows),
+                                 pixelSize: PixelSize(width: sized.width, height: sized.height))
+        }
         canvasLock.lock()
         defer { canvasLock.unlock() }
         let canvas = try canvas(columns: columns, rows: rows)

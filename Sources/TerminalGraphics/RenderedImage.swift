@@ -1,3 +1,4 @@
+import Imaging
 import TerminalProtocol
 
 /// An sRGB colour of a terminal cell.
@@ -59,9 +60,12 @@ public struct RenderedImage: Sendable {
     public var cells: [TerminalCell]
     /// The protocol payload (pixel modes); empty in symbol mode.
     public var bytes: [UInt8]
+    /// Pixel modes: the picture's size in pixels when known (a compressed kitty payload's length says
+    /// nothing of what the terminal stores).
+    public var pixelSize: PixelSize?
 
     public init(columns: Int, rows: Int, mode: GraphicsMode, colorDepth: ColorDepth, cells: [TerminalCell] = [],
-                bytes: [UInt8] = [])
+                bytes: [UInt8] = [], pixelSize: PixelSize? = nil)
     {
         self.columns = columns
         self.rows = rows
@@ -69,6 +73,7 @@ public struct RenderedImage: Sendable {
         self.colorDepth = colorDepth
         self.cells = cells
         self.bytes = bytes
+        self.pixelSize = pixelSize
     }
 
     /// The cell at (column, row), or nil outside the grid.

@@ -84,11 +84,12 @@ public final class BrowserApp {
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
     private var remote: RemoteSession?
-    /// Places pixel-protocol pictures after curses' update (nil in symbol mode).
-    private var imageWriter: TerminalImageWriter?
     /// Writes symbol pictures directly, curses keeping the text (nil in pixel modes, or without colours, or
     /// with LIVEGRID_CURSES_PICTURES=1 to compare with curses drawing them).
     private var directCells: DirectCellOutput?
+    /// Where every picture goes: one type per protocol, chosen once from the graphics decision
+    /// (`PictureOutputs.make`) and handed to the renderer.
+    private var pictureOutput: (any PictureOutput)?
     /// Press-and-hold playback (set while `run` runs).
     private var playback: BrowserPlayback?
     /// The viewer's key-photo mode: frames and the write of the new Live Photo (set while `run` runs).
@@ -130,10 +131,6 @@ public final class BrowserApp {
         wake.installForSignals()
         var provider = options.makeProvider(session.colorDecision) { inbox.post(.showMessage($0)) }
         provider.setReadyHandler { wake.wake() }
-        imageWriter = provider.pixelOutput.map {
-            TerminalImageWriter(mode: $0.mode, tmux: $0.tmux, cellHeight: $0.cellPixelSize?.height)
-        }
-        defer { imageWriter?.removeAll() }
         // Inside tmux, pictures go through passthrough and tmux's redraws wipe them: watch for those.
         let tmuxWatch = provider.pixelOutput?.tmux.map {
             TmuxRedrawWatch(depth: $0.depth, notifications: { TmuxQuery.controlClients(environment: environment.variables) }) {
@@ -142,14 +139,19 @@ public final class BrowserApp {
         }
         tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
-        if imageWriter == nil, let depth = session.colorDecision?.depth,
+        if provider.pixelOutput == nil, let depth = session.colorDecision?.depth,
            !options.environment.picturesThroughCurses {
             directCells = DirectCellOutput(colorDepth: depth, size: session.size)
         }
         // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would
         // move them behind its back).
-        idlok(session.window, imageWriter == nil && directCells == nil)
-        idcok(session.window, directCells == nil)
+        let output = PictureOutputs.make(mode: provider.pixelOutput?.mode ?? .symbols, tmux: provider.pixelOutput?.tmux,
+                                         cellHeight: provider.pixelOutput?.cellPixelSize?.height, window: session.window,
+                                         direct: directCells)
+        pictureOutput = output
+        defer { output.removeAll() }
+        idlok(session.window, output.letsCursesMoveText)
+        idcok(session.window, output.letsCursesMoveText)
         // After the provider's terminal probe: the reader continues its decoder, and the kitty keyboard check
         // reads its answer from it.
         let input = TerminalInputReader(window: session.window, mouse: options.config.mouse)
@@ -187,6 +189,7 @@ public final class BrowserApp {
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
             keymap: options.config.keymap)
+        renderer.output = output
         let keyPhotoStudio = KeyPhotoStudio(depth: session.colorDecision?.depth, pixels: provider.pixelOutput,
                                             post: { [inbox] in inbox.post($0) }, home: options.environment.home,
                                             wake: { wake.wake() })
@@ -306,15 +309,14 @@ public final class BrowserApp {
                 }
                 if case .resize = event {
                     clearok(session.window, true)
-                    imageWriter?.screenCleared()
-                    directCells?.screenCleared(size: session.size)
+                    output.redrawAfterClear(size: session.size)
                     tmuxWatch?.poll()   // a split or zoom moves the pane: its new origin before the redraw
                 }
             }
             let tmuxRedraw = tmuxWatch?.takeRedraw()
-            if let tmuxRedraw { imageWriter?.tmuxRedrew(target: tmuxRedraw) }
+            if let tmuxRedraw { output.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
-            if resumed { clearok(curscr, true); imageWriter?.screenCleared(); directCells?.screenCleared(size: session.size) }
+            if resumed { clearok(curscr, true); output.redrawAfterClear(size: session.size) }
             // The turn ends with the clock (it ends an auto-repeat hold whose repeats stopped, starts a hint that
             // came due).
             apply([.playbackTick(at: now)])
@@ -347,6 +349,9 @@ public final class BrowserApp {
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
                 || tmuxRedraw != nil || wakeup.contains(.timer)
         }
+        // File work under way (a rotation, a trash, a sidecar) ends before the terminal is given back: exiting
+        // mid-write would leave its temporaries. A copy, move or export was cancelled by the quit question.
+        triageWorker.waitUntilIdle()
     }
 
     /// Items of `scan` whose primary file changed since the previous scan; remembers this scan's times.
@@ -374,12 +379,9 @@ public final class BrowserApp {
                                                            direct: directCells))
         session.colors.beginFrame()
         renderer.draw(state, provider: provider, painter: painter)
-        imageWriter?.prepare(renderer.pixelPictures, overlays: renderer.overlays, window: session.window,
-                             screen: session.size)
-        directCells?.prepare(window: session.window, size: session.size)
+        renderer.output.beforeUpdate(overlays: renderer.overlays, screen: session.size)
         doupdate()
-        imageWriter?.write()
-        directCells?.write()
+        renderer.output.afterUpdate()
         // While a local scan runs, only the pictures on screen are made: prefetching the next pages decoded
         // on the cores the scan stats and pairs on (2 cores: it delayed the complete timeline by ~100 ms at
         // 100,000 files). The render after the scan's end asks for them.
@@ -425,8 +427,7 @@ public final class BrowserApp {
             break
         case .redrawAll:
             clearok(curscr, true)
-            imageWriter?.screenCleared()
-            directCells?.screenCleared()
+            pictureOutput?.redrawAfterClear(size: TerminalSize(columns: Int(COLS), rows: Int(LINES)))
         case .remote(let remoteEffect):
             remote?.perform(remoteEffect)
         case .triage(let request):

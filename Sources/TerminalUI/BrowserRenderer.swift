@@ -18,9 +18,10 @@ final class BrowserRenderer {
     var liveOffReason: ((LibraryItem) -> String?)?
     /// The export dialog's effect preview (loop, bounce, GIF, long exposure) for an area, when one is shown.
     var effectPreview: ((CellRect) -> (image: RenderedImage, serial: Int)?)?
-    /// Pixel-protocol pictures of the last frame (placed by `TerminalImageWriter` after curses' update) and the
-    /// panels drawn over the grid (pictures under them are not shown).
-    private(set) var pixelPictures: [PixelPicture] = []
+    /// Where every picture goes (one type per protocol, chosen once by the app); symbol cells through the
+    /// painter until the app hands its own.
+    var output: any PictureOutput = SymbolCellsOutput(direct: nil, window: nil)
+    /// The panels drawn over the grid in the last frame (pictures under them are not shown).
     private(set) var overlays: [CellRect] = []
 
     var triagePainter: TriagePainter { TriagePainter(badge: badge) }
@@ -32,7 +33,6 @@ final class BrowserRenderer {
 
     func draw(_ state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
         wantedPictures.removeAll(keepingCapacity: true)
-        pixelPictures.removeAll(keepingCapacity: true)
         overlays.removeAll(keepingCapacity: true)
         painter.surface.clear()
         drawHeader(state, painter: painter)
@@ -261,25 +261,16 @@ final class BrowserRenderer {
         wantedPictures.append((key, item, priority))
         let liveOff = liveOffReason?(item) != nil
         if let (frame, serial) = livePicture?(item, rect), frame.rows > 0 {
-            let placement = ScreenPainter.placement(of: frame, in: rect)
-            if frame.mode.isPixelProtocol {
-                // A playing movie in a pixel mode: each frame is its own picture (badge drawn in), replacing
-                // the key photo in place.
-                let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, movieFrame: serial)
-                pixelPictures.append(PixelPicture(key: frameKey, rect: placement, image: frame))
-            } else {
-                // Symbol frames over the cell (its pixel picture, if any, is left out this frame).
-                painter.picture(badge.badged(frame, item: item, liveOff: liveOff), in: rect)
+            // A playing movie: each frame is its own picture, replacing the key photo in place. The badge is
+            // composited into symbol cells here (pixel frames carry it in their pixels already).
+            let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, movieFrame: serial)
+            return output.show(badge.badged(frame, item: item, liveOff: liveOff), key: frameKey, in: rect, painter: painter)
+        } else if let picture = provider.picture(for: key), picture.rows > 0 {
+            let placement = output.show(badge.badged(picture, item: item, liveOff: liveOff), key: key, in: rect,
+                                        painter: painter)
+            if output.showsTextOverPictures, let note = provider.pictureNote(for: item.id), note.shownInPart {
+                drawDamagedMark(note, in: placement, painter: painter)
             }
-            return placement
-        } else if let picture = provider.picture(for: key), picture.mode.isPixelProtocol, picture.rows > 0 {
-            let placement = ScreenPainter.placement(of: picture, in: rect)
-            pixelPictures.append(PixelPicture(key: key, rect: placement, image: picture))
-            return placement
-        } else if let picture = provider.picture(for: key), picture.mode == .symbols, picture.rows > 0 {
-            painter.picture(badge.badged(picture, item: item, liveOff: liveOff), in: rect)
-            let placement = ScreenPainter.placement(of: picture, in: rect)
-            if let note = provider.pictureNote(for: item.id), note.shownInPart { drawDamagedMark(note, in: placement, painter: painter) }
             return placement
         } else {
             drawPlaceholder(item, in: rect, failed: provider.hasFailed(key), note: provider.pictureNote(for: item.id),
@@ -365,13 +356,8 @@ final class BrowserRenderer {
             painter.text(reason, x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .warning)
         case .showing:
             guard let (image, serial) = effectPreview?(rect), image.rows > 0 else { return }
-            let placement = ScreenPainter.placement(of: image, in: rect)
-            if image.mode.isPixelProtocol {
-                let key = ThumbnailKey(itemID: "effect-preview-\(preview.itemID)", width: rect.width, height: rect.height, movieFrame: serial)
-                pixelPictures.append(PixelPicture(key: key, rect: placement, image: image))
-            } else {
-                painter.picture(image, in: rect)
-            }
+            let key = ThumbnailKey(itemID: "effect-preview-\(preview.itemID)", width: rect.width, height: rect.height, movieFrame: serial)
+            output.show(image, key: key, in: rect, painter: painter)
         }
     }
 

@@ -77,6 +77,15 @@ public struct FrameClock: Sendable, Equatable {
         return now > slotEnd + tolerance
     }
 
+    /// Re-anchors the clock on a master clock (the audio position, as mpv does): the frame whose pts is
+    /// `mediaTime` is due at `now`, and every other frame keeps its distance from it. Before the first
+    /// frame is scheduled, `mediaTime` becomes the time origin.
+    public mutating func follow(mediaTime: Double, now: Double) {
+        let origin = firstPTS ?? mediaTime
+        firstPTS = origin
+        start = now - (mediaTime - origin)
+    }
+
     /// Records frames dropped elsewhere (e.g. skipped by the decoder because they were already late).
     public mutating func countDropped(_ count: Int) {
         droppedFrames += max(0, count)

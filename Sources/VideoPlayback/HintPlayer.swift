@@ -22,27 +22,24 @@ public enum HintPlayer {
 
     /// Starts a player for the hint window and returns it (already playing; `stop()` it when the item
     /// scrolls away). `movieDuration` (from the parsed movie, if known) keeps the window inside the movie.
-    public static func play(source: any ByteSource, stillTime: Double, movieDuration: Double? = nil,
-                            length: Double = 1.0, targetSize: PixelSize?,
-                            sink: @escaping MoviePlayer.FrameSink,
-                            onEnd: MoviePlayer.EndHandler? = nil) -> MoviePlayer {
+    /// Always silent: the hint is autoplay, and autoplay makes no sound (issue 29).
+    public static func play<Sink: VideoSink>(source: any ByteSource, stillTime: Double, movieDuration: Double? = nil,
+                                             length: Double = 1.0, targetSize: PixelSize?,
+                                             clock: any PlaybackClock = SystemPlaybackClock(), video: Sink,
+                                             onEnd: MoviePlayer.EndHandler? = nil) -> MoviePlayer {
         let range = window(stillTime: stillTime, movieDuration: movieDuration, length: length)
         let options = PlaybackOptions(targetSize: targetSize, startTime: range.lowerBound, endTime: range.upperBound)
-        let player = MoviePlayer(source: source, options: options, sink: sink, onEnd: onEnd)
+        let player = MoviePlayer(source: source, options: options, clock: clock, video: video, onEnd: onEnd)
         player.start()
         return player
     }
 
-    /// The pipelined form: `prepare` renders each frame ahead of its time, `present` shows it when due.
-    public static func play<Prepared: Sendable>(source: any ByteSource, stillTime: Double, movieDuration: Double? = nil,
-                                                length: Double = 1.0, targetSize: PixelSize?,
-                                                prepare: @escaping @Sendable (DecodedFrame) -> Prepared?,
-                                                present: @escaping @Sendable (DecodedFrame, Prepared) -> Void,
-                                                onEnd: MoviePlayer.EndHandler? = nil) -> MoviePlayer {
-        let range = window(stillTime: stillTime, movieDuration: movieDuration, length: length)
-        let options = PlaybackOptions(targetSize: targetSize, startTime: range.lowerBound, endTime: range.upperBound)
-        let player = MoviePlayer(source: source, options: options, prepare: prepare, present: present, onEnd: onEnd)
-        player.start()
-        return player
+    /// The same with a sink taking each decoded frame when it is due.
+    public static func play(source: any ByteSource, stillTime: Double, movieDuration: Double? = nil,
+                            length: Double = 1.0, targetSize: PixelSize?, clock: any PlaybackClock = SystemPlaybackClock(),
+                            sink: @escaping MoviePlayer.FrameSink,
+                            onEnd: MoviePlayer.EndHandler? = nil) -> MoviePlayer {
+        play(source: source, stillTime: stillTime, movieDuration: movieDuration, length: length, targetSize: targetSize,
+             clock: clock, video: ClosureVideoSink(sink), onEnd: onEnd)
     }
 }

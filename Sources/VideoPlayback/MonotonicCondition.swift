@@ -4,14 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// A mutex and condition variable whose timed waits run on CLOCK_MONOTONIC (Foundation's NSCondition waits
+/// A mutex and condition variable (what a `MoviePlayer`'s threads wait on, and a `PlaybackClock` sleeps them on) whose timed waits run on CLOCK_MONOTONIC (Foundation's NSCondition waits
 /// until a wall-clock `Date`, which a clock change would stretch). Waits wake early on `broadcast()`.
 // unchecked: a pthread mutex and condition (C), the only way to wait on CLOCK_MONOTONIC.
-final class MonotonicCondition: @unchecked Sendable {
+public final class MonotonicCondition: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
 
-    init() {
+    public init() {
         pthread_mutex_init(&mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -27,20 +27,20 @@ final class MonotonicCondition: @unchecked Sendable {
         pthread_mutex_destroy(&mutex)
     }
 
-    func lock() { pthread_mutex_lock(&mutex) }
-    func unlock() { pthread_mutex_unlock(&mutex) }
+    public func lock() { pthread_mutex_lock(&mutex) }
+    public func unlock() { pthread_mutex_unlock(&mutex) }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()
     }
 
     /// Waits (lock held) until broadcast.
-    func wait() { pthread_cond_wait(&condition, &mutex) }
+    public func wait() { pthread_cond_wait(&condition, &mutex) }
 
     /// Waits (lock held) until broadcast or `seconds` passed on the monotonic clock.
-    func wait(seconds: Double) {
+    public func wait(seconds: Double) {
         guard seconds > 0 else { return }
         #if os(Linux)
         let deadline = MonotonicClock.now() + seconds
@@ -54,5 +54,5 @@ final class MonotonicCondition: @unchecked Sendable {
         #endif
     }
 
-    func broadcast() { pthread_cond_broadcast(&condition) }
+    public func broadcast() { pthread_cond_broadcast(&condition) }
 }

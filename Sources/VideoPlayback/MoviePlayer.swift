@@ -15,14 +15,18 @@ public struct PlaybackOptions: Sendable {
     public var queueDepth: Int
     /// libavcodec threads (the target machine has two cores).
     public var decoderThreads: Int
+    /// At the end, play again from `startTime`, without a gap, until stopped (the studio's loop and bounce
+    /// previews, whose rendered movie already runs forth and back).
+    public var loops: Bool
 
     public init(targetSize: PixelSize? = nil, startTime: Double = 0, endTime: Double? = nil,
-                queueDepth: Int = 3, decoderThreads: Int = 2) {
+                queueDepth: Int = 3, decoderThreads: Int = 2, loops: Bool = false) {
         self.targetSize = targetSize
         self.startTime = startTime
         self.endTime = endTime
         self.queueDepth = max(1, queueDepth)
         self.decoderThreads = max(1, decoderThreads)
+        self.loops = loops
     }
 }
 
@@ -36,10 +40,14 @@ public enum PlaybackEnd: Sendable, Equatable {
     case failed(LibavError)
 }
 
-/// Plays a movie in the background: a decode thread fills a small bounded queue (decode ahead), and a
-/// presenter thread hands each frame to the sink when `FrameClock` says it is due, dropping frames whose
-/// time has passed (a slow sink or decoder costs frames, never drift). Nothing blocks the caller: opening
-/// the movie happens on the decode thread too, and `stop()` only raises a flag and wakes the threads.
+/// The one media player: every movie livegrid shows (the browser's hold, the hint of movement, `livegrid
+/// play`, the studio's previews) plays through it. Decode, then a clock, then sinks: a decode thread fills a
+/// small bounded queue (decode ahead), and a presenter thread hands each frame to the video sink when
+/// `FrameClock` says it is due, dropping frames whose time has passed (a slow sink or decoder costs
+/// frames, never drift). The time comes from an injected `PlaybackClock` (tests move a
+/// `ManualPlaybackClock` by hand and never sleep); while a `MasterClock` (the sound, issue 29) answers,
+/// the frames follow it instead. Nothing blocks the caller: opening the movie happens on the decode
+/// thread too, and `stop()` only raises a flag and wakes the threads.
 ///
 /// The sink and `onEnd` are called on the presenter thread, never concurrently; a UI should post the frame
 /// to its own event loop (or render it right there if its renderer is thread-safe). A player plays once.
@@ -47,78 +55,84 @@ public enum PlaybackEnd: Sendable, Equatable {
 public final class MoviePlayer: @unchecked Sendable {
     public typealias FrameSink = @Sendable (DecodedFrame) -> Void
     public typealias EndHandler = @Sendable (PlaybackEnd, PlaybackStats) -> Void
-    public typealias DecoderOpener = @Sendable () throws(LibavError) -> MovieDecoder
+    public typealias DecoderOpener = @Sendable () throws(LibavError) -> any MovieFrameSource
 
     public let options: PlaybackOptions
+    private let clock: any PlaybackClock
+    private let master: (any MasterClock)?
     private let openDecoder: DecoderOpener
-    /// Work done on a frame ahead of its time (rendering it for the terminal), on the presenter thread while
-    /// the decode thread decodes the next ones: decode and render overlap, and a frame's render time is
-    /// spent before its deadline, not after it. nil: frames go to the sink as decoded.
-    private let prepare: (@Sendable (DecodedFrame) -> (any Sendable)?)?
-    private let present: @Sendable (DecodedFrame, (any Sendable)?) -> Void
+    /// The video sink, type-erased: `prepare` ahead of the frame's time, `present` when it is due.
+    private let prepare: @Sendable (DecodedFrame) -> (any Sendable)?
+    private let present: @Sendable (DecodedFrame, any Sendable) -> Void
     private let onEnd: EndHandler?
-    /// The frame at the head of the queue, once prepared (its index and what `prepare` made of it).
-    private var preparedHead: (index: Int, value: (any Sendable)?)?
+
+    /// A decoded frame waiting for its time: `time` is its place on the playback's timeline (its pts, plus
+    /// the length of the passes before it when looping), `serial` its number in the playback.
+    private struct QueuedFrame {
+        var frame: DecodedFrame
+        var time: Double
+        var serial: Int
+    }
 
     // Shared state, guarded by `condition`.
     private let condition = MonotonicCondition()
-    private var queue: [DecodedFrame] = []
+    private var queue: [QueuedFrame] = []
+    /// The frame at the head of the queue, once prepared (its serial and what the sink made of it).
+    private var preparedHead: (serial: Int, value: (any Sendable)?)?
+    private var targetSize: PixelSize?
     private var decoderDone = false
     private var decodeError: LibavError?
     private var stopRequested = false
     private var started = false
     private var ended: PlaybackEnd?
-    private var clock = FrameClock()
+    private var frameClock = FrameClock()
     private var _stats = PlaybackStats()
     private var startedAt: Double = 0
+    private var firstShownAt: Double?
     private var _info: MovieStreamInfo?
-    /// Monotonic time at which the last frame shown stops being current.
+    /// Time on the clock at which the last frame shown stops being current.
     private var lastShownSlotEnd: Double?
 
-    /// A player for the movie `openDecoder` opens (called on the decode thread, so slow I/O never blocks).
-    public init(options: PlaybackOptions = PlaybackOptions(), openDecoder: @escaping DecoderOpener,
-                sink: @escaping FrameSink, onEnd: EndHandler? = nil) {
+    /// A player for the movie `openDecoder` opens (called on the decode thread, so slow I/O never blocks),
+    /// showing its frames through `video`.
+    public init<Sink: VideoSink>(options: PlaybackOptions = PlaybackOptions(), clock: any PlaybackClock = SystemPlaybackClock(),
+                                 master: (any MasterClock)? = nil, openDecoder: @escaping DecoderOpener,
+                                 video: Sink, onEnd: EndHandler? = nil) {
         self.options = options
+        self.clock = clock
+        self.master = master
         self.openDecoder = openDecoder
-        prepare = nil
-        present = { frame, _ in sink(frame) }
-        self.onEnd = onEnd
-    }
-
-    /// A pipelined player: `prepare` turns each frame into what `present` shows (a rendered picture) ahead
-    /// of its time, `present` gets it when the frame is due (never for a frame dropped as late; a frame
-    /// `prepare` returns nil for is skipped). Both run on the presenter thread, never concurrently.
-    public init<Prepared: Sendable>(options: PlaybackOptions = PlaybackOptions(), openDecoder: @escaping DecoderOpener,
-                                    prepare: @escaping @Sendable (DecodedFrame) -> Prepared?,
-                                    present: @escaping @Sendable (DecodedFrame, Prepared) -> Void,
-                                    onEnd: EndHandler? = nil) {
-        self.options = options
-        self.openDecoder = openDecoder
-        self.prepare = { frame in prepare(frame) }
-        self.present = { frame, value in
-            if let value = value as? Prepared { present(frame, value) }
+        prepare = { frame in video.prepare(frame) }
+        present = { frame, value in
+            if let picture = value as? Sink.Picture { video.present(frame, picture) }
         }
         self.onEnd = onEnd
+        targetSize = options.targetSize
     }
 
-    /// The pipelined player for the movie in `source`.
+    /// A player for the movie in `source` (a file, or a Motion Photo's embedded movie as a slice).
+    public convenience init<Sink: VideoSink>(source: any ByteSource, options: PlaybackOptions = PlaybackOptions(),
+                                             clock: any PlaybackClock = SystemPlaybackClock(), master: (any MasterClock)? = nil,
+                                             video: Sink, onEnd: EndHandler? = nil) {
+        let threads = options.decoderThreads
+        self.init(options: options, clock: clock, master: master, openDecoder: { () throws(LibavError) -> any MovieFrameSource in
+            try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
+        }, video: video, onEnd: onEnd)
+    }
+
+    /// The pipelined player with the sink as two closures: `prepare` turns each frame into what `present`
+    /// shows (a rendered picture) ahead of its time, `present` gets it when the frame is due.
     public convenience init<Prepared: Sendable>(source: any ByteSource, options: PlaybackOptions = PlaybackOptions(),
                                                 prepare: @escaping @Sendable (DecodedFrame) -> Prepared?,
                                                 present: @escaping @Sendable (DecodedFrame, Prepared) -> Void,
                                                 onEnd: EndHandler? = nil) {
-        let threads = options.decoderThreads
-        self.init(options: options, openDecoder: { () throws(LibavError) -> MovieDecoder in
-            try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
-        }, prepare: prepare, present: present, onEnd: onEnd)
+        self.init(source: source, options: options, video: ClosureVideoSink(prepare: prepare, present: present), onEnd: onEnd)
     }
 
-    /// A player for the movie in `source` (a file, or a Motion Photo's embedded movie as a slice).
+    /// A player handing each decoded frame to `sink` when it is due.
     public convenience init(source: any ByteSource, options: PlaybackOptions = PlaybackOptions(),
                             sink: @escaping FrameSink, onEnd: EndHandler? = nil) {
-        let threads = options.decoderThreads
-        self.init(options: options, openDecoder: { () throws(LibavError) -> MovieDecoder in
-            try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
-        }, sink: sink, onEnd: onEnd)
+        self.init(source: source, options: options, video: ClosureVideoSink(sink), onEnd: onEnd)
     }
 
     /// Starts playback and returns at once. Calling it again does nothing.
@@ -126,22 +140,12 @@ public final class MoviePlayer: @unchecked Sendable {
         let shouldStart: Bool = condition.withLock {
             guard !started else { return false }
             started = true
-            startedAt = MonotonicClock.now()
+            startedAt = clock.now()
             return true
         }
         guard shouldStart else { return }
-        let decodeThread = Thread { [self] in
-            WorkerThreadSignals.block()
-            decodeLoop()
-        }
-        decodeThread.name = "livegrid.video.decode"
-        let presentThread = Thread { [self] in
-            WorkerThreadSignals.block()
-            presentLoop()
-        }
-        presentThread.name = "livegrid.video.present"
-        decodeThread.start()
-        presentThread.start()
+        NamedThread.start("livegrid.video.decode") { [self] in decodeLoop() }
+        NamedThread.start("livegrid.video.present") { [self] in presentLoop() }
     }
 
     /// Asks playback to stop and returns at once (it never waits for the threads); safe from any thread, the
@@ -154,6 +158,11 @@ public final class MoviePlayer: @unchecked Sendable {
         }
     }
 
+    /// Frames decoded from now on are fitted inside `size` (a preview whose area changed).
+    public func setTargetSize(_ size: PixelSize?) {
+        condition.withLock { targetSize = size }
+    }
+
     /// The statistics so far (final once `end` is set).
     public var stats: PlaybackStats { condition.withLock { _stats } }
 
@@ -163,8 +172,9 @@ public final class MoviePlayer: @unchecked Sendable {
     /// How playback ended, or nil while it runs.
     public var end: PlaybackEnd? { condition.withLock { ended } }
 
-    /// Blocks until playback ended or `timeout` seconds passed; returns how it ended (nil on timeout).
-    /// For tests and command-line tools: the UI never waits.
+    /// Blocks until playback ended or `timeout` seconds of real time passed (whatever the player's clock
+    /// says: this bounds a caller's wait); returns how it ended (nil on timeout). For tests and
+    /// command-line tools: the UI never waits.
     @discardableResult
     public func waitUntilEnded(timeout: Double) -> PlaybackEnd? {
         let deadline = MonotonicClock.now() + timeout
@@ -181,45 +191,79 @@ public final class MoviePlayer: @unchecked Sendable {
     // MARK: - decode thread
 
     private func decodeLoop() {
-        let decoder: MovieDecoder
+        let decoder: any MovieFrameSource
         do {
             decoder = try openDecoder()
-            condition.withLock { _info = decoder.info }
+            condition.withLock { _info = decoder.streamInfo }
             if options.startTime > 0 { try decoder.seek(to: options.startTime) }
         } catch {
             finishDecoding(error: error)
             return
         }
         var skippedSoFar = 0
+        var serial = 0
+        // Looping: what the passes before this one add to its pts, and where this pass starts and ends.
+        var offset = 0.0
+        var passStart: Double?
+        var passEnd: Double?
         while true {
-            let mayContinue: Bool = condition.withLock {
+            let box: PixelSize?? = condition.withLock {
                 while queue.count >= options.queueDepth && !stopRequested { condition.wait() }
-                return !stopRequested
+                return stopRequested ? nil : .some(targetSize)
             }
-            guard mayContinue else { break }
-            let began = MonotonicClock.now()
+            guard let box else { break }
+            let began = clock.now()
             let frame: DecodedFrame?
             do {
-                frame = try decoder.nextFrame(fitting: options.targetSize) { [self] pts, duration in
-                    condition.withLock { clock.shouldDrop(pts: pts, duration: duration, now: MonotonicClock.now()) }
+                let passOffset = offset
+                frame = try decoder.nextFrame(fitting: box) { [self] pts, duration in
+                    if pts < (options.endTime ?? .infinity) {
+                        if passStart == nil { passStart = pts }
+                        passEnd = max(passEnd ?? pts + duration, pts + duration)
+                    }
+                    return condition.withLock { frameClock.shouldDrop(pts: passOffset + pts, duration: duration, now: clock.now()) }
                 }
             } catch {
                 finishDecoding(error: error)
                 return
             }
-            let elapsed = MonotonicClock.now() - began
+            let elapsed = clock.now() - began
             let newlySkipped = decoder.skippedFrames - skippedSoFar
             skippedSoFar = decoder.skippedFrames
+            var pastTheEnd = true
+            if let frame, frame.pts < (options.endTime ?? .infinity) {
+                pastTheEnd = false
+                if passStart == nil { passStart = frame.pts }
+                passEnd = max(passEnd ?? frame.pts + frame.duration, frame.pts + frame.duration)
+            }
+            if pastTheEnd, options.loops, let first = passStart, let last = passEnd {
+                // Again from the start, the next pass's frames placed right after this pass's last one.
+                offset += max(last - first, 0.001)
+                passStart = nil
+                passEnd = nil
+                do {
+                    try decoder.seek(to: options.startTime)
+                } catch {
+                    finishDecoding(error: error)
+                    return
+                }
+                condition.withLock {
+                    frameClock.countDropped(newlySkipped)
+                    _stats.framesDropped = frameClock.droppedFrames
+                }
+                continue
+            }
             let done: Bool = condition.withLock {
-                clock.countDropped(newlySkipped)
-                _stats.framesDropped = clock.droppedFrames
-                guard let frame, frame.pts < (options.endTime ?? .infinity) else {
+                frameClock.countDropped(newlySkipped)
+                _stats.framesDropped = frameClock.droppedFrames
+                guard let frame, !pastTheEnd else {
                     decoderDone = true
                     condition.broadcast()
                     return true
                 }
                 _stats.recordDecode(seconds: elapsed)
-                queue.append(frame)
+                serial += 1
+                queue.append(QueuedFrame(frame: frame, time: offset + frame.pts, serial: serial))
                 condition.broadcast()
                 return false
             }
@@ -242,12 +286,12 @@ public final class MoviePlayer: @unchecked Sendable {
         var outcome = PlaybackEnd.finished
         while true {
             if stopRequested { outcome = .stopped; break }
-            guard let frame = queue.first else {
+            guard let head = queue.first else {
                 if decoderDone {
                     if let decodeError { outcome = .failed(decodeError); break }
                     // Let the last frame stay up for its duration, so playback lasts as long as the movie.
-                    if let lastEnd = lastShownSlotEnd, lastEnd > MonotonicClock.now() {
-                        condition.wait(seconds: lastEnd - MonotonicClock.now())
+                    if let lastEnd = lastShownSlotEnd, lastEnd > clock.now() {
+                        clock.sleep(until: lastEnd, on: condition)
                         continue
                     }
                     break
@@ -255,46 +299,51 @@ public final class MoviePlayer: @unchecked Sendable {
                 condition.wait()
                 continue
             }
-            if let prepare, preparedHead?.index != frame.index {
+            let frame = head.frame
+            if let master, let position = master.position() {
+                frameClock.follow(mediaTime: position, now: clock.now())
+            }
+            if preparedHead?.serial != head.serial {
                 // Already late: not worth rendering (the clock counts it).
-                if clock.shouldDrop(pts: frame.pts, duration: frame.duration, now: MonotonicClock.now()) {
+                if frameClock.shouldDrop(pts: head.time, duration: frame.duration, now: clock.now()) {
                     queue.removeFirst()
-                    clock.countDropped(1)
-                    _stats.framesDropped = clock.droppedFrames
+                    frameClock.countDropped(1)
+                    _stats.framesDropped = frameClock.droppedFrames
                     condition.broadcast()
                     continue
                 }
                 condition.unlock()
                 let value = prepare(frame)
                 condition.lock()
-                preparedHead = (frame.index, value)
+                preparedHead = (head.serial, value)
                 continue
             }
-            let now = MonotonicClock.now()
-            switch clock.decide(pts: frame.pts, duration: frame.duration, now: now) {
+            let now = clock.now()
+            switch frameClock.decide(pts: head.time, duration: frame.duration, now: now) {
             case .wait(let seconds):
-                condition.wait(seconds: seconds)
+                clock.sleep(until: now + seconds, on: condition)
             case .drop:
                 queue.removeFirst()
                 preparedHead = nil
-                _stats.framesDropped = clock.droppedFrames
+                _stats.framesDropped = frameClock.droppedFrames
                 condition.broadcast()
             case .show:
                 queue.removeFirst()
                 let prepared = preparedHead?.value
                 preparedHead = nil
-                _stats.framesShown = clock.shownFrames
+                _stats.framesShown = frameClock.shownFrames
                 if _stats.firstFrameLatency == nil { _stats.firstFrameLatency = now - startedAt }
+                if firstShownAt == nil { firstShownAt = now }
                 if _stats.firstPTS == nil { _stats.firstPTS = frame.pts }
                 _stats.lastPTS = frame.pts
-                lastShownSlotEnd = clock.deadline(for: frame.pts, now: now) + frame.duration
+                lastShownSlotEnd = frameClock.deadline(for: head.time, now: now) + frame.duration
                 condition.broadcast()
                 condition.unlock()
-                if prepare == nil || prepared != nil { present(frame, prepared) }
+                if let prepared { present(frame, prepared) }
                 condition.lock()
             }
         }
-        if let firstShown = clock.start { _stats.wallTime = MonotonicClock.now() - firstShown }
+        if let firstShownAt { _stats.wallTime = clock.now() - firstShownAt }
         queue.removeAll()
         let finalStats = _stats
         condition.unlock()

@@ -64,8 +64,7 @@ struct PlayCommand: ParsableCommand {
             // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
             // writes it when it is due.
             let player = MoviePlayer(source: located.source, options: PlaybackOptions(targetSize: target),
-                                     prepare: { frame in run.render(frame) },
-                                     present: { _, image in run.show(image) })
+                                     video: TerminalVideoSink(render: { frame in run.render(frame) }, target: run))
             player.start()
             // A terminal that is gone (writes fail with EIO once its pty's other side closed; no SIGHUP comes when
             // it was not the controlling terminal) ends the playback at once: nobody sees the frames (issue 32.1).
@@ -97,7 +96,7 @@ struct PlayCommand: ParsableCommand {
 
 /// One playback's output side: renders each frame and writes it in place, counting bytes and render time.
 // unchecked: holds a ChafaRenderer (C chafa objects), used only on the player's presenter thread.
-private final class PlayRun: @unchecked Sendable {
+private final class PlayRun: RenderedFrameTarget, @unchecked Sendable {
     private let renderer: any CellImageRenderer
     private let area: (columns: Int, rows: Int)
     private let insideTmux: Bool

@@ -60,36 +60,113 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertTrue(state.triage.infoLines(for: items[0]).contains { $0.label == "Rating" && $0.value.contains("(3)") })
     }
 
-    /// Issue 19.7: with marks present a rating or flag still acts on the cursor item and says so; after the
-    /// prefix (`;`) it acts on every marked item, and the status bar says that too.
-    func testRatingAndFlagsActOnTheCursorItemAndOnTheMarksOnlyAfterThePrefix() {
+    /// Issue 31.4: one action model. With marks present a rating or flag acts on the marked items, like every
+    /// other action, and the status bar names them and says how to act on the cursor item instead.
+    func testRatingAndFlagsActOnTheMarksWhenThereAreMarks() {
         var state = loaded()
         state.reduce(.triage(.result(.statesLoaded([items[2].id: TriageState(rating: 1, flag: .reject)]))))
         press(.character("m"), .character("l"), .character("m"), in: &state)   // items 0 and 2 marked, cursor on 3
         XCTAssertEqual(state.selection, 3)
-        XCTAssertEqual(press(.character("4"), in: &state), [.triage(.writeState(TriageState(rating: 4), items[3]))],
-                       "the cursor item only, marks or not")
-        XCTAssertEqual(state.message, "rated IMG_4.JPG ★★★★ · this one only (; first acts on the 2 marked)")
-        XCTAssertEqual(state.triage.state(of: items[0].id), TriageState(), "marked items are untouched")
-
-        press(.character(";"), in: &state)
-        XCTAssertTrue(state.message?.hasPrefix("on 2 marked items: 0-5 rate") == true, state.message ?? "")
         XCTAssertEqual(press(.character("3"), in: &state), [
             .triage(.writeState(TriageState(rating: 3), items[0])),
             .triage(.writeState(TriageState(rating: 3), items[2])),   // a rating lifts the reject
         ])
-        XCTAssertEqual(state.message, "rated 2 marked items ★★★")
-        XCTAssertFalse(state.triage.actsOnMarked, "the prefix lasts one key")
-        XCTAssertEqual(press(.character("5"), in: &state), [.triage(.writeState(TriageState(rating: 5), items[3]))])
+        XCTAssertEqual(state.message, "rated 2 marked items: IMG_1.HEIC, CLIP.MOV ★★★ · not IMG_4.JPG: U clears the marks")
+        XCTAssertEqual(state.triage.state(of: items[3].id), TriageState(), "the cursor item is untouched")
 
-        press(.character(";"), .character("p"), in: &state)
+        press(.character("p"), in: &state)
         XCTAssertEqual(state.triage.state(of: items[0].id).flag, .pick)
         XCTAssertEqual(state.triage.state(of: items[2].id).flag, .pick)
         XCTAssertEqual(state.triage.state(of: items[3].id).flag, TriageFlag.none)
-        XCTAssertEqual(state.message, "picked 2 marked items ⚑")
-        press(.character(";"), .character("j"), in: &state)
-        XCTAssertEqual(state.message, "cancelled (nothing done to the marked items)")
-        XCTAssertEqual(state.selection, 3, "a key without a batch meaning only drops the prefix")
+
+        press(.character("U"), in: &state)
+        XCTAssertEqual(press(.character("5"), in: &state), [.triage(.writeState(TriageState(rating: 5), items[3]))],
+                       "without marks: the cursor item")
+        XCTAssertEqual(state.message, "rated IMG_4.JPG ★★★★★")
+    }
+
+    /// Issue 31.4: a forgotten mark elsewhere: the trash question names the marked item and says how to
+    /// trash the photo being looked at instead.
+    func testTheTrashQuestionNamesTheMarkedItemsAndTheWayToActOnTheCursorItem() {
+        var state = loaded()
+        press(.character("m"), in: &state)              // item 0 marked, cursor on 1
+        press(.character("d"), in: &state)
+        XCTAssertEqual(state.triage.prompt?.line,
+                       "Trash 1 marked item: IMG_1.HEIC? y/N · for IMG_2.JPG instead: n, U (clears the marks), d ")
+        XCTAssertEqual(press(.character("n"), .character("U"), .character("d"), in: &state), [])
+        XCTAssertEqual(state.triage.prompt?.line, "Trash IMG_2.JPG? y/N ")
+        XCTAssertEqual(press(.character("y"), in: &state), [.triage(.trash([items[1]]))])
+        press(.character("M"), .character("d"), in: &state)
+        XCTAssertEqual(state.triage.prompt?.line, "Trash 4 marked items: IMG_1.HEIC, IMG_2.JPG, CLIP.MOV, …? y/N ",
+                       "the cursor item is among the marks: no hint")
+    }
+
+    /// Issue 31.3: every action goes on one stack; `u` takes back the newest only, says what it undid, and
+    /// stops at an entry it cannot undo instead of reaching past it (a rotation used to be skipped, and `u`
+    /// removed a copy made minutes before).
+    func testUndoIsOneOrderedStackThatNeverSkipsAnEntry() {
+        var state = loaded()
+        let placed = ItemFileOperations.TransferUndo.Placed(source: "/photos/IMG_2.JPG", destination: "/out/IMG_2.JPG",
+                                                            identity: nil)
+        let copy = ItemFileOperations.TransferUndo(isMove: false, items: [[placed]])
+        press(.character("c"), in: &state)
+        type("/out", in: &state)
+        XCTAssertEqual(press(.enter, in: &state), [.triage(.transfer([items[0]], directory: "/out", move: false))])
+        state.reduce(.triage(.result(.transferred(copy, message: "Copied", filesChanged: false))))
+        press(.character("3"), in: &state)
+        press(.character("]"), in: &state)
+        XCTAssertEqual(press(.character("y"), in: &state), [.triage(.rotate(items[0], .rotateClockwise))])
+        state.reduce(.triage(.result(.rotated(items[0], .rotateClockwise, message: "Rotated"))))
+        XCTAssertEqual(state.triage.undoStack.count, 3)
+
+        XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoRotate([items[0]], .rotateClockwise))],
+                       "the rotation is undone first, not the older copy")
+        XCTAssertEqual(state.message, "undoing the rotation right of IMG_1.HEIC…")
+        state.reduce(.triage(.result(.finished(message: "Turned back IMG_1.HEIC", filesChanged: true))))
+        XCTAssertEqual(press(.character("u"), in: &state), [.triage(.writeState(TriageState(), items[0]))])
+        XCTAssertEqual(state.message, "undid: rated IMG_1.HEIC ★★★ · u again undoes: the copy of 1 item (IMG_2.JPG) to /out")
+        XCTAssertEqual(state.triage.state(of: items[0].id), TriageState())
+
+        // Something that cannot be undone stops `u`: it says so, and the copy below it stays.
+        state.reduce(.triage(.result(.doneWithoutUndo(summary: "the rotated still copy IMG_1 (2).JPG", reason: "kept",
+                                                      message: "Wrote", filesChanged: true))))
+        XCTAssertEqual(press(.character("u"), in: &state), [])
+        XCTAssertEqual(state.message, "cannot undo the rotated still copy IMG_1 (2).JPG: kept · nothing else was undone"
+                       + " · u again undoes: the copy of 1 item (IMG_2.JPG) to /out")
+        XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoTransfer(copy))])
+        XCTAssertEqual(press(.character("u"), in: &state), [])
+        XCTAssertEqual(state.message, "nothing to undo")
+    }
+
+    /// A batch of rotations is one undo entry.
+    func testRotationsOfMarkedItemsUndoTogether() {
+        var state = loaded()
+        press(.character("m"), .character("m"), .character("]"), .character("y"), in: &state)
+        state.reduce(.triage(.result(.rotated(items[0], .rotateClockwise, message: "Rotated"))))
+        state.reduce(.triage(.result(.rotated(items[1], .rotateClockwise, message: "Rotated"))))
+        XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoRotate([items[0], items[1]], .rotateClockwise))])
+    }
+
+    /// Issue 32.2: `q` while a copy runs asks; yes cancels it and quits once the rollback is reported.
+    func testQuitDuringATransferAsksThenCancelsAndQuitsAfterTheRollback() {
+        var state = loaded()
+        press(.character("v"), in: &state)
+        type("/elsewhere", in: &state)
+        press(.enter, in: &state)
+        XCTAssertTrue(state.triage.isTransferring)
+        XCTAssertEqual(press(.character("q"), in: &state), [])
+        XCTAssertFalse(state.wantsQuit)
+        XCTAssertEqual(state.triage.prompt?.line, "A transfer is running: cancel it and quit? y/N ")
+        XCTAssertEqual(press(.character("n"), in: &state), [])
+        XCTAssertEqual(state.message, "the transfer goes on (Esc cancels it)")
+        XCTAssertEqual(press(.character("u"), in: &state), [], "no undo while a transfer runs")
+        press(.character("q"), in: &state)
+        XCTAssertEqual(press(.character("y"), in: &state), [.triage(.cancelExport)])
+        XCTAssertFalse(state.wantsQuit, "not before the transfer has stopped")
+        let effects = state.reduce(.triage(.result(.transferred(nil, message: "Cancelled: Moved 0 of 1 item",
+                                                               filesChanged: true))))
+        XCTAssertTrue(state.wantsQuit)
+        XCTAssertTrue(effects.contains(.quit))
     }
 
     /// `p` and `x` say what they did (they used to be silent), on the cursor item.
@@ -108,6 +185,7 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertEqual(state.message, "no marked items (m marks, M marks all)")
         XCTAssertFalse(state.triage.actsOnMarked)
     }
+
 
     func testMarkAndAdvanceAndRangeMarking() {
         var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
@@ -176,13 +254,13 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertEqual(state.reduce(.triage(.result(.transferred(move, message: "Moved 1 of 1 item", filesChanged: true)))),
                        [.startScan])
         XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoTransfer(move))])
-        XCTAssertEqual(state.message, "moving back 1 item…")
+        XCTAssertEqual(state.message, "undoing the move of 1 item (IMG_2.JPG) to /out: moving back…")
         XCTAssertEqual(press(.character("u"), in: &state), [])
         XCTAssertEqual(state.message, "nothing to undo")
         let copy = ItemFileOperations.TransferUndo(isMove: false, items: [[placed]])
         state.reduce(.triage(.result(.transferred(copy, message: "Copied", filesChanged: false))))
         XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoTransfer(copy))])
-        XCTAssertEqual(state.message, "removing the copies of 1 item…")
+        XCTAssertEqual(state.message, "undoing the copy of 1 item (IMG_2.JPG) to /out: removing the copies…")
     }
 
     /// Issue 15: the help listed the rating keys as "3" (one command of six); it says 0-5 now, and a
@@ -238,7 +316,8 @@ final class TriageBrowserTests: XCTestCase {
         var state = loaded()
         press(.character("m"), .character("m"), in: &state)   // items 0 and 1 marked
         press(.character("]"), in: &state)
-        XCTAssertEqual(state.triage.prompt?.label, "Rotate 2 marked items right in place? y/N ")
+        XCTAssertEqual(state.triage.prompt?.label, "Rotate 2 marked items: IMG_1.HEIC, IMG_2.JPG right in place? y/N "
+                       + "· for CLIP.MOV instead: n, U (clears the marks), ] ")
         XCTAssertEqual(press(.character("y"), in: &state), [
             .triage(.rotate(items[0], .rotateClockwise)), .triage(.rotate(items[1], .rotateClockwise)),
         ])
@@ -277,7 +356,7 @@ final class TriageBrowserTests: XCTestCase {
     func testCopyPromptTakesATypedDirectoryAndRemembersIt() {
         var state = loaded()
         press(.character("m"), .character("m"), .character("c"), in: &state)
-        XCTAssertEqual(state.triage.prompt?.label, "Copy 2 marked items to: ")
+        XCTAssertEqual(state.triage.prompt?.label, "Copy 2 marked items: IMG_1.HEIC, IMG_2.JPG to: ")
         type("~/outx", in: &state)
         press(.backspace, in: &state)
         XCTAssertEqual(state.selection, 2, "typing a directory does not move the grid")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// With sixels forced, records every byte the browser writes (tmux `pipe-pane -O`) and checks the tty
@@ -37,6 +38,31 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(row, 2, "below the header")
             XCTAssertLessThan(lastRow, rows - 1, "image at row \(row), \(height) px tall, reaches the last row")
         }
+    }
+
+    /// Issue 28.2: each picture of a first screen is written once, however the placeholders and labels on its
+    /// row change while its neighbours arrive (the old writer re-sent every picture of a row for any change
+    /// in it: 112 sixels for 28 pictures).
+    func testAFirstScreenSendsEachPictureOnce() throws {
+        let fixture = try BrowserFixture.make()
+        defer { fixture.remove() }
+        for index in 1...4 {
+            try FileManager.default.copyItem(atPath: try Fixtures.committed("motion-photo-v1.jpeg"),
+                                             toPath: fixture.directory.appendingPathComponent("still-\(index).jpeg").path)
+        }
+        let recording = fixture.directory.deletingLastPathComponent().appendingPathComponent("tty.bin")
+        let browser = fixture.command("--graphics sixel --no-motion")
+            .replacingOccurrences(of: "TERM=tmux-256color", with: "TERM=xterm-256color")
+        let session = try TmuxSession(command: "sh -c \"sleep 1; exec env -u TMUX \(browser)\"", columns: 100, rows: 30)
+        try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
+        try fixture.waitForCompleteGrid(session)
+        _ = try settledSixelCount(in: recording)
+        let images = Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? [])
+        let places = images.compactMap { image in image.row.flatMap { row in image.column.map { "\(row);\($0)" } } }
+        XCTAssertGreaterThanOrEqual(Set(places).count, 5, "the first screen's pictures (the broken file has none)")
+        XCTAssertEqual(places.count, Set(places).count, "a picture written twice: \(places)")
+        XCTAssertEqual(images.count, places.count, "every sixel is placed")
+        try session.send("q")
     }
 
     /// Ctrl-Z leaves the alternate screen (the pictures with it); after `fg` ncurses repaints the text and

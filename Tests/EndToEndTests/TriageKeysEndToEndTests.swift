@@ -4,8 +4,8 @@ import LivePairing
 import TestSupport
 import XCTest
 
-/// Issue 19.7 in the real browser (tmux): ratings on the cursor item with marks present and on the marks
-/// after `;`, `p`/`x` confirmations, mark-and-advance and range marks, prompts whose prefill is replaced
+/// Issues 19.7 and 31.3-4 in the real browser (tmux): actions on the marks when there are marks, named,
+/// with the way to act on the cursor item instead; one ordered undo; `p`/`x` confirmations, mark-and-advance and range marks, prompts whose prefill is replaced
 /// by typing and whose paths complete with Tab, undo of copy and move, `--print-marked`.
 final class TriageKeysEndToEndTests: XCTestCase {
     private var fixture: BrowserFixture!
@@ -67,24 +67,67 @@ final class TriageKeysEndToEndTests: XCTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
     }
 
-    func testRatingActsOnTheCursorItemWithMarksPresentAndOnTheMarksAfterThePrefix() throws {
+    /// Issue 31.4: a forgotten mark elsewhere. `d` on the photo being looked at names the marked item it would
+    /// trash and says how to trash the current one instead; a rating acts on the marks too, and says so.
+    func testAForgottenMarkIsNamedAndTheWayToActOnTheCurrentPhotoIsSaid() throws {
         try start()
         try show("motion-photo")
         try session.send("m")
         try waitForStatus("marked motion-photo-v1.jpeg · 1 marked")
         try show("train")
-        try session.send("3")
-        try waitForStatus("rated train.jpg ★★★ · this one only")
-        let trainSidecar = library + "/train.jpg.xmp", motionSidecar = library + "/motion-photo-v1.jpeg.xmp"
-        waitUntil("train's sidecar") { (try? SidecarTriageStore.read(sidecar: trainSidecar)) == TriageState(rating: 3) }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: motionSidecar), "the marked item was not rated")
+        try session.send("d")
+        try waitForStatus("Trash 1 marked item: motion-photo-v1.jpeg? y/N · for train.jpg instead: n, U (clears the marks), d")
+        try session.send("n")
+        try waitForStatus("cancelled")
+        XCTAssertEqual(names(library).filter { $0.hasPrefix("motion-photo") || $0.hasPrefix("train") },
+                       ["motion-photo-v1.jpeg", "train.jpg", "train.mov"], "nothing trashed")
+        try session.send("U")
+        try waitForStatus("no marks")
+        try session.send("d")
+        try waitForStatus("Trash train.jpg (still + movie)? y/N")
+        try session.send("n")
+        try waitForStatus("cancelled")
 
-        try session.send("\\;")   // tmux reads a bare ; as its command separator
-        try waitForStatus("on 1 marked item: 0-5 rate")
-        try session.send("4")
-        try waitForStatus("rated 1 marked item ★★★★")
-        waitUntil("the marked item's sidecar") { (try? SidecarTriageStore.read(sidecar: motionSidecar)) == TriageState(rating: 4) }
-        XCTAssertEqual(try SidecarTriageStore.read(sidecar: trainSidecar), TriageState(rating: 3), "the cursor item kept its 3")
+        // Ratings follow the same rule: the marks when there are marks.
+        try show("motion-photo")
+        try session.send("m")
+        try show("train")
+        try session.send("3")
+        try waitForStatus("rated 1 marked item: motion-photo-v1.jpeg ★★★ · not train.jpg: U clears the marks")
+        let trainSidecar = library + "/train.jpg.xmp", motionSidecar = library + "/motion-photo-v1.jpeg.xmp"
+        waitUntil("the marked item's sidecar") { (try? SidecarTriageStore.read(sidecar: motionSidecar)) == TriageState(rating: 3) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: trainSidecar), "the cursor item was not rated")
+        // Unrating takes the sidecar livegrid made for the rating away again (no litter).
+        try session.send("u")
+        try waitForStatus("undid: rated 1 marked item: motion-photo-v1.jpeg ★★★")
+        waitUntil("the sidecar gone") { !FileManager.default.fileExists(atPath: motionSidecar) }
+    }
+
+    /// Issue 31.3: `u` after a rotation turns the photo back; it never reaches past it to a copy made before.
+    func testUndoAfterARotationTurnsItBackAndLeavesTheEarlierCopy() throws {
+        let out = try directory("copies")
+        try start()
+        try show("train")
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: library + "/train.jpg"))
+        try session.send("c")
+        try waitForStatus("Copy train.jpg (still + movie) to: ")
+        try type(out)
+        try session.send("Enter")
+        try waitForStatus("Copied 1 of 1 item (u undoes) to")
+        try session.send("]")
+        try waitForStatus("in place? y/N")
+        try session.send("y")
+        try waitForStatus("Rotated", timeout: 20)
+        XCTAssertNotEqual(FileManager.default.contents(atPath: library + "/train.jpg"), before, "turned")
+        try session.send("u")
+        try waitForStatus("Turned back train.jpg", timeout: 20)
+        XCTAssertEqual(FileManager.default.contents(atPath: library + "/train.jpg"), before, "the photo is as it was")
+        XCTAssertEqual(names(out), ["train.jpg", "train.mov"], "the earlier copy is still there")
+        try session.send("u")
+        try waitForStatus("Removed the copies of 1 of 1 item", timeout: 20)
+        XCTAssertEqual(names(out), [], "the second u undid the copy")
+        try session.send("u")
+        try waitForStatus("nothing to undo")
     }
 
     func testPickAndRejectSayWhatTheyDid() throws {

@@ -15,52 +15,41 @@ final class ImagePlacementLedgerTests: XCTestCase {
         let first = ledger.plan(wanted: wanted, overlays: [], screen: screen)
         XCTAssertEqual(first.draw, wanted)
         XCTAssertEqual(first.erase, [])
-        XCTAssertEqual(first.repaintRows, [])
         XCTAssertTrue(ledger.plan(wanted: wanted, overlays: [], screen: screen).isEmpty)
     }
 
-    func testScrollErasesOldRowsAndRedrawsPicturesOnThem_sixel() {
+    func testScrollErasesOldPicturesAndDrawsTheMovedOnes_sixel() {
         var ledger = ImagePlacementLedger<String>(erasure: .repaintCells)
         _ = ledger.plan(wanted: [place("a", 0, 1), place("b", 12, 1), place("c", 0, 8), place("d", 12, 8)],
                         overlays: [], screen: screen)
-        // One grid row down: a and b scroll away, c and d move up to row 1, e appears at row 8 (the list ends
-        // there: nothing takes d's old cells).
         let plan = ledger.plan(wanted: [place("c", 0, 1), place("d", 12, 1), place("e", 0, 8)],
                                overlays: [], screen: screen)
         XCTAssertEqual(Set(plan.erase.map(\.key)), ["a", "b", "c", "d"])
-        XCTAssertEqual(plan.repaintRows, Array(8...12), "a, b and c's cells are overdrawn; d's old cells are not")
         XCTAssertEqual(Set(plan.draw.map(\.key)), ["c", "d", "e"])
     }
 
-    func testRepaintingARowRedrawsAnUnchangedPictureOnIt_sixel() {
+    /// 28.2: a picture replaced by another of a different size leaves its neighbour on the same rows alone
+    /// (curses writes only the cells the old one held; the whole row used to be repainted and re-sent).
+    func testReplacingAPictureLeavesItsRowNeighbourAlone_sixel() {
         var ledger = ImagePlacementLedger<String>(erasure: .repaintCells)
         _ = ledger.plan(wanted: [place("a", 0, 1), place("b", 12, 1), place("c", 0, 8)], overlays: [], screen: screen)
-        // b is replaced by another picture of a different size; a shares its rows and is wiped by the repaint.
         let plan = ledger.plan(wanted: [place("a", 0, 1), place("b2", 12, 1, 10, 3), place("c", 0, 8)],
                                overlays: [], screen: screen)
         XCTAssertEqual(plan.erase.map(\.key), ["b"])
-        XCTAssertEqual(plan.repaintRows, [1, 2, 3, 4, 5])
-        XCTAssertEqual(Set(plan.draw.map(\.key)), ["a", "b2"])
+        XCTAssertEqual(plan.draw.map(\.key), ["b2"])
     }
 
-    /// A movie's frames (and the key photo after it) replace each other over the same cells: overdrawn, never
-    /// repainted first (that would flash the cell blank 30 times a second).
-    func testAPictureReplacedOverTheSameCellsIsOverdrawnNotRepainted_sixel() {
+    /// A movie's frames (and the key photo after it) replace each other over the same cells.
+    func testAPictureReplacedOverTheSameCellsIsDrawnAloneAndNeighboursStay_sixel() {
         var ledger = ImagePlacementLedger<String>(erasure: .repaintCells)
         _ = ledger.plan(wanted: [place("photo", 0, 1), place("b", 12, 1)], overlays: [], screen: screen)
         let frame1 = ledger.plan(wanted: [place("frame1", 0, 1), place("b", 12, 1)], overlays: [], screen: screen)
         XCTAssertEqual(frame1.erase.map(\.key), ["photo"])
-        XCTAssertEqual(frame1.repaintRows, [], "nothing to repaint: frame1 covers photo's cells")
         XCTAssertEqual(frame1.draw.map(\.key), ["frame1"], "b stays as it is")
         let frame2 = ledger.plan(wanted: [place("frame2", 0, 1), place("b", 12, 1)], overlays: [], screen: screen)
-        XCTAssertEqual(frame2.repaintRows, [])
         XCTAssertEqual(frame2.draw.map(\.key), ["frame2"])
         let back = ledger.plan(wanted: [place("photo", 0, 1), place("b", 12, 1)], overlays: [], screen: screen)
-        XCTAssertEqual(back.repaintRows, [])
         XCTAssertEqual(back.draw.map(\.key), ["photo"])
-        // A smaller replacement leaves old pixels around it: those rows are repainted as before.
-        let smaller = ledger.plan(wanted: [place("small", 0, 1, 10, 3), place("b", 12, 1)], overlays: [], screen: screen)
-        XCTAssertEqual(smaller.repaintRows, [1, 2, 3, 4, 5])
     }
 
     func testKittyDeletesByIDAndLeavesNeighboursAlone() {
@@ -68,7 +57,6 @@ final class ImagePlacementLedgerTests: XCTestCase {
         _ = ledger.plan(wanted: [place("a", 0, 1), place("b", 12, 1)], overlays: [], screen: screen)
         let plan = ledger.plan(wanted: [place("a", 0, 1)], overlays: [], screen: screen)
         XCTAssertEqual(plan.erase.map(\.key), ["b"])
-        XCTAssertEqual(plan.repaintRows, [])
         XCTAssertEqual(plan.draw, [])
     }
 
@@ -79,9 +67,7 @@ final class ImagePlacementLedgerTests: XCTestCase {
         let panel = CellRect(x: 40, y: 1, width: 40, height: 22)
         let open = ledger.plan(wanted: wanted, overlays: [panel], screen: screen)
         XCTAssertEqual(open.erase.map(\.key), ["b"])
-        XCTAssertEqual(open.repaintRows, [1, 2, 3, 4, 5])
-        // a shares b's rows: repainting them wipes it, so it is drawn again; c is untouched.
-        XCTAssertEqual(open.draw.map(\.key), ["a"])
+        XCTAssertEqual(open.draw, [], "a shares b's rows but keeps its cells: it stays")
         XCTAssertFalse(ledger.placed.contains { $0.key == "b" })
         let closed = ledger.plan(wanted: wanted, overlays: [], screen: screen)
         XCTAssertEqual(closed.draw.map(\.key), ["b"])
@@ -95,14 +81,13 @@ final class ImagePlacementLedgerTests: XCTestCase {
         XCTAssertEqual(plan.draw.map(\.key), ["fits"])
     }
 
-    func testResizeOrClearDrawsEverythingAgainWithoutRepaint() {
+    func testResizeOrClearDrawsEverythingAgain() {
         var ledger = ImagePlacementLedger<String>(erasure: .repaintCells)
         let wanted = [place("a", 0, 1)]
         _ = ledger.plan(wanted: wanted, overlays: [], screen: screen)
         ledger.screenCleared()
         let plan = ledger.plan(wanted: wanted, overlays: [], screen: screen)
         XCTAssertEqual(plan.draw, wanted)
-        XCTAssertEqual(plan.repaintRows, [])
     }
 
     func testSmallerScreenErasesPicturesThatNoLongerFit() {
@@ -114,17 +99,32 @@ final class ImagePlacementLedgerTests: XCTestCase {
         XCTAssertEqual(plan.draw, [])
     }
 
-    func testTextRewrittenOnAPictureRowRedrawsIt_sixelOnly() {
+    func testAPictureWhoseCellsCursesWritesIsDrawnAgain_sixelOnly() {
         var sixel = ImagePlacementLedger<String>(erasure: .repaintCells)
         var kitty = ImagePlacementLedger<String>(erasure: .deleteByID)
         let wanted = [place("a", 0, 1), place("b", 12, 1), place("c", 0, 8)]
         _ = sixel.plan(wanted: wanted, overlays: [], screen: screen)
         _ = kitty.plan(wanted: wanted, overlays: [], screen: screen)
-        XCTAssertEqual(sixel.occupiedRows, Set(1...5).union(8...12))
-        let plan = sixel.plan(wanted: wanted, overlays: [], screen: screen, rewrittenRows: [3])
-        XCTAssertEqual(plan.draw.map(\.key), ["a", "b"])
+        let overwritten = { (rect: CellRect) in rect.x == 12 && rect.y == 1 }
+        let plan = sixel.plan(wanted: wanted, overlays: [], screen: screen, overwritten: overwritten)
+        XCTAssertEqual(plan.draw.map(\.key), ["b"])
         XCTAssertEqual(plan.erase, [])
-        XCTAssertTrue(kitty.plan(wanted: wanted, overlays: [], screen: screen, rewrittenRows: [3]).isEmpty)
+        XCTAssertTrue(kitty.plan(wanted: wanted, overlays: [], screen: screen, overwritten: overwritten).isEmpty)
+    }
+}
+
+/// Which cells curses' update writes: a change inside a picture, or changes close on both sides of it.
+final class CursesRowChangesTests: XCTestCase {
+    let rect = CellRect(x: 10, y: 2, width: 30, height: 4)
+
+    func testAChangeBesideAPictureLeavesItButOneInsideOrAShortRunAcrossItDoesNot() {
+        XCTAssertFalse(CursesRowChanges.overwrites(rect, changed: [2: [0, 1, 2, 8, 9]]), "a placeholder to its left")
+        XCTAssertFalse(CursesRowChanges.overwrites(rect, changed: [2: [40, 41, 60]]), "a label to its right")
+        XCTAssertFalse(CursesRowChanges.overwrites(rect, changed: [1: Array(0..<80), 6: Array(0..<80)]), "rows above and below")
+        XCTAssertTrue(CursesRowChanges.overwrites(rect, changed: [5: [39]]), "its last cell")
+        XCTAssertFalse(CursesRowChanges.overwrites(rect, changed: [3: [9, 40]]), "30 unchanged cells between: curses moves the cursor")
+        let narrow = CellRect(x: 10, y: 2, width: 6, height: 2)
+        XCTAssertTrue(CursesRowChanges.overwrites(narrow, changed: [3: [8, 17]]), "a run of 8: curses may rewrite it")
     }
 }
 

@@ -5,13 +5,6 @@ import TestSupport
 import VideoPlayback
 import XCTest
 
-private final class PTSLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Double] = []
-    func add(_ value: Double) { lock.withLock { values.append(value) } }
-    var all: [Double] { lock.withLock { values } }
-}
-
 final class HintPlayerTests: XCTestCase {
     func testWindowIsCentredAndKeptInsideTheMovie() {
         XCTAssertEqual(HintPlayer.window(stillTime: 1.5, movieDuration: 3), 1.0...2.0)
@@ -22,15 +15,34 @@ final class HintPlayerTests: XCTestCase {
     }
 
     func testPlaysAboutOneSecondAroundTheStillOfTrain() throws {
-        let log = PTSLog()
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let player = HintPlayer.play(source: try FileByteSource(path: Fixtures.committed("train.mov")),
                                      stillTime: 0.48, movieDuration: 1.233, targetSize: PixelSize(width: 64, height: 48),
-                                     sink: { frame in log.add(frame.pts) })
-        XCTAssertEqual(player.waitUntilEnded(timeout: 10), .finished)
-        let shown = log.all
+                                     clock: clock, sink: { frame in log.add(frame, at: clock.now()) })
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        let shown = log.pts
         XCTAssertFalse(shown.isEmpty)
         XCTAssertEqual(shown.first ?? -1, 0, accuracy: 0.001)
         XCTAssertLessThan(shown.last ?? 9, 1.0 + 1e-6)
         XCTAssertGreaterThan(shown.last ?? 0, 0.85)
+    }
+
+    /// On a manual clock the hint shows every frame of its window at the frame's own time, then ends once
+    /// the last one has been up for its duration: about a second of clock time, no frame dropped.
+    func testPlaysItsWindowAtTheFramesOwnTimesOnAManualClock() throws {
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
+        let began = clock.now()
+        let player = HintPlayer.play(source: try FileByteSource(path: Fixtures.committed("train.mov")),
+                                     stillTime: 0.48, movieDuration: 1.233, targetSize: PixelSize(width: 64, height: 48),
+                                     clock: clock, video: RecordingSink(log: log, clock: clock))
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        let pts = log.pts
+        XCTAssertEqual(pts.first ?? -1, 0, accuracy: 0.001)
+        XCTAssertLessThan(pts.last ?? 9, 1.0)
+        XCTAssertEqual(player.stats.framesDropped, 0)
+        for (time, p) in zip(log.times, pts) { XCTAssertEqual(time - began, p, accuracy: 1e-9) }
+        XCTAssertEqual(clock.now() - began, 1.0, accuracy: 0.1, "about one second of movement")
     }
 }

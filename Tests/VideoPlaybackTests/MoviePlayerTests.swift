@@ -5,28 +5,6 @@ import TestSupport
 import VideoPlayback
 import XCTest
 
-/// Collects what the sink receives, from the presenter thread.
-private final class FrameLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _pts: [Double] = []
-    private var _sizes: [PixelSize] = []
-    private var _arrivals: [Double] = []
-    func add(_ frame: DecodedFrame) {
-        lock.withLock {
-            _pts.append(frame.pts)
-            _sizes.append(PixelSize(width: frame.pixels.width, height: frame.pixels.height))
-            _arrivals.append(MonotonicClock.now())
-        }
-    }
-    var pts: [Double] { lock.withLock { _pts } }
-    var sizes: [PixelSize] { lock.withLock { _sizes } }
-    var arrivals: [Double] { lock.withLock { _arrivals } }
-}
-
-private final class PlayerHolder: @unchecked Sendable {
-    var player: MoviePlayer?
-}
-
 /// A gate a test opens once: whoever waits on it blocks until then (bounded, so a failing test never hangs).
 private final class Gate: @unchecked Sendable {
     private let opened = DispatchSemaphore(value: 0)
@@ -49,40 +27,39 @@ private struct GatedByteSource: ByteSource {
 final class MoviePlayerTests: XCTestCase {
     private func trainSource() throws -> FileByteSource { try FileByteSource(path: Fixtures.committed("train.mov")) }
 
-    func testPlaysTrainInOrderInAboutTheMovieDuration() throws {
-        let log = FrameLog()
+    /// On a manual clock time moves only when the player waits, so every frame comes exactly at its
+    /// deadline: none is late, none dropped, and the playback lasts the movie's length.
+    func testPlaysTrainInOrderAtItsOwnTimes() throws {
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let ended = expectation(description: "ended")
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 160, height: 120)),
-                                 sink: { log.add($0) }, onEnd: { end, _ in
+                                 clock: clock, video: RecordingSink(log: log, clock: clock), onEnd: { end, _ in
                                      XCTAssertEqual(end, .finished)
                                      ended.fulfill()
                                  })
-        let began = MonotonicClock.now()
+        let began = clock.now()
         player.start()
-        wait(for: [ended], timeout: 15)
-        XCTAssertNotNil(player.waitUntilEnded(timeout: 1))
-        let wall = MonotonicClock.now() - began
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        wait(for: [ended], timeout: 5)
         let pts = log.pts
-        XCTAssertGreaterThan(pts.count, 10, "most frames shown")
+        XCTAssertEqual(pts.count, 22, "every frame shown")
         for (a, b) in zip(pts, pts.dropFirst()) { XCTAssertLessThan(a, b) }
         XCTAssertEqual(pts.first ?? -1, 0, accuracy: 0.001)
         XCTAssertEqual(log.sizes.first, PixelSize(width: 160, height: 120))
-        // Loose bounds: this is a shared 2-core machine, not a benchmark.
-        XCTAssertGreaterThan(wall, 1.1)
-        XCTAssertLessThan(wall, 4.0)
         let stats = player.stats
-        print("train.mov playback at 160x120: \(stats)")
-        XCTAssertEqual(stats.framesShown + stats.framesDropped, 22)
-        XCTAssertNotNil(stats.firstFrameLatency)
-        XCTAssertEqual(stats.wallTime, 1.233, accuracy: 0.6)
+        print("train.mov playback at 160x120 on a manual clock: \(stats)")
+        XCTAssertEqual(stats.framesShown, 22)
+        XCTAssertEqual(stats.framesDropped, 0)
+        XCTAssertEqual(stats.firstFrameLatency, 0, "time stood still while the movie opened")
+        XCTAssertEqual(stats.wallTime, 1.233, accuracy: 0.05, "the last frame stays up for its duration")
+        XCTAssertEqual(clock.now() - began, stats.wallTime, accuracy: 1e-9)
         XCTAssertEqual(player.end, .finished)
         XCTAssertEqual(player.info?.codedSize, PixelSize(width: 1440, height: 1080))
-        // Frames arrive no earlier than their deadlines (relative to the first).
-        let arrivals = log.arrivals
-        if let firstArrival = arrivals.first, let firstPTS = pts.first {
-            for (arrival, p) in zip(arrivals, pts) {
-                XCTAssertGreaterThanOrEqual(arrival - firstArrival, p - firstPTS - 0.002)
-            }
+        // Each frame arrives exactly at its deadline (relative to the first).
+        let times = log.times
+        if let firstTime = times.first, let firstPTS = pts.first {
+            for (time, p) in zip(times, pts) { XCTAssertEqual(time - firstTime, p - firstPTS, accuracy: 1e-9) }
         }
     }
 
@@ -90,15 +67,17 @@ final class MoviePlayerTests: XCTestCase {
     /// is held back (a start() that opened or decoded on the caller's thread would wait for the gate).
     func testStartReturnsBeforeTheMovieIsRead() throws {
         let gate = Gate()
+        let clock = ManualPlaybackClock()
         let player = MoviePlayer(source: GatedByteSource(base: try trainSource(), gate: gate),
-                                 options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)), sink: { _ in })
+                                 options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)), clock: clock,
+                                 video: ClosureVideoSink { _ in })
         let returned = expectation(description: "start() returned")
         let caller = Thread { player.start(); returned.fulfill() }
         caller.start()
         wait(for: [returned], timeout: 20)
         XCTAssertNil(player.end, "nothing read yet, so playback cannot have ended")
         gate.open()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 15), .finished, "once the gate opens the movie plays")
+        XCTAssertEqual(drive(player, on: clock), .finished, "once the gate opens the movie plays")
     }
 
     /// stop() only asks: it returns while the presenter thread is stuck in the sink.
@@ -107,7 +86,7 @@ final class MoviePlayerTests: XCTestCase {
         let inSink = expectation(description: "the sink holds the presenter")
         inSink.assertForOverFulfill = false
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
-                                 sink: { _ in inSink.fulfill(); gate.pass() })
+                                 clock: ManualPlaybackClock(), video: ClosureVideoSink { _ in inSink.fulfill(); gate.pass() })
         player.start()
         wait(for: [inSink], timeout: 20)
         let returned = expectation(description: "stop() returned")
@@ -119,62 +98,77 @@ final class MoviePlayerTests: XCTestCase {
         XCTAssertEqual(player.waitUntilEnded(timeout: 15), .stopped)
     }
 
-    func testStopMidPlayReturnsPromptlyAndEnds() throws {
-        let log = FrameLog()
+    /// stop() ends a playback that sleeps until its next frame without time moving at all.
+    func testStopMidPlayEndsWithoutTimeMoving() throws {
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
-                                 sink: { log.add($0) })
+                                 clock: clock, video: RecordingSink(log: log, clock: clock))
         player.start()
-        let deadline = MonotonicClock.now() + 5
-        while log.pts.count < 3 && MonotonicClock.now() < deadline { usleep(5_000) }
+        // The player sleeps after presenting: once it sleeps with three frames shown, it waits for the fourth.
+        while true {
+            guard let deadline = clock.nextDeadline(waitingUpTo: 10) else { return XCTFail("the player never waited for a frame") }
+            if log.count >= 3 { break }
+            clock.advance(to: deadline)
+        }
+        let stoppedAt = clock.now()
         player.stop()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 2), .stopped)
-        let shown = log.pts.count
-        usleep(200_000)
-        XCTAssertEqual(log.pts.count, shown, "no frames after the end")
-        XCTAssertLessThan(shown, 22)
+        XCTAssertEqual(player.waitUntilEnded(timeout: 5), .stopped)
+        XCTAssertEqual(clock.now(), stoppedAt, "stopped within the tick it was asked in")
+        let shown = log.count
+        clock.advance(by: 10)
+        XCTAssertEqual(log.count, shown, "no frames after the end")
+        XCTAssertEqual(shown, 3)
     }
 
     func testStopFromInsideTheSink() throws {
         let holder = PlayerHolder()
+        let clock = ManualPlaybackClock()
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 32, height: 32)),
-                                 sink: { frame in if frame.index >= 1 { holder.player?.stop() } })
+                                 clock: clock, video: ClosureVideoSink { frame in if frame.index >= 1 { holder.player?.stop() } })
         holder.player = player
         player.start()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 5), .stopped)
+        XCTAssertEqual(drive(player, on: clock), .stopped)
         XCTAssertLessThanOrEqual(player.stats.framesShown, 3)
     }
 
+    /// A sink that takes 0.2 s per frame (it moves the clock by that much) costs frames, not time.
     func testSlowSinkDropsFramesInsteadOfDrifting() throws {
-        let log = FrameLog()
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         let player = MoviePlayer(source: try trainSource(), options: PlaybackOptions(targetSize: PixelSize(width: 64, height: 48)),
-                                 sink: { frame in log.add(frame); usleep(250_000) })
-        let began = MonotonicClock.now()
+                                 clock: clock, video: RecordingSink(log: log, clock: clock, after: { _ in clock.advance(by: 0.2) }))
+        let began = clock.now()
         player.start()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 15), .finished)
-        let wall = MonotonicClock.now() - began
-        XCTAssertGreaterThan(player.stats.framesDropped, 5)
-        XCTAssertLessThan(wall, 4.0, "a slow sink must not stretch playback")
+        XCTAssertEqual(drive(player, on: clock), .finished)
+        let stats = player.stats
+        XCTAssertGreaterThan(stats.framesDropped, 5)
+        XCTAssertEqual(stats.framesShown + stats.framesDropped, 22)
+        XCTAssertLessThan(clock.now() - began, 1.233 + 0.2 + 0.01, "a slow sink must not stretch playback")
     }
 
     func testGarbageReportsFailureWithoutFrames() {
-        let log = FrameLog()
-        let player = MoviePlayer(source: MemoryByteSource(Array(repeating: 0x42, count: 10_000)), sink: { log.add($0) })
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
+        let player = MoviePlayer(source: MemoryByteSource(Array(repeating: 0x42, count: 10_000)), clock: clock,
+                                 video: RecordingSink(log: log, clock: clock))
         player.start()
-        guard case .failed(let error)? = player.waitUntilEnded(timeout: 5) else { return XCTFail("expected a failure") }
+        guard case .failed(let error)? = drive(player, on: clock) else { return XCTFail("expected a failure") }
         XCTAssertTrue(error.description.hasPrefix("cannot decode"), error.description)
-        XCTAssertEqual(log.pts.count, 0)
+        XCTAssertEqual(log.count, 0)
     }
 
     func testMotionPhotoEmbeddedMoviePlaysFromSlice() throws {
         let still = try FileByteSource(path: Fixtures.committed("motion-photo-v1.jpeg"))
         let movie = SliceByteSource(base: still, range: ByteRange(offset: 30821, length: 122562))
-        let log = FrameLog()
+        let clock = ManualPlaybackClock()
+        let log = PresentedLog()
         // Half a second only, from 1 s.
         let player = MoviePlayer(source: movie, options: PlaybackOptions(targetSize: PixelSize(width: 80, height: 60),
                                                                           startTime: 1.0, endTime: 1.5),
-                                 sink: { log.add($0) })
+                                 clock: clock, video: RecordingSink(log: log, clock: clock))
         player.start()
-        XCTAssertEqual(player.waitUntilEnded(timeout: 10), .finished)
+        XCTAssertEqual(drive(player, on: clock), .finished)
         let pts = log.pts
         XCTAssertGreaterThan(pts.count, 5)
         XCTAssertEqual(pts.first ?? 0, 1.0, accuracy: 0.02)

@@ -77,37 +77,26 @@ extension BrowserState {
             message = "\(triage.marks.count) marked"
         case .rate(let stars):
             let what = stars == 0 ? "unrated" : String(repeating: "★", count: stars)
-            return setTriageState(onMarked: onMarked, verb: stars == 0 ? "unrated" : "rated", what: what) {
+            return setTriageState(verb: stars == 0 ? "unrated" : "rated", what: what) {
                 TriageState(rating: stars, flag: $0.flag == .reject ? .none : $0.flag)
             }
         case .pick, .reject:
             // A toggle: on unless the cursor item (or the first marked one) already has it, then off.
             let flag: TriageFlag
             if case .pick = action { flag = .pick } else { flag = .reject }
-            let targets = onMarked ? markedItems : selectedItem.map { [$0] } ?? []
+            let targets = fileTargets(onMarked)
             let turnOn = targets.first.map { triage.state(of: $0.id).flag != flag } ?? false
             let verb = turnOn ? (flag == .pick ? "picked" : "rejected") : (flag == .pick ? "unpicked" : "unrejected")
-            return setTriageState(onMarked: onMarked, verb: verb, what: turnOn ? (flag == .pick ? "⚑" : "✗") : "") {
+            return setTriageState(verb: verb, what: turnOn ? (flag == .pick ? "⚑" : "✗") : "") {
                 TriageState(rating: $0.rating, flag: turnOn ? flag : ($0.flag == flag ? .none : $0.flag))
             }
         case .trash:
             let targets = fileTargets(onMarked)
             guard !targets.isEmpty else { break }
-            triage.prompt = TriagePrompt(.confirmTrash(targets), label: "Trash \(describeTargets(targets))? y/N ")
+            triage.prompt = TriagePrompt(.confirmTrash(targets),
+                                         label: "Trash \(describeTargets(targets))? y/N " + insteadHint("d"))
         case .undo:
-            guard let undo = triage.lastUndo else { message = "nothing to undo"; break }
-            // One undo per operation: what cannot go back (something new at its path, a copy changed since)
-            // is reported and left as it is.
-            triage.lastUndo = nil
-            switch undo {
-            case .trash(let trash):
-                message = "restoring \(Self.count(trash.records.count, "item")) from the trash…"
-                return [.triage(.restore(trash))]
-            case .transfer(let transfer):
-                message = (transfer.isMove ? "moving back " : "removing the copies of ")
-                    + Self.count(transfer.items.count, "item") + "…"
-                return [.triage(.undoTransfer(transfer))]
-            }
+            return undoLast()
         case .copy, .move:
             let targets = fileTargets(onMarked)
             guard !targets.isEmpty else { break }
@@ -126,7 +115,8 @@ extension BrowserState {
             let what = describeTargets(targets)
             let direction = adjustment == .rotateCounterclockwise ? "left" : adjustment == .rotateClockwise ? "right" : adjustment.rawValue
             triage.prompt = TriagePrompt(.confirmRotate(targets, adjustment),
-                                         label: "Rotate \(what) \(direction) in place? y/N ")
+                                         label: "Rotate \(what) \(direction) in place? y/N "
+                                            + insteadHint(adjustment == .rotateCounterclockwise ? "[" : "]"))
         case .filterMenu:
             triage.prompt = TriagePrompt(.filterMenu, label: TriagePrompt.filterMenuLabel)
         case .ignored:
@@ -176,7 +166,8 @@ extension BrowserState {
             triage.exportDialog = nil
             return stopPreview() + (previewing ? [.studio(.stopEffectPreview)] : [])
         case .cancelExport:
-            guard triage.isExporting else { break }
+            guard triage.isBusyWithFiles else { break }
+            message = "cancelling…"
             return [.triage(.cancelExport)]
         case .result(let result):
             return apply(result)
@@ -184,40 +175,96 @@ extension BrowserState {
         return []
     }
 
-    /// A rating or flag goes to the item under the cursor; after the prefix (`;`) to every marked item.
-    /// Each is written to its own sidecar, and the status bar says what happened to which.
-    private mutating func setTriageState(onMarked: Bool, verb: String, what: String,
+    /// A rating or flag goes where every action goes: to the marked items when there are marks, else to the
+    /// item under the cursor. Each is written to its own sidecar, the status bar names what changed, and the
+    /// change is one undo entry.
+    private mutating func setTriageState(verb: String, what: String,
                                          _ change: (TriageState) -> TriageState) -> [BrowserEffect] {
-        let targets = onMarked ? markedItems : selectedItem.map { [$0] } ?? []
+        let targets = triageTargets
         guard !targets.isEmpty else { message = "nothing selected"; return [] }
         var effects: [BrowserEffect] = []
+        var previous: [TriageSession.StateChange] = []
         for item in targets {
-            let new = change(triage.state(of: item.id))
+            let old = triage.state(of: item.id)
+            let new = change(old)
+            guard new != old else { continue }
+            previous.append(.init(item: item, previous: old))
             triage.states[item.id] = new
             effects.append(.triage(.writeState(new, item)))
         }
         let suffix = what.isEmpty || what == verb ? "" : " " + what
-        if onMarked {
-            message = "\(verb) \(Self.count(targets.count, "marked item"))\(suffix)"
-        } else if let item = targets.first {
-            message = "\(verb) \(item.displayName)\(suffix)"
-            let others = triage.marks.ids.subtracting([item.id]).count
-            if others > 0 { message! += " · this one only (; first acts on the \(triage.marks.count) marked)" }
+        let who = triage.marks.isEmpty ? targets.first?.displayName ?? "" : describeTargets(targets)
+        let summary = "\(verb) \(who)\(suffix)"
+        message = summary
+        if !triage.marks.isEmpty, let current = selectedItem, !triage.marks.contains(current.id) {
+            message! += " · not \(current.displayName): U clears the marks"
         }
+        if !previous.isEmpty { pushUndo(.init(.states(previous), summary: summary)) }
         refilter()
         return effects
     }
 
-    /// File actions: after the prefix the marked items; without it the marked items, else the cursor item
-    /// (their prompt says which, so the user confirms the batch).
+    /// File actions: the marked items when there are marks, else the cursor item (their prompt names them,
+    /// and says how to act on the cursor item instead). The prefix (`;`) is kept for muscle memory.
     private func fileTargets(_ onMarked: Bool) -> [LibraryItem] {
         onMarked ? markedItems : triageTargets
     }
 
-    /// "train.jpg (still + movie)" for the cursor item, "3 marked items" for marks.
+    /// The end of a y/N question on marked items when the cursor item is not one of them: how to act on it
+    /// instead (a forgotten mark must not take the action silently).
+    private func insteadHint(_ key: String) -> String {
+        guard !triage.marks.isEmpty, let current = selectedItem, !triage.marks.contains(current.id) else { return "" }
+        return "· for \(current.displayName) instead: n, U (clears the marks), \(key) "
+    }
+
+    /// At most this many steps back, as editors keep (each entry is small: paths and states).
+    static let undoLimit = 500
+
+    mutating func pushUndo(_ entry: TriageSession.UndoEntry) {
+        triage.undoStack.append(entry)
+        if triage.undoStack.count > Self.undoLimit { triage.undoStack.removeFirst(triage.undoStack.count - Self.undoLimit) }
+    }
+
+    /// `u`: takes back the newest entry, and only that one. An entry that cannot be undone is said so and
+    /// dropped, nothing older is touched; the message names what the next `u` would undo.
+    private mutating func undoLast() -> [BrowserEffect] {
+        if triage.isBusyWithFiles {
+            message = "a transfer is running: u undoes once it has finished (Esc cancels it)"
+            return []
+        }
+        guard let entry = triage.undoStack.popLast() else { message = "nothing to undo"; return [] }
+        let next = triage.undoStack.last.map { " · u again undoes: \($0.summary)" } ?? ""
+        switch entry.kind {
+        case .cannotUndo(let reason):
+            message = "cannot undo \(entry.summary): \(reason) · nothing else was undone" + next
+            return []
+        case .states(let changes):
+            for change in changes { triage.states[change.item.id] = change.previous }
+            refilter()
+            message = "undid: \(entry.summary)" + next
+            return changes.map { .triage(.writeState($0.previous, $0.item)) }
+        case .trash(let trash):
+            message = "undoing \(entry.summary): restoring from the trash…"
+            return [.triage(.restore(trash))]
+        case .transfer(let transfer):
+            message = "undoing \(entry.summary): " + (transfer.isMove ? "moving back…" : "removing the copies…")
+            return [.triage(.undoTransfer(transfer))]
+        case .rotation(let items, let adjustment, _):
+            message = "undoing \(entry.summary)…"
+            return [.triage(.undoRotate(items, adjustment))]
+        }
+    }
+
+    /// "train.jpg (still + movie)" for the cursor item; "3 marked items: A.JPG, B.JPG, C.JPG" for marks (at
+    /// most three names, then "…").
     private func describeTargets(_ targets: [LibraryItem]) -> String {
-        if !triage.marks.isEmpty { return Self.count(targets.count, "marked item") }
+        if !triage.marks.isEmpty { return Self.count(targets.count, "marked item") + ": " + Self.names(targets) }
         return Self.describe(targets)
+    }
+
+    /// "A.JPG, B.JPG, C.JPG, …".
+    static func names(_ items: [LibraryItem]) -> String {
+        items.prefix(3).map(\.displayName).joined(separator: ", ") + (items.count > 3 ? ", …" : "")
     }
 
     /// Marks everything from the anchor (the last item marked with `m`, or the first `V`) to the cursor.
@@ -270,7 +317,9 @@ extension BrowserState {
             triage.prompt = nil
             let path = TriagePrompt.typedPath(directory, home: triage.home)
             triage.lastDirectory = path
-            message = "\(move ? "moving" : "copying") \(Self.count(targets.count, "item")) to \(path)…"
+            // A remote directory's refusal comes back as a plain `.finished`: only a local transfer is waited for.
+            triage.isTransferring = remote == nil
+            message = "\(move ? "moving" : "copying") \(Self.count(targets.count, "item")) to \(path)… · Esc cancels"
             return [.triage(.transfer(targets, directory: path, move: move))]
         case .exportDestination:
             guard !directory.isEmpty else { message = "type a directory"; return [] }
@@ -301,12 +350,22 @@ extension BrowserState {
     private mutating func answerPrompt(_ yes: Bool) -> [BrowserEffect] {
         guard let prompt = triage.prompt else { return [] }
         triage.prompt = nil
-        guard yes else { message = "cancelled"; return [] }
+        guard yes else {
+            if case .confirmQuitDuringTransfer = prompt.purpose { message = "the transfer goes on (Esc cancels it)"; return [] }
+            message = "cancelled"
+            return []
+        }
         switch prompt.purpose {
         case .confirmTrash(let targets):
             return [.triage(.trash(targets))]
         case .confirmRotate(let targets, let adjustment):
+            triage.rotationBatch += 1
             return targets.map { .triage(.rotate($0, adjustment)) }
+        case .confirmQuitDuringTransfer:
+            guard triage.isBusyWithFiles else { wantsQuit = true; return stopPlaybackIfNeeded() + [.quit] }
+            triage.quitsWhenIdle = true
+            message = "cancelling the transfer, then quitting…"
+            return [.triage(.cancelExport)]
         case .confirmStillCopy(let item, let adjustment):
             return [.triage(.rotatedStillCopy(item, adjustment))]
         case .transferDestination, .exportDestination, .filterMenu:
@@ -328,11 +387,29 @@ extension BrowserState {
             refilter()
             message = error
         case .trashed(let undo, let text):
-            if !undo.isEmpty { triage.lastUndo = .trash(undo) }
+            if !undo.isEmpty {
+                let names = undo.records.compactMap { $0.entries.first.map { ($0.originalPath as NSString).lastPathComponent } }
+                pushUndo(.init(.trash(undo), summary: "the trash of \(Self.count(names.count, "item")) (\(Self.nameList(names)))"))
+            }
             message = text
             return [.startScan]
         case .transferred(let undo, let text, let filesChanged):
-            if let undo, !undo.isEmpty { triage.lastUndo = .transfer(undo) }
+            triage.isTransferring = false
+            if let undo, !undo.isEmpty {
+                let names = undo.items.compactMap { $0.first.map { ($0.source as NSString).lastPathComponent } }
+                let directory = undo.items.first?.first.map { ($0.destination as NSString).deletingLastPathComponent } ?? ""
+                pushUndo(.init(.transfer(undo), summary: "the \(undo.isMove ? "move" : "copy") of \(Self.count(names.count, "item")) "
+                               + "(\(Self.nameList(names))) to \(directory)"))
+            }
+            message = text
+            if let quit = quitIfWaiting() { return quit + (filesChanged ? [.startScan] : []) }
+            return filesChanged ? [.startScan] : []
+        case .rotated(let item, let adjustment, let text):
+            recordRotation(item, adjustment)
+            message = text
+            return [.startScan]
+        case .doneWithoutUndo(let summary, let reason, let text, let filesChanged):
+            pushUndo(.init(.cannotUndo(reason: reason), summary: summary))
             message = text
             return filesChanged ? [.startScan] : []
         case .completions(let typed, let candidates):
@@ -347,9 +424,44 @@ extension BrowserState {
         case .finished(let text, let filesChanged):
             if triage.isExporting { triage.isExporting = false; triage.activity = nil }
             message = text
+            if let quit = quitIfWaiting() { return quit }
             return filesChanged ? [.startScan] : []
         }
         return []
+    }
+
+    /// Results of one confirmed batch of rotations make one undo entry.
+    private mutating func recordRotation(_ item: LibraryItem, _ adjustment: Adjustment) {
+        let batch = triage.rotationBatch
+        let direction = adjustment == .rotateCounterclockwise ? "left" : adjustment == .rotateClockwise ? "right" : adjustment.rawValue
+        if let last = triage.undoStack.last, case .rotation(var items, adjustment, batch) = last.kind {
+            items.append(item)
+            triage.undoStack[triage.undoStack.count - 1] = .init(
+                .rotation(items, adjustment, batch: batch),
+                summary: "the rotation \(direction) of \(Self.count(items.count, "item")) (\(Self.names(items)))")
+            return
+        }
+        pushUndo(.init(.rotation([item], adjustment, batch: batch), summary: "the rotation \(direction) of \(item.displayName)"))
+    }
+
+    /// `q` while a copy, move or export runs: asks first. Quitting mid-transfer would leave its temporaries
+    /// (and, for a move, the pair half at each end); the answer cancels it, waits for the rollback, then quits.
+    mutating func holdQuitForTransfer() -> [BrowserEffect]? {
+        guard triage.isBusyWithFiles else { return nil }
+        triage.prompt = TriagePrompt(.confirmQuitDuringTransfer, label: "A transfer is running: cancel it and quit? y/N ")
+        return []
+    }
+
+    /// After a transfer's result: quits when the user asked to and nothing runs any more.
+    private mutating func quitIfWaiting() -> [BrowserEffect]? {
+        guard triage.quitsWhenIdle, !triage.isBusyWithFiles else { return nil }
+        wantsQuit = true
+        return stopPlaybackIfNeeded() + [.quit]
+    }
+
+    /// "A.JPG, B.JPG, C.JPG, …" for names.
+    static func nameList(_ names: [String]) -> String {
+        names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
     }
 
     /// "train.jpg (still + movie)" for one item, "3 items" for several.

@@ -70,6 +70,11 @@ public enum TriageResult: Sendable {
     /// The item's coordinates for the info panel (asked for with `L`), or why there are none.
     case location(itemID: String, text: String)
     case offerConvertToStill(LibraryItem, Adjustment, reason: String)
+    /// An item turned in place (undoable by the inverse turn).
+    case rotated(LibraryItem, Adjustment, message: String)
+    /// Something done that `u` cannot take back (a rotated still written as a new file): kept on the undo
+    /// stack so that `u` says so instead of reaching past it.
+    case doneWithoutUndo(summary: String, reason: String, message: String, filesChanged: Bool)
     /// Export progress for the status bar.
     case progress(String)
     /// A finished operation: the line for the status bar, and whether files changed so a rescan is due.
@@ -93,6 +98,9 @@ public enum TriageRequest: Sendable, Equatable {
     case rotate(LibraryItem, Adjustment)
     /// The movie cannot turn: export the still beside the original, then turn that copy.
     case rotatedStillCopy(LibraryItem, Adjustment)
+    /// Undo of rotations: each item turned back by the inverse.
+    case undoRotate([LibraryItem], Adjustment)
     case export(items: [LibraryItem], choices: [ExportChoice], destination: String, stripLocation: Bool)
+    /// Cancels the running export, copy or move (its current item is rolled back).
     case cancelExport
 }

@@ -12,7 +12,7 @@ public enum TriageKeys {
         if state.triage.exportDialog != nil {
             return dialogAction(for: key)
         }
-        if state.triage.isExporting, key == .escape { return .triage(.cancelExport) }
+        if state.triage.isBusyWithFiles, key == .escape { return .triage(.cancelExport) }
         return nil
     }
 

@@ -11,6 +11,8 @@ public struct TriagePrompt: Sendable {
         case confirmStillCopy(LibraryItem, Adjustment)
         case exportDestination
         case filterMenu
+        /// `q` while a copy, move or export runs.
+        case confirmQuitDuringTransfer
     }
 
     public var purpose: Purpose
@@ -108,7 +110,7 @@ public struct TriagePrompt: Sendable {
 
     public var isYesNo: Bool {
         switch purpose {
-        case .confirmTrash, .confirmRotate, .confirmStillCopy: return true
+        case .confirmTrash, .confirmRotate, .confirmStillCopy, .confirmQuitDuringTransfer: return true
         default: return false
         }
     }

@@ -10,8 +10,9 @@ public struct TriageSession: Sendable {
     public var filter = TriageFilter.everything
     public var prompt: TriagePrompt?
     public var exportDialog: ExportDialog?
-    /// The last trash, copy or move, for `u`.
-    public var lastUndo: TriageUndo?
+    /// Everything `u` can take back, newest last: ratings, flags, rotations, trash, copies and moves, in the
+    /// order they were done (one entry per action, a batch on marked items included).
+    public var undoStack: [UndoEntry] = []
     /// Set by the prefix key (`;`): the next rating, flag or file key acts on the marked items.
     public var actsOnMarked = false
     /// Where a range mark (`V`) starts: the last item marked with `m` (or the first `V`).
@@ -28,14 +29,50 @@ public struct TriageSession: Sendable {
     /// Progress of background work for the status bar (an export), nil when idle.
     public var activity: String?
     public var isExporting = false
+    /// A copy or move runs in the background (`q` then asks before cancelling it).
+    public var isTransferring = false
+    /// The user chose "cancel it and quit": the browser quits once the transfer has been rolled back.
+    public var quitsWhenIdle = false
+    /// Rotations confirmed together share a number, so that their results make one undo entry.
+    public var rotationBatch = 0
+
+    /// True while a copy, move or export runs.
+    public var isBusyWithFiles: Bool { isTransferring || isExporting }
 
     public init() {}
 
-    /// What `u` undoes.
-    public enum TriageUndo: Sendable, Hashable {
-        case trash(ItemFileOperations.TrashUndo)
-        case transfer(ItemFileOperations.TransferUndo)
+    /// One step `u` takes back, and what it was in words ("rated IMG_1.JPG ★★★").
+    public struct UndoEntry: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
+            case trash(ItemFileOperations.TrashUndo)
+            case transfer(ItemFileOperations.TransferUndo)
+            /// Items turned in place (losslessly) by `adjustment`: undone by its inverse.
+            case rotation([LibraryItem], Adjustment, batch: Int)
+            /// Ratings and flags as they were before.
+            case states([StateChange])
+            /// Done, but with no way back (a rotated still written as a new file): `u` says so and stops.
+            case cannotUndo(reason: String)
+        }
+        public var kind: Kind
+        public var summary: String
+        public init(_ kind: Kind, summary: String) {
+            self.kind = kind
+            self.summary = summary
+        }
     }
+
+    /// An item's rating and flag before a change.
+    public struct StateChange: Sendable, Hashable {
+        public var item: LibraryItem
+        public var previous: TriageState
+        public init(item: LibraryItem, previous: TriageState) {
+            self.item = item
+            self.previous = previous
+        }
+    }
+
+    /// The most recent entry (what `u` undoes next).
+    public var lastUndo: UndoEntry? { undoStack.last }
 
     public func state(of id: String) -> TriageState { states[id] ?? .unrated }
 

@@ -87,12 +87,7 @@ public final class PlaybackController: Sendable {
     /// load). The thread blocks the signals the UI handles: curses' Ctrl-Z handler is not async-signal-safe,
     /// and run on a thread inside dlopen (malloc and loader locks held) it hung the suspend.
     private static func preloadLibav() {
-        let thread = Thread {
-            WorkerThreadSignals.block()
-            MovieDecoder.preloadLibraries()
-        }
-        thread.name = "livegrid.preload-libav"
-        thread.start()
+        NamedThread.start("livegrid.preload-libav") { MovieDecoder.preloadLibraries() }
     }
 
     deinit { state.withLockedValue { $0.player }?.stop() }
@@ -148,23 +143,19 @@ public final class PlaybackController: Sendable {
         }
         // Pipelined: each frame is rendered on the player's presenter thread ahead of its time (while the next
         // ones decode) and handed over when due.
-        let prepare: @Sendable (DecodedFrame) -> RenderedImage? = { [weak self] frame in
+        let video = TerminalVideoSink(render: { [weak self] frame in
             self?.render(frame, token: token, renderer: renderer, mode: rendererMode)
-        }
-        let present: @Sendable (DecodedFrame, RenderedImage) -> Void = { [weak self] _, image in
-            self?.show(image, token: token)
-        }
+        }, target: FrameTarget(controller: self, token: token))
         let onEnd: MoviePlayer.EndHandler = { [weak self] end, stats in self?.ended(end, stats: stats, token: token, key: key) }
         let newPlayer: MoviePlayer
         switch purpose {
         case .hold:
-            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), prepare: prepare,
-                                    present: present, onEnd: onEnd)
+            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), video: video, onEnd: onEnd)
             newPlayer.start()
         case .hint:
             newPlayer = HintPlayer.play(source: source, stillTime: Self.stillTime(of: item) ?? 0,
                                         movieDuration: item.movie?.info.duration, targetSize: target,
-                                        prepare: prepare, present: present, onEnd: onEnd)
+                                        video: video, onEnd: onEnd)
         }
         let isCurrent = state.withLockedValue { state in
             guard state.generation == token else { return false }
@@ -237,6 +228,13 @@ public final class PlaybackController: Sendable {
         }
         // try?: a frame chafa cannot render is skipped; the next one replaces it (a failed movie ends through onEnd).
         return renderer.withLockedValue { [pixels] in try? $0.render(pixels, maxColumns: size.0, maxRows: size.1) }
+    }
+
+    /// Where this controller's frames go: the newest is kept for the event loop, if its playback is current.
+    private struct FrameTarget: RenderedFrameTarget {
+        weak var controller: PlaybackController?
+        let token: Int
+        func show(_ image: RenderedImage) { controller?.show(image, token: token) }
     }
 
     private func show(_ image: RenderedImage, token: Int) {

@@ -8,11 +8,13 @@ import LiveStudio
 import MediaFormats
 import TerminalGraphics
 import TerminalProtocol
+import VideoPlayback
 
 /// The export dialog's effect previews (issue 20: "preview the entire contents before deciding to share"):
 /// the effect is rendered with the CLI's renderer into a temporary file outside the library (the system's
 /// temporary directory, removed when the preview stops), then played in a loop (loop, bounce, GIF) or shown
-/// (long exposure) through its own `MovieDecoder` and chafa renderer. Nothing reaches the destination
+/// (long exposure) with its chafa renderer, the movie through the one `MoviePlayer` (looping, silent: the
+/// exports have no sound) and a `TerminalVideoSink`. Nothing reaches the destination
 /// before Enter; then `export` writes through `StudioExport` (`livegrid export --as`).
 final class EffectPreviewer: Sendable {
     private let renderQueue = DispatchQueue(label: "livegrid.effect-preview")
@@ -24,6 +26,8 @@ final class EffectPreviewer: Sendable {
     private let pixels: PixelOutput?
     private let post: @Sendable (BrowserAction) -> Void
     private let wake: @Sendable () -> Void
+    /// The previews' playback clock (a test moves a manual one).
+    private let clock: any PlaybackClock
 
     private struct PreviewState {
         /// Bumped by every new preview and by stop: older renders and players end at their next check.
@@ -35,17 +39,20 @@ final class EffectPreviewer: Sendable {
         var serial = 0
         var hasNewFrame = false
         var temporaryFile: String?
+        /// The player of the current loop or bounce preview (stopped by the next preview and by stop).
+        var player: MoviePlayer?
     }
     private let state = Mutex(PreviewState())
 
     init(renderer: sending ChafaRenderer?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
-         wake: @escaping @Sendable () -> Void) {
+         wake: @escaping @Sendable () -> Void, clock: any PlaybackClock = SystemPlaybackClock()) {
         rendererMode = renderer?.mode ?? .symbols
         rendererCell = renderer?.cellPixelSize
         if let renderer { self.renderer = Locked(renderer) } else { self.renderer = nil }
         self.pixels = pixels
         self.post = post
         self.wake = wake
+        self.clock = clock
     }
 
     func preview(_ item: LibraryItem, _ effect: SharingEffect) {
@@ -58,12 +65,14 @@ final class EffectPreviewer: Sendable {
     /// The picture for a preview area of `columns` x `rows`: the latest frame; a new size re-renders the
     /// next frame (a still at once).
     func picture(columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
-        let (current, stillFrame, token): ((image: RenderedImage, serial: Int, columns: Int, rows: Int)?, PixelFrame?, Int) = state.withLock { preview in
+        let (current, stillFrame, resized, token): ((image: RenderedImage, serial: Int, columns: Int, rows: Int)?, PixelFrame?, MoviePlayer?, Int) = state.withLock { preview in
             let sizeChanged = preview.area.columns != columns || preview.area.rows != rows
             preview.area = (columns, rows)
-            return (preview.latest, sizeChanged ? preview.still : nil, preview.generation)
+            return (preview.latest, sizeChanged ? preview.still : nil, sizeChanged ? preview.player : nil, preview.generation)
         }
         if let stillFrame { renderQueue.async { [self] in present(stillFrame, token: token) } }
+        // The next frames decode at the new size (the ones already decoded are fitted by the renderer).
+        resized?.setTargetSize(box())
         guard let current else { return nil }
         return (current.image, current.serial)
     }
@@ -96,13 +105,14 @@ final class EffectPreviewer: Sendable {
 
     /// A new generation: the player of the previous one stops at its next frame, its file is removed.
     private func restart() -> Int {
-        let (old, token): (String?, Int) = state.withLock { preview in
+        let (old, player, token): (String?, MoviePlayer?, Int) = state.withLock { preview in
             preview.generation += 1
             preview.latest = nil
             preview.still = nil
-            defer { preview.temporaryFile = nil }
-            return (preview.temporaryFile, preview.generation)
+            defer { preview.temporaryFile = nil; preview.player = nil }
+            return (preview.temporaryFile, preview.player, preview.generation)
         }
+        player?.stop()
         if let old {
             try? FileManager.default.removeItem(atPath: old)
             // The per-process folder goes too once empty (rmdir leaves it while another preview renders).
@@ -130,9 +140,7 @@ final class EffectPreviewer: Sendable {
                 default: _ = try StudioRenderer.renderMovieEffect(Self.studioEffect(effect), source: movie, to: path)
                 }
                 guard isCurrent(token) else { try? FileManager.default.removeItem(atPath: path); return }
-                let thread = Thread { [self] in play(path, token: token) }
-                thread.name = "livegrid.effect-preview.player"
-                thread.start()
+                try play(path, token: token)
             }
             if isCurrent(token) { post(.studio(.effectPreviewReady(itemID: item.id, effect: effect))) }
         } catch {
@@ -140,26 +148,27 @@ final class EffectPreviewer: Sendable {
         }
     }
 
-    /// Plays the rendered file over and over at its own pace until the generation changes.
-    private func play(_ path: String, token: Int) {
-        do {
-            let decoder = try MovieDecoder(source: try FileByteSource(path: path), threadCount: 1)
-            var emptyPasses = 0
-            while isCurrent(token), emptyPasses < 2 {
-                guard let frame = try decoder.nextFrame(fitting: box()) else {
-                    emptyPasses += 1
-                    try decoder.seek(to: 0)
-                    continue
-                }
-                emptyPasses = 0
-                let started = Date()
-                present(frame.pixels, token: token)
-                let wait = min(max(frame.duration, 0.01), 0.5) - Date().timeIntervalSince(started)
-                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-            }
-        } catch {
-            // The preview simply stops; the export itself reports its own errors.
+    /// Plays the rendered file over and over at its own pace until the next preview or stop. A decoding
+    /// failure simply ends the preview; the export itself reports its own errors.
+    private func play(_ path: String, token: Int) throws {
+        let video = TerminalVideoSink(render: { [weak self] frame in self?.render(frame.pixels)?.image },
+                                      target: PreviewTarget(previewer: self, token: token))
+        let player = MoviePlayer(source: try FileByteSource(path: path),
+                                 options: PlaybackOptions(targetSize: box(), decoderThreads: 1, loops: true),
+                                 clock: clock, video: video)
+        let isCurrent: Bool = state.withLock { preview in
+            guard preview.generation == token else { return false }
+            preview.player = player
+            return true
         }
+        if isCurrent { player.start() }
+    }
+
+    /// Where a preview's frames go: the newest is kept for the event loop while its preview is current.
+    private struct PreviewTarget: RenderedFrameTarget {
+        weak var previewer: EffectPreviewer?
+        let token: Int
+        func show(_ image: RenderedImage) { previewer?.store(image, token: token) }
     }
 
     private func box() -> PixelSize {
@@ -167,20 +176,32 @@ final class EffectPreviewer: Sendable {
         return PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: rendererMode, cell: pixels?.cellPixelSize)
     }
 
-    /// Renders one frame for the current area (one caller at a time: the player thread, or `renderQueue` for a still).
+    /// Renders one frame for the current area and keeps it (a long exposure's still, on `renderQueue`).
     private func present(_ frame: PixelFrame, token: Int) {
-        guard let renderer else { return }
+        guard let image = render(frame)?.image else { return }
+        store(image, token: token)
+    }
+
+    /// One frame rendered for the current area (the renderer is locked: the player's presenter thread and
+    /// `renderQueue` may both render).
+    private func render(_ frame: PixelFrame) -> (image: RenderedImage, columns: Int, rows: Int)? {
+        guard let renderer else { return nil }
         let (columns, rows) = state.withLock { $0.area }
         var picture = frame
         if rendererMode.isPixelProtocol {
             picture = picture.sizedForCells(columns: columns, rows: rows, cell: rendererCell, badge: nil)
         }
         // try?: a frame chafa cannot render is skipped; the next one (or the next pass of the loop) replaces it.
-        guard let image = try? renderer.withLockedValue({ [picture] in try $0.render(picture, maxColumns: columns, maxRows: rows) }) else { return }
+        guard let image = try? renderer.withLockedValue({ [picture] in try $0.render(picture, maxColumns: columns, maxRows: rows) }) else { return nil }
+        return (image, columns, rows)
+    }
+
+    /// Keeps `image` as the preview's picture if its preview is still current, and wakes the loop.
+    private func store(_ image: RenderedImage, token: Int) {
         let fresh = state.withLock { preview -> Bool in
             guard preview.generation == token else { return false }
             preview.serial += 1
-            preview.latest = (image, preview.serial, columns, rows)
+            preview.latest = (image, preview.serial, image.columns, image.rows)
             preview.hasNewFrame = true
             return true
         }

@@ -29,11 +29,20 @@ public final class TriageWorker: Sendable {
             cancelRequested.set(true)
             return
         }
-        if case .export = request { cancelRequested.set(false) }
+        // A new transfer starts uncancelled (the flag cancels the copy, move or export that runs).
+        switch request {
+        case .export, .transfer: cancelRequested.set(false)
+        default: break
+        }
         queue.async { [self] in
             // Posting wakes the event loop.
             if let result = run(request) { post(.triage(.result(result))) }
         }
+    }
+
+    /// Returns once every request asked so far has run (the browser quits only then).
+    public func waitUntilIdle() {
+        queue.sync {}
     }
 
     private var isCancelled: Bool { cancelRequested.value }
@@ -67,11 +76,15 @@ public final class TriageWorker: Sendable {
                              + Self.failures(outcomes.compactMap(\.error)), filesChanged: true)
         case .transfer(let items, let directory, let move):
             let destination = TriagePrompt.expandingTilde(directory, home: home)
-            let outcomes = ItemFileOperations.transfer(items, to: destination, mode: move ? .move : .copy)
+            let outcomes = ItemFileOperations.transfer(items, to: destination, mode: move ? .move : .copy) { [self] _, _ in
+                // Checked after every chunk: the item being copied is rolled back (its temporaries removed).
+                if isCancelled { throw FileOperationError.cancelled }
+            }
             let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
                 .map { ($0.destination as NSString).lastPathComponent }
             let done = outcomes.filter { $0.error == nil }.count
             var text = "\(move ? "Moved" : "Copied") \(done) of \(Plural.count(items.count, "item"))"
+            if isCancelled { text = "Cancelled: " + text }
             if done > 0 { text += " (u undoes)" }
             text += " to \(destination)"
             if !names.isEmpty { text += ": " + names.joined(separator: ", ") }
@@ -94,7 +107,7 @@ public final class TriageWorker: Sendable {
                     .apply(adjustment, to: item, target: .inPlace(confirmed: true)) {
                 case .applied(let paths):
                     let names = paths.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
-                    return .finished(message: "Rotated \(names)", filesChanged: true)
+                    return .rotated(item, adjustment, message: "Rotated \(names) (u undoes)")
                 case .offerConvertToStill(let reason):
                     return .offerConvertToStill(item, adjustment, reason: reason)
                 }
@@ -103,6 +116,21 @@ public final class TriageWorker: Sendable {
             }
         case .rotatedStillCopy(let item, let adjustment):
             return rotatedStillCopy(item, adjustment)
+        case .undoRotate(let items, let adjustment):
+            // The inverse turn, from the files as they are now (the writers read the current orientation).
+            var failures: [String] = []
+            for item in items {
+                do {
+                    _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
+                        .apply(adjustment.inverse, to: item, target: .inPlace(confirmed: true))
+                } catch {
+                    failures.append("\(item.displayName): \(error)")
+                }
+            }
+            let names = items.prefix(3).map(\.displayName).joined(separator: ", ") + (items.count > 3 ? ", …" : "")
+            let text = failures.isEmpty ? "Turned back \(names)"
+                : "Turned back \(items.count - failures.count) of \(Plural.count(items.count, "item")) · \(failures.count) failed: \(failures[0])"
+            return .finished(message: text, filesChanged: true)
         case .export(let items, let choices, let destination, let stripLocation):
             return export(items, choices: choices, destination: TriagePrompt.expandingTilde(destination, home: home),
                           stripLocation: stripLocation)
@@ -129,8 +157,10 @@ public final class TriageWorker: Sendable {
             let file = MediaFile(path: copy, size: 0, modificationTime: 0, info: MediaInfo(format: .jpeg))
             _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
                 .apply(adjustment, to: LibraryItem(kind: .still, still: file), target: .inPlace(confirmed: true))
-            return .finished(message: "Wrote a rotated still \((copy as NSString).lastPathComponent); "
-                             + "\(item.displayName) is unchanged", filesChanged: true)
+            let name = (copy as NSString).lastPathComponent
+            return .doneWithoutUndo(summary: "the rotated still copy \(name)",
+                                    reason: "a new file is not deleted by undo; trash it with d if unwanted",
+                                    message: "Wrote a rotated still \(name); \(item.displayName) is unchanged", filesChanged: true)
         } catch {
             return .finished(message: "cannot make a rotated still: \(error)", filesChanged: true)
         }

@@ -48,13 +48,20 @@ public enum ItemFileOperations {
     }
 
     /// Moves or copies each item into `directory`, its files keeping paired names (`IMG_1 (2).JPG` +
-    /// `IMG_1 (2).MOV` + `IMG_1 (2).JPG.xmp`) and never overwriting anything.
+    /// `IMG_1 (2).MOV` + `IMG_1 (2).JPG.xmp`) and never overwriting anything. Each item is a group commit
+    /// (copied to temporaries, the still committed last). `observe` sees each chunk copied and may throw
+    /// (`FileOperationError.cancelled`) to cancel: the item being copied is rolled back, the ones not started
+    /// are skipped with the same error, and the ones already done stay whole.
     public static func transfer(_ items: [LibraryItem], to directory: String, mode: FileGroupTransfer.Mode,
-                                transfer: FileGroupTransfer = FileGroupTransfer())
+                                transfer: FileGroupTransfer = FileGroupTransfer(),
+                                observe: ((_ source: String, _ bytesSoFar: UInt64) throws -> Void)? = nil)
         -> [ItemOutcome<[FileGroupTransfer.Placement]>] {
-        items.map { item in
-            ItemOutcome(itemID: item.id,
-                        result: Result { try transfer.transfer(paths(of: item), to: directory, mode: mode) })
+        var stopped: (any Error)?
+        return items.map { item in
+            if let stopped { return ItemOutcome(itemID: item.id, result: .failure(stopped)) }
+            let result = Result { try transfer.transfer(paths(of: item), to: directory, mode: mode, observe: observe) }
+            if case .failure(FileOperationError.cancelled) = result { stopped = FileOperationError.cancelled }
+            return ItemOutcome(itemID: item.id, result: result)
         }
     }
 }

@@ -7,6 +7,16 @@ import MediaFormats
 /// writers module (branch `writers`), so the adapter is `OrientationChange(rawValue: adjustment.rawValue)`.
 public enum Adjustment: String, Sendable, CaseIterable, Codable {
     case rotateClockwise, rotateCounterclockwise, rotate180, flipHorizontal, flipVertical
+
+    /// The adjustment that takes this one back (undo): a quarter turn the other way; a half turn and the
+    /// flips are their own inverse.
+    public var inverse: Adjustment {
+        switch self {
+        case .rotateClockwise: return .rotateCounterclockwise
+        case .rotateCounterclockwise: return .rotateClockwise
+        case .rotate180, .flipHorizontal, .flipVertical: return self
+        }
+    }
 }
 
 /// The byte-level writers the orchestration needs; the real one wraps `MediaWriting` (Exif Orientation for

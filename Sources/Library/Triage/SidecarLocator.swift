@@ -12,7 +12,9 @@ public enum SidecarLocator {
 
     /// Existing sidecars of one media file, preferred first: `name.ext.xmp`, then `name.xmp` (either
     /// extension case).
-    public static func existingSidecars(for path: String) -> [String] {
+    /// `includingLinks`: a symbolic link at a sidecar's name counts too (the rating store follows it, or
+    /// says why not); files that travel with the item never include links.
+    public static func existingSidecars(for path: String, includingLinks: Bool = false) -> [String] {
         let dir = (path as NSString).deletingLastPathComponent
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         let stemPath = dir.isEmpty ? base : dir + "/" + base
@@ -20,15 +22,19 @@ public enum SidecarLocator {
         var seen = Set<String>()
         return candidates.filter { candidate in
             var st = StatBuffer()
-            guard candidate != path, PathBytes.lstat(candidate, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+            guard candidate != path, PathBytes.lstat(candidate, &st) == 0 else { return false }
+            let type = st.st_mode & S_IFMT
+            guard type == S_IFREG || (includingLinks && type == S_IFLNK) else { return false }
+            if type == S_IFLNK, PathBytes.stat(candidate, &st) != 0 { return true }   // dangling: kept, so it is reported
             // Case-insensitive file systems answer both spellings with one file.
             return seen.insert("\(st.st_dev):\(st.st_ino)").inserted
         }
     }
 
     /// The sidecar that carries the item's rating: the primary file's (the still of a Live Photo).
+    /// A symbolic link counts: the store updates the file it points to.
     public static func ratingSidecar(for item: LibraryItem) -> String? {
-        existingSidecars(for: item.primary.path).first
+        existingSidecars(for: item.primary.path, includingLinks: true).first
     }
 
     /// Every sidecar that travels with the item when it is moved, copied or trashed: `name.ext.xmp` of each

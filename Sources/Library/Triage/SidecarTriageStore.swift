@@ -22,12 +22,16 @@ public enum SidecarTriageStore {
         /// Over 16 MiB: no real sidecar is, and reading it whole would be the cost of a hostile file.
         case tooLarge(path: String, bytes: UInt64)
         case write(path: String, any Error)
+        /// A symbolic link whose target is missing: a rating is never written through a broken link.
+        case danglingLink(path: String, target: String)
         public var description: String {
             switch self {
             case .unreadable(let p, .io(_, let code)): return "\(p): cannot read sidecar: \(String(cString: strerror(code)))"
             case .unreadable(let p, let error): return "\(p): cannot read sidecar: \(error)"
             case .tooLarge(let p, let bytes): return "\(p): cannot read sidecar: \(bytes) bytes is too large for one"
             case .write(let p, let error): return "\(p): cannot write sidecar: \(error)"
+            case .danglingLink(let p, let target):
+                return "\(p) is a symbolic link to \(target), which does not exist: the rating was not saved"
             }
         }
     }
@@ -39,8 +43,34 @@ public enum SidecarTriageStore {
     }
 
     public static func read(sidecar path: String) throws -> TriageState {
-        let data = try contents(of: path)
-        return state(of: XMPPacketText(String(decoding: data, as: UTF8.self)))
+        // A missing file is an error here (the caller named it); `read(for:)` only names sidecars that exist.
+        let target = try resolvedTarget(of: path) ?? path
+        return state(of: XMPPacketText(bytes: try contents(of: target)))
+    }
+
+    /// The file a sidecar name stands for: the name itself, or, for a symbolic link, the file it points to (a
+    /// linked sidecar is the user's arrangement: it is read and updated where it is, and stays a link). nil
+    /// when nothing is there; throws for a broken link. (What is not a regular file is refused when read:
+    /// `FileByteSource` opens without blocking and checks the type.)
+    static func resolvedTarget(of path: String) throws(StoreError) -> String? {
+        var st = StatBuffer()
+        guard PathBytes.lstat(path, &st) == 0 else { return nil }
+        var target = path
+        if st.st_mode & S_IFMT == S_IFLNK {
+            guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else {
+                throw .danglingLink(path: path, target: linkText(path))
+            }
+            target = PathBytes.string(cString: resolved)
+            free(resolved)
+        }
+        return target
+    }
+
+    private static func linkText(_ path: String) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = PathBytes.withCString(path) { readlink($0, &buffer, buffer.count - 1) }
+        guard n > 0 else { return "a missing file" }
+        return PathBytes.string(from: buffer.prefix(n).map { UInt8(bitPattern: $0) })
     }
 
     /// A sidecar's bytes, read through the raw path (`PathBytes`: the photo's name may not be UTF-8).
@@ -62,28 +92,49 @@ public enum SidecarTriageStore {
         return TriageState(rating: rating ?? 0, flag: flag)
     }
 
-    /// Stores `state` in the item's sidecar: updates the existing one in place (atomically, keeping its
-    /// permissions and everything else in it), or creates `STILL.EXT.xmp`. Returns the sidecar's path.
+    /// Stores `state` in the item's sidecar: updates the existing one (atomically, keeping its permissions and
+    /// every byte it does not change), or creates `STILL.EXT.xmp`. A sidecar that is a symbolic link is updated
+    /// where it points (the new file is written beside the target and renamed over it), so the link stays.
+    /// Unrating removes a sidecar that holds nothing but what livegrid itself wrote for the rating. Returns
+    /// the sidecar's path.
     @discardableResult
     public static func write(_ state: TriageState, for item: LibraryItem) throws -> String {
         let path = SidecarLocator.ratingSidecar(for: item) ?? SidecarLocator.preferredSidecar(for: item.primary.path)
+        let target = try resolvedTarget(of: path) ?? path
         var packet: XMPPacketText
         var permissions: mode_t = 0o644
         var st = StatBuffer()
-        if PathBytes.stat(path, &st) == 0 {
-            let data = try contents(of: path)
-            packet = XMPPacketText(String(decoding: data, as: UTF8.self))
+        if PathBytes.stat(target, &st) == 0 {
+            packet = XMPPacketText(bytes: try contents(of: target))
             permissions = st.st_mode & 0o7777
         } else {
             packet = .empty(toolkit: "livegrid")
         }
         do {
             try apply(state, to: &packet)
-            try AtomicFileWriter.write(Array(packet.text.utf8), to: path, permissions: permissions)
+            if state == .unrated, target == path, isOnlyLivegridsUnrated(packet) {
+                guard PathBytes.unlink(path) == 0 || errno == ENOENT else {
+                    throw FileOperationError.system(operation: "unlink", path: path, errno: errno)
+                }
+                return path
+            }
+            try AtomicFileWriter.write(packet.bytes, to: target, permissions: permissions)
         } catch {
             throw StoreError.write(path: path, error)
         }
         return path
+    }
+
+    /// Whether `packet` (already set to unrated) is exactly a sidecar livegrid created for a rating or flag
+    /// that is now gone: then it holds nothing anyone else wrote and is removed, not left as litter.
+    static func isOnlyLivegridsUnrated(_ packet: XMPPacketText) -> Bool {
+        var plain = XMPPacketText.empty(toolkit: "livegrid")
+        var withPickLabel = plain
+        // try?: the fresh packet has its rdf:Description, so neither can fail; a failure only means "no match".
+        try? apply(.unrated, to: &plain)
+        try? apply(TriageState(rating: 0, flag: .pick), to: &withPickLabel)
+        try? apply(.unrated, to: &withPickLabel)
+        return packet.bytes == plain.bytes || packet.bytes == withPickLabel.bytes
     }
 
     /// Sets the properties for `state` on `packet`.

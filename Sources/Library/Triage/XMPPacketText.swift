@@ -18,6 +18,28 @@ public struct XMPPacketText: Sendable, Hashable {
     public private(set) var text: String
     public init(_ text: String) { self.text = text }
 
+    /// A packet read from a file's bytes, each byte taken as one character (ISO-8859-1: a bijection of the
+    /// 256 byte values), so that `bytes` gives back every byte not edited exactly as it was, whatever the
+    /// file's real encoding: a Latin-1 "Café", UTF-8, or bytes that are neither. Decoding as UTF-8 instead
+    /// would turn every invalid byte into U+FFFD on the way back. The markup and the values livegrid reads
+    /// and writes (numbers, namespace names) are ASCII, the same in all three.
+    public init(bytes: [UInt8]) {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+        text = String(scalars)
+    }
+
+    /// The packet's bytes: the inverse of `init(bytes:)` (what livegrid inserts is ASCII; any other character
+    /// would be one that came in as a byte, or is written as UTF-8).
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x100 { out.append(UInt8(scalar.value)) } else { out += Array(String(scalar).utf8) }
+        }
+        return out
+    }
+
     /// A new, minimal packet (what a fresh sidecar starts from).
     public static func empty(toolkit: String) -> XMPPacketText {
         XMPPacketText("""

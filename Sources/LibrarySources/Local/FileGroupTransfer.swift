@@ -112,34 +112,57 @@ public struct FileGroupTransfer: Sendable {
             return
         }
         var done: [Placement] = []
-        var copiedForMove: [Placement] = []
         do {
             // The still last here too: the destination never shows it without its movie.
             for p in placements.dropFirst() + placements.prefix(1) {
-                do {
-                    try POSIXFile.renameNoReplace(p.source, p.destination)
-                    done.append(p)
-                } catch FileOperationError.system(_, _, EXDEV) {
-                    try copier.copy(p.source, to: p.destination) { try observe?(p.source, $0) }
-                    copiedForMove.append(p)
-                    guard try FileCopier.sameContents(p.source, p.destination) else {
-                        throw FileOperationError.verificationFailed(source: p.source, copy: p.destination)
-                    }
-                }
+                try POSIXFile.renameNoReplace(p.source, p.destination)
+                done.append(p)
+            }
+            return
+        } catch FileOperationError.system(let operation, let path, EXDEV) {
+            // Another file system: whatever was renamed (sources spread over several) goes back first, then the
+            // whole group is copied and committed as one, like a copy.
+            let stranded = rollBackMove(done: done)
+            if !stranded.isEmpty {
+                throw IncompleteRollback(cause: FileOperationError.system(operation: operation, path: path, errno: EXDEV),
+                                         stranded: stranded)
             }
         } catch {
-            throw IncompleteRollback.error(error, stranded: rollBackMove(done: done, copiedForMove: copiedForMove))
+            throw IncompleteRollback.error(error, stranded: rollBackMove(done: done))
         }
-        // Cross-device moves delete their sources only once every copy of the group is verified. A source that
-        // cannot be deleted stays next to its verified copy: nothing is lost, and the result already names the copy.
-        for p in copiedForMove { _ = PathBytes.unlink(p.source) }
+        try copyThenRemoveSources(placements, observe: observe)
+    }
+
+    /// A move across file systems as a group commit: every file copied to its temporary and verified against
+    /// its source, then the group committed with the still last (`AtomicFileWriter.commitGroup`: a signal
+    /// before the still is in place removes the movie already committed), and only then the sources deleted.
+    /// Until the commit the destination holds no final name, and the sources are never touched.
+    private func copyThenRemoveSources(_ placements: [Placement],
+                                       observe: ((_ source: String, _ bytesSoFar: UInt64) throws -> Void)?) throws {
+        var writers: [AtomicFileWriter] = []
+        do {
+            for p in placements {
+                let writer = try copier.prepare(p.source, to: p.destination) { try observe?(p.source, $0) }
+                writers.append(writer)
+                guard try FileCopier.sameContents(p.source, writer.temporaryPath) else {
+                    throw FileOperationError.verificationFailed(source: p.source, copy: p.destination)
+                }
+            }
+            try FileGroupTransfer.commit(writers)
+        } catch {
+            writers.forEach { $0.abort() }
+            throw error
+        }
+        // The companions' sources first and the still's last, so an interruption here leaves the source folder
+        // showing the photo rather than a movie on its own. A source that cannot be deleted stays next to its
+        // verified copy: nothing is lost, and the result already names the copy.
+        for p in placements.dropFirst() + placements.prefix(1) { _ = PathBytes.unlink(p.source) }
     }
 
     /// Undoes the part of a move already done (copies removed, renamed files renamed back); returns the files
     /// that could not be undone, so the error says where they are instead of the group silently staying split.
-    private func rollBackMove(done: [Placement], copiedForMove: [Placement]) -> [IncompleteRollback.StrandedFile] {
+    private func rollBackMove(done: [Placement]) -> [IncompleteRollback.StrandedFile] {
         var stranded: [IncompleteRollback.StrandedFile] = []
-        for p in copiedForMove { IncompleteRollback.removeCopy(p.destination, original: p.source, noting: &stranded) }
         for p in done.reversed() { IncompleteRollback.moveBack(p.destination, to: p.source, noting: &stranded) }
         return stranded
     }

@@ -12,17 +12,22 @@ extension AtomicFileWriter {
     /// - The folder is synced after the companions and again after the primary: after a power cut a
     ///   primary never reappears without its companions (each file was synced before its rename).
     /// - A terminating signal before the primary is in place removes the companions already committed
-    ///   (`TemporaryFileRegistry`); SIGKILL between the two renames leaves the companions alone (a complete
-    ///   movie without its still, never the reverse).
+    ///   (`TemporaryFileRegistry`). SIGKILL between the two renames cannot be caught: a `GroupCommitJournal`
+    ///   beside the primary names the companions placed, and the next livegrid writing there removes them
+    ///   when the primary never arrived.
     /// - On any error the companions already committed are removed, every temporary is thrown away and
     ///   the error is rethrown (`WriteError.exists` when a name was taken meanwhile).
     public static func commitGroup(primary: AtomicFileWriter, companions: [AtomicFileWriter]) throws {
         var committed: [(path: String, device: UInt64, inode: UInt64, slot: TemporaryFileRegistry.Slot?)] = []
         defer { committed.forEach { TemporaryFileRegistry.release($0.slot) } }
+        let journal = companions.isEmpty ? nil : GroupCommitJournal.begin(primary: primary.destination)
+        defer { journal?.end() }
         do {
             for companion in companions {
                 let st = try companion.flushAndClose()
                 let device = UInt64(st.st_dev), inode = UInt64(st.st_ino)
+                journal?.write(primary: primary.destination,
+                               companions: committed.map { ($0.path, $0.device, $0.inode) } + [(companion.destination, device, inode)])
                 // Registered before the link, identified by inode, so that no instant exists in which a
                 // signal could leave it visible without its primary.
                 let slot = TemporaryFileRegistry.registerCompanion(companion.destination, device: device, inode: inode,

@@ -40,9 +40,21 @@ public enum StaleTemporaryFiles {
             // source's mtime), and it is never earlier than the file's creation.
             let modified = Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9
             guard isStale(parsed, modified: modified, now: now) else { continue }
+            // A killed group commit: its companions go first when their primary never arrived.
+            if isGroupJournal(name) {
+                GroupCommitJournal.rollBack(journalAt: (directory.hasSuffix("/") ? directory : directory + "/") + PathBytes.string(from: name))
+            }
             if unlinkat(dirFD, cName, 0) == 0 { removed.append(String(decoding: name, as: UTF8.self)) }
         }
         return removed
+    }
+
+    /// `.NAME.livegrid-group.livegrid-<owner>.tmp`: a `GroupCommitJournal`.
+    static func isGroupJournal(_ name: [UInt8]) -> Bool {
+        let marker = Array((GroupCommitJournal.baseSuffix + ".livegrid-").utf8)
+        guard name.count > marker.count else { return false }
+        for start in 0...(name.count - marker.count) where name[start..<start + marker.count].elementsEqual(marker) { return true }
+        return false
     }
 
     /// `remove(in:)` at most once per directory per process: every writer calls it before its first

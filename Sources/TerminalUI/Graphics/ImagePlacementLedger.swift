@@ -12,14 +12,11 @@ public struct ImagePlacement<Key: Hashable & Sendable>: Hashable, Sendable {
 
 /// What to do this frame so the pixels on screen match what the renderer wants.
 public struct ImagePlacementPlan<Key: Hashable & Sendable>: Equatable, Sendable {
-    /// Pictures to take off the screen (kitty: delete by id; sixel/iTerm2: their rows are repainted by curses).
+    /// Pictures to take off the screen (kitty: delete by id; sixel/iTerm2: curses writes their cells).
     public var erase: [ImagePlacement<Key>] = []
     /// Pictures to write after curses' update, in this order.
     public var draw: [ImagePlacement<Key>] = []
-    /// Screen rows curses must repaint completely before its update (sixel/iTerm2 only): repainting writes
-    /// text cells over the old pixels, which is the only way to erase them.
-    public var repaintRows: [Int] = []
-    public var isEmpty: Bool { erase.isEmpty && draw.isEmpty && repaintRows.isEmpty }
+    public var isEmpty: Bool { erase.isEmpty && draw.isEmpty }
 }
 
 /// How a protocol's pictures leave the screen.
@@ -51,35 +48,30 @@ public struct ImagePlacementLedger<Key: Hashable & Sendable>: Sendable {
             && !overlays.contains { $0.intersects(rect) }
     }
 
-    /// Compares what the renderer wants this frame with what is on screen and records the result as placed.
-    /// Unchanged pictures are left alone: an idle frame writes nothing.
-    /// - Parameter rewrittenRows: rows curses writes text to in this update (sixel/iTerm2: its line-erase
-    ///   shortcuts wipe pixels beside the changed cells, so pictures on those rows are drawn again).
-    public mutating func plan(wanted: [ImagePlacement<Key>], overlays: [CellRect], screen: TerminalSize,
-                              rewrittenRows: Set<Int> = []) -> ImagePlacementPlan<Key>
+    /// The pictures of `wanted` that are shown: those that fit, not under an overlay, and not sharing cells
+    /// with one listed before (the renderer lists on-screen order).
+    public static func visible(_ wanted: [ImagePlacement<Key>], overlays: [CellRect], screen: TerminalSize)
+        -> [ImagePlacement<Key>]
     {
         var visible: [ImagePlacement<Key>] = []
-        for placement in wanted where Self.fits(placement.rect, screen: screen, overlays: overlays) {
-            // Two pictures never share cells: the first wanted (the renderer lists on-screen order) wins.
+        for placement in wanted where fits(placement.rect, screen: screen, overlays: overlays) {
             if !visible.contains(where: { $0.rect.intersects(placement.rect) }) { visible.append(placement) }
         }
+        return visible
+    }
+
+    /// Compares what the renderer wants this frame with what is on screen and records the result as placed.
+    /// Unchanged pictures are left alone: an idle frame writes nothing.
+    /// - Parameter overwritten: sixel/iTerm2: whether curses' update writes into a picture's cells (it is
+    ///   then drawn again). A picture that goes leaves its neighbours alone: only its own cells are written.
+    public mutating func plan(wanted: [ImagePlacement<Key>], overlays: [CellRect], screen: TerminalSize,
+                              overwritten: (CellRect) -> Bool = { _ in false }) -> ImagePlacementPlan<Key>
+    {
+        let visible = Self.visible(wanted, overlays: overlays, screen: screen)
         var plan = ImagePlacementPlan<Key>()
         plan.erase = placed.filter { !visible.contains($0) }
         var kept = placed.filter { visible.contains($0) }
-        if erasure == .repaintCells, !plan.erase.isEmpty {
-            // A picture replaced by another over exactly the same cells (a movie's next frame, the key photo
-            // after the movie) is simply overdrawn: the new pixels cover the old ones, and repainting the
-            // cells first would flash them blank.
-            let drawnRects = Set(visible.filter { !placed.contains($0) }.map(\.rect))
-            let uncovered = plan.erase.filter { !drawnRects.contains($0.rect) }
-            let rows = Set(uncovered.flatMap { $0.rect.rowRange }).filter { $0 >= 0 && $0 < screen.rows }
-            plan.repaintRows = rows.sorted()
-            // Repainting a row wipes every picture on it, including ones that did not move.
-            kept.removeAll { !rows.isDisjoint(with: $0.rect.rowRange) }
-        }
-        if erasure == .repaintCells, !rewrittenRows.isEmpty {
-            kept.removeAll { !rewrittenRows.isDisjoint(with: $0.rect.rowRange) }
-        }
+        if erasure == .repaintCells { kept.removeAll { overwritten($0.rect) } }
         plan.draw = visible.filter { !kept.contains($0) }
         placed = visible
         return plan

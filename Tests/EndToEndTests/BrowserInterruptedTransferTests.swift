@@ -1,0 +1,232 @@
+import Foundation
+import MediaFormats
+import TestSupport
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 32.2: a browser copy or move to another file system is a group commit (every file to its temporary,
+/// verified, the still committed last), so `q`, SIGTERM, SIGHUP, SIGINT and SIGKILL at any moment leave no
+/// movie without its still and no temporary at the destination, and the sources intact. The destination is a
+/// tmpfs mounted by the test, so the move really crosses file systems.
+final class BrowserInterruptedTransferTests: XCTestCase {
+    private var fixture: BrowserFixture!
+    private var session: TmuxSession?
+    private var mountPoint = ""
+    private var liveMovie = ""
+    private var liveStill = ""
+    private var movieSize: UInt64 = 0
+    private var sourcesBefore = ""
+
+    override func setUpWithError() throws {
+        fixture = try BrowserFixture.make()
+        guard let ffmpeg = ExternalTool.path("ffmpeg") else { throw MissingRequirement.tool("ffmpeg is not installed") }
+        mountPoint = fixture.home.appendingPathComponent("other-fs").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mounted = try ExternalTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=1g", "tmpfs", mountPoint])
+        guard mounted.status == 0 else {
+            mountPoint = ""
+            throw MissingRequirement.tool("cannot mount a tmpfs as the second file system (needs root): \(mounted.err)")
+        }
+        // A ~170 MB Live Photo in the library, made by livegrid from generated inputs: copying it takes long
+        // enough for a key or a signal to land in every phase.
+        let work = fixture.home.appendingPathComponent("inputs").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let movie = work + "/big.mov", photo = work + "/big.jpg"
+        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "4",
+            "-vf", "noise=alls=60:allf=t+u", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0",
+            "-pix_fmt", "yuv420p", "-y", movie]).status, 0)
+        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480",
+                                                            "-frames:v", "1", "-y", photo]).status, 0)
+        let made = try ExternalTool.runProgram(fixture.binary, ["make-live", photo, movie, "-o", fixture.directory.path])
+        XCTAssertEqual(made.status, 0, made.err)
+        liveMovie = fixture.directory.appendingPathComponent("big-live.MOV").path
+        liveStill = fixture.directory.appendingPathComponent("big-live.JPG").path
+        movieSize = try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: liveMovie)[.size] as? NSNumber)?.uint64Value)
+        sourcesBefore = try checksums(liveMovie, liveStill)
+    }
+
+    override func tearDown() {
+        session = nil
+        if !mountPoint.isEmpty { _ = try? ExternalTool.runProgram("/bin/umount", ["-l", mountPoint]) }   // try?: clean-up
+        fixture?.remove()
+    }
+
+    private func checksums(_ paths: String...) throws -> String {
+        try ExternalTool.runProgram("/usr/bin/sha256sum", paths).out
+            .split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }.joined(separator: " ")
+    }
+
+    private var destination: String { mountPoint + "/out" }
+
+    private func names(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    /// Starts the browser, shows only the big Live Photo and asks for a copy or move of it to `destination`.
+    private func startTransfer(move: Bool) throws -> Int32 {
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        let session = try TmuxSession(command: fixture.command(), columns: 160)
+        self.session = session
+        let count = fixture.names.count + 1
+        try session.waitFor("the grid with \(count) items") { $0.first?.contains("\(count) items") == true }
+        let pid = try XCTUnwrap(Int32(try session.display("#{pane_pid}")))
+        try session.send("Escape", "/")
+        try session.run(["send-keys", "-t", session.name, "-l", "big-live"], capture: false)
+        try session.send("Enter")
+        try session.waitFor("only big-live shown") { $0.first?.contains("1 item ") == true }
+        try session.send(move ? "v" : "c")
+        try session.waitFor("the destination prompt") { $0.contains { $0.contains(move ? "Move big-live" : "Copy big-live") } }
+        try session.run(["send-keys", "-t", session.name, "-l", destination], capture: false)
+        try session.send("Enter")
+        return pid
+    }
+
+    enum Moment { case movieTemporaryHalfWritten, movieUnderItsFinalName }
+
+    /// Polls the destination until `moment`; false if it never came.
+    private func waitFor(_ moment: Moment) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            for name in names(destination) {
+                switch moment {
+                case .movieUnderItsFinalName:
+                    if name == "big-live.MOV" { return true }
+                case .movieTemporaryHalfWritten:
+                    guard name.hasPrefix(".big-live.MOV.livegrid-") else { continue }
+                    let size = (try? FileManager.default.attributesOfItem(atPath: destination + "/" + name)[.size]
+                                as? NSNumber)?.uint64Value ?? 0
+                    if size >= movieSize / 2 { return true }
+                }
+            }
+            usleep(300)
+        }
+        return false
+    }
+
+    private func waitForTheBrowserToEnd() throws {
+        let session = try XCTUnwrap(self.session)
+        try session.waitFor("the browser to end", timeout: 30) { _ in (try? session.display("#{pane_dead}")) == "1" }
+    }
+
+    /// Nothing half: the destination is empty (rolled back) or holds the whole pair with the sources' bytes;
+    /// the sources are intact, or gone only because the whole pair is at the destination; no temporary.
+    private func assertNoHalfPair(_ context: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let left = names(destination)
+        XCTAssertFalse(left.contains { $0.hasPrefix(".") }, "\(context): a temporary stayed: \(left)", file: file, line: line)
+        let finals = left.filter { !$0.hasPrefix(".") }
+        if finals.isEmpty {
+            XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore, "\(context): sources changed", file: file, line: line)
+            return
+        }
+        XCTAssertEqual(finals, ["big-live.JPG", "big-live.MOV"], "\(context): a half pair at the destination", file: file, line: line)
+        guard finals.count == 2 else { return }
+        XCTAssertEqual(try checksums(destination + "/big-live.MOV", destination + "/big-live.JPG"), sourcesBefore,
+                       "\(context): the copy differs", file: file, line: line)
+        let sources = [liveMovie, liveStill].filter { FileManager.default.fileExists(atPath: $0) }
+        if sources.count == 2 {
+            XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore, "\(context): sources changed", file: file, line: line)
+        }
+    }
+
+    private func interruptMove(by signalNumber: Int32, _ name: String) throws {
+        let pid = try startTransfer(move: true)
+        // The moment that used to leave NAME.MOV alone: its final name is there, the still not yet.
+        XCTAssertTrue(waitFor(.movieUnderItsFinalName), "the move never placed the movie")
+        kill(pid, signalNumber)
+        try waitForTheBrowserToEnd()
+        try assertNoHalfPair("\(name) during a move to another file system")
+    }
+
+    func testSIGTERMDuringACrossFileSystemMoveLeavesNoHalfPair() throws { try interruptMove(by: SIGTERM, "SIGTERM") }
+    func testSIGHUPDuringACrossFileSystemMoveLeavesNoHalfPair() throws { try interruptMove(by: SIGHUP, "SIGHUP") }
+    func testSIGINTDuringACrossFileSystemMoveLeavesNoHalfPair() throws { try interruptMove(by: SIGINT, "SIGINT") }
+
+    func testSignalsWhileTheMovieIsCopiedLeaveNothingAtTheDestination() throws {
+        let pid = try startTransfer(move: true)
+        XCTAssertTrue(waitFor(.movieTemporaryHalfWritten), "the movie's temporary never reached half the movie")
+        kill(pid, SIGTERM)
+        try waitForTheBrowserToEnd()
+        try assertNoHalfPair("SIGTERM while copying")
+        XCTAssertEqual(names(destination), [], "nothing committed before the copy was whole")
+        XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore)
+    }
+
+    /// `q` mid-move asks; `y` cancels, the rollback removes the temporaries, and the browser quits.
+    func testQDuringAMoveAsksThenCancelsRollsBackAndQuits() throws {
+        _ = try startTransfer(move: true)
+        XCTAssertTrue(waitFor(.movieTemporaryHalfWritten), "the movie's temporary never reached half the movie")
+        let session = try XCTUnwrap(self.session)
+        try session.send("q")
+        try session.waitFor("the question") { $0.contains { $0.contains("A transfer is running: cancel it and quit? y/N") } }
+        try session.send("y")
+        try waitForTheBrowserToEnd()
+        XCTAssertEqual(names(destination), [], "the cancelled move left something")
+        XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore, "the sources are intact")
+    }
+
+    func testQDuringACopyAsksThenCancelsAndLeavesNoTemporary() throws {
+        _ = try startTransfer(move: false)
+        XCTAssertTrue(waitFor(.movieTemporaryHalfWritten), "the movie's temporary never reached half the movie")
+        let session = try XCTUnwrap(self.session)
+        try session.send("q")
+        try session.waitFor("the question") { $0.contains { $0.contains("A transfer is running: cancel it and quit? y/N") } }
+        try session.send("n")
+        try session.waitFor("the copy goes on") { $0.contains { $0.contains("the transfer goes on") } }
+        try session.send("q")
+        // The copy may have finished meanwhile: then `q` quits at once.
+        try session.waitFor("the question again, or the end") { screen in
+            screen.contains { $0.contains("cancel it and quit? y/N") } || (try? session.display("#{pane_dead}")) == "1"
+        }
+        if (try? session.display("#{pane_dead}")) != "1" { try session.send("y") }
+        try waitForTheBrowserToEnd()
+        // The copy may have finished between the two questions: then it is whole; else nothing is there.
+        try assertNoHalfPair("q during a copy")
+        XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore, "a copy never touches its sources")
+    }
+
+    /// `q` during Export… asks too; `y` cancels the export (its temporaries removed) before quitting.
+    func testQDuringAnExportAsksThenCancelsAndLeavesNoTemporary() throws {
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        let session = try TmuxSession(command: fixture.command(), columns: 160)
+        self.session = session
+        let count = fixture.names.count + 1
+        try session.waitFor("the grid with \(count) items") { $0.first?.contains("\(count) items") == true }
+        try session.send("Escape", "/")
+        try session.run(["send-keys", "-t", session.name, "-l", "big-live"], capture: false)
+        try session.send("Enter")
+        try session.waitFor("only big-live shown") { $0.first?.contains("1 item ") == true }
+        try session.send("e")
+        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
+        try session.send("Enter")
+        try session.waitFor("the destination prompt") { $0.contains { $0.contains("Export to:") } }
+        try session.run(["send-keys", "-t", session.name, "-l", destination], capture: false)
+        try session.send("Enter")
+        XCTAssertTrue(waitFor(.movieTemporaryHalfWritten), "the export's temporary movie never reached half the movie")
+        try session.send("q")
+        try session.waitFor("the question") { $0.contains { $0.contains("A transfer is running: cancel it and quit? y/N") } }
+        try session.send("y")
+        try waitForTheBrowserToEnd()
+        XCTAssertEqual(names(destination), [], "the cancelled export left something")
+        XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore)
+    }
+
+    /// SIGKILL cannot be caught: the temporaries stay until the next livegrid opens that folder, which sweeps
+    /// them; a movie is never at the destination without its still.
+    func testSIGKILLDuringAMoveIsSweptByTheNextRun() throws {
+        let pid = try startTransfer(move: true)
+        XCTAssertTrue(waitFor(.movieTemporaryHalfWritten), "the movie's temporary never reached half the movie")
+        kill(pid, SIGKILL)
+        try waitForTheBrowserToEnd()
+        XCTAssertFalse(names(destination).contains("big-live.MOV"), "a movie without its still")
+        XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore, "the sources are intact")
+
+        let next = try TmuxSession(command: fixture.command().replacingOccurrences(of: fixture.directory.path, with: destination))
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !names(destination).isEmpty { usleep(50_000) }
+        XCTAssertEqual(names(destination), [], "the next run swept the killed move's temporaries")
+        try next.send("q")
+    }
+}
