@@ -3,6 +3,7 @@ extension BrowserState {
     @discardableResult
     public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
         let effects = reduceAction(action)
+        keepViewerOffFolders()
         return effects + playbackFollowUp() + triageFollowUp()
     }
 
@@ -18,6 +19,7 @@ extension BrowserState {
         }
         switch action {
         case .move(let direction):
+            if direction == .left, let parent = parentFromLeftEdge() { return parent }
             move(direction)
         case .pageUp:
             if let grid = sectionedGrid, mode == .grid { selectIndex(grid.item(from: selection, itemRows: -layout.visibleRows) ?? 0); break }
@@ -37,7 +39,7 @@ extension BrowserState {
         case .zoomOut:
             setZoom(zoom - 1)
         case .openViewer:
-            if mode == .grid, let folder = openRemoteDirectoryIfSelected() { return folder }
+            if mode == .grid, let folder = openRemoteDirectoryIfSelected() ?? openLocalFolderIfSelected() { return folder }
             if mode == .grid, selectedItem != nil { mode = .viewer }
         case .toggleInfo:
             if mode == .help { mode = modeBeforeHelp }
@@ -80,7 +82,9 @@ extension BrowserState {
             let hit = sectionedGrid.map { $0.index(atX: x, y: y, scrollRow: scrollRow) }
                 ?? layout.index(atX: x, y: y, scrollRow: scrollRow, itemCount: items.count)
             if let index = hit {
-                if index == selection, let folder = openRemoteDirectoryIfSelected() { return folder }
+                if index == selection, let folder = openRemoteDirectoryIfSelected() ?? openLocalFolderIfSelected() {
+                    return folder
+                }
                 if index == selection { mode = .viewer } else { selectIndex(index) }
             }
         case .scroll(let rows):
@@ -110,29 +114,44 @@ extension BrowserState {
             // Only the first scan of a folder shows partial items: a late report must not undo a finished scan,
             // and a rescan (`r`) keeps the full grid it has until its own result replaces it. The first scan's
             // later report (the whole view from the index) replaces its first screen.
-            guard isScanning, allItems.isEmpty || showsPartialScan else { break }
+            guard isScanning, allItems.isEmpty || showsPartialScan, folders.accepts(progress.scan) else { break }
             scanListedFiles = progress.listedFiles
             // Keeps the selected item by identity, wherever it lands.
-            setItems(progress.scan.items, partial: true, fromIndex: progress.fromIndex)
+            setItems(shownItems(of: progress.scan), partial: true, fromIndex: progress.fromIndex)
+            selectAfterFolderScan(partial: true)
         case .scanFinished(let scan):
+            // A scan of a folder the user has left since (or of the other `-r`) is not this view's.
+            guard folders.accepts(scan) else { break }
             isScanning = false
             scanListedFiles = nil
             scanError = nil
             showsScanFailure = false
             scanWarnings = scan.warnings
-            setItems(scan.items)
+            setItems(shownItems(of: scan))
+            selectAfterFolderScan(partial: false)
             return triageAfterScan()
         case .showMessage(let text):
             message = text
         case .triage(let triageAction):
-            return reduceTriage(triageAction)
+            if let refusal = refusalOnFolder(triageAction) {
+                message = refusal
+                break
+            }
+            let effects = reduceTriage(triageAction)
+            dropFolderMarks()
+            return effects
         case .scanFailed(let error):
+            guard folders.awaited == nil || error.folder == nil || error.folder == folders.current else { break }
             isScanning = false
             scanListedFiles = nil
             scanError = error
             showsScanFailure = true
         case .remote(let remoteAction):
             return reduceRemote(remoteAction)
+        case .view(.toggleRecursive):
+            return toggleRecursive()
+        case .view(.parentFolder):
+            return openLocalParent(aboveTop: true) ?? []
         case .view(let viewAction):
             reduceView(viewAction)
         }
@@ -157,6 +176,8 @@ extension BrowserState {
                 setFilter("")
             } else if let parent = openRemoteParent() {
                 return stopPlaybackIfNeeded() + parent
+            } else if let parent = openLocalParent(aboveTop: false) {
+                return parent
             }
         }
         return stopPlaybackIfNeeded()

@@ -58,7 +58,8 @@ public struct BrowserState: Sendable {
     public var keyPhoto: KeyPhotoSession?
     /// One-line message for the status bar (errors, hints); cleared by the next key.
     public var message: String?
-    /// A file to select once the first scan lists it (`livegrid PHOTO.jpg`): a pair's movie selects its item.
+    /// A file to select once the first scan lists it (`livegrid PHOTO.jpg`): a pair's movie selects its item,
+    /// and the viewer opens on it (Esc then shows its folder's grid), as nsxiv, feh and xdg-open do.
     public var pendingSelection: String?
     /// Why the last scan failed (the folder became unreadable): the empty grid says it instead of "no photos".
     public var scanError: ScanFailure?
@@ -72,9 +73,12 @@ public struct BrowserState: Sendable {
     public private(set) var sections: [ViewSection] = []
     /// The text typed after the jump-to-date key; nil when the prompt is closed.
     public var dateJumpText: String?
+    /// The local folder shown, the breadcrumb's top and `-r` (BrowserCore/Views/BrowserState+Folders).
+    public var folders: LocalFolderNavigation
 
     public init(rootPath: String, terminal: TerminalSize, zoom: Int = GridLayout.defaultZoom) {
         self.rootPath = rootPath
+        self.folders = LocalFolderNavigation(top: rootPath)
         self.terminal = terminal
         self.zoom = min(max(zoom, 0), GridLayout.zoomWidths.count - 1)
     }
@@ -98,6 +102,7 @@ public struct BrowserState: Sendable {
             if let item = newItems.first(where: { $0.files.contains { $0.path == wanted } }) {
                 selectedID = item.id
                 pendingSelection = nil
+                if mode == .grid { mode = .viewer }
             } else if !partial {
                 pendingSelection = nil
             }
@@ -127,7 +132,21 @@ public struct BrowserState: Sendable {
             }
         }
         if triage.filter != .everything { items = triage.filter.apply(to: items, states: triage.states) }
-        (items, sections) = LibraryArrangement.arrange(items, order: sortOrder, grouping: grouping)
+        // Folder cells stay first, whatever the order, under a section of their own when grouped.
+        let folderCount = items.prefix(while: \.isFolderEntry).count
+        if folderCount == 0 {
+            (items, sections) = LibraryArrangement.arrange(items, order: sortOrder, grouping: grouping)
+        } else if sortOrder != .name || grouping != .none {
+            let (photos, photoSections) = LibraryArrangement.arrange(Array(items.dropFirst(folderCount)), order: sortOrder,
+                                                                     grouping: grouping)
+            items = Array(items.prefix(folderCount)) + photos
+            sections = photoSections.map { ViewSection(title: $0.title, range: ($0.range.lowerBound + folderCount)..<($0.range.upperBound + folderCount)) }
+            if grouping != .none {
+                sections.insert(ViewSection(title: "Folders · \(folderCount)", range: 0..<folderCount), at: 0)
+            }
+        } else {
+            sections = []
+        }
         if let selectedID {
             let parts = LibraryItem.idParts(selectedID)
             if let index = items.firstIndex(where: { $0.hasID(parts) }) { selection = index }

@@ -7,6 +7,7 @@ public enum HelpScreen {
         ("Open viewer", [.open]), ("Info panel", [.info]), ("Play (hold)", [.play]), ("Back", [.back]),
         ("Redraw", [.redraw]), ("Help", [.help]), ("Quit", [.quit]),
         ("Retry download", [.retry]), ("Transfers", [.activity]), ("Parent folder", [.parent]),
+        ("All below (-r)", [.recursive]),
         ("Key photo", [.keyPhoto]),
         ("Sort order", [.sort]), ("Group/timeline", [.group]), ("Jump to date", [.jumpToDate]),
     ] + TriageKeys.helpRows

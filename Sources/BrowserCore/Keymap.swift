@@ -33,6 +33,8 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case keyPhoto = "key-photo"
     // Library views (BrowserCore/Views).
     case sort, group, jumpToDate = "jump-to-date"
+    /// Local folders (issue 31.2): every photo below the folder, as `-r` does, or the folder's own again.
+    case recursive
 }
 
 /// Key bindings: several keys per command, rebindable from the `[keys]` table of the config.
@@ -66,6 +68,7 @@ public struct Keymap: Sendable {
         (.sort, [.character("s")]),
         (.group, [.character("t")]),
         (.jumpToDate, [.character("D")]),
+        (.recursive, [.character("F")]),
     ] + TriageKeys.defaultBindings
 
     public init() {
@@ -137,7 +140,10 @@ public struct Keymap: Sendable {
         case .redraw: return .redraw
         case .retry: return .remote(.retry)
         case .activity: return .remote(.toggleActivityPanel)
-        case .parent: return state.mode == .grid ? .remote(.parent) : .back
+        case .parent:
+            guard state.mode == .grid else { return .back }
+            return state.remote != nil ? .remote(.parent) : .view(.parentFolder)
+        case .recursive: return state.mode == .grid ? .view(.toggleRecursive) : nil
         case .keyPhoto: return state.mode == .viewer ? .studio(.enterKeyPhoto) : nil
         case .sort: return .view(.cycleSort)
         case .group: return .view(.cycleGrouping)

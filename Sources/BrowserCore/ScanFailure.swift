@@ -23,6 +23,14 @@ public enum ScanFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The folder whose scan failed, when the failure names one.
+    public var folder: String? {
+        switch self {
+        case .folderMissing(let path), .notAFolder(let path), .folderUnreadable(let path, _): return path
+        case .unexpected: return nil
+        }
+    }
+
     /// One plain sentence for the user.
     public var description: String {
         switch self {

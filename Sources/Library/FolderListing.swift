@@ -23,6 +23,9 @@ struct FolderListing: Sendable {
     var prefix: String { folderPrefix.text }
     private(set) var nameBytes: [UInt8] = []
     private(set) var nameEnds: [Int] = []
+    /// The paths of its subfolders (hidden ones and thumbnail caches left out), as the scanner spells them:
+    /// the browser shows them as cells (issue 31.2).
+    var subfolders: [String] = []
 
     init(directory: String, folder: FolderKey) {
         self.directory = directory
@@ -78,7 +81,7 @@ extension LibraryScanner {
             var subfolders: [String] = []
             do throws(DirectoryError) {
                 try readMediaNames(of: dir, into: &listing) { name in
-                    if recursive, !name.elementsEqual("thumbnails".utf8) {
+                    if !name.elementsEqual("thumbnails".utf8) {
                         let sub = PathBytes.string(from: name)
                         subfolders.append(dir == "/" ? "/" + sub : dir + "/" + sub)
                     }
@@ -89,7 +92,8 @@ extension LibraryScanner {
                 continue
             }
             isRoot = false
-            pending += subfolders
+            listing.subfolders = subfolders
+            if recursive { pending += subfolders }
             result.append(listing)
         }
         return result

@@ -18,6 +18,11 @@ public struct LibraryScan: Sendable {
     public var reads: Int
     /// Files whose bytes were probed in this scan; the others came from the library index.
     public var probedFiles: Int
+    /// The root's subfolders (paths as the scanner spells them, natural name order) when the scan did not
+    /// descend: the browser shows them as cells to enter (issue 31.2). Empty for a recursive scan.
+    public var folders: [String] = []
+    /// Whether the scan descended (`-r`): the browser matches a result to the view that asked for it.
+    public var recursive = false
     public init(root: String, items: [LibraryItem], warnings: [String], bytesRead: UInt64 = 0, reads: Int = 0,
                 probedFiles: Int? = nil) {
         self.root = root
@@ -80,8 +85,10 @@ public enum LibraryScanner {
         let probedFiles = probed.count(where: { !$0.fromIndex })
         let items = pairByFolder(&probed, after: [], listings: listings)
         if let warning = index?.warning { warnings.append(warning) }
-        return LibraryScan(root: directory, items: items, warnings: warnings,
-                           bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
+        var scan = LibraryScan(root: directory, items: items, warnings: warnings,
+                               bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
+        scan.describeFolders(listings, recursive: recursive)
+        return scan
     }
 
     /// The first `count` still pictures of `directory` (not descending) in the scan's display order, from the
@@ -340,6 +347,16 @@ public enum LibraryScanner {
         }
         return Probed(file: listing.mediaFile(input.entry, size: stamp.size, modificationTime: modificationTime, info: info),
                       stamp: stamp, fresh: fresh, folder: input.folder)
+    }
+}
+
+extension LibraryScan {
+    /// Fills `recursive` and `folders` (the root's subfolders, sorted as the grid sorts names) from the
+    /// listings of a scan; the root's listing is the first.
+    mutating func describeFolders(_ listings: [FolderListing], recursive: Bool) {
+        self.recursive = recursive
+        guard !recursive, let root = listings.first else { folders = []; return }
+        folders = root.subfolders.sorted { NaturalOrder.less($0, $1) }
     }
 }
 

@@ -66,9 +66,9 @@ extension LibraryScanner {
         // Reported only when something is left to look at (a small folder is one step).
         let reported = headRefs.count < headListed || partial?.complete == false
         if reported {
-            progress(LibraryScanProgress(scan: LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)),
-                                                           warnings: warnings),
-                                         listedFiles: partial == nil ? headListed : nil))
+            var first = LibraryScan(root: directory, items: LivePairer.pair(head.map(\.file)), warnings: warnings)
+            first.describeFolders(headListings, recursive: recursive)
+            progress(LibraryScanProgress(scan: first, listedFiles: partial == nil ? headListed : nil))
         }
         // A library scanned before: its whole view from the last scan, once the first screen is drawn (decoding
         // 100,000 items on both cores delayed its pictures), then the rest is listed and checked.
@@ -77,7 +77,10 @@ extension LibraryScanner {
         var snapshot = snapshotFile.flatMap { remembered?.decode($0, milestone: milestone) }
         if let snapshot {
             milestone("scan-snapshot-read")
-            progress(LibraryScanProgress(scan: snapshot.scan, listedFiles: snapshot.fileCount, fromIndex: true))
+            var whole = snapshot.scan
+            // Without -r the folder was listed before the first report: its subfolders are known.
+            whole.describeFolders(partial == nil ? listings : [], recursive: recursive)
+            progress(LibraryScanProgress(scan: whole, listedFiles: snapshot.fileCount, fromIndex: true))
         }
         if partial != nil {
             listings = try listFolders(root: directory, recursive: recursive, warnings: &warnings)
@@ -91,6 +94,7 @@ extension LibraryScanner {
                 milestone("scan-confirmed")
                 remembered?.used()
                 var scan = known.scan
+                scan.describeFolders(listings, recursive: recursive)
                 if let warning = index?.warning { scan.warnings.append(warning) }
                 return scan
             }
@@ -133,8 +137,10 @@ extension LibraryScanner {
         milestone("scan-paired")
         rememberer?.remember(items: items, warnings: warnings, listings: listings, stamps: stamps)
         if let warning = index?.warning { warnings.append(warning) }
-        return LibraryScan(root: directory, items: items, warnings: warnings,
-                           bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
+        var scan = LibraryScan(root: directory, items: items, warnings: warnings,
+                               bytesRead: counter.bytes, reads: counter.reads, probedFiles: probedFiles)
+        scan.describeFolders(listings, recursive: recursive)
+        return scan
     }
 
     /// `head`'s probes filed under the folders of the whole listing (matched by path): the first screen's

@@ -130,14 +130,29 @@ public struct ScanReport: Codable, Sendable {
 
     /// A readable table: one line per item, warnings indented below it (with `verbose`, the parsers'
     /// own words below those).
-    public func table(verbose: Bool = false) -> String { tableLines(verbose: verbose).joined(separator: "\n") }
+    public func table(verbose: Bool = false, folders: Bool = false) -> String {
+        tableLines(verbose: verbose, folders: folders).joined(separator: "\n")
+    }
+
+    /// The folder of an item relative to the root ("." for the root itself), for the FOLDER column.
+    func folder(of item: Item) -> String {
+        guard let path = item.files.first?.path else { return "." }
+        let directory = (path as NSString).deletingLastPathComponent
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        if directory == root || directory.isEmpty { return "." }
+        return directory.hasPrefix(prefix) ? String(directory.dropFirst(prefix.count)) : directory
+    }
 
     /// The table line by line. Every field is escaped (`VisibleText`) before it is measured, so a hostile
     /// or over-long name stays inside its column, which always ends in a space.
-    public func tableLines(verbose: Bool = false) -> [String] {
+    /// With `folders` (`scan -r`), a FOLDER column after the kind says where each item lies below the root.
+    public func tableLines(verbose: Bool = false, folders: Bool = false) -> [String] {
         var lines: [String] = []
         func pad(_ s: String, _ n: Int) -> String { VisibleText.column(s, width: n - 1) + " " }
-        lines.append(pad("KIND", 7) + pad("NAME", 34) + pad("SIZE", 11) + pad("MOVIE", 16) + "IDENTIFIER")
+        // As wide as the longest folder, between 8 and 40 columns (a longer one is cut, as names are).
+        let folderWidth = folders ? min(40, max(8, items.map { VisibleText.columns(VisibleText.escaped(folder(of: $0))) + 2 }.max() ?? 8)) : 0
+        lines.append(pad("KIND", 7) + (folders ? pad("FOLDER", folderWidth) : "") + pad("NAME", 34) + pad("SIZE", 11)
+                     + pad("MOVIE", 16) + "IDENTIFIER")
         var headers = (sections ?? [])[...]
         func headersUpTo(_ index: Int) {
             while let next = headers.first, next.first <= index {
@@ -153,7 +168,8 @@ public struct ScanReport: Codable, Sendable {
             if let d = item.duration { movie = String(format: "%.2fs", d) }
             if let t = item.stillImageTime { movie += String(format: " @%.2fs", t) }
             if let e = item.embeddedMovie { movie = "embedded \(e.length / 1024)K" }
-            lines.append(pad(item.kind, 7) + pad(names, 34) + pad(size, 11) + pad(movie, 16)
+            lines.append(pad(item.kind, 7) + (folders ? pad(folder(of: item), folderWidth) : "") + pad(names, 34)
+                         + pad(size, 11) + pad(movie, 16)
                          + VisibleText.escaped(item.identifier ?? "-"))
             for w in item.warnings { lines.append("       ! " + VisibleText.escaped(w)) }
             if verbose { for p in item.problems { lines.append("         [" + VisibleText.escaped(p) + "]") } }

@@ -119,7 +119,7 @@ public final class BrowserApp {
         // A local scan needs nothing from the terminal: start it first so it overlaps curses' set-up and the
         // terminal probes (first paint waits for it).
         let scanStartedEarly = options.remoteURL == nil
-        if scanStartedEarly { launchLocalScan() }
+        if scanStartedEarly { launchLocalScan(path: options.path, recursive: options.recursive) }
         let environment = options.environment
         let session = try CursesSession(mouse: options.config.mouse,
                                         colorDecision: TerminalColorChoice.decide(override: options.colorOverride,
@@ -171,6 +171,7 @@ public final class BrowserApp {
         var typedAhead = TerminalProbe.takeTypedAhead().compactMap(\.keyInput).map(TerminalEvent.key)
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
+        state.folders.recursive = options.recursive
         state.sortOrder = options.config.sortOrder
         state.grouping = options.config.grouping
         state.playback.hintsEnabled = options.config.playbackHints
@@ -212,7 +213,7 @@ public final class BrowserApp {
             } else {
                 prewarmRememberedFirstScreen(provider, state: state)
             }
-        } else if startScan(isScanning: state.isScanning) {
+        } else if startScan(state) {
             state.reduce(.scanStarted)
         }
 
@@ -416,7 +417,7 @@ public final class BrowserApp {
     private func perform(_ effect: BrowserEffect, state: BrowserState) -> [BrowserAction] {
         switch effect {
         case .startScan:
-            return startScan(isScanning: state.isScanning) ? [.scanStarted] : []
+            return startScan(state) ? [.scanStarted] : []
         case .startPlayback(let itemID), .startHint(let itemID):
             // Remote items play their downloaded copy (nil until playable); local items play as they are.
             guard let item = state.playableItem(id: itemID), let playback else { return [] }
@@ -448,9 +449,10 @@ public final class BrowserApp {
     }
 
     /// Starts a scan unless one runs; true when it started (the reducer then hears `.scanStarted`).
-    private func startScan(isScanning: Bool) -> Bool {
-        guard !isScanning else { return false }
-        if let remote { remote.load() } else { launchLocalScan() }
+    /// A local scan is of the folder the state shows (entered or left since start) with its `-r`.
+    private func startScan(_ state: BrowserState) -> Bool {
+        guard !state.isScanning else { return false }
+        if let remote { remote.load() } else { launchLocalScan(path: state.folders.current, recursive: state.folders.recursive) }
         return true
     }
 
@@ -478,22 +480,23 @@ public final class BrowserApp {
                 "\(layout.cellWidth)x\(layout.pictureHeight)", "\(layout.itemsPerPage)"].joined(separator: "\u{1}")
     }
 
-    private func launchLocalScan() {
+    private func launchLocalScan(path: String, recursive: Bool) {
         let inbox = self.inbox
         let scan = options.scan, progressiveScan = options.progressiveScan, firstScreenDrawn = self.firstScreenDrawn
         let waitsForFirstScreen = !localScanLaunched
         localScanLaunched = true
-        let path = options.path, recursive = options.recursive
         let trace = self.trace
         let times = scannedModificationTimes, changedByLocalScan = self.changedByLocalScan
         let firstViewShown = self.firstViewShown
         NamedThread.start("livegrid-scan") {
             do {
-                let result: LibraryScan
+                var result: LibraryScan
                 if let progressiveScan {
                     // Posted through the inbox like every background result: the loop's wake-up carries it.
                     result = try progressiveScan(path, recursive, { progress in
                         trace?.log("scan-first-screen")
+                        var progress = progress
+                        progress.scan.recursive = recursive   // the view matches it to the folder it shows
                         inbox.post(.scanProgress(progress))
                     }, {
                         // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway),
@@ -503,6 +506,7 @@ public final class BrowserApp {
                 } else {
                     result = try scan(path, recursive)
                 }
+                result.recursive = recursive
                 trace?.log("scan-finished")
                 // Nothing can have changed before the first scan: its times are noted after its view is drawn
                 // (a second at most; the lock keeps a rescan waiting until they are).

@@ -2,6 +2,7 @@ import BrowserCore
 import BrowserRuntime
 import CNCurses
 import LivePairing
+import MediaFormats
 import TerminalGraphics
 
 /// Draws a `BrowserState` into curses: header, grid (or list, or viewer), status bar, overlays. It asks the
@@ -65,13 +66,18 @@ final class BrowserRenderer {
     private func drawHeader(_ state: BrowserState, painter: ScreenPainter) {
         var right = "\(state.items.count) item\(state.items.count == 1 ? "" : "s") · \(state.liveCount) live"
         if state.items.count != state.allItems.count { right += " of \(state.allItems.count)" }
+        let folderCells = state.folderCellCount
+        if folderCells > 0 {
+            let photos = state.items.count - folderCells
+            right = "\(photos) item\(photos == 1 ? "" : "s") · \(folderCells) folder\(folderCells == 1 ? "" : "s") · \(state.liveCount) live"
+        }
         if let remote = state.remote { right = RemoteOverlayPainter.headerCounts(state, remote: remote) }
         if state.isScanning {
             // The whole library is on screen from the index; the scan is making sure no file changed.
             right = (state.showsIndexedView ? "checking… " : "scanning… ")
                 + (state.scanListedFiles.map { "\($0) files · " } ?? "") + right
         }
-        var left = " livegrid  \(state.rootPath)"
+        var left = " livegrid  \(state.breadcrumb)"
         if state.isEditingFilter || !state.filter.isEmpty {
             left += "   /\(state.filter)\(state.isEditingFilter ? "▏" : "")"
         }
@@ -93,6 +99,8 @@ final class BrowserRenderer {
             left = " " + message
         } else if state.showsScanFailure, let failure = state.scanError {
             left = " scan failed: \(failure)"
+        } else if let item = state.selectedItem, item.isFolderEntry, state.remote == nil {
+            left = " \(state.selection + 1)/\(state.items.count) \(VisibleText.escaped(item.displayName))/ · folder · Enter opens"
         } else if let item = state.selectedItem {
             left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
             let warnings = item.warnings.count + item.files.reduce(0) { $0 + $1.info.problems.count }
@@ -136,8 +144,8 @@ final class BrowserRenderer {
         let visible = layout.visibleIndices(scrollRow: state.scrollRow, itemCount: state.items.count)
         if state.items.isEmpty {
             let message = state.remote.flatMap { RemoteOverlayPainter.emptyGridMessage($0, rootPath: state.rootPath) }
-                ?? (state.isScanning ? "Scanning \(state.rootPath)…"
-                    : state.scanError.map { "Scan failed: \($0)" } ?? "No photos or videos in \(state.rootPath)")
+                ?? (state.isScanning ? "Scanning \(state.breadcrumb)…"
+                    : state.scanError.map { "Scan failed: \($0)" } ?? "No photos, videos or folders in \(state.breadcrumb)")
             painter.text(message, x: 2, y: layout.content.y + 1, width: layout.content.width - 4, color: .dimText)
             return
         }
@@ -171,6 +179,10 @@ final class BrowserRenderer {
     /// One grid cell, in the plain and the grouped grid alike: picture, triage mark, caption, remote overlay.
     private func drawCell(_ item: LibraryItem, cell: CellRect, pictureRect: CellRect, selected: Bool,
                           state: BrowserState, provider: ThumbnailProvider, painter: ScreenPainter) {
+        if item.isFolderEntry, state.remote == nil {
+            drawFolderCell(item, cell: cell, pictureRect: pictureRect, selected: selected, painter: painter)
+            return
+        }
         let placed = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
                                  provider: provider, painter: painter)
         let marked = state.triage.marks.contains(item.id)
@@ -181,6 +193,19 @@ final class BrowserRenderer {
             RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
                                           badge: badge, painter: painter)
         }
+    }
+
+    /// A local subfolder: a box with "▤ folder" and its name below (no picture is asked for).
+    private func drawFolderCell(_ item: LibraryItem, cell: CellRect, pictureRect rect: CellRect, selected: Bool,
+                                painter: ScreenPainter) {
+        if rect.height >= 3 { painter.box(rect, color: selected ? .selection : .placeholder) }
+        let label = "▤ folder · Enter"
+        let width = min(rect.width, DisplayWidth.of(label))
+        painter.text(label, x: rect.x + max(0, (rect.width - width) / 2), y: rect.y + rect.height / 2, width: width,
+                     attributes: lg_a_bold(), color: .placeholder)
+        // The name is data: escaped, so a hostile folder name shows as `\e[2J`, never acts on the terminal.
+        painter.text((selected ? "▸" : " ") + VisibleText.escaped(item.displayName) + "/", x: cell.x, y: cell.y + rect.height,
+                     width: cell.width, attributes: selected ? lg_a_bold() : 0, color: selected ? .selection : nil)
     }
 
     /// The grouped grid: header rows (folder, year, month) between rows of cells.
@@ -220,7 +245,8 @@ final class BrowserRenderer {
     private func drawListRow(_ item: LibraryItem, in rect: CellRect, selected: Bool, painter: ScreenPainter) {
         // The same marks as on pictures, in a fixed column so they line up.
         let mark = badge.label(for: item, liveOff: liveOffReason?(item) != nil, fitting: 8) ?? ""
-        painter.text((selected ? "▸" : " ") + DisplayWidth.pad(mark, width: 8) + item.displayName,
+        let name = item.isFolderEntry ? VisibleText.escaped(item.displayName) + "/" : item.displayName
+        painter.text((selected ? "▸" : " ") + DisplayWidth.pad(item.isFolderEntry ? "▤" : mark, width: 8) + name,
                      x: rect.x, y: rect.y, width: rect.width, attributes: selected ? lg_a_bold() : 0,
                      color: selected ? .selection : nil)
     }

@@ -85,7 +85,8 @@ struct ScanCommand: ParsableCommand {
         if json {
             print(try report.json())   // exact: the JSON encoder escapes control characters itself
         } else {
-            HumanOutput.lines(report.tableLines(verbose: diagnostics.verbose))
+            // With -r each item says which folder it is in (the JSON has every file's path).
+            HumanOutput.lines(report.tableLines(verbose: diagnostics.verbose, folders: recursive))
         }
         if stats {
             let files = max(1, scan.fileCount)

@@ -36,20 +36,26 @@ final class BrowserPathEndToEndTests: XCTestCase {
         return try TmuxSession(command: "\(environment) '\(binary)' \(arguments)", columns: 120, rows: 40)
     }
 
-    func testAPhotoPathOpensItsFolderWithThePhotoSelected() throws {
+    func testAPhotoPathOpensTheViewerAndEscShowsItsFolderWithThePhotoSelected() throws {
         for name in ["a.jpeg", "b.jpeg", "c.jpeg", "d.jpeg"] { try place("motion-photo-v1.jpeg", at: name) }
         try place("train.jpg", at: "e.jpg")
         try place("train.mov", at: "e.mov")
         try place("motion-photo-v1.jpeg", at: "f.jpeg")
+        // Issue 31.3: the viewer opens on it; Esc shows its folder's grid with it selected.
         let session = try open("'\(root.path)/c.jpeg'")
-        try session.waitFor("c.jpeg selected, 3 of 6", timeout: 30) { screen in
-            screen.first?.contains("6 items") == true && screen.contains { $0.contains(" 3/6 ") }
-                && screen.contains { $0.contains("▸c.jpeg") }
+        try session.waitFor("the viewer on c.jpeg, 3 of 6", timeout: 30) { screen in
+            screen.first?.contains("6 items") == true
+                && screen.contains { $0.contains("c.jpeg · ") && $0.contains("3/6") && $0.contains("Esc back") }
         }
-        // A Live Photo's movie selects its item (the still).
+        try session.send("Escape")
+        try session.waitFor("c.jpeg selected in the grid, 3 of 6", timeout: 30) { screen in
+            screen.contains { $0.contains(" 3/6 ") } && screen.contains { $0.contains("▸c.jpeg") }
+                && !screen.contains { $0.contains("Esc back") }
+        }
+        // A Live Photo's movie selects its item (the still), in the viewer.
         let movie = try open("'\(root.path)/e.mov'")
-        try movie.waitFor("the Live Photo of e.mov selected", timeout: 30) { screen in
-            screen.contains { $0.contains(" 5/6 ") } && screen.contains { $0.contains("▸e.jpg") }
+        try movie.waitFor("the Live Photo of e.mov in the viewer", timeout: 30) { screen in
+            screen.contains { $0.contains("e.jpg · ") && $0.contains("5/6") && $0.contains("Esc back") }
         }
     }
 

@@ -14,6 +14,10 @@ public enum ViewAction: Sendable, Hashable {
     case dateJumpBackspace
     case commitDateJump
     case cancelDateJump
+    /// The `-r` key: every photo below the folder, or its own photos and subfolders (issue 31.2).
+    case toggleRecursive
+    /// Backspace in a local folder: its parent (above the top folder too, which then becomes the top).
+    case parentFolder
 }
 
 extension BrowserState {
@@ -38,6 +42,8 @@ extension BrowserState {
             if dateJumpText?.isEmpty == false { dateJumpText?.removeLast() }
         case .cancelDateJump:
             dateJumpText = nil
+        case .toggleRecursive, .parentFolder:
+            break   // reduced with their effects in `reduceAction` (they start a scan)
         case .commitDateJump:
             let text = dateJumpText ?? ""
             dateJumpText = nil
