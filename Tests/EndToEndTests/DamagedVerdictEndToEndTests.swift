@@ -71,19 +71,24 @@ final class DamagedVerdictEndToEndTests: XCTestCase {
 
         try TmuxSession.requireTmux()
         let binary = try MissingRequirement.livegridBinary()
-        let home = root.appendingPathComponent("home")
-        let command = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' TERM=tmux-256color '\(binary)' '\(library.path)'"
-        let session = try TmuxSession(command: command, columns: 120, rows: 40)
-        let grid = try session.waitFor("three damaged marks", timeout: 40) { screen in
-            screen.joined(separator: "\n").components(separatedBy: "! damaged").count - 1 >= 3
+        // Symbol cells draw the mark over the picture; kitty's pixels would cover it, so it goes under the picture.
+        // (Sixel is not checked here: Debian's tmux 3.3a has no sixel support.)
+        for mode in ["symbols", "kitty"] {
+            let home = root.appendingPathComponent("home-\(mode)")
+            let command = "env XDG_CONFIG_HOME='\(home.path)/config' XDG_CACHE_HOME='\(home.path)/cache' TERM=tmux-256color "
+                + "'\(binary)' --graphics \(mode) '\(library.path)'"
+            let session = try TmuxSession(command: command, columns: 120, rows: 40)
+            let grid = try session.waitFor("three damaged marks in \(mode) mode", timeout: 40) { screen in
+                screen.joined(separator: "\n").components(separatedBy: "! damaged").count - 1 >= 3
+            }
+            let cells = ScreenGrid(lines: grid, names: damaged + ["d-whole.jpg"])
+            for name in damaged {
+                let cell = try XCTUnwrap(cells.cell(name), "\(name) in the grid:\n" + grid.joined(separator: "\n"))
+                XCTAssertNotNil(cells.find("! damaged", in: cell), "\(mode): \(name) carries the damaged mark:\n" + grid.joined(separator: "\n"))
+            }
+            let whole = try XCTUnwrap(cells.cell("d-whole.jpg"))
+            XCTAssertNil(cells.find("damaged", in: whole), "\(mode): the intact JPEG carries no mark")
+            try session.send("q")
         }
-        let cells = ScreenGrid(lines: grid, names: damaged + ["d-whole.jpg"])
-        for name in damaged {
-            let cell = try XCTUnwrap(cells.cell(name), "\(name) in the grid:\n" + grid.joined(separator: "\n"))
-            XCTAssertNotNil(cells.find("! damaged", in: cell), "\(name) carries the damaged mark:\n" + grid.joined(separator: "\n"))
-        }
-        let whole = try XCTUnwrap(cells.cell("d-whole.jpg"))
-        XCTAssertNil(cells.find("damaged", in: whole), "the intact JPEG carries no mark")
-        try session.send("q")
     }
 }
