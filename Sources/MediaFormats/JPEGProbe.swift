@@ -47,7 +47,23 @@ public enum JPEGProbe {
             xmp = summary
         }
         info.embeddedMovie = MotionPhotoLocator.locate(source, xmp: xmp, limits: limits, problems: &info.problems)
+        if info.embeddedMovie == nil, try isCutShort(source) {
+            info.problems.append(ParseProblem(.warning, "jpeg", "no end-of-image marker (FF D9) at the end: the file is truncated"))
+        }
         return info
+    }
+
+    /// A JPEG whose last bytes hold no EOI was cut (EOI cannot occur in entropy-coded data, FF is stuffed
+    /// there): the verdict the decoder reaches, so that `scan` says "ends early" where `show` does (issue
+    /// 31.7.2). Only the last 64 bytes are read; trailing padding and short trailers are tolerated, and a file
+    /// ending in a Samsung trailer or holding a Motion Photo's movie (the caller checks) is not judged.
+    static func isCutShort(_ source: any ByteSource) throws(MediaError) -> Bool {
+        let size = source.size
+        guard size >= 4 else { return true }
+        let count = Int(min(size, 64))
+        let end = try source.readExactly(at: size - UInt64(count), count: count)
+        if end.suffix(4).elementsEqual(SamsungTrailer.footerMagic) { return false }
+        return !zip(end, end.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
     }
 
     static func readHeader(_ window: SourceWindow, limits: ParseLimits) throws(MediaError) -> Header {

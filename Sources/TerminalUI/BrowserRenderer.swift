@@ -268,8 +268,16 @@ final class BrowserRenderer {
         } else if let picture = provider.picture(for: key), picture.rows > 0 {
             let placement = output.show(badge.badged(picture, item: item, liveOff: liveOff), key: key, in: rect,
                                         painter: painter)
-            if output.showsTextOverPictures, let note = provider.pictureNote(for: item.id), note.shownInPart {
-                drawDamagedMark(note, in: placement, painter: painter)
+            if let note = provider.pictureNote(for: item.id), note.shownInPart {
+                if output.showsTextOverPictures {
+                    drawDamagedMark(note, in: placement, painter: painter)
+                } else {
+                    // Pixel pictures cover text drawn under them: the mark goes on the row below the picture,
+                    // inside its cell when the picture leaves one free, else on the picture's last row (issue 31.7.2).
+                    let below = placement.y + placement.height
+                    let row = below < rect.y + rect.height ? below : placement.y + placement.height - 1
+                    drawDamagedMark(note, in: CellRect(x: placement.x, y: row, width: placement.width, height: 1), painter: painter)
+                }
             }
             return placement
         } else {

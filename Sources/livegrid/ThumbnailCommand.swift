@@ -58,15 +58,24 @@ struct ThumbnailCommand: ParsableCommand {
             }
             do {
                 let frame: PixelFrame
+                let damage: ImagingError?
                 if let thumbnailCache {
-                    frame = try thumbnailCache.thumbnail(forFile: file, size: ThumbnailSize.covering(size),
-                                                         options: options).frame.fitted(in: PixelSize(square: size))
+                    let thumbnail = try thumbnailCache.thumbnail(forFile: file, size: ThumbnailSize.covering(size), options: options)
+                    frame = thumbnail.frame.fitted(in: PixelSize(square: size))
+                    damage = thumbnail.damage
                 } else {
-                    frame = try ImageDecoder.decode(path: file, fitting: PixelSize(square: size), options: options).frame
+                    let decoded = try ImageDecoder.decode(path: file, fitting: PixelSize(square: size), options: options)
+                    frame = decoded.frame
+                    damage = decoded.damage
                 }
                 let png = try PNGCodec.encode(frame, text: [("Software", "livegrid \(LivegridVersion.string)")])
                 // Without --force, link(2) refuses a file that appeared while decoding.
                 try AtomicFileWriter.write(png, to: target, replace: force)
+                if let damage {
+                    // Written, but only what decoded: the same words as `show` (issue 31.7.2); exit status 0.
+                    let note = diagnostics.verbose ? damage.verboseDescription : damage.description
+                    HumanOutput.error("\(file): \(note) (shown as far as it decodes, the rest grey)")
+                }
             } catch {
                 failures += 1
                 HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))

@@ -14,6 +14,20 @@ final class LibavFrameSource {
     private var decoderFinished = false
     /// Packets or frames the decoder rejected (damaged data) since the stream was opened or seeked.
     private(set) var damagedPackets = 0
+    /// True from the start and after a seek until a key frame came out: frames before it were predicted
+    /// from pictures the decoder never saw (libavcodec's HEVC decoder invents grey ones), so they show
+    /// garbage, not the movie (issue 31.7.1's blue frames).
+    private var awaitingKeyFrame: Bool
+    /// Movies wait for a key frame; a still's single picture is shown whatever its flags say.
+    private let waitsForKeyFrame: Bool
+    /// A seek that landed on a frame that is no key frame (a container whose key-frame table is missing or
+    /// lists predicted frames) is redone from the stream's start, once: the frames before the target are then
+    /// decoded with their references and skipped by the caller.
+    private var mayRestartFromBeginning = false
+    /// Frames dropped while waiting for a key frame; past `maxFramesBeforeKeyFrame` they are shown anyway (a
+    /// stream that flags none, e.g. intra refresh without IDR, still plays).
+    private var framesBeforeKeyFrame = 0
+    static let maxFramesBeforeKeyFrame = 300
 
     /// 200 megapixels (800 MB as RGBA): above any camera; below what a hostile header could ask for.
     static let maximumPixels: Int64 = 200_000_000
@@ -22,11 +36,15 @@ final class LibavFrameSource {
     static let maxConsecutiveFailures = 64
 
     /// Two threads: the machine this runs on has two cores, and frame threading adds a frame of latency each.
+    /// `waitForKeyFrame`: drop frames decoded before the first key frame after opening or seeking (movies).
     /// `outputCorrupt`: hand out frames the decoder flags as corrupt (a still shows what decoded of a
     /// damaged file; playback keeps libav's default).
     init(input: LibavInput, stream: UnsafeMutablePointer<AVStream>, decoder: UnsafePointer<AVCodec>,
-         threadCount: Int32 = 2, outputCorrupt: Bool = false, skipLoopFilter: Bool = false) throws(LibavError) {
+         threadCount: Int32 = 2, outputCorrupt: Bool = false, skipLoopFilter: Bool = false,
+         waitForKeyFrame: Bool = false) throws(LibavError) {
         self.input = input
+        waitsForKeyFrame = waitForKeyFrame
+        awaitingKeyFrame = waitForKeyFrame
         self.stream = stream
         guard let context = avcodec_alloc_context3(decoder) else { throw LibavError.outOfMemory("AVCodecContext") }
         codec = context
@@ -64,7 +82,19 @@ final class LibavFrameSource {
         var consecutiveFailures = 0
         while !decoderFinished {
             let received = avcodec_receive_frame(codec, frame)
-            if received >= 0 { return frame }
+            if received >= 0 {
+                if !awaitingKeyFrame || frame.pointee.key_frame != 0 || framesBeforeKeyFrame >= Self.maxFramesBeforeKeyFrame {
+                    awaitingKeyFrame = false
+                    return frame
+                }
+                framesBeforeKeyFrame += 1
+                av_frame_unref(frame)
+                if mayRestartFromBeginning {
+                    mayRestartFromBeginning = false
+                    try restartFromBeginning()
+                }
+                continue
+            }
             if received == LibavErrorCodes.eof {
                 decoderFinished = true
                 return nil
@@ -117,6 +147,25 @@ final class LibavFrameSource {
         demuxerFinished = false
         decoderFinished = false
         damagedPackets = 0
+        awaitingKeyFrame = waitsForKeyFrame
+        framesBeforeKeyFrame = 0
+        mayRestartFromBeginning = waitsForKeyFrame && timestamp > startTimestamp
+    }
+
+    /// The stream's first timestamp (its time zero), in stream time base.
+    private var startTimestamp: Int64 {
+        stream.pointee.start_time == lg_av_nopts_value() ? 0 : stream.pointee.start_time
+    }
+
+    /// Seeks to the stream's first packet and resets the decoder, still waiting for a key frame.
+    private func restartFromBeginning() throws(LibavError) {
+        guard let format, let codec else { return }
+        let result = av_seek_frame(format, stream.pointee.index, startTimestamp, AVSEEK_FLAG_BACKWARD)
+        guard result >= 0 else { throw LibavInput.describe(result, operation: "av_seek_frame", io: input.io) }
+        avcodec_flush_buffers(codec)
+        demuxerFinished = false
+        decoderFinished = false
+        framesBeforeKeyFrame = 0
     }
 
     private var format: UnsafeMutablePointer<AVFormatContext>? { input.format }

@@ -41,7 +41,8 @@ public final class MovieDecoder: @unchecked Sendable {
                 && Int(parameters.pointee.height) >= 2 * shownAtMost.height
         }
         frames = try LibavFrameSource(input: input, stream: stream, decoder: decoder,
-                                      threadCount: Int32(max(1, min(threadCount, 16))), skipLoopFilter: shrunk)
+                                      threadCount: Int32(max(1, min(threadCount, 16))), skipLoopFilter: shrunk,
+                                      waitForKeyFrame: true)
         guard let parameters = stream.pointee.codecpar else { throw LibavError.unsupported("stream without codec parameters") }
         let tb = stream.pointee.time_base
         guard tb.num > 0, tb.den > 0 else { throw LibavError.unsupported("stream time base \(tb.num)/\(tb.den)") }
