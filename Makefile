@@ -64,6 +64,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
+	@[ -x .build/release/livegrid ] || echo "make: the first release build compiles livegrid: 10-15 minutes on two cores (later builds take seconds)"
 	$(SWIFT) build -c release
 
 # Opens the browser on LIBRARY, or on the generated demo library (recursively: it has a subfolder).

@@ -2,6 +2,8 @@
 public enum DecodePath: String, Sendable, Hashable {
     /// The JPEG thumbnail in Exif IFD1.
     case exifThumbnail
+    /// The Exif IFD1 thumbnail with its black bars cut off (a 3:2 camera's 4:3 thumbnail, `LetterboxedThumbnail`).
+    case exifThumbnailLetterboxed
     /// The JPEG decoded with a DCT scaling factor below 1 (1/2, 1/4, 1/8, ...).
     case jpegScaled
     /// A progressive JPEG at 1/8 scale from the scans that carry its DC coefficients (the rest left unread).
@@ -16,7 +18,7 @@ public enum DecodePath: String, Sendable, Hashable {
     case libav
 
     /// A thumbnail the file carries (it may be smaller than what was asked, see `DecodeOptions`).
-    public var isEmbeddedThumbnail: Bool { self == .exifThumbnail || self == .heifThumbnail }
+    public var isEmbeddedThumbnail: Bool { self == .exifThumbnail || self == .exifThumbnailLetterboxed || self == .heifThumbnail }
 }
 
 /// Knobs for benchmarks and tests; the defaults are what livegrid uses.

@@ -35,18 +35,32 @@ enum JPEGDecoder {
         // The sufficient box is given upright, like the box.
         var options = options
         if swaps { options.embeddedThumbnailSufficientBox = options.embeddedThumbnailSufficientBox?.transposed }
+        // try?: a thumbnail that cannot be read or decoded is no thumbnail; the photo itself is decoded below.
         if options.useEmbeddedThumbnails, let range = info.exifThumbnail,
            range.length > 0, range.length <= maxExifThumbnailBytes, range.fits(in: source.size),
            let thumbBytes = try? source.readExactly(at: range.offset, count: Int(range.length)),
-           let thumbSize = try? handle.header(of: thumbBytes),
-           options.embeddedThumbnail(thumbSize, serves: storedTarget, of: header),
-           let (frame, thumbnailDamage) = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true),
-           thumbnailDamage == nil
+           let thumbSize = try? handle.header(of: thumbBytes)
         {
-            // Only ever shrink: a thumbnail slightly under the target (allowed coverage) is used as is.
-            let fitted = frame.size.covers(storedTarget) ? frame.resized(to: storedTarget) : frame
-            return DecodedImage(frame: fitted.applyingExifOrientation(orientation),
-                                path: .exifThumbnail, fullSize: upright)
+            // A 3:2 photo's 4:3 thumbnail between black bars serves as the picture inside them.
+            let letterbox = LetterboxedThumbnail.contentRect(of: thumbSize, for: header)
+            var thumbnail: PixelFrame?
+            if let letterbox {
+                if options.embeddedThumbnail(letterbox.size, serves: storedTarget, of: header),
+                   let (frame, damage) = try? handle.decode(thumbBytes, header: thumbSize, target: thumbSize, allowScaling: false),
+                   damage == nil {
+                    thumbnail = LetterboxedThumbnail.cropped(frame, to: letterbox)
+                }
+            } else if options.embeddedThumbnail(thumbSize, serves: storedTarget, of: header),
+                      let (frame, damage) = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true),
+                      damage == nil {
+                thumbnail = frame
+            }
+            if let thumbnail {
+                // Only ever shrink: a thumbnail slightly under the target (allowed coverage) is used as is.
+                let fitted = thumbnail.size.covers(storedTarget) ? thumbnail.resized(to: storedTarget) : thumbnail
+                return DecodedImage(frame: fitted.applyingExifOrientation(orientation),
+                                    path: letterbox == nil ? .exifThumbnail : .exifThumbnailLetterboxed, fullSize: upright)
+            }
         }
 
         let bytes: [UInt8]

@@ -20,7 +20,8 @@ struct Livegrid: ParsableCommand {
         version: LivegridVersion.string,
         subcommands: [
             BrowseCommand.self, ScanCommand.self, ShowCommand.self, ThumbnailCommand.self, ExportCommand.self,
-            MakeLiveCommand.self, ConvertCommand.self, EditCommand.self, ExtractCommand.self, PlayCommand.self, VersionCommand.self,
+            MakeLiveCommand.self, ConvertCommand.self, EditCommand.self, ExtractCommand.self, PlayCommand.self, KeysCommand.self,
+            VersionCommand.self,
         ],
         defaultSubcommand: BrowseCommand.self
     )

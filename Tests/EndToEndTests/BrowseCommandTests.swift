@@ -23,7 +23,10 @@ final class BrowseCommandTests: XCTestCase {
     func testWithoutATerminalItSaysSoInsteadOfDrawing() throws {
         let dir = try Fixtures.makeTemporaryDirectory("livegrid-notty")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try ToolRunner.run(try binary(), ["browse", "--config", "/nonexistent.toml", dir.path], mergeErrors: true)
+        // An empty config of its own: the user's is never read, and a named config must exist (issue 32.9).
+        let config = dir.appendingPathComponent("config.toml")
+        XCTAssertTrue(FileManager.default.createFile(atPath: config.path, contents: Data()))
+        let result = try ToolRunner.run(try binary(), ["browse", "--config", config.path, dir.path], mergeErrors: true)
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.output.contains("needs a terminal"), result.output)
         XCTAssertFalse(result.output.contains("\u{1B}["), "no escape sequences when not on a terminal")

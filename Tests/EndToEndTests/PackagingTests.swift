@@ -24,7 +24,7 @@ final class PackagingTests: XCTestCase {
     }
 
     func testCompletionScriptsKnowEverySubcommand() throws {
-        let subcommands = ["browse", "scan", "show", "thumbnail", "export", "make-live", "convert", "extract", "play", "version"]
+        let subcommands = ["browse", "scan", "show", "thumbnail", "export", "make-live", "convert", "extract", "play", "keys", "version"]
         for shell in ["bash", "zsh", "fish"] {
             let result = try LivegridCommand.run(["--generate-completion-script", shell])
             XCTAssertEqual(result.status, 0, result.err)

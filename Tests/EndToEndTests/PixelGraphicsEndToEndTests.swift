@@ -22,10 +22,9 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
         }
         var bytes = try waitForSixel(in: recording, atLeast: 1)
         try session.send("l", "Enter")   // the first item is the corrupt file: open a real picture
-        Thread.sleep(forTimeInterval: 0.3)
         bytes = try waitForSixel(in: recording, atLeast: Self.sixels(in: bytes).count + 1)
         try session.send("Escape", "q")
-        Thread.sleep(forTimeInterval: 0.5)
+        try session.waitForExit()   // everything it wrote is in the recording
         bytes = (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? bytes
 
         let cellHeight = Self.cellHeight(statusBar: grid.last { $0.contains("px cells") } ?? "") ?? 20
@@ -101,30 +100,32 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
         let browser = fixture.command("--graphics sixel --no-motion")
             .replacingOccurrences(of: "TERM=tmux-256color", with: "TERM=xterm-256color")
         let session = try TmuxSession(command: "sh -c \"sleep 1; exec env -u TMUX \(browser)\"", columns: 100, rows: 30)
+        // Recorded from the start: the hold's frames are the sixels that come after the settled first screen.
+        try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
         let count = fixture.names.count
         try session.waitFor("the grid") { screen in
             screen.first?.contains("\(count) items") == true && screen.contains { $0.contains("sixels") }
         }
         for _ in 0..<count where try session.screen().last?.contains("train.jpg") != true { try session.send("l") }
         try session.waitFor("train.jpg selected") { $0.last?.contains("train.jpg") == true }
-        Thread.sleep(forTimeInterval: 1)   // its thumbnail is on screen
-        try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
-        Thread.sleep(forTimeInterval: 0.2)
+        let before = try settledSixelCount(in: recording)   // its thumbnail and its neighbours' are on screen
         var status = ""
-        // Held for at least 1.5 s and until ten frames have arrived: a debug build encoding sixels on a loaded
-        // machine may need longer than the movie's real timing for ten (the bound still fails a stuck player).
+        // Held for at least 1.5 s and until three frames have arrived (20 s at most: the bound fails a stuck
+        // player). The player keeps the movie's timing and drops what a loaded machine cannot encode in time
+        // (a debug build's sixel frame takes 100-400 ms), so the test asks for a moving picture, not for all
+        // 22 frames: ten were asked before, and a loaded machine drew 4-8 (the FLAKY cause).
         let holdStarted = Date()
-        func recordedFrames() -> Int { Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? []).count }
+        func recordedFrames() -> Int { Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? []).count - before }
         while Date().timeIntervalSince(holdStarted) < 1.5
-            || (recordedFrames() < 10 && Date().timeIntervalSince(holdStarted) < 20) {
+            || (recordedFrames() < 3 && Date().timeIntervalSince(holdStarted) < 20) {
             try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
             if status.isEmpty, let line = try session.screen().last, line.contains("hold:") { status = line }
-            Thread.sleep(forTimeInterval: 0.03)
+            Thread.sleep(forTimeInterval: 0.03)   // the auto-repeat's pace, not a readiness wait
         }
-        Thread.sleep(forTimeInterval: 1.5)   // released: the key photo again
-        let frames = Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? [])
+        _ = try settledSixelCount(in: recording)   // released: the key photo again
+        let frames = Array(Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? []).dropFirst(before))
         XCTAssertTrue(status.contains("hold:"), "status while playing: \(status)")
-        XCTAssertGreaterThanOrEqual(frames.count, 10, "movie frames written as sixels while Space was held")
+        XCTAssertGreaterThanOrEqual(frames.count, 3, "movie frames written as sixels while Space was held")
         XCTAssertEqual(Set(frames.compactMap(\.row)).count, 1, "every frame at the cell's row: \(frames.map(\.row))")
         try session.send("q")
     }

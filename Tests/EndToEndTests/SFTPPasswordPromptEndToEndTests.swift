@@ -88,8 +88,9 @@ final class SFTPPasswordPromptEndToEndTests: RemoteServerTestCase {
         let prompt = try waitForText(session, "Password for \(account.name)@127.0.0.1: ")
         XCTAssertFalse(prompt.contains("EXIT="), "livegrid waits at the prompt")
         try session.run(["send-keys", "-t", session.name, "-l", password], capture: false)
-        // The keys reached the terminal (the cursor stays put: nothing echoed), then nothing of them is on screen.
-        Thread.sleep(forTimeInterval: 0.3)
+        // The keys reached the terminal (the cursor stays put: nothing echoed): the screen stays still, and
+        // nothing of them is on it.
+        try session.waitForStableScreen()
         let typed = try text(session)
         XCTAssertFalse(typed.contains(password), "the password is not echoed:\n\(typed)")
         XCTAssertFalse(typed.contains("Tr4in"), "no part of it either")

@@ -113,7 +113,8 @@ final class TmuxPassthroughEndToEndTests: XCTestCase {
         try settle(nested)
         var before = Self.positionedSixels(in: nested.recorded()).count
         try nested.inner.run(["new-window", "-t", nested.inner.name], capture: false)
-        Thread.sleep(forTimeInterval: 1)
+        // Switched away once tmux shows the new window (livegrid's pane is then hidden).
+        try waitUntil("the new window is active", timeout: 10) { try nested.inner.display("#{session_windows}") == "2" }
         try nested.inner.run(["select-window", "-t", "\(nested.inner.name):0"], capture: false)
         _ = try waitForPictures(in: nested) { Set($0.dropFirst(before).map(relative)).isSuperset(of: reference) }
         try settle(nested)

@@ -12,14 +12,15 @@ struct LocationStripper {
     func write(_ files: [String], of entry: ExportPlan.Entry, to directory: String, transfer: FileGroupTransfer,
                observe: (String, UInt64) throws -> Void) throws -> [String] {
         let item = entry.item
-        if item.kind == .motion, entry.choice == .livePhoto {
-            // The embedded movie would keep its own position (its moov is inside the still's bytes).
-            throw ExportError.cannotStripLocation(item.displayName,
-                reason: "a Motion Photo's embedded movie is not rewritten; export it as a still")
-        }
         // Decide every file's new bytes before writing anything, so an unsupported file fails the item whole.
         var plans: [(source: any ByteSource, assembly: ByteAssembly)?] = []
         for (index, path) in files.enumerated() {
+            if index == 0, item.kind == .motion, entry.choice == .livePhoto {
+                // The embedded movie keeps its own position inside the still's bytes: both halves are cleaned
+                // and the Motion Photo is made again from them.
+                plans.append(try motionPhotoPlan(path, itemName: item.displayName))
+                continue
+            }
             plans.append(try plan(path, isMotionStill: index == 0 && ExportPlan.writesStillWithoutMotion(entry),
                                   itemName: item.displayName))
         }
@@ -30,6 +31,30 @@ struct LocationStripper {
                 ?? copier.prepare(files[i], to: destination)
             try observe(files[i], fileSize(files[i]))
             return writer
+        }
+    }
+
+    /// A Motion Photo without the location of its still or of its embedded movie: the still alone and the
+    /// movie alone are cleaned, then written again as one Motion Photo (Google's format, the still's kind:
+    /// JPEG with the movie appended, or HEIC with an `mpvd` box). One with no location anywhere is copied as is.
+    private func motionPhotoPlan(_ path: String, itemName: String) throws -> (source: any ByteSource, assembly: ByteAssembly)? {
+        let original = try FileByteSource(path: path)
+        let info = MediaProbe.probe(original)
+        guard let embedded = info.embeddedMovie, embedded.range.fits(in: original.size) else {
+            throw ExportError.cannotStripLocation(itemName, reason: "its embedded movie could not be found; export it as a still")
+        }
+        let movie = SliceByteSource(base: original, range: embedded.range)
+        let stillLocation = try? LocationReader.location(original)   // try?: an unreadable position is handled below
+        let movieLocation = try? LocationReader.location(movie)
+        if !info.hasGPS, stillLocation == nil, movieLocation == nil, !MediaProbe.probe(movie).hasGPS { return nil }
+        do {
+            let stillAlone = MemoryByteSource(try MediaWriting.stillWithoutMotion(original).materialize(from: original))
+            let stillClean = try MediaWriting.withoutLocation(stillAlone).materialize(from: stillAlone)
+            let movieClean = MemoryByteSource(try MediaWriting.withoutLocation(movie).materialize(from: movie))
+            let timestamp = embedded.presentationTimestampUs ?? -1
+            return (movieClean, try MediaWriting.motionPhoto(still: stillClean, movie: movieClean, presentationTimestampUs: timestamp))
+        } catch {
+            throw ExportError.cannotStripLocation(itemName, reason: "its location could not be removed (\(error)); export it as a still")
         }
     }
 

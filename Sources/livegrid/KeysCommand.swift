@@ -1,0 +1,29 @@
+import ArgumentParser
+import BrowserCore
+import Foundation
+
+/// `livegrid keys`: the browser's keys as the `?` screen lists them, with the user's `[keys]` rebindings;
+/// `livegrid help keys` and the man page (`livegrid.keys`) carry the default table in their text.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "List the browser's keys (with the config's [keys] rebindings).",
+        discussion: "The default keys:\n\n" + HelpScreen.lines(keymap: Keymap()).map { "  " + $0 }.joined(separator: "\n")
+            + "\n\nRebind any of them in the config's [keys] table (see Resources/config.toml)."
+    )
+
+    @Option(name: .long, help: "Config file (default: $XDG_CONFIG_HOME/livegrid/config.toml).")
+    var config: String?
+
+    func run() throws {
+        let settings: BrowserConfig
+        do {
+            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables),
+                                              explicit: config != nil)
+        } catch {
+            HumanOutput.error("config: \(error)")
+            throw ExitCode.validationFailure
+        }
+        HumanOutput.lines(HelpScreen.lines(keymap: settings.keymap))
+    }
+}
