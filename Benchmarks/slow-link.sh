@@ -122,7 +122,7 @@ mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1e6 }'; }
 
 # --- 1. sftp:// first screen -----------------------------------------------------------------------------
 sftp_first_screen() { # rate
-  local rate=$1 trace=$work/trace-sftp-$1 before start t shown=""
+  local rate=$1 trace=$work/trace-sftp-$1 before start cached=""
   : > "$trace"
   rm -rf "$work/home/cache"
   before=$(link_bytes); start=$(now)
@@ -132,7 +132,13 @@ sftp_first_screen() { # rate
      $BIN --graphics symbols sftp://slowlink$library/"
   local deadline=$(( $(date +%s) + TIMEOUT )) screen_bytes=""
   while [ "$(date +%s)" -lt "$deadline" ]; do
-    if [ -z "$screen_bytes" ] && grep -q ' first-thumbnails' "$trace"; then screen_bytes=$(( $(link_bytes) - before )); fi
+    if [ -z "$screen_bytes" ] && grep -q ' first-thumbnails' "$trace"; then
+      screen_bytes=$(( $(link_bytes) - before ))
+      # What was in the download cache then: whole files by kind (previews from head ranges are preview.jpg).
+      cached=$(find "$work/home/cache" -type f ! -name '*.part' -printf '%s %f\n' 2>/dev/null | awk '
+        { n = split($2, p, "."); k = ($2 ~ /preview/) ? "preview" : tolower(p[n]); c[k]++; b[k] += $1 }
+        END { for (k in c) if (b[k] > 20000) printf "%s %d (%.1f MB) ", k, c[k], b[k] / 1e6 }')
+    fi
     grep -q ' grid-complete' "$trace" && break
     tmux -L "$sock" has-session -t sftp 2>/dev/null || { echo "slow-link.sh: livegrid ended early"; break; }
     sleep 0.1
@@ -145,6 +151,7 @@ sftp_first_screen() { # rate
   printf 'BENCH sftp first screen %s Mbit/s: first picture %s s, whole first screen (%s pictures) %s s, grid complete %s s; %s crossed the link by the whole screen (target <= 8 s and <= 20 MB at 20 Mbit/s, <= 30 s at 5)\n' \
     "$((rate / 1000000))" "${first:-not in ${TIMEOUT}s}" "${count:-?}" "${whole:-not in ${TIMEOUT}s}" \
     "${complete:-not in ${TIMEOUT}s}" "$(mb "$screen_bytes")"
+  echo "BENCH sftp first screen $((rate / 1000000)) Mbit/s: in the download cache by then: ${cached:-nothing}"
 }
 
 # --- 2. run on the server over ssh -tt --------------------------------------------------------------------
@@ -176,8 +183,9 @@ server_screen() { # rate
     pictures=$(python3 - "$out" "$mode" <<'PY'
 import re, sys
 b = open(sys.argv[1], 'rb').read()
-pattern = {'symbols': None, 'sixels': rb'\x1bP[0-9;]*q', 'kitty': rb'\x1b_Ga=T', 'iterm': rb'\x1b\]1337;File='}[sys.argv[2]]
-print(len(re.findall(pattern, b)) if pattern else '-')
+pattern = {'symbols': None, 'sixels': rb'\x1bP[0-9;]*q', 'kitty': rb'\x1b_G[^;\x1b]*a=T', 'iterm': rb'\x1b\]1337;File='}[sys.argv[2]]
+body = {'symbols': None, 'sixels': rb'\x1bP[0-9;]*q.*?\x1b\\', 'kitty': rb'\x1b_G.*?\x1b\\', 'iterm': rb'\x1b\]1337;.*?\x07'}[sys.argv[2]]
+print(("%d (%d bytes in pictures)" % (len(re.findall(pattern, b)), sum(len(m) for m in re.findall(body, b, re.S)))) if pattern else '-')
 PY
 )
     printf 'BENCH on the server %s Mbit/s %-7s livegrid: %9d bytes to the terminal, %s images for %s pictures, grid complete %s s, %s on the link\n' \
@@ -196,6 +204,7 @@ PY
   record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor timg -pi --compress -g"$cells" "${stills[@]}"; timg_iterm=$(stat -c %s "$work/p.bytes")
   record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor timg -pq -g"$cells" "${stills[@]}"; timg_symbols=$(stat -c %s "$work/p.bytes")
   # The JPEG floor: each photo as a q85 JPEG at the cells' pixels (10x20 px cells), base64 as iTerm2 sends it.
+  echo "peers drawn at $cells cells (the largest livegrid picture's c=/r=), one picture after another"
   local w=$(( ${cells%x*} * 10 )) h=$(( ${cells#*x} * 20 )) floor=0 size
   for f in "${stills[@]}"; do
     ffmpeg -v error -y -i "$f" -vf "scale=$w:$h:force_original_aspect_ratio=decrease" -frames:v 1 -q:v 4 "$work/floor.jpg" 2>/dev/null || continue
