@@ -13,6 +13,7 @@
 # each mode's bytes <= the best peer's (sixel <= chafa, kitty <= timg --compress, iTerm2 <= 2x the JPEG floor,
 # symbols <= timg).
 # Needs root, /dev/net/tun, sshd, tmux, chafa, timg, ffmpeg, exiftool, jpegtran (make bench-deps).
+#   (KEEP_RECORDINGS=DIR keeps what the terminal received per mode and rate)
 #   Benchmarks/slow-link.sh        LIVEGRID=binary RATES="20000000 5000000" PARTS="sftp server" CONFIG=release TIMEOUT=150
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -192,6 +193,7 @@ PY
       "$((rate / 1000000))" "$mode" "$bytes" "$pictures" "${count:-?}" "${complete:-?}" "$(mb "$wire")"
     eval "lg_$mode=$bytes"
     [ "$mode" = kitty ] && cp "$out" "$work/kitty-screen.bytes"
+    [ -n "${KEEP_RECORDINGS:-}" ] && mkdir -p "$KEEP_RECORDINGS" && cp "$out" "$KEEP_RECORDINGS/$mode-$rate.bytes"
   done
   # The peers: the same photos at the size livegrid's pictures take (kitty's c=/r= of the largest).
   cells=$(python3 -c "import re,sys; b=open(sys.argv[1],'rb').read(); print('%dx%d' % max((int(c),int(r)) for c,r in re.findall(rb'c=(\d+),r=(\d+)',b)))" "$work/kitty-screen.bytes" 2>/dev/null || echo 23x9)
