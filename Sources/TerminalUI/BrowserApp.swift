@@ -143,15 +143,17 @@ public final class BrowserApp {
         }
         tmuxWatch?.setWake { wake.wake() }
         defer { tmuxWatch?.stop() }
+        // What the terminal takes (bytes against time blocked in write): slows hints and movie frames down.
+        let throughput = TerminalThroughput(clock: { MonotonicClock.now() })
         if provider.pixelOutput == nil, let depth = session.colorDecision?.depth,
            !options.environment.picturesThroughCurses {
-            directCells = DirectCellOutput(colorDepth: depth, size: session.size)
+            directCells = DirectCellOutput(colorDepth: depth, size: session.size, meter: throughput)
         }
         // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would
         // move them behind its back).
         let output = PictureOutputs.make(mode: provider.pixelOutput?.mode ?? .symbols, tmux: provider.pixelOutput?.tmux,
                                          cellHeight: provider.pixelOutput?.cellPixelSize?.height, window: session.window,
-                                         direct: directCells)
+                                         direct: directCells, terminal: .fileDescriptor(meter: throughput))
         pictureOutput = output
         defer { output.removeAll() }
         idlok(session.window, output.letsCursesMoveText)
@@ -175,6 +177,8 @@ public final class BrowserApp {
         state.sortOrder = options.config.sortOrder
         state.grouping = options.config.grouping
         state.playback.hintsEnabled = options.config.playbackHints
+        // A hint's movie frames would compete with the first screen's pictures for the link (issue 28.4).
+        state.playback.holdHints(.firstScreen)
         state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,
@@ -223,6 +227,7 @@ public final class BrowserApp {
         var dirty = true
         var gridCompleteTraced = false
         var firstPaintTraced = false
+        var firstPictureTraced = false
         var renderedItems = false   // the last render drew items (so its wanted pictures are the first screen's)
         var scanShownTraced = false  // the first finished scan's view (the whole timeline) drawn
         var indexedViewTraced = false  // the whole view from the library index drawn, before the scan confirms it
@@ -327,11 +332,17 @@ public final class BrowserApp {
             provider.markLiveOff(itemIDs: playback.controller.takeNewFailures())
             let readyPictures = provider.takeReadyKeys()
             let onScreen = renderer.wantedPictures.filter { $0.priority != .prefetch }
+            // The first picture of the screen ready (over a slow link, the first sign of life in the grid).
+            if let startupTrace, !firstPictureTraced, onScreen.contains(where: { provider.picture(for: $0.key) != nil }) {
+                firstPictureTraced = true
+                startupTrace.log("first-picture")
+            }
             if !firstPaintTraced, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
                 firstPaintTraced = true
                 firstScreenDrawn.signal()
                 startupTrace?.log("first-thumbnails")   // the first screen's pictures, scan finished or not
+                startupTrace?.log("screen-pictures \(onScreen.count)")
             } else if !firstPaintTraced, onScreen.isEmpty, renderedItems {
                 firstPaintTraced = true                 // items but no pictures to wait for (list view)
                 firstScreenDrawn.signal()
@@ -348,10 +359,18 @@ public final class BrowserApp {
                 gridCompleteTraced = true
                 startupTrace.log("grid-complete")
             }
+            // After the first screen, hints follow the link: off while it is slow, said in the status bar.
+            var linkNoteChanged = false
+            if firstPaintTraced {
+                let link = LinkAdvice(throughput.estimate)
+                state.playback.holdHints(link.holdsHints ? .slowLink : nil)
+                linkNoteChanged = state.playback.linkNote != link.note
+                state.playback.linkNote = link.note
+            }
             let newFrame = playback.controller.takeNewFrame() || keyPhotoStudio.takeNewFrame()
             // A timer that fired changes what is drawn (the hint started, the transfer line went away).
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
-                || tmuxRedraw != nil || wakeup.contains(.timer)
+                || tmuxRedraw != nil || wakeup.contains(.timer) || linkNoteChanged
         }
         // File work under way (a rotation, a trash, a sidecar) ends before the terminal is given back: exiting
         // mid-write would leave its temporaries. A copy, move or export was cancelled by the quit question.

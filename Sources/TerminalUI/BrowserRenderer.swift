@@ -109,6 +109,7 @@ final class BrowserRenderer {
             left = state.isScanning ? " scanning…" : " no photos here"
         }
         if state.remote?.pendingPlayID == nil, let note = state.playback.statusNote { left += " · " + note }
+        if let note = state.playback.linkNote { left += " · " + note }
         let mode = state.mode == .viewer && state.showsInfo ? "viewer+info" : state.mode.rawValue
         // A prompt gets the whole line: its question must be readable.
         var right = state.triage.prompt != nil ? " "

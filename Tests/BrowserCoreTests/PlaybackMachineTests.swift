@@ -105,6 +105,25 @@ final class PlaybackMachineTests: XCTestCase {
         XCTAssertEqual(state.reduce(.playbackTick(at: 121)), [.startHint(itemID: live.id)])
     }
 
+    func testHintWaitsForTheFirstScreenAndStaysOffOnASlowLink() {
+        var state = state(hints: true)
+        state.playback.holdHints(.firstScreen)
+        state.reduce(.playbackTick(at: 100))
+        XCTAssertNil(state.playback.nextDeadline, "no hint timer while the first screen's pictures arrive")
+        XCTAssertEqual(state.reduce(.playbackTick(at: 105)), [], "selected for 5 s: still held")
+        // The first screen is complete at 105: the hint plays a full delay later, not at once.
+        state.playback.holdHints(nil)
+        XCTAssertEqual(state.playback.nextDeadline ?? 0, 105 + PlaybackSession.hintDelay, accuracy: 1e-9)
+        XCTAssertEqual(state.reduce(.playbackTick(at: 105.5)), [])
+        // The link turned slow before it came due: it stays off, the timer too.
+        state.playback.holdHints(.slowLink)
+        XCTAssertNil(state.playback.nextDeadline)
+        XCTAssertEqual(state.reduce(.playbackTick(at: 107)), [])
+        state.playback.holdHints(nil)
+        XCTAssertEqual(state.reduce(.playbackTick(at: 107.5)), [])
+        XCTAssertEqual(state.reduce(.playbackTick(at: 108)), [.startHint(itemID: live.id)])
+    }
+
     func testHintWaitsWhileAHoldPlays() {
         var state = state(hints: true, kittyKeys: true)
         XCTAssertEqual(state.reduce(.playInput(.key(.press), at: 100.2)), [.startPlayback(itemID: live.id)])

@@ -66,6 +66,14 @@ public enum PlaybackReport: Sendable, Equatable {
     case stopped
 }
 
+/// Why the hint of movement waits (`PlaybackSession.holdHints`).
+public enum HintHold: Sendable, Equatable {
+    /// The first screen's pictures are not all drawn yet.
+    case firstScreen
+    /// The terminal takes bytes too slowly for movie frames beside everything else.
+    case slowLink
+}
+
 /// The playback part of `BrowserState`: the phase, the hold input (auto-repeat inference or real releases),
 /// the hint timer, and the clock the loop advances with `.playbackTick(at:)` at the end of every turn (tests advance it by hand, as
 /// swift-nio's EmbeddedEventLoop.advanceTime does).
@@ -77,6 +85,13 @@ public struct PlaybackSession: Sendable {
     public internal(set) var input = PlayHoldInput(kittyKeys: false)
     /// `[playback] hints` (`--no-motion` turns them off).
     public var hintsEnabled = false
+    /// Why hints wait for now (issue 28): while the first screen's pictures are still arriving, a hint's
+    /// movie frames would compete with them for the link (+67 % of a symbol screen's bytes measured); on a
+    /// link measured slow they would compete with everything. nil: hints run on their timer.
+    public private(set) var hintHold: HintHold?
+    /// The status bar's word on a slow link ("link ~2.1 MB/s: motion hints off"), set by the loop from what
+    /// the terminal takes; nil when the link keeps up.
+    public var linkNote: String?
     /// The last time the loop told (monotonic seconds).
     public internal(set) var now: Double = 0
     /// The selection the hint timer runs for, since when (stamped by the next tick of the clock), and whether
@@ -100,8 +115,16 @@ public struct PlaybackSession: Sendable {
         }
     }
 
+    /// Holds hints back, or lets them go (nil). When a hold ends the selection's timer starts again from the
+    /// clock's last tick, so its hint plays a full delay after the screen was complete, not at once.
+    public mutating func holdHints(_ hold: HintHold?) {
+        guard hold != hintHold else { return }
+        hintHold = hold
+        if hold == nil, hintCandidate?.done == false { hintCandidate?.since = now }
+    }
+
     var hintDue: Double? {
-        guard hintsEnabled, let candidate = hintCandidate, !candidate.done, let since = candidate.since else { return nil }
+        guard hintsEnabled, hintHold == nil, let candidate = hintCandidate, !candidate.done, let since = candidate.since else { return nil }
         return since + Self.hintDelay
     }
 

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserRuntime
 import CNCurses
 import Foundation
 import TerminalGraphics
@@ -36,9 +37,13 @@ final class DirectCellOutput {
     /// Bytes written by the last frame (scroll and cells), for the trace and tests.
     private(set) var lastFrameBytes = 0
 
-    init(colorDepth: ColorDepth, size: TerminalSize, fd: Int32 = STDOUT_FILENO) {
+    /// Counts what the terminal takes (issue 28.4); nil in tests that write to a pipe.
+    private let meter: TerminalThroughput?
+
+    init(colorDepth: ColorDepth, size: TerminalSize, fd: Int32 = STDOUT_FILENO, meter: TerminalThroughput? = nil) {
         writer = CellScreenWriter(colorDepth: colorDepth, screenColumns: size.columns, screenRows: size.rows)
         self.fd = fd
+        self.meter = meter
     }
 
     /// Called by `ScreenPainter.picture` for each symbol picture of the frame.
@@ -149,13 +154,7 @@ final class DirectCellOutput {
 
     private func send(_ bytes: [UInt8]) {
         lastFrameBytes += bytes.count
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count, let base = raw.baseAddress {
-                let written = Foundation.write(fd, base + offset, raw.count - offset)
-                if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { break }
-            }
-        }
+        TerminalBytes.fileDescriptor(fd, meter: meter).send(bytes)
     }
 }
 

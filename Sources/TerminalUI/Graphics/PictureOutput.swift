@@ -53,7 +53,7 @@ protocol PictureOutput: AnyObject {
 enum PictureOutputs {
     static func make(mode: GraphicsMode, tmux: TmuxPassthroughTarget?, cellHeight: Int?,
                      window: UnsafeMutablePointer<WINDOW>, direct: DirectCellOutput?,
-                     terminal: TerminalBytes = .fileDescriptor()) -> any PictureOutput {
+                     terminal: TerminalBytes) -> any PictureOutput {
         let screen = CursesPictureScreen(window: window)
         switch mode {
         case .symbols: return SymbolCellsOutput(direct: direct, window: window)
@@ -69,16 +69,23 @@ enum PictureOutputs {
 struct TerminalBytes {
     let send: ([UInt8]) -> Void
 
-    static func fileDescriptor(_ fd: Int32 = STDOUT_FILENO) -> TerminalBytes {
+    /// `meter`: counts the bytes against the time the writes blocked (what the link takes, issue 28.4).
+    static func fileDescriptor(_ fd: Int32 = STDOUT_FILENO, meter: TerminalThroughput? = nil) -> TerminalBytes {
         TerminalBytes { bytes in
             guard !bytes.isEmpty else { return }
-            bytes.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return }
-                var offset = 0
-                while offset < raw.count {
-                    let written = Foundation.write(fd, base + offset, raw.count - offset)
-                    if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { break }
-                }
+            guard let meter else { return writeAll(bytes, to: fd) }
+            meter.measure(bytes: bytes.count) { writeAll(bytes, to: fd) }
+        }
+    }
+
+    /// Writes all of `bytes`, retrying short and interrupted writes; stops at a real error (the terminal went).
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(fd, base + offset, raw.count - offset)
+                if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { break }
             }
         }
     }

@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# livegrid on a real slow link (issue 28): two network namespaces joined by Benchmarks/slow-link/linkemu.py
+# (server lgsrv 192.0.2.1, client lgcli 192.0.2.2; nothing leaves the machine), a throwaway sshd in the server's
+# namespace, at 20 Mbit/s and 5 Mbit/s with 50 ms round trips.
+#   1. sftp:// first screen: livegrid on the client side in a 160x48 tmux pane browsing sftp://192.0.2.1/...;
+#      time to the first picture and to the whole first screen (LIVEGRID_TRACE: first-picture,
+#      first-thumbnails, grid-complete), bytes that crossed the link (the client's TUN device, both ways).
+#   2. Run on the server over `ssh -tt`: the terminal is a recording pty on the client side
+#      (Benchmarks/fake-terminal.py, 10x20 px cells, answers as xterm with sixel); bytes of the first screen
+#      per mode (--graphics symbols/sixels/kitty/iterm), and chafa and timg drawing the same photos at the same
+#      cell size over the same link.
+# Targets (issue 28): sftp first screen <= 8 s and <= 20 MB at 20 Mbit/s, <= 30 s at 5 Mbit/s; on the server,
+# each mode's bytes <= the best peer's (sixel <= chafa, kitty <= timg --compress, iTerm2 <= 2x the JPEG floor,
+# symbols <= timg).
+# Needs root, /dev/net/tun, sshd, tmux, chafa, timg, ffmpeg, exiftool, jpegtran (make bench-deps).
+#   (KEEP_RECORDINGS=DIR keeps what the terminal received per mode and rate)
+#   Benchmarks/slow-link.sh        LIVEGRID=binary RATES="20000000 5000000" PARTS="sftp server" CONFIG=release TIMEOUT=150
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+CONFIG=${CONFIG:-release}
+BIN=${LIVEGRID:-$root/.build/$CONFIG/livegrid}
+RATES=${RATES:-"20000000 5000000"}
+PARTS=${PARTS-"sftp server"}
+TIMEOUT=${TIMEOUT:-150}
+COLS=${COLS:-160}; LINES_=${LINES_:-48}
+fixtures=$root/../shared/fixtures
+[ "$(id -u)" = 0 ] || { echo "slow-link.sh: needs root (network namespaces); skipped"; exit 0; }
+[ -c /dev/net/tun ] || { echo "slow-link.sh: /dev/net/tun missing; skipped"; exit 0; }
+[ -d "$fixtures" ] || { echo "slow-link.sh: $fixtures missing (the shared Live Photo fixtures); skipped"; exit 0; }
+for tool in tmux chafa timg ffmpeg exiftool jpegtran /usr/sbin/sshd; do
+  command -v "$tool" >/dev/null || { echo "slow-link.sh: $tool missing (make bench-deps)"; exit 1; }
+done
+[ -x "$BIN" ] || swift build -c "$CONFIG" --product livegrid >/dev/null
+
+work=$(mktemp -d /tmp/livegrid-slow-link.XXXXXX)
+export STATE=$work/link
+sock=livegrid-slow-link-$$
+cleanup() {
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  [ -n "${sshd_pid:-}" ] && kill -- "-$sshd_pid" 2>/dev/null
+  "$root/Benchmarks/slow-link/down.sh"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- the library: the issue's kind, 60 photos -------------------------------------------------------------
+# Phone photos from ../shared/fixtures (a Live Photo pair twice, HEICs with and without thumbnail items, Samsung
+# and Google Motion Photos), 3:2 "DSLR" JPEGs with letterboxed 160x120 Exif thumbnails (made here), and 4:3
+# 12 MP camera-like JPEGs with 160x120 thumbnails (Benchmarks/make-camera-jpegs.sh).
+cameras=$root/.build/bench-camera-jpegs
+"$root/Benchmarks/make-camera-jpegs.sh" "$cameras"
+dslr=$root/.build/bench-dslr-jpegs
+dslr_stamp="$dslr/.made-by-$(md5sum "$0" | cut -c1-12)"
+if [ ! -f "$dslr_stamp" ]; then
+  rm -rf "$dslr"; mkdir -p "$dslr/thumbs"
+  # 6000x4000 with a 160x120 thumbnail of the whole frame letterboxed (160x107 and black bars), as Canon,
+  # Nikon, Leica and Sigma write them.
+  ffmpeg -v error -y -f lavfi -i "testsrc2=size=6000x4000:rate=1" -filter_complex \
+    "[0]format=yuv420p,noise=alls=10:allf=t,split[a][b];[b]scale=160:107:flags=area,pad=160:120:0:6:black[t]" \
+    -map "[a]" -frames:v 6 -q:v 3 "$dslr/DSC_%04d.jpg" -map "[t]" -frames:v 6 -q:v 5 "$dslr/thumbs/DSC_%04d.jpg"
+  exiftool -q -overwrite_original -Make=Canon -Model="EOS 5D Mark IV" -Orientation=1 -n \
+    '-ThumbnailImage<='"$dslr"'/thumbs/%f.jpg' "$dslr"/DSC_*.jpg
+  rm -rf "$dslr/thumbs"; touch "$dslr_stamp"
+fi
+library=$work/library; screen=$work/screen
+mkdir -p "$library" "$screen"
+phone=(train.jpg train.mov IMG_2927.HEIC iphone-se-still.heic motion-photo.heic samsung-still.jpeg
+       microvideo-v1.jpeg motion-photo-v1.jpeg)
+for f in "${phone[@]}"; do cp "$fixtures/$f" "$library/$f"; done
+cp "$fixtures/limitpoint/keyPhoto.jpg" "$library/IMG_0001.JPG"; cp "$fixtures/limitpoint/pairedVideo.mov" "$library/IMG_0001.MOV"
+cp "$dslr"/DSC_*.jpg "$library/"
+n=0; for f in "$cameras"/IMG_*.jpg; do n=$((n + 1)); [ $n -le 44 ] || break; cp "$f" "$library/"; done
+photos=$(find "$library" -type f ! -iname '*.mov' | wc -l)
+# The run-on-server part draws 28 photos: the first screen's worth, so the peers draw exactly that.
+for f in "${phone[@]}"; do case $f in *.mov) ;; *) cp "$library/$f" "$screen/";; esac; done
+cp "$library/train.mov" "$library/IMG_0001.JPG" "$library/IMG_0001.MOV" "$dslr"/DSC_*.jpg "$screen/"
+n=0; for f in "$cameras"/IMG_*.jpg; do n=$((n + 1)); [ $n -le 14 ] || break; cp "$f" "$screen/"; done
+echo "library: $photos photos, $(du -sh "$library" | cut -f1) ($(ls "$library" | wc -l) files); run-on-server screen: $(find "$screen" -type f ! -iname '*.mov' | wc -l) photos"
+
+# --- the link, the server --------------------------------------------------------------------------------
+"$root/Benchmarks/slow-link/up.sh"
+mkdir -p /run/sshd "$work/home"
+ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"
+ssh-keygen -q -t ed25519 -N '' -f "$work/client_key"
+cp "$work/client_key.pub" "$work/authorized_keys"
+echo "192.0.2.1 $(cut -d' ' -f1,2 "$work/host_key.pub")" > "$work/known_hosts"
+cat > "$work/sshd_config" <<CONF
+Port 22
+ListenAddress 192.0.2.1
+HostKey $work/host_key
+AuthorizedKeysFile $work/authorized_keys
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+StrictModes no
+UsePAM no
+PermitRootLogin prohibit-password
+PidFile $work/sshd.pid
+Subsystem sftp internal-sftp
+CONF
+cat > "$work/ssh_config" <<CONF
+Host slowlink
+  HostName 192.0.2.1
+  User $(id -un)
+  IdentityFile $work/client_key
+  IdentitiesOnly yes
+  UserKnownHostsFile $work/known_hosts
+  StrictHostKeyChecking yes
+  BatchMode yes
+CONF
+setsid timeout -s KILL 3600 ip netns exec lgsrv /usr/sbin/sshd -f "$work/sshd_config" -D -E "$work/sshd.log" &
+sshd_pid=$!
+for _ in $(seq 100); do ip netns exec lgcli bash -c 'exec 3<>/dev/tcp/192.0.2.1/22' 2>/dev/null && break; sleep 0.1; done
+ip netns exec lgcli ssh -F "$work/ssh_config" slowlink true || { echo "slow-link.sh: ssh over the link failed"; cat "$work/sshd.log"; exit 1; }
+
+link_bytes() { # both directions on the client's device
+  ip -n lgcli -s -j link show lgc0 | python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["bytes"] + s["tx"]["bytes"])'
+}
+now() { python3 -c 'import time; print("%.6f" % time.monotonic())'; }
+event() { awk -v e="$2" -v s="$3" '$2==e { printf "%.2f", $1 - s; exit }' "$1"; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1e6 }'; }
+
+# --- 1. sftp:// first screen -----------------------------------------------------------------------------
+sftp_first_screen() { # rate
+  local rate=$1 trace=$work/trace-sftp-$1 before start cached=""
+  : > "$trace"
+  rm -rf "$work/home/cache"
+  before=$(link_bytes); start=$(now)
+  ip netns exec lgcli tmux -L "$sock" -f /dev/null new-session -d -s sftp -x "$COLS" -y "$LINES_" \
+    "env -u SSH_AUTH_SOCK HOME=$work/home XDG_CACHE_HOME=$work/home/cache XDG_CONFIG_HOME=$work/home/config \
+     NETRC=/dev/null LIVEGRID_SSH_CONFIG=$work/ssh_config LIVEGRID_TRACE=$trace TERM=tmux-256color \
+     $BIN --graphics symbols sftp://slowlink$library/"
+  local deadline=$(( $(date +%s) + TIMEOUT )) screen_bytes=""
+  while [ "$(date +%s)" -lt "$deadline" ]; do
+    if [ -z "$screen_bytes" ] && grep -q ' first-thumbnails' "$trace"; then
+      screen_bytes=$(( $(link_bytes) - before ))
+      # What was in the download cache then: whole files by kind (previews from head ranges are preview.jpg).
+      cached=$(find "$work/home/cache" -type f ! -name '*.part' -printf '%s %f\n' 2>/dev/null | awk '
+        { n = split($2, p, "."); k = ($2 ~ /preview/) ? "preview" : tolower(p[n]); c[k]++; b[k] += $1 }
+        END { for (k in c) if (b[k] > 20000) printf "%s %d (%.1f MB) ", k, c[k], b[k] / 1e6 }')
+    fi
+    grep -q ' grid-complete' "$trace" && break
+    tmux -L "$sock" has-session -t sftp 2>/dev/null || { echo "slow-link.sh: livegrid ended early"; break; }
+    sleep 0.1
+  done
+  [ -n "$screen_bytes" ] || screen_bytes=$(( $(link_bytes) - before ))
+  local first=$(event "$trace" first-picture "$start") whole=$(event "$trace" first-thumbnails "$start") \
+        complete=$(event "$trace" grid-complete "$start") count
+  count=$(awk '$2=="screen-pictures" { print $3; exit }' "$trace")
+  tmux -L "$sock" kill-session -t sftp 2>/dev/null || true
+  printf 'BENCH sftp first screen %s Mbit/s: first picture %s s, whole first screen (%s pictures) %s s, grid complete %s s; %s crossed the link by the whole screen (target <= 8 s and <= 20 MB at 20 Mbit/s, <= 30 s at 5)\n' \
+    "$((rate / 1000000))" "${first:-not in ${TIMEOUT}s}" "${count:-?}" "${whole:-not in ${TIMEOUT}s}" \
+    "${complete:-not in ${TIMEOUT}s}" "$(mb "$screen_bytes")"
+  echo "BENCH sftp first screen $((rate / 1000000)) Mbit/s: in the download cache by then: ${cached:-nothing}"
+}
+
+# --- 2. run on the server over ssh -tt --------------------------------------------------------------------
+# The terminal (fake-terminal.py) runs in the client namespace; its recording is what the terminal received.
+record() { # out command...   (ssh -tt to the server, the command run there)
+  local out=$1; shift
+  : > "$out"
+  ip netns exec lgcli env TERM=xterm-256color python3 "$root/Benchmarks/fake-terminal.py" "$out" "$COLS" "$LINES_" \
+    ssh -tt -F "$work/ssh_config" slowlink "$@" < /dev/null
+}
+server_screen() { # rate
+  local rate=$1 mode out trace before start pid last pictures cells
+  for mode in symbols sixels kitty iterm; do
+    out=$work/server-$mode.bytes; trace=$work/trace-server-$mode; : > "$trace"
+    before=$(link_bytes); start=$(now)
+    record "$out" env TERM=xterm-256color COLORTERM=truecolor XDG_CACHE_HOME=$work/server-cache-$mode-$rate \
+      LIVEGRID_TRACE=$trace "$BIN" --graphics "$mode" "$screen" &
+    pid=$!
+    for _ in $(seq $((TIMEOUT * 10))); do
+      grep -q ' grid-complete' "$trace" && break
+      kill -0 "$pid" 2>/dev/null || { echo "slow-link.sh: livegrid on the server ended early"; break; }
+      sleep 0.1
+    done
+    # Everything written has arrived when the recording has been quiet for a second.
+    last=-1; while [ "$(stat -c %s "$out")" != "$last" ]; do last=$(stat -c %s "$out"); sleep 1; done
+    local bytes=$(stat -c %s "$out") wire=$(( $(link_bytes) - before ))
+    local complete=$(event "$trace" grid-complete "$start") count=$(awk '$2=="screen-pictures" { print $3; exit }' "$trace")
+    pkill -TERM -P "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+    pictures=$(python3 - "$out" "$mode" <<'PY'
+import re, sys
+b = open(sys.argv[1], 'rb').read()
+pattern = {'symbols': None, 'sixels': rb'\x1bP[0-9;]*q', 'kitty': rb'\x1b_G[^;\x1b]*a=T', 'iterm': rb'\x1b\]1337;File='}[sys.argv[2]]
+body = {'symbols': None, 'sixels': rb'\x1bP[0-9;]*q.*?\x1b\\', 'kitty': rb'\x1b_G.*?\x1b\\', 'iterm': rb'\x1b\]1337;.*?\x07'}[sys.argv[2]]
+print(("%d (%d bytes in pictures)" % (len(re.findall(pattern, b)), sum(len(m) for m in re.findall(body, b, re.S)))) if pattern else '-')
+PY
+)
+    printf 'BENCH on the server %s Mbit/s %-7s livegrid: %9d bytes to the terminal, %s images for %s pictures, grid complete %s s, %s on the link\n' \
+      "$((rate / 1000000))" "$mode" "$bytes" "$pictures" "${count:-?}" "${complete:-?}" "$(mb "$wire")"
+    eval "lg_$mode=$bytes"
+    [ "$mode" = kitty ] && cp "$out" "$work/kitty-screen.bytes"
+    [ -n "${KEEP_RECORDINGS:-}" ] && mkdir -p "$KEEP_RECORDINGS" && cp "$out" "$KEEP_RECORDINGS/$mode-$rate.bytes"
+  done
+  # The peers: the same photos at the size livegrid's pictures take (kitty's c=/r= of the largest).
+  cells=$(python3 -c "import re,sys; b=open(sys.argv[1],'rb').read(); print('%dx%d' % max((int(c),int(r)) for c,r in re.findall(rb'c=(\d+),r=(\d+)',b)))" "$work/kitty-screen.bytes" 2>/dev/null || echo 23x9)
+  local stills=() f
+  for f in "$screen"/*; do case $f in *.mov|*.MOV) ;; *) stills+=("$f");; esac; done
+  record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor chafa -f sixel --size "$cells" "${stills[@]}"; chafa_sixel=$(stat -c %s "$work/p.bytes")
+  record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor chafa -f kitty --size "$cells" "${stills[@]}"; chafa_kitty=$(stat -c %s "$work/p.bytes")
+  record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor chafa -f symbols --size "$cells" "${stills[@]}"; chafa_symbols=$(stat -c %s "$work/p.bytes")
+  record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor timg -pk --compress -g"$cells" "${stills[@]}"; timg_kitty=$(stat -c %s "$work/p.bytes")
+  record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor timg -pi --compress -g"$cells" "${stills[@]}"; timg_iterm=$(stat -c %s "$work/p.bytes")
+  record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor timg -pq -g"$cells" "${stills[@]}"; timg_symbols=$(stat -c %s "$work/p.bytes")
+  # The JPEG floor: each photo as a q85 JPEG at the cells' pixels (10x20 px cells), base64 as iTerm2 sends it.
+  echo "peers drawn at $cells cells (the largest livegrid picture's c=/r=), one picture after another"
+  local w=$(( ${cells%x*} * 10 )) h=$(( ${cells#*x} * 20 )) floor=0 size
+  for f in "${stills[@]}"; do
+    ffmpeg -v error -y -i "$f" -vf "scale=$w:$h:force_original_aspect_ratio=decrease" -frames:v 1 -q:v 4 "$work/floor.jpg" 2>/dev/null || continue
+    size=$(stat -c %s "$work/floor.jpg"); floor=$(( floor + (size + 2) / 3 * 4 ))
+  done
+  python3 - "$((rate / 1000000))" "$cells" "$lg_symbols" "$lg_sixels" "$lg_kitty" "$lg_iterm" "$chafa_symbols" "$chafa_sixel" \
+    "$chafa_kitty" "$timg_symbols" "$timg_kitty" "$timg_iterm" "$floor" <<'PY'
+import sys
+rate, cells = sys.argv[1], sys.argv[2]
+lg_sym, lg_six, lg_kit, lg_it, ch_sym, ch_six, ch_kit, tg_sym, tg_kit, tg_it, floor = map(int, sys.argv[3:])
+rows = [("symbols", lg_sym, "timg -pq", tg_sym, 1.0), ("symbols", lg_sym, "chafa symbols", ch_sym, None),
+        ("sixels", lg_six, "chafa sixel", ch_six, 1.0), ("kitty", lg_kit, "timg -pk --compress", tg_kit, 1.0),
+        ("kitty", lg_kit, "chafa kitty", ch_kit, None), ("iterm", lg_it, "timg -pi --compress", tg_it, None),
+        ("iterm", lg_it, "JPEG q85 floor (base64)", floor, 2.0)]
+for mode, lg, peer, other, target in rows:
+    ratio = lg / other if other else float("nan")
+    verdict = "" if target is None else ("  target <= %.0fx: %s" % (target, "met" if ratio <= target else "MISSED"))
+    print("BENCH on the server %s Mbit/s %-7s livegrid %9d / %-24s %9d = %.2fx%s" % (rate, mode, lg, peer, other, ratio, verdict))
+PY
+}
+
+for rate in $RATES; do
+  buffer=$(( rate / 80 ))   # 100 ms of the rate, as the audit's 250 KB at 20 Mbit/s
+  "$root/Benchmarks/slow-link/shape.sh" "$rate" 0.025 "$buffer"
+  echo "== link: $((rate / 1000000)) Mbit/s, 50 ms RTT, $buffer B buffer"
+  case " $PARTS " in *" sftp "*) sftp_first_screen "$rate" ;; esac
+  case " $PARTS " in *" server "*) server_screen "$rate" ;; esac
+done

@@ -1,0 +1,102 @@
+import Concurrent
+
+/// What the terminal really takes (issue 28.4): the bytes livegrid wrote to the tty against the time `write`
+/// blocked on them, over the last few seconds. Over SSH the tty's buffer, ssh's channel window and the socket's
+/// buffers fill when the link is slower than livegrid writes; from then on `write` returns only as fast as the
+/// link drains them, so bytes / blocked time is the link's rate as the terminal sees it. A write that never
+/// blocks says nothing about the link (a local terminal, or a small write into empty buffers): with less than
+/// `minimumBlocked` seconds of blocking in the window there is no estimate, and the link counts as fast.
+///
+/// The estimate runs high by at most the buffers' size (they fill without blocking first), which errs on the
+/// side of drawing as before. The pure part is `ThroughputWindow` (tested with made-up times); this class is
+/// the shared box the write paths feed and the loop reads, with the clock injected.
+public final class TerminalThroughput: Sendable {
+    private let window: Locked<ThroughputWindow>
+    private let clock: @Sendable () -> Double
+
+    public init(clock: @escaping @Sendable () -> Double, window: ThroughputWindow = ThroughputWindow()) {
+        self.clock = clock
+        self.window = Locked(window)
+    }
+
+    /// Runs one write of `bytes` to the tty (`write` returns when they are all taken) and counts the time it took.
+    public func measure<Result>(bytes: Int, _ write: () -> Result) -> Result {
+        let start = clock()
+        let result = write()
+        let end = clock()
+        window.withLockedValue { $0.record(bytes: bytes, blocked: max(0, end - start), at: end) }
+        return result
+    }
+
+    /// The link's rate as the terminal takes bytes now, or nil when nothing blocked lately.
+    public var estimate: ThroughputWindow.Estimate? {
+        let now = clock()
+        return window.withLockedValue { $0.estimate(at: now) }
+    }
+}
+
+/// Writes to the tty in the last `span` seconds: bytes and the seconds `write` blocked on them.
+public struct ThroughputWindow: Sendable {
+    public struct Estimate: Sendable, Equatable {
+        /// Bytes per second the terminal took while livegrid waited on it.
+        public let bytesPerSecond: Double
+        /// Below `slowBelow`: hints stay off and the status bar says so.
+        public let isSlow: Bool
+
+        /// Whether `bytesPerSecond` carries a stream of `bytesPerFrame` at `framesPerSecond`, with `headroom` for
+        /// everything else on the screen (labels, the status bar, the next picture).
+        public func carries(bytesPerFrame: Int, framesPerSecond: Double, headroom: Double = 1.25) -> Bool {
+            Double(bytesPerFrame) * framesPerSecond * headroom <= bytesPerSecond
+        }
+
+        /// "~2.1 MB/s" (decimal megabytes, as link speeds are told).
+        public var shortDescription: String {
+            let megabytes = bytesPerSecond / 1_000_000
+            if megabytes >= 10 { return "~\(Int(megabytes.rounded())) MB/s" }
+            if megabytes >= 0.1 { return "~" + String(format: "%.1f", megabytes) + " MB/s" }
+            return "~\(Int((bytesPerSecond / 1000).rounded())) KB/s"
+        }
+    }
+
+    /// Seconds of history kept: long enough to span a first screen's burst, short enough to notice a link
+    /// that became fast again.
+    public var span: Double
+    /// Seconds of blocking in the window below which there is no estimate.
+    public var minimumBlocked: Double
+    /// Bytes per second below which the link counts as slow (4 MB/s = 32 Mbit/s: a first screen of kitty or
+    /// sixel pictures, 1-3 MB, then takes more than half a second on the wire).
+    public var slowBelow: Double
+    private var samples: [(at: Double, bytes: Int, blocked: Double)] = []
+
+    public init(span: Double = 5, minimumBlocked: Double = 0.1, slowBelow: Double = 4_000_000) {
+        self.span = span
+        self.minimumBlocked = minimumBlocked
+        self.slowBelow = slowBelow
+    }
+
+    public mutating func record(bytes: Int, blocked: Double, at time: Double) {
+        guard bytes > 0 else { return }
+        samples.append((time, bytes, blocked))
+        forget(before: time - span)
+    }
+
+    public func estimate(at time: Double) -> Estimate? {
+        var bytes = 0, blocked = 0.0
+        for sample in samples where sample.at >= time - span {
+            bytes += sample.bytes
+            blocked += sample.blocked
+        }
+        guard blocked >= minimumBlocked else { return nil }
+        let rate = Double(bytes) / blocked
+        return Estimate(bytesPerSecond: rate, isSlow: rate < slowBelow)
+    }
+
+    private mutating func forget(before time: Double) {
+        if let keep = samples.firstIndex(where: { $0.at >= time }) {
+            if keep > 0 { samples.removeFirst(keep) }
+        } else {
+            samples.removeAll(keepingCapacity: true)
+        }
+    }
+
+}
