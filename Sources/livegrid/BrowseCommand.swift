@@ -81,15 +81,7 @@ struct BrowseCommand: ParsableCommand {
     }
 
     func run() throws {
-        var settings: BrowserConfig
-        do {
-            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables),
-                                              explicit: config != nil)
-        } catch {
-            // Not a usage mistake: the sentence alone, without ArgumentParser's usage line.
-            HumanOutput.error("config: \(error)")
-            throw ExitCode.validationFailure
-        }
+        var settings = try BrowserConfig.loadForCommand(named: config)
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
         if noIndex { settings.libraryIndex = false }

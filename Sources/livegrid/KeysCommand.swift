@@ -16,14 +16,21 @@ struct KeysCommand: ParsableCommand {
     var config: String?
 
     func run() throws {
-        let settings: BrowserConfig
+        HumanOutput.lines(HelpScreen.lines(keymap: try BrowserConfig.loadForCommand(named: config).keymap))
+    }
+}
+
+extension BrowserConfig {
+    /// The config a command runs with: the file `--config` names (which must exist), else the default path
+    /// (absent is the default config). A config that cannot be used is one sentence on stderr and exit 64,
+    /// without ArgumentParser's usage line: it is not a usage mistake.
+    static func loadForCommand(named path: String?) throws -> BrowserConfig {
         do {
-            settings = try BrowserConfig.load(path: config ?? BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables),
-                                              explicit: config != nil)
+            return try BrowserConfig.load(path: path ?? BrowserConfig.defaultPath(environment: LaunchEnvironment.current.variables),
+                                          explicit: path != nil)
         } catch {
             HumanOutput.error("config: \(error)")
             throw ExitCode.validationFailure
         }
-        HumanOutput.lines(HelpScreen.lines(keymap: settings.keymap))
     }
 }

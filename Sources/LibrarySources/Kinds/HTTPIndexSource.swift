@@ -6,11 +6,11 @@ import FoundationNetworking
 /// A directory served as an HTTP index page (nginx/Apache autoindex in HTML or JSON, `python3 -m
 /// http.server`, anything with links). Ranged reads where the server honours `Range`; a server that does
 /// not (python's) is read from the start and cut (see `RemoteHTTPClient.fetch`).
-public struct HTTPIndexSource: LibrarySource {
+public struct HTTPIndexSource: HTTPServedSource {
     public static let schemes: [String: RemoteWire] = ["http": .http, "https": .https]
     public static let capabilities = LibrarySourceCapabilities(pairsOnServer: false, servesThumbnails: false,
                                                                writable: false, suffixRanges: true)
-    let client: RemoteHTTPClient
+    public let client: RemoteHTTPClient
     public init(client: RemoteHTTPClient) { self.client = client }
 
     /// `GET` and the index page parsed as it arrives (HTML, JSON or a WebDAV answer, told apart by the body).
@@ -25,21 +25,5 @@ public struct HTTPIndexSource: LibrarySource {
         } catch RemoteError.httpStatus(let code, _) where [403, 405, 501].contains(code) {
             return try await client.propfind(directory, baseURL: wireURL, maxBytes: maxBytes, maxEntries: maxEntries)
         }
-    }
-
-    public func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse {
-        try await client.fetch(file, range: range, maxBytes: maxBytes)
-    }
-
-    public func fetchWhole(_ file: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws
-        -> any LibraryTransfer {
-        try client.startWhole(file, from: offset, validator: validator, handler: handler)
-    }
-
-    public func request(for url: URL, method: String, range: RemoteFetchRange?) throws -> URLRequest {
-        guard let scheme = url.scheme?.lowercased(), let wire = Self.schemes[scheme] else {
-            throw RemoteError.unsupportedURL(url.absoluteString)
-        }
-        return try client.makeHTTPRequest(url, wire: wire, method: method, range: range)
     }
 }

@@ -6,30 +6,20 @@ import FoundationNetworking
 /// A directory reached by SFTP over SSH (`sftp://`, `ssh://`, and scp's `[user@]host:path`). Logs in the way
 /// OpenSSH would (agent, identity files, then a password: `RemoteHTTPClient.prepare`), lists with the long
 /// and the names-only listing checked against each other, reads byte ranges with a start (no suffix ranges).
-public struct SFTPSource: LibrarySource {
+public struct SFTPSource: ClientServedSource {
     public static let schemes: [String: RemoteWire] = ["sftp": .sftp, "ssh": .sftp]
     /// SFTP can take writes, but livegrid writes to no remote library yet.
     public static let capabilities = LibrarySourceCapabilities(pairsOnServer: false, servesThumbnails: false,
                                                                writable: false, suffixRanges: false)
     public static func canonicalScheme(_ scheme: String) -> String { "sftp" }
 
-    let client: RemoteHTTPClient
+    public let client: RemoteHTTPClient
     public init(client: RemoteHTTPClient) { self.client = client }
 
     public func prepare(_ directory: URL) async throws { try await client.prepareSFTP(directory) }
 
     public func list(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListing {
         try await client.listSFTP(RemoteEntryValidator.directoryURL(directory), maxBytes: maxBytes, maxEntries: maxEntries)
-    }
-
-    public func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse {
-        try await client.fetch(file, range: range, maxBytes: maxBytes)
-    }
-
-    public func fetchWhole(_ file: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws
-        -> any LibraryTransfer {
-        // No If-Range in SFTP: the transfer compares the modification time itself (`.changedOnServer`).
-        try client.startWhole(file, from: offset, validator: validator, handler: handler)
     }
 
     public func request(for url: URL, method: String, range: RemoteFetchRange?) throws -> URLRequest {

@@ -5,12 +5,12 @@ import FoundationNetworking
 
 /// A WebDAV share (`dav://`, `davs://`, `webdav://`, `webdavs://`: HTTP or HTTPS on the wire). Listed with
 /// `PROPFIND` Depth 1, read with ranged `GET`s.
-public struct WebDAVSource: LibrarySource {
+public struct WebDAVSource: HTTPServedSource {
     public static let schemes: [String: RemoteWire] = ["dav": .http, "webdav": .http, "davs": .https, "webdavs": .https]
     /// WebDAV can take writes (PUT, MOVE, DELETE), but livegrid writes to no remote library yet.
     public static let capabilities = LibrarySourceCapabilities(pairsOnServer: false, servesThumbnails: false,
                                                                writable: false, suffixRanges: true)
-    let client: RemoteHTTPClient
+    public let client: RemoteHTTPClient
     public init(client: RemoteHTTPClient) { self.client = client }
 
     public func list(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListing {
@@ -19,21 +19,5 @@ public struct WebDAVSource: LibrarySource {
             throw RemoteError.unsupportedURL(directory.absoluteString)
         }
         return try await client.propfind(directory, baseURL: wireURL, maxBytes: maxBytes, maxEntries: maxEntries)
-    }
-
-    public func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse {
-        try await client.fetch(file, range: range, maxBytes: maxBytes)
-    }
-
-    public func fetchWhole(_ file: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws
-        -> any LibraryTransfer {
-        try client.startWhole(file, from: offset, validator: validator, handler: handler)
-    }
-
-    public func request(for url: URL, method: String, range: RemoteFetchRange?) throws -> URLRequest {
-        guard let scheme = url.scheme?.lowercased(), let wire = Self.schemes[scheme] else {
-            throw RemoteError.unsupportedURL(url.absoluteString)
-        }
-        return try client.makeHTTPRequest(url, wire: wire, method: method, range: range)
     }
 }
