@@ -24,7 +24,7 @@ final class EffectPreviewPlayerTests: XCTestCase {
 
     private func file(_ fixture: String) throws -> MediaFile {
         let path = directory.appendingPathComponent(fixture).path
-        try FileManager.default.copyItem(atPath: try Fixtures.committed(fixture), toPath: path)
+        try FileManager.default.copyItem(atPath: Fixtures.committed(fixture), toPath: path)
         return MediaFile(path: path, size: 1, modificationTime: 0, info: try MediaProbe.probe(path: path))
     }
 

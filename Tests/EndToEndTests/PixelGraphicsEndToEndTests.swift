@@ -46,7 +46,7 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
         let fixture = try BrowserFixture.make()
         defer { fixture.remove() }
         for index in 1...4 {
-            try FileManager.default.copyItem(atPath: try Fixtures.committed("motion-photo-v1.jpeg"),
+            try FileManager.default.copyItem(atPath: Fixtures.committed("motion-photo-v1.jpeg"),
                                              toPath: fixture.directory.appendingPathComponent("still-\(index).jpeg").path)
         }
         let recording = fixture.directory.deletingLastPathComponent().appendingPathComponent("tty.bin")

@@ -17,7 +17,7 @@ final class PlayCommandTests: XCTestCase {
     }
 
     func testAStillPlaysItsCompanionMovieEveryFrameAccountedFor() throws {
-        let result = try LivegridCommand.run(["play", try Fixtures.committed("train.jpg"), "--size", "40x12", "--format", "symbols",
+        let result = try LivegridCommand.run(["play", Fixtures.committed("train.jpg"), "--size", "40x12", "--format", "symbols",
                                               "--stats", "--repeat", "2"], environment: ["COLORTERM": "truecolor"])
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertTrue(result.err.contains("play 1/2: h264 1440x1080 -> 40x12 cells symbols"), result.err)
@@ -50,7 +50,7 @@ final class PlayCommandTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory("livegrid-play-truncated")
         defer { try? FileManager.default.removeItem(at: directory) }
         let truncated = directory.appendingPathComponent("train.mov")
-        try Data(try Data(contentsOf: URL(fileURLWithPath: try Fixtures.committed("train.mov"))).prefix(600_000)).write(to: truncated)
+        try Data(try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.mov"))).prefix(600_000)).write(to: truncated)
         let result = try LivegridCommand.run(["play", truncated.path, "--size", "40x12", "--format", "symbols"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.err.contains("train.mov: damaged MOV movie: the file ends early"), result.err)

@@ -74,7 +74,7 @@ final class S3EndToEndTests: XCTestCase {
         let errDirectory = try Fixtures.makeTemporaryDirectory("livegrid-s3-err")
         defer { try? FileManager.default.removeItem(at: errDirectory) }   // a leftover only costs /tmp space
         let errFile = errDirectory.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         let errHandle = try FileHandle(forWritingTo: errFile)
         let out = Pipe()
         process.standardOutput = out

@@ -130,7 +130,7 @@ final class AsciiLocaleEndToEndTests: XCTestCase {
             + "-u LIVEGRID_GRAPHICS LANG=C XDG_CONFIG_HOME=\(home)/config XDG_CACHE_HOME=\(home)/cache \(binary) \(library.path)'"
         let session = try TmuxSession(command: command, columns: 120, rows: 40)
         try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(record)'"], capture: false)
-        FileManager.default.createFile(atPath: ready, contents: nil)
+        _ = FileManager.default.createFile(atPath: ready, contents: nil)
         try session.waitFor("the reason on the status line") { $0.joined().contains("ASCII only: the locale is not UTF-8 (LANG=C)") }
         let screen = try session.waitForStableScreen()
         try session.send("q")

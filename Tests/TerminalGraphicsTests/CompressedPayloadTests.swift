@@ -68,7 +68,7 @@ final class CompressedPayloadTests: XCTestCase {
     /// Measures PNG fast (no filters, level 3) against libpng's adaptive filters for the kitty payload on the
     /// real photos: bytes and encode time (printed, not asserted).
     func testMeasureKittyPNGFastAgainstFiltered() throws {
-        var paths = [try Fixtures.committed("train.jpg")]
+        var paths = [Fixtures.committed("train.jpg")]
         if let shared = Fixtures.sharedDirectory {
             paths += ["limitpoint/keyPhoto.jpg", "samsung-still.jpeg", "IMG_2927.HEIC", "iphone-se-still.heic",
                       "motion-photo.heic", "microvideo-v1.jpeg"].map { shared.appendingPathComponent($0).path }
