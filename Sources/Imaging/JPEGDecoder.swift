@@ -7,6 +7,11 @@ import MediaFormats
 enum JPEGDecoder {
     /// Refuse a decode whose output would exceed this many pixels (a forged header must not allocate GBs).
     static let maxOutputPixels = 120_000_000
+    /// Pixels a JPEG's bytes can describe at the most. A flat black 24 MP photo at the lowest quality still
+    /// takes ~140 KB (about 170 pixels a byte); a 358-byte header claiming 59552x47xx pixels (found by the
+    /// decode fuzzer) made TurboJPEG draw 44 million grey pixels for 11 s. Far above any real photo, far
+    /// below what such a forgery claims.
+    static let maxPixelsPerByte: UInt64 = 20_000
     /// Largest Exif thumbnail read (they live in a 64 KiB APP1 segment).
     static let maxExifThumbnailBytes: UInt64 = 1 << 20
 
@@ -65,6 +70,13 @@ enum JPEGDecoder {
 
         let bytes: [UInt8]
         if let whole { bytes = whole } else { bytes = try readAll(source) }
+        guard UInt64(header.width) * UInt64(header.height) <= UInt64(max(bytes.count, 1)) * maxPixelsPerByte else {
+            // A file cut a few bytes after its header says so; one that ends properly has a forged size.
+            let end = bytes.suffix(64)
+            let complete = zip(end, end.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+            throw ImagingError(.damaged(format: "JPEG", complete ? .badHeader : .endsEarly),
+                               detail: "it claims \(header.width)x\(header.height) pixels in \(bytes.count) bytes")
+        }
         if whole == nil {
             // Trust the codec over the probe for the size it will actually produce.
             header = try handle.header(of: bytes)

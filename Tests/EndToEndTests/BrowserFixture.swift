@@ -48,6 +48,24 @@ struct BrowserFixture {
         return BrowserFixture(directory: directory, home: home, binary: binary, kinds: kinds, names: names)
     }
 
+    /// A ~170 MB Live Photo (`big-live.MOV` + `.JPG`) in the library, made by livegrid itself from generated
+    /// noisy frames: copying it takes long enough for a key or a signal to land in every phase of a transfer.
+    func addBigLivePhoto() throws -> (movie: String, still: String) {
+        let ffmpeg = try MissingRequirement.path(of: "ffmpeg", for: "cannot make the big Live Photo")
+        let work = home.appendingPathComponent("inputs").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let movie = work + "/big.mov", photo = work + "/big.jpg"
+        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "4",
+            "-vf", "noise=alls=60:allf=t+u", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0",
+            "-pix_fmt", "yuv420p", "-y", movie]).status, 0)
+        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480",
+                                                            "-frames:v", "1", "-y", photo]).status, 0)
+        let made = try ExternalTool.runProgram(binary, ["make-live", photo, movie, "-o", directory.path])
+        XCTAssertEqual(made.status, 0, made.err)
+        return (directory.appendingPathComponent("big-live.MOV").path, directory.appendingPathComponent("big-live.JPG").path)
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
     }

@@ -11,20 +11,8 @@ final class BrowserInterruptedExportTests: XCTestCase {
     func testSIGTERMDuringAnExportLeavesNothingBehind() throws {
         let fixture = try BrowserFixture.make()
         defer { fixture.remove() }
-        let ffmpeg = try MissingRequirement.path(of: "ffmpeg", for: "cannot make the big Live Photo")
         // A ~170 MB Live Photo in the library, made by livegrid itself from generated inputs.
-        let work = fixture.home.appendingPathComponent("inputs").path
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let movie = work + "/big.mov", photo = work + "/big.jpg"
-        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, [
-            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "4",
-            "-vf", "noise=alls=60:allf=t+u", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0",
-            "-pix_fmt", "yuv420p", "-y", movie]).status, 0)
-        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480",
-                                                            "-frames:v", "1", "-y", photo]).status, 0)
-        let made = try ExternalTool.runProgram(fixture.binary, ["make-live", photo, movie, "-o", fixture.directory.path])
-        XCTAssertEqual(made.status, 0, made.err)
-        let liveMovie = fixture.directory.appendingPathComponent("big-live.MOV").path
+        let (liveMovie, _) = try fixture.addBigLivePhoto()
         let movieSize = try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: liveMovie)[.size] as? NSNumber)?.uint64Value)
         let originalsBefore = try ExternalTool.runProgram("/usr/bin/sha256sum", [liveMovie, liveMovie.replacingOccurrences(of: ".MOV", with: ".JPG")]).out
 

@@ -21,7 +21,6 @@ final class BrowserInterruptedTransferTests: XCTestCase {
 
     override func setUpWithError() throws {
         fixture = try BrowserFixture.make()
-        guard let ffmpeg = ExternalTool.path("ffmpeg") else { throw MissingRequirement.tool("ffmpeg is not installed") }
         mountPoint = fixture.home.appendingPathComponent("other-fs").path
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         let mounted = try ExternalTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=1g", "tmpfs", mountPoint])
@@ -31,19 +30,7 @@ final class BrowserInterruptedTransferTests: XCTestCase {
         }
         // A ~170 MB Live Photo in the library, made by livegrid from generated inputs: copying it takes long
         // enough for a key or a signal to land in every phase.
-        let work = fixture.home.appendingPathComponent("inputs").path
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let movie = work + "/big.mov", photo = work + "/big.jpg"
-        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, [
-            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "4",
-            "-vf", "noise=alls=60:allf=t+u", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0",
-            "-pix_fmt", "yuv420p", "-y", movie]).status, 0)
-        XCTAssertEqual(try ExternalTool.runProgram(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480",
-                                                            "-frames:v", "1", "-y", photo]).status, 0)
-        let made = try ExternalTool.runProgram(fixture.binary, ["make-live", photo, movie, "-o", fixture.directory.path])
-        XCTAssertEqual(made.status, 0, made.err)
-        liveMovie = fixture.directory.appendingPathComponent("big-live.MOV").path
-        liveStill = fixture.directory.appendingPathComponent("big-live.JPG").path
+        (liveMovie, liveStill) = try fixture.addBigLivePhoto()
         movieSize = try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: liveMovie)[.size] as? NSNumber)?.uint64Value)
         sourcesBefore = try checksums(liveMovie, liveStill)
     }
@@ -163,8 +150,11 @@ final class BrowserInterruptedTransferTests: XCTestCase {
         try session.waitFor("the question") { $0.contains { $0.contains("A transfer is running: cancel it and quit? y/N") } }
         try session.send("y")
         try waitForTheBrowserToEnd()
-        XCTAssertEqual(names(destination), [], "the cancelled move left something")
-        XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore, "the sources are intact")
+        // The move goes on while the question is asked (an answer may come after a minute): on a quick machine
+        // it can end before the `y` (the FLAKY cause: the test expected a cancel that had nothing left to
+        // cancel). Either way nothing may be half: the destination is empty and the sources intact (cancelled
+        // and rolled back), or the pair is whole at the destination (moved before the answer).
+        try assertNoHalfPair("q, then y, during a move")
     }
 
     func testQDuringACopyAsksThenCancelsAndLeavesNoTemporary() throws {

@@ -6,22 +6,8 @@ import XCTest
 /// Issue 15.3, 15.4 and 15.7 in the browser (tmux): `livegrid PHOTO.jpg` opens the photo's folder with it
 /// selected, `-r` descends into folders named like files, and names that are not UTF-8 or hold escapes are
 /// shown inert.
-final class BrowserPathEndToEndTests: XCTestCase {
-    private var root: URL!
-    private var home: URL!
-
-    override func setUpWithError() throws {
-        try TmuxSession.requireTmux()
-        let base = try Fixtures.makeTemporaryDirectory("livegrid-paths")
-        root = base.appendingPathComponent("library")
-        home = base.appendingPathComponent("home")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let root { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-    }
+final class BrowserPathEndToEndTests: LibraryHomeTestCase {
+    override class var temporaryPrefix: String { "livegrid-paths" }
 
     private func place(_ fixture: String, at relative: String) throws {
         let target = root.appendingPathComponent(relative)

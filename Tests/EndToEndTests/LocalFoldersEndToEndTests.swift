@@ -7,22 +7,8 @@ import XCTest
 /// Backspace comes back with the cursor on the folder left, `F` toggles `-r`, a folder of only subfolders
 /// shows them, a hostile folder name is shown escaped; `livegrid PHOTO.jpg` opens the viewer and Esc shows
 /// the photo's folder.
-final class LocalFoldersEndToEndTests: XCTestCase {
-    private var root: URL!
-    private var home: URL!
-
-    override func setUpWithError() throws {
-        try TmuxSession.requireTmux()
-        let base = try Fixtures.makeTemporaryDirectory("livegrid-folders")
-        root = base.appendingPathComponent("library")
-        home = base.appendingPathComponent("home")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let root { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-    }
+final class LocalFoldersEndToEndTests: LibraryHomeTestCase {
+    override class var temporaryPrefix: String { "livegrid-folders" }
 
     /// A copy of the committed still at `relative` (folders made as needed).
     private func place(_ relative: String) throws {
