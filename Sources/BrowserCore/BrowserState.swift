@@ -73,6 +73,13 @@ public struct BrowserState: Sendable {
     /// The text typed after the jump-to-date key; nil when the prompt is closed.
     public var dateJumpText: String?
 
+    /// The viewer's 1:1 zoom (`z`), nil when it fits the picture (BrowserCore/Viewer).
+    public internal(set) var viewerZoom: ViewerZoom?
+    /// The last click in the fitted viewer: where the next zoom centres.
+    public internal(set) var viewerClickPoint: ViewerClickPoint?
+    /// Image pixels per cell at 100 %: symbols' 2x4 unless the front end sets the pixel cell's size.
+    public var zoomCellPixels = ZoomCellPixels.symbols
+
     public init(rootPath: String, terminal: TerminalSize, zoom: Int = GridLayout.defaultZoom) {
         self.rootPath = rootPath
         self.terminal = terminal
