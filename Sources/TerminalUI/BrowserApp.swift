@@ -167,6 +167,7 @@ public final class BrowserApp {
         var typedAhead = TerminalProbe.takeTypedAhead().compactMap(\.keyInput).map(TerminalEvent.key)
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
+        state.zoomCellPixels = provider.zoomCellPixels
         state.sortOrder = options.config.sortOrder
         state.grouping = options.config.grouping
         state.playback.hintsEnabled = options.config.playbackHints
