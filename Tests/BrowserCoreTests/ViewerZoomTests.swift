@@ -108,9 +108,9 @@ final class ViewerZoomTests: XCTestCase {
 
     func testHelpShowsTheKeyAndItCanBeRebound() {
         var keymap = Keymap()
-        XCTAssertTrue(HelpScreen.lines(keymap: keymap).contains { $0.hasPrefix("Viewer 100 %/fit") && $0.hasSuffix("z") })
+        XCTAssertTrue(HelpScreen.lines(keymap: keymap).contains { $0.hasPrefix("Zoom 100 %/fit") && $0.hasSuffix("z") })
         keymap.rebind(.actualSize, to: [.character("Z")])
-        XCTAssertTrue(HelpScreen.lines(keymap: keymap).contains { $0.hasPrefix("Viewer 100 %/fit") && $0.hasSuffix("Z") })
+        XCTAssertTrue(HelpScreen.lines(keymap: keymap).contains { $0.hasPrefix("Zoom 100 %/fit") && $0.hasSuffix("Z") })
         XCTAssertEqual(KeyCommand(rawValue: "zoom-100"), .actualSize)
     }
 }

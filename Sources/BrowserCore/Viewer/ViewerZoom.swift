@@ -1,4 +1,5 @@
 import LivePairing
+import MediaFormats
 
 /// Image pixels one terminal cell shows at 100 %: the cell's pixel size in pixel modes (one image pixel per
 /// terminal pixel); in symbols mode 2x4, what chafa's finest symbols (sextants, octants, braille) resolve in a

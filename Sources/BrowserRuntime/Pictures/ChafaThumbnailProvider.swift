@@ -197,9 +197,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: PicturePriority) {
         state.withLockedValue { $0.badges[key] = nil }
         let fullSize = self.fullSize, notes = self.notes
-        let schedulerKey = ThumbnailRequestKey(itemID: "\(key.itemID)#zoom \(zoom.centerX),\(zoom.centerY)",
-                                               size: key.width << 16 | key.height)
-        scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
+        scheduler.submit(Self.schedulerKey(key), priority: Self.schedulerPriority(priority), job: {
             let result = fullSize.frame(for: item).map { frame in
                 let crop = zoom.crop(imageWidth: frame.width, imageHeight: frame.height, columns: key.width, rows: key.height)
                 return frame.cropped(to: PixelRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
@@ -338,7 +336,9 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     }
 
     private static func schedulerKey(_ key: ThumbnailKey) -> ThumbnailRequestKey {
-        ThumbnailRequestKey(itemID: key.itemID, size: key.width << 16 | key.height)
+        // A zoomed crop is its own job: the loop's `cancelAll(except:)` must keep it and cancel the old crops.
+        let itemID = key.zoom.map { "\(key.itemID)#zoom \($0.centerX),\($0.centerY)" } ?? key.itemID
+        return ThumbnailRequestKey(itemID: itemID, size: key.width << 16 | key.height)
     }
 
     private static func schedulerPriority(_ priority: PicturePriority) -> Imaging.ThumbnailPriority {
