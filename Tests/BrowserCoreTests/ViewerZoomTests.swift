@@ -100,6 +100,13 @@ final class ViewerZoomTests: XCTestCase {
         XCTAssertEqual(state.viewerZoomStatus, "100 % · at 50 %, 0 %")
     }
 
+    func testAMovieSaysWhyItDoesNotZoom() {
+        var state = viewerState([TestItems.video("clip.mov")])
+        state.reduce(.toggleViewerZoom)
+        XCTAssertNil(state.zoomedViewer)
+        XCTAssertEqual(state.message, "1:1 zoom is for photos: a movie shows its frames fitted")
+    }
+
     func testCropOfASmallImageIsTheWholeImage() {
         let crop = ViewerZoom(itemID: "x", centerX: 1, centerY: 0).crop(imageWidth: 50, imageHeight: 30, columns: 100,
                                                                            rows: 30, cell: .symbols)

@@ -26,6 +26,10 @@ extension BrowserState {
             viewerZoom = nil
             return
         }
+        guard item.still != nil else {
+            message = "1:1 zoom is for photos: a movie shows its frames fitted"
+            return
+        }
         let point = viewerClickPoint.flatMap { $0.itemID == item.id ? $0 : nil }
         var zoom = ViewerZoom(itemID: item.id, centerX: point?.x ?? 0.5, centerY: point?.y ?? 0.5)
         let visible = zoomVisibleFraction
