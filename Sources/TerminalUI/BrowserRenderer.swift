@@ -97,7 +97,8 @@ final class BrowserRenderer {
             left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
             let warnings = item.warnings.count + item.files.reduce(0) { $0 + $1.info.problems.count }
             if warnings > 0 { left += " · \(warnings) warning\(warnings == 1 ? "" : "s")" }
-            if let zoom = state.viewerZoomStatus { left += " · " + zoom }
+            // Zoomed, where the crop is comes first: it is what a narrow status bar must keep.
+            if let zoom = state.viewerZoomStatus { left = " \(state.selection + 1)/\(state.items.count) · \(zoom) · \(item.displayName)" }
         } else {
             left = state.isScanning ? " scanning…" : " no photos here"
         }
