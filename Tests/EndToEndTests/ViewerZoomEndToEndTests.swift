@@ -15,7 +15,7 @@ final class ViewerZoomEndToEndTests: XCTestCase {
 
     /// "100 % · x,y w×h of W×H" off the status bar.
     private func crop(_ screen: [String]) -> (x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int)? {
-        guard let line = screen.last(where: { $0.contains("100 % · ") }),
+        guard let line = screen.last(where: { $0.contains("· 100 % · ") }),
               let range = line.range(of: #"100 % · (\d+),(\d+) (\d+)×(\d+) of (\d+)×(\d+)"#, options: .regularExpression)
         else { return nil }
         let numbers = line[range].dropFirst(7).split { !$0.isNumber }.compactMap { Int($0) }
@@ -62,9 +62,11 @@ final class ViewerZoomEndToEndTests: XCTestCase {
             self.showsPicture(screen) && self.pictureRows(screen) != self.pictureRows(centreScreen)
         }
 
-        for _ in 0..<40 { try session.send("h") }
+        // A step is a quarter of the crop (80 image pixels across here): 3,712 pixels back take 47 steps.
+        try session.send("Left")
+        for _ in 0..<60 { try session.send("h") }
         try session.send("Up")
-        for _ in 0..<40 { try session.send("k") }
+        for _ in 0..<80 { try session.send("k") }
         try session.waitFor("the top-left corner") { screen in
             guard let crop = self.crop(screen) else { return false }
             return crop.x == 0 && crop.y == 0
@@ -72,7 +74,7 @@ final class ViewerZoomEndToEndTests: XCTestCase {
 
         try session.send("z")
         try session.waitFor("fitted again") { screen in
-            !screen.contains { $0.contains("100 % · ") } && screen.contains { $0.contains("viewer ·") }
+            !screen.contains { $0.contains("· 100 % · ") } && screen.contains { $0.contains("viewer ·") }
         }
         try session.send("Escape")
         try session.waitFor("back in the grid") { $0.contains { $0.contains("grid ·") } }

@@ -14,7 +14,7 @@ final class ViewerZoomSixelEndToEndTests: XCTestCase {
         let recording = work.appendingPathComponent("tty.bin")
         let browser = fixture.command("--graphics sixel --no-motion").replacingOccurrences(of: "TERM=tmux-256color",
                                                                                            with: "TERM=xterm-256color")
-        let session = try TmuxSession(command: "sh -c \"sleep 1; exec env -u TMUX \(browser)\"", columns: 80, rows: 24)
+        let session = try TmuxSession(command: "sh -c \"sleep 1; exec env -u TMUX \(browser)\"", columns: 120, rows: 24)
         try session.run(["pipe-pane", "-O", "-t", session.name, "cat > '\(recording.path)'"], capture: false)
         let count = fixture.names.count
         try session.waitFor("the grid") { screen in
@@ -26,7 +26,7 @@ final class ViewerZoomSixelEndToEndTests: XCTestCase {
         try session.waitFor("the viewer") { $0.contains { $0.contains("z 100 %") } }
         let beforeZoom = try settledImages(in: recording).count
         try session.send("z")
-        let screen = try session.waitFor("100 % in the status bar") { $0.contains { $0.contains("100 % · ") } }
+        let screen = try session.waitFor("100 % in the status bar") { $0.contains { $0.contains("· 100 % · ") } }
         let images = try settledImages(in: recording, atLeast: beforeZoom + 1)
         let crop = try XCTUnwrap(Self.crop(statusBar: screen.joined(separator: "\n")), "the status bar names the crop")
         let sixel = try XCTUnwrap(images.last.flatMap(SixelImage.init), "the zoomed picture decodes as a sixel")
@@ -48,7 +48,7 @@ final class ViewerZoomSixelEndToEndTests: XCTestCase {
         XCTAssertLessThan(error, 8, "the crop's pixels match the original's (mean error \(error), 40 px off: \(control))")
         XCTAssertLessThan(error * 2, control, "the crop is the original's region, not a neighbour's")
         try session.send("z")
-        try session.waitFor("fitted again") { !$0.contains { $0.contains("100 % · ") } }
+        try session.waitFor("fitted again") { !$0.contains { $0.contains("· 100 % · ") } }
     }
 
     private func settledImages(in file: URL, atLeast minimum: Int = 1) throws -> [[UInt8]] {
