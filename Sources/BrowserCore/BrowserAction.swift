@@ -16,6 +16,8 @@ public enum BrowserAction: Sendable {
     case zoomIn
     case zoomOut
     case openViewer
+    /// The viewer's 1:1 zoom on and off (`z`).
+    case toggleViewerZoom
     case toggleInfo
     case toggleHelp
     /// Esc / q outside the grid: close the topmost thing.

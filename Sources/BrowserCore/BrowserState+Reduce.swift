@@ -4,6 +4,7 @@ extension BrowserState {
     public mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
         let effects = reduceAction(action)
         keepViewerOffFolders()
+        dropStaleViewerZoom()
         return effects + playbackFollowUp() + triageFollowUp()
     }
 
@@ -41,6 +42,8 @@ extension BrowserState {
         case .openViewer:
             if mode == .grid, let folder = openRemoteDirectoryIfSelected() ?? openLocalFolderIfSelected() { return folder }
             if mode == .grid, selectedItem != nil { mode = .viewer }
+        case .toggleViewerZoom:
+            toggleViewerZoom()
         case .toggleInfo:
             if mode == .help { mode = modeBeforeHelp }
             showsInfo.toggle()
@@ -78,6 +81,7 @@ extension BrowserState {
             terminal = size
             clampSelection()
         case .click(let x, let y):
+            if mode == .viewer, !isViewerZoomed { recordViewerClick(x: x, y: y) }
             guard mode == .grid else { break }
             let hit = sectionedGrid.map { $0.index(atX: x, y: y, scrollRow: scrollRow) }
                 ?? layout.index(atX: x, y: y, scrollRow: scrollRow, itemCount: items.count)
@@ -168,7 +172,7 @@ extension BrowserState {
         case .help:
             mode = modeBeforeHelp
         case .viewer:
-            if showsInfo { showsInfo = false } else { mode = .grid }
+            if isViewerZoomed { viewerZoom = nil } else if showsInfo { showsInfo = false } else { mode = .grid }
         case .grid:
             if showsInfo {
                 showsInfo = false
@@ -190,6 +194,15 @@ extension BrowserState {
 
     private mutating func move(_ direction: MoveDirection) {
         // In the viewer left/right step through the items; up/down do nothing there.
+        if isViewerZoomed, mode == .viewer {
+            switch direction {
+            case .left: panViewer(dx: -1, dy: 0)
+            case .right: panViewer(dx: 1, dy: 0)
+            case .up: panViewer(dx: 0, dy: -1)
+            case .down: panViewer(dx: 0, dy: 1)
+            }
+            return
+        }
         if mode == .viewer {
             switch direction {
             case .left, .up: moveSelection(by: -1)
@@ -239,6 +252,7 @@ extension BrowserState {
     /// Wheel scrolling moves the view; the selection follows only when it would leave the screen.
     private mutating func scroll(by rows: Int) {
         guard mode == .grid, !items.isEmpty else {
+            if mode == .viewer, isViewerZoomed { panViewer(dx: 0, dy: rows > 0 ? 1 : -1); return }
             if mode == .viewer { moveSelection(by: rows > 0 ? 1 : -1) }
             return
         }

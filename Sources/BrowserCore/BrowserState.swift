@@ -76,6 +76,13 @@ public struct BrowserState: Sendable {
     /// The local folder shown, the breadcrumb's top and `-r` (BrowserCore/Views/BrowserState+Folders).
     public var folders: LocalFolderNavigation
 
+    /// The viewer's 1:1 zoom (`z`), nil when it fits the picture (BrowserCore/Viewer).
+    public internal(set) var viewerZoom: ViewerZoom?
+    /// The last click in the fitted viewer: where the next zoom centres.
+    public internal(set) var viewerClickPoint: ViewerClickPoint?
+    /// Image pixels per cell at 100 %: symbols' 2x4 unless the front end sets the pixel cell's size.
+    public var zoomCellPixels = ZoomCellPixels.symbols
+
     public init(rootPath: String, terminal: TerminalSize, zoom: Int = GridLayout.defaultZoom) {
         self.rootPath = rootPath
         self.folders = LocalFolderNavigation(top: rootPath)

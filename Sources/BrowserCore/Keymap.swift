@@ -13,6 +13,8 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case rescan
     case zoomIn = "zoom-in"
     case zoomOut = "zoom-out"
+    /// The viewer's 1:1 zoom (issue 31.3).
+    case actualSize = "zoom-100"
     case open
     case info
     case back
@@ -54,6 +56,7 @@ public struct Keymap: Sendable {
         (.rescan, [.character("r")]),
         (.zoomIn, [.character("+"), .character("=")]),
         (.zoomOut, [.character("-")]),
+        (.actualSize, [.character("z")]),
         (.open, [.enter]),
         (.info, [.character("i")]),
         (.back, [.escape]),
@@ -131,6 +134,7 @@ public struct Keymap: Sendable {
         case .rescan: return .rescan
         case .zoomIn: return .zoomIn
         case .zoomOut: return .zoomOut
+        case .actualSize: return state.mode == .viewer ? .toggleViewerZoom : nil
         case .open: return state.mode == .grid ? .openViewer : nil
         case .info: return .toggleInfo
         case .back: return .back

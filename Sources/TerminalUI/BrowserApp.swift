@@ -174,6 +174,7 @@ public final class BrowserApp {
         var state = BrowserState(rootPath: options.path, terminal: session.size, zoom: options.config.zoom)
         state.pendingSelection = options.selectPath
         state.folders.recursive = options.recursive
+        state.zoomCellPixels = provider.zoomCellPixels
         state.sortOrder = options.config.sortOrder
         state.grouping = options.config.grouping
         state.playback.hintsEnabled = options.config.playbackHints

@@ -105,6 +105,8 @@ final class BrowserRenderer {
             left = " \(state.selection + 1)/\(state.items.count) \(item.displayName) · \(ItemDescription.kindName(item.kind))"
             let warnings = item.warnings.count + item.files.reduce(0) { $0 + $1.info.problems.count }
             if warnings > 0 { left += " · \(warnings) warning\(warnings == 1 ? "" : "s")" }
+            // Zoomed, where the crop is comes first: it is what a narrow status bar must keep.
+            if let zoom = state.viewerZoomStatus { left = " \(state.selection + 1)/\(state.items.count) · \(zoom) · \(item.displayName)" }
         } else {
             left = state.isScanning ? " scanning…" : " no photos here"
         }
@@ -324,14 +326,20 @@ final class BrowserRenderer {
         guard let item = state.selectedItem, content.height >= 2 else { return }
         let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
         guard let pictureRect = state.viewerPictureRect else { return }
-        drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
+        if let zoom = state.zoomedViewer {
+            drawZoomed(item, zoom: ZoomedPicture(zoom, cell: state.zoomCellPixels), in: pictureRect, provider: provider,
+                       painter: painter)
+        } else {
+            drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
+        }
         if let remote = state.remote {
             RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
                                           badge: badge, painter: painter)
         }
-        let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · i info · Esc back"
+        let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · z 100 % · i info · Esc back"
             + (state.keyPhoto != nil ? "" : item.kind == .live ? " · K key photo" : "")
-        let shownCaption = state.keyPhoto == nil ? caption
+        let zoomCaption = "\(item.displayName) · 100 %: hjkl/arrows/wheel pan · z or Esc fits"
+        let shownCaption = state.zoomedViewer != nil ? zoomCaption : state.keyPhoto == nil ? caption
             : "\(item.displayName) · choosing the key photo: ←/→ frame · Enter writes a new Live Photo beside it · Esc leaves"
         painter.text(shownCaption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
         if infoWidth > 0 {
@@ -344,6 +352,19 @@ final class BrowserRenderer {
         for neighbour in [state.selection + 1, state.selection - 1] where state.items.indices.contains(neighbour) {
             let key = ThumbnailKey(itemID: state.items[neighbour].id, width: pictureRect.width, height: pictureRect.height)
             wantedPictures.append((key, state.items[neighbour], .prefetch))
+        }
+    }
+
+    /// The viewer at 100 % (issue 31.3): the crop of the full-size image; the fitted picture stays until the
+    /// crop is ready (the first zoom into a photo decodes all of it).
+    private func drawZoomed(_ item: LibraryItem, zoom: ZoomedPicture, in rect: CellRect, provider: ThumbnailProvider,
+                            painter: ScreenPainter) {
+        let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, zoom: zoom)
+        wantedPictures.append((key, item, .selected))
+        if let picture = provider.picture(for: key), picture.rows > 0 {
+            output.show(picture, key: key, in: rect, painter: painter)
+        } else {
+            drawPicture(item, in: rect, priority: .selected, provider: provider, painter: painter)
         }
     }
 

@@ -1,3 +1,4 @@
+import BrowserCore
 import Concurrent
 import Foundation
 import Imaging
@@ -22,6 +23,9 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     private let frames = ThumbnailMemoryCache<String>(capacityBytes: 256 << 20)
     /// What is wrong with items whose picture failed or shows only part of a damaged file.
     private let notes = PictureNotes()
+    /// The viewer's 1:1 zoom: the full-size image of the one photo zoomed, decoded once and kept while the
+    /// viewer stays on it (every pan crops it again).
+    private let fullSize = FullSizeImageCache()
 
     private struct State {
         var rendered: [ThumbnailKey: RenderedImage] = [:]
@@ -128,6 +132,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
             // A live item shown as a traditional still (movie missing or unplayable) wears LIVE OFF.
             s.badges[key] = pixelBadge?.badge(for: item, liveOff: item.liveOffReason != nil || s.liveOffIDs.contains(item.id))
         }
+        if let zoom = key.zoom {
+            submitZoomed(key, zoom: zoom, item: item, priority: priority)
+            return
+        }
         let frames = self.frames, diskCache = self.diskCache, notes = self.notes
         let size = thumbnailSize(for: key)
         // Symbols: an embedded thumbnail with what the cells can show serves (never stored in the shared cache).
@@ -175,6 +183,30 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
             s.inFlight = s.inFlight.filter { keep.contains($0.key) }
             s.badges = s.badges.filter { keep.contains($0.key) }
         }
+    }
+
+    public var zoomCellPixels: ZoomCellPixels {
+        guard renderers.mode.isPixelProtocol else { return .symbols }
+        let cell = CellGeometry.pixelBox(columns: 1, rows: 1, cell: renderers.cellPixelSize)
+        return ZoomCellPixels(width: cell.width, height: cell.height)
+    }
+
+    /// The viewer's 1:1 zoom: the crop of the full-size image (decoded once per photo), rendered at the key's
+    /// cells; in pixel modes the crop has exactly the cells' pixels, so it is sent one image pixel per terminal
+    /// pixel.
+    private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: PicturePriority) {
+        state.withLockedValue { $0.badges[key] = nil }
+        let fullSize = self.fullSize, notes = self.notes
+        scheduler.submit(Self.schedulerKey(key), priority: Self.schedulerPriority(priority), job: {
+            let result = fullSize.frame(for: item).map { frame in
+                let crop = zoom.crop(imageWidth: frame.width, imageHeight: frame.height, columns: key.width, rows: key.height)
+                return frame.cropped(to: PixelRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
+            }
+            if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
+            return result
+        }, completion: { [weak self] _, result in
+            self?.finish(key, result)
+        })
     }
 
     /// Runs on a worker: renders the decoded frame at the key's cell size and publishes it.
@@ -304,7 +336,9 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     }
 
     private static func schedulerKey(_ key: ThumbnailKey) -> ThumbnailRequestKey {
-        ThumbnailRequestKey(itemID: key.itemID, size: key.width << 16 | key.height)
+        // A zoomed crop is its own job: the loop's `cancelAll(except:)` must keep it and cancel the old crops.
+        let itemID = key.zoom.map { "\(key.itemID)#zoom \($0.centerX),\($0.centerY)" } ?? key.itemID
+        return ThumbnailRequestKey(itemID: itemID, size: key.width << 16 | key.height)
     }
 
     private static func schedulerPriority(_ priority: PicturePriority) -> Imaging.ThumbnailPriority {

@@ -1,3 +1,4 @@
+import BrowserCore
 import Foundation
 import Concurrent
 import Imaging
@@ -11,11 +12,34 @@ public struct ThumbnailKey: Sendable, Hashable {
     public var height: Int
     /// Set on a playing movie's frames (pixel modes): each frame is its own picture for the tty writer.
     public var movieFrame: Int?
-    public init(itemID: String, width: Int, height: Int, movieFrame: Int? = nil) {
+    /// Set on the viewer's 1:1 zoom: the crop of the full-size image shown (a new key per crop position, so the
+    /// outputs send again only when the crop moves).
+    public var zoom: ZoomedPicture?
+    public init(itemID: String, width: Int, height: Int, movieFrame: Int? = nil, zoom: ZoomedPicture? = nil) {
         self.itemID = itemID
         self.width = width
         self.height = height
         self.movieFrame = movieFrame
+        self.zoom = zoom
+    }
+}
+
+/// The 1:1 zoom of a viewer picture: the crop's centre (in ten-thousandths of the upright image's width and
+/// height, so equal positions make equal keys) and the image pixels per cell.
+public struct ZoomedPicture: Sendable, Hashable {
+    public var centerX: Int
+    public var centerY: Int
+    public var cell: ZoomCellPixels
+    public init(_ zoom: ViewerZoom, cell: ZoomCellPixels) {
+        centerX = Int((zoom.centerX * 10_000).rounded())
+        centerY = Int((zoom.centerY * 10_000).rounded())
+        self.cell = cell
+    }
+
+    /// The crop of a full-size image of this size that the key's cells show.
+    public func crop(imageWidth: Int, imageHeight: Int, columns: Int, rows: Int) -> ZoomCrop {
+        ViewerZoom(itemID: "", centerX: Double(centerX) / 10_000, centerY: Double(centerY) / 10_000)
+            .crop(imageWidth: imageWidth, imageHeight: imageHeight, columns: columns, rows: rows, cell: cell)
     }
 }
 
@@ -47,6 +71,8 @@ public protocol ThumbnailProvider: AnyObject {
     func setReadyHandler(_ handler: @escaping @Sendable () -> Void)
     /// Set when pictures are pixel-protocol bytes (sixel/kitty/iTerm2) the tty writer places after curses.
     var pixelOutput: PixelOutput? { get }
+    /// Image pixels per cell at the viewer's 100 % (the pixel cell's size in pixel modes).
+    var zoomCellPixels: ZoomCellPixels { get }
     /// Starts making pictures of `width`x`height` cells for the item ids `stills` returns (evaluated in the
     /// background) before they are requested: the first screen while the scan runs. Best effort.
     func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int)
@@ -63,6 +89,7 @@ public protocol ThumbnailProvider: AnyObject {
 
 extension ThumbnailProvider {
     public var pixelOutput: PixelOutput? { nil }
+    public var zoomCellPixels: ZoomCellPixels { .symbols }
     public func pictureNote(for itemID: String) -> PictureNote? { nil }
     public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
     public func invalidate(itemIDs: Set<String>) {}

@@ -144,6 +144,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
     public func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
     public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) { inner.setReadyHandler(handler) }
     public var pixelOutput: PixelOutput? { inner.pixelOutput }
+    public var zoomCellPixels: ZoomCellPixels { inner.zoomCellPixels }
 
     /// A preview as the item the real provider draws (a still of its own small file).
     static func previewItem(_ preview: RemotePreview) -> LibraryItem {

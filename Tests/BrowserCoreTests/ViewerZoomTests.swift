@@ -1,0 +1,123 @@
+import BrowserCore
+import Library
+import LivePairing
+import MediaFormats
+import XCTest
+
+/// The viewer's 1:1 zoom and pan (issue 31.3), on items of 4032x3024 pixels in a 120x40 terminal.
+final class ViewerZoomTests: XCTestCase {
+    private func viewerState(_ items: [LibraryItem] = TestItems.stills(3)) -> BrowserState {
+        var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
+        state.reduce(.scanStarted)
+        state.reduce(.scanFinished(LibraryScan(root: "/photos", items: items, warnings: [])))
+        state.reduce(.openViewer)
+        return state
+    }
+
+    private func crop(_ state: BrowserState) throws -> ZoomCrop {
+        let zoom = try XCTUnwrap(state.zoomedViewer)
+        let rect = try XCTUnwrap(state.viewerPictureRect)
+        return zoom.crop(imageWidth: 4032, imageHeight: 3024, columns: rect.width, rows: rect.height, cell: state.zoomCellPixels)
+    }
+
+    func testZZoomsTheViewerTo100PercentAndFitsAgain() throws {
+        var state = viewerState()
+        let keymap = Keymap()
+        guard case .toggleViewerZoom? = keymap.action(for: .character("z"), in: state) else { return XCTFail("z zooms") }
+        state.reduce(.toggleViewerZoom)
+        let zoom = try XCTUnwrap(state.zoomedViewer)
+        XCTAssertEqual(zoom.centerX, 0.5)
+        XCTAssertEqual(zoom.centerY, 0.5)
+        let rect = try XCTUnwrap(state.viewerPictureRect)
+        let shown = try crop(state)
+        XCTAssertEqual(shown.width, rect.width * 2, "symbols: 2 image pixels per cell across")
+        XCTAssertEqual(shown.height, rect.height * 4, "symbols: 4 image pixels per cell down")
+        XCTAssertEqual(shown.x, (4032 - shown.width) / 2)
+        let status = try XCTUnwrap(state.viewerZoomStatus)
+        XCTAssertTrue(status.hasPrefix("100 % · \(shown.x),\(shown.y) \(shown.width)×\(shown.height) of 4032×3024"), status)
+        state.reduce(.toggleViewerZoom)
+        XCTAssertNil(state.zoomedViewer, "the same key fits again")
+        XCTAssertEqual(state.mode, .viewer)
+        state.reduce(.back)
+        XCTAssertNil(keymap.action(for: .character("z"), in: state).map { "\($0)" }, "z does nothing in the grid")
+    }
+
+    func testPanStopsAtTheImageEdges() throws {
+        var state = viewerState()
+        state.zoomCellPixels = ZoomCellPixels(width: 10, height: 20)
+        state.reduce(.toggleViewerZoom)
+        for _ in 0..<200 { state.reduce(.move(.right)) }
+        for _ in 0..<200 { state.reduce(.move(.down)) }
+        var shown = try crop(state)
+        XCTAssertEqual(shown.x + shown.width, 4032, "right edge reached")
+        XCTAssertEqual(shown.y + shown.height, 3024, "bottom edge reached")
+        XCTAssertEqual(state.selection, 0, "panning never steps to the next photo")
+        // No dead travel past the edge: one step back moves the crop at once.
+        state.reduce(.move(.left))
+        XCTAssertLessThan(try crop(state).x + shown.width, 4032)
+        for _ in 0..<200 { state.reduce(.move(.left)) }
+        for _ in 0..<200 { state.reduce(.scroll(rows: -3)) }
+        shown = try crop(state)
+        XCTAssertEqual(shown.x, 0)
+        XCTAssertEqual(shown.y, 0)
+        XCTAssertEqual(state.selection, 0)
+    }
+
+    func testEscFitsFirstAndAnotherPhotoFitsAgain() throws {
+        var state = viewerState()
+        state.reduce(.toggleViewerZoom)
+        state.reduce(.back)
+        XCTAssertNil(state.zoomedViewer)
+        XCTAssertEqual(state.mode, .viewer, "Esc fits before it leaves the viewer")
+        state.reduce(.toggleViewerZoom)
+        state.reduce(.pageDown)
+        XCTAssertNotEqual(state.selection, 0)
+        XCTAssertNil(state.zoomedViewer, "another photo opens fitted")
+        state.reduce(.move(.left))
+        XCTAssertEqual(state.selection, 1, "fitted, left steps through the photos again")
+    }
+
+    func testZoomCentresOnTheLastClickInThePicture() throws {
+        var state = viewerState()
+        let rect = try XCTUnwrap(state.viewerPictureRect)
+        // The right-hand side of the picture, half way down (the 4:3 picture is pillarboxed in 120 columns).
+        state.reduce(.click(x: rect.x + rect.width / 2 + rect.height * 2 * 4 / 3 / 2 - 2, y: rect.y + rect.height / 2))
+        state.reduce(.toggleViewerZoom)
+        let zoom = try XCTUnwrap(state.zoomedViewer)
+        XCTAssertGreaterThan(zoom.centerX, 0.8)
+        XCTAssertEqual(zoom.centerY, 0.5, accuracy: 0.05)
+    }
+
+    func testUnknownImageSizeStillZoomsAndPansWithoutLeavingTheImage() throws {
+        var info = MediaInfo(format: .jpeg)
+        info.pixelWidth = nil
+        let item = LibraryItem(kind: .still, still: MediaFile(path: "/photos/a.jpg", size: 1, modificationTime: 0, info: info))
+        var state = viewerState([item])
+        state.reduce(.toggleViewerZoom)
+        for _ in 0..<100 { state.reduce(.move(.up)) }
+        let zoom = try XCTUnwrap(state.zoomedViewer)
+        XCTAssertEqual(zoom.centerY, 0)
+        XCTAssertEqual(state.viewerZoomStatus, "100 % · at 50 %, 0 %")
+    }
+
+    func testAMovieSaysWhyItDoesNotZoom() {
+        var state = viewerState([TestItems.video("clip.mov")])
+        state.reduce(.toggleViewerZoom)
+        XCTAssertNil(state.zoomedViewer)
+        XCTAssertEqual(state.message, "1:1 zoom is for photos: a movie shows its frames fitted")
+    }
+
+    func testCropOfASmallImageIsTheWholeImage() {
+        let crop = ViewerZoom(itemID: "x", centerX: 1, centerY: 0).crop(imageWidth: 50, imageHeight: 30, columns: 100,
+                                                                           rows: 30, cell: .symbols)
+        XCTAssertEqual(crop, ZoomCrop(x: 0, y: 0, width: 50, height: 30))
+    }
+
+    func testHelpShowsTheKeyAndItCanBeRebound() {
+        var keymap = Keymap()
+        XCTAssertTrue(HelpScreen.lines(keymap: keymap).contains { $0.hasPrefix("Zoom 100 %/fit") && $0.hasSuffix("z") })
+        keymap.rebind(.actualSize, to: [.character("Z")])
+        XCTAssertTrue(HelpScreen.lines(keymap: keymap).contains { $0.hasPrefix("Zoom 100 %/fit") && $0.hasSuffix("Z") })
+        XCTAssertEqual(KeyCommand(rawValue: "zoom-100"), .actualSize)
+    }
+}
