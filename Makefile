@@ -8,7 +8,7 @@ BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev
                   libswscale-dev libavutil-dev libavfilter-dev libheif-dev libturbojpeg0-dev libjpeg62-turbo-dev libcurl4-openssl-dev \
                   libsqlite3-dev
 TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils imagemagick \
-                  openssh-server openssh-client e2fsprogs
+                  openssh-server openssh-client e2fsprogs pulseaudio pulseaudio-utils
 BENCH_PACKAGES := chafa timg hyperfine libjpeg-turbo-progs
 # Real terminal emulators under a virtual X server for scripts/screenshots.sh (foot is Wayland-only).
 SCREENSHOT_PACKAGES := xvfb xterm x11-apps x11-utils imagemagick xdotool kitty libgl1-mesa-dri

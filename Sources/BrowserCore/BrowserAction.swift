@@ -18,6 +18,8 @@ public enum BrowserAction: Sendable {
     case openViewer
     case toggleInfo
     case toggleHelp
+    /// Sound on or off for press and hold (`[playback] sound`, `--mute`).
+    case toggleSound
     /// Esc / q outside the grid: close the topmost thing.
     case back
     case quit

@@ -31,6 +31,7 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case onMarked = "on-marked", markRange = "mark-range", showLocation = "show-location"
     /// The viewer's key-photo mode (issue 20).
     case keyPhoto = "key-photo"
+    case sound
     // Library views (BrowserCore/Views).
     case sort, group, jumpToDate = "jump-to-date"
 }
@@ -63,6 +64,7 @@ public struct Keymap: Sendable {
         (.activity, [.character("a")]),
         (.parent, [.backspace]),
         (.keyPhoto, [.character("K")]),
+        (.sound, [.character("S")]),
         (.sort, [.character("s")]),
         (.group, [.character("t")]),
         (.jumpToDate, [.character("D")]),
@@ -139,6 +141,7 @@ public struct Keymap: Sendable {
         case .activity: return .remote(.toggleActivityPanel)
         case .parent: return state.mode == .grid ? .remote(.parent) : .back
         case .keyPhoto: return state.mode == .viewer ? .studio(.enterKeyPhoto) : nil
+        case .sound: return .toggleSound
         case .sort: return .view(.cycleSort)
         case .group: return .view(.cycleGrouping)
         case .jumpToDate: return .view(.beginDateJump)

@@ -170,6 +170,7 @@ public final class BrowserApp {
         state.sortOrder = options.config.sortOrder
         state.grouping = options.config.grouping
         state.playback.hintsEnabled = options.config.playbackHints
+        state.playback.soundEnabled = options.config.playbackSound
         state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,

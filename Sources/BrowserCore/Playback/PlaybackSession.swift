@@ -77,6 +77,9 @@ public struct PlaybackSession: Sendable {
     public internal(set) var input = PlayHoldInput(kittyKeys: false)
     /// `[playback] hints` (`--no-motion` turns them off).
     public var hintsEnabled = false
+    /// `[playback] sound = hold`: a hold plays the movie's sound (`--mute` and the sound key turn it off). The
+    /// hint of movement is always silent.
+    public var soundEnabled = true
     /// The last time the loop told (monotonic seconds).
     public internal(set) var now: Double = 0
     /// The selection the hint timer runs for, since when (stamped by the next tick of the clock), and whether
@@ -95,7 +98,8 @@ public struct PlaybackSession: Sendable {
     /// For the status bar while a hold plays: which input tells when it ends.
     public var statusNote: String? {
         switch phase {
-        case .loading(_, .hold), .playing(_, .hold): return "◎ hold: \((input.activeSource ?? input.keySource).rawValue)"
+        case .loading(_, .hold), .playing(_, .hold):
+            return "◎ hold: \((input.activeSource ?? input.keySource).rawValue)" + (soundEnabled ? " ♪" : " · muted")
         default: return nil
         }
     }
