@@ -62,7 +62,8 @@ public final class PulseAudioHarness {
     }
 
     public func stop() {
-        if daemon.isRunning { daemon.terminate() }
+        // SIGKILL: pulseaudio run with --disallow-exit took no notice of SIGTERM here.
+        if daemon.isRunning { Glibc.kill(daemon.processIdentifier, SIGKILL) }
         if daemon.processIdentifier > 0 { daemon.waitUntilExit() }
         // try?: a temporary folder left behind is harmless.
         try? FileManager.default.removeItem(at: directory)
@@ -90,12 +91,27 @@ public final class PulseAudioHarness {
             process.standardOutput = try FileHandle(forWritingTo: file)
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let wanted = Int(lead * Double(Self.sampleRate)) * 2
-            let deadline = Date().addingTimeInterval(15 + lead)
-            while capturedBytes < wanted {
-                guard process.isRunning, Date() < deadline else { throw MissingRequirement.Failure(description: "parec recorded nothing") }
-                usleep(20_000)   // polling the file's growth, a condition
+            // parec writes nothing while the sink is idle: ready is when the server lists its recording stream.
+            let pactl = try MissingRequirement.path(of: "pactl", for: "checking that the recorder is connected")
+            let deadline = Date().addingTimeInterval(15)
+            while true {
+                // Output to a file, not a pipe: reading pactl's pipe to its end hung here.
+                let listing = harness.directory.appendingPathComponent("outputs.txt")
+                FileManager.default.createFile(atPath: listing.path, contents: nil)
+                let pactlRun = Process()
+                pactlRun.executableURL = URL(fileURLWithPath: pactl)
+                pactlRun.arguments = ["-s", harness.server, "list", "short", "source-outputs"]
+                pactlRun.standardOutput = try FileHandle(forWritingTo: listing)
+                pactlRun.standardError = FileHandle.nullDevice
+                pactlRun.standardInput = FileHandle.nullDevice
+                try pactlRun.run()
+                pactlRun.waitUntilExit()
+                let listed = (try? String(contentsOf: listing, encoding: .utf8)) ?? ""   // try?: unreadable = not yet
+                if !listed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { break }
+                guard process.isRunning, Date() < deadline else { throw MissingRequirement.Failure(description: "parec did not connect") }
+                usleep(20_000)   // polling the server for the stream, a condition
             }
+            _ = lead
         }
 
         /// Samples louder than a whisper recorded so far (a test waits for the sound to begin).
