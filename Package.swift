@@ -63,7 +63,7 @@ let package = Package(
         // MARK: pixels
         .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
-        .target(name: "VideoPlayback", dependencies: ["Concurrent", "MediaFormats", "Imaging"]),
+        .target(name: "VideoPlayback", dependencies: ["Concurrent", "MediaFormats", "Imaging", "CCodecLoader"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa", "TerminalProtocol"],
                 swiftSettings: cModuleSettings),
 

@@ -5,7 +5,8 @@
 # Depends: dpkg-shlibdeps reads the binary's DT_NEEDED libraries. libav* and libheif are opened with dlopen on
 # first use (CCodecLoader), which dpkg-shlibdeps cannot see, so a throw-away stub library that links exactly
 # those sonames (the majors of the headers compiled against, as CCodecLoader's) is analysed alongside it and
-# dpkg-shlibdeps turns them into package names with versions too.
+# dpkg-shlibdeps turns them into package names with versions too. libpulse-simple (the sound, also dlopened) is
+# only a Recommends: without it movies play silent.
 #
 # usage: build-deb.sh BUILD_DIR [OUTDIR]
 set -euo pipefail
@@ -29,7 +30,7 @@ strip --strip-unneeded "$stage/usr/bin/livegrid"
 mkdir -p "$work/shlibs/debian"
 printf 'Source: livegrid\n\nPackage: livegrid\nArchitecture: any\n' > "$work/shlibs/debian/control"
 dlopened=()
-for lib in avutil swscale avcodec avformat avfilter; do
+for lib in avutil swscale avcodec avformat avfilter swresample; do
   dlopened+=("-l:lib$lib.so.$(pkg-config --modversion "lib$lib" | cut -d. -f1)")
 done
 dlopened+=("-l:libheif.so.1")
@@ -48,6 +49,7 @@ Architecture: $arch
 Maintainer: livegrid authors <livegrid@localhost>
 Installed-Size: $installed_size
 Depends: $depends
+Recommends: libpulse0
 Section: graphics
 Priority: optional
 Description: terminal browser for photo libraries that understands Live Photos

@@ -20,6 +20,8 @@ public enum BrowserAction: Sendable {
     case toggleViewerZoom
     case toggleInfo
     case toggleHelp
+    /// Sound on or off for press and hold (`[playback] sound`, `--mute`).
+    case toggleSound
     /// Esc / q outside the grid: close the topmost thing.
     case back
     case quit

@@ -47,6 +47,9 @@ extension BrowserState {
         case .toggleInfo:
             if mode == .help { mode = modeBeforeHelp }
             showsInfo.toggle()
+        case .toggleSound:
+            playback.soundEnabled.toggle()
+            message = playback.soundEnabled ? "sound on: a held Live Photo plays its sound" : "sound off"
         case .toggleHelp:
             if mode == .help {
                 mode = modeBeforeHelp

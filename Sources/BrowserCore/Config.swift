@@ -16,6 +16,8 @@ public struct BrowserConfig: Sendable {
     public var mouse = true
     /// `[playback] hints`: play a second of a live item's movie once it stays selected (`--no-motion` = false).
     public var playbackHints = true
+    /// `[playback] sound`: "hold" plays a held Live Photo's sound, "off" never (`--mute` = off).
+    public var playbackSound = true
     /// `[export] strip_location`: the export dialog's "remove the location" starts on.
     public var stripLocation = false
     /// `[remote] max_entries`: entries kept from one remote listing (`--max-entries` overrides it).
@@ -137,6 +139,11 @@ public struct BrowserConfig: Sendable {
                 throw TOMLError(line: entry.line, message: "playback.hints must be true or false")
             }
             playbackHints = enabled
+        case ("playback", "sound"):
+            guard case .string(let text) = entry.value, ["hold", "off"].contains(text) else {
+                throw TOMLError(line: entry.line, message: "playback.sound must be \"hold\" or \"off\"")
+            }
+            playbackSound = text == "hold"
         case ("export", "strip_location"):
             guard case .boolean(let enabled) = entry.value else {
                 throw TOMLError(line: entry.line, message: "export.strip_location must be true or false")

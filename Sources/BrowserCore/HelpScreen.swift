@@ -5,7 +5,7 @@ public enum HelpScreen {
         ("Page up", [.pageUp]), ("Page down", [.pageDown]), ("First item", [.first]), ("Last item", [.last]),
         ("Filter by name", [.filter]), ("Rescan", [.rescan]), ("Bigger", [.zoomIn]), ("Smaller", [.zoomOut]),
         ("Zoom 100 %/fit", [.actualSize]),
-        ("Open viewer", [.open]), ("Info panel", [.info]), ("Play (hold)", [.play]), ("Back", [.back]),
+        ("Open viewer", [.open]), ("Info panel", [.info]), ("Play (hold)", [.play]), ("Sound on/off", [.sound]), ("Back", [.back]),
         ("Redraw", [.redraw]), ("Help", [.help]), ("Quit", [.quit]),
         ("Retry download", [.retry]), ("Transfers", [.activity]), ("Parent folder", [.parent]),
         ("All below (-r)", [.recursive]),

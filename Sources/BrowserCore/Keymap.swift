@@ -33,6 +33,7 @@ public enum KeyCommand: String, Sendable, CaseIterable {
     case onMarked = "on-marked", markRange = "mark-range", showLocation = "show-location"
     /// The viewer's key-photo mode (issue 20).
     case keyPhoto = "key-photo"
+    case sound
     // Library views (BrowserCore/Views).
     case sort, group, jumpToDate = "jump-to-date"
     /// Local folders (issue 31.2): every photo below the folder, as `-r` does, or the folder's own again.
@@ -68,6 +69,7 @@ public struct Keymap: Sendable {
         (.activity, [.character("a")]),
         (.parent, [.backspace]),
         (.keyPhoto, [.character("K")]),
+        (.sound, [.character("S")]),
         (.sort, [.character("s")]),
         (.group, [.character("t")]),
         (.jumpToDate, [.character("D")]),
@@ -149,6 +151,7 @@ public struct Keymap: Sendable {
             return state.remote != nil ? .remote(.parent) : .view(.parentFolder)
         case .recursive: return state.mode == .grid ? .view(.toggleRecursive) : nil
         case .keyPhoto: return state.mode == .viewer ? .studio(.enterKeyPhoto) : nil
+        case .sound: return .toggleSound
         case .sort: return .view(.cycleSort)
         case .group: return .view(.cycleGrouping)
         case .jumpToDate: return .view(.beginDateJump)

@@ -26,11 +26,14 @@
 #include <libavutil/mathematics.h>
 #include <libavutil/opt.h>
 #include <libheif/heif.h>
+#include <libswresample/swresample.h>
+#include <libavutil/channel_layout.h>
 
 #define LG_STR2(x) #x
 #define LG_STR(x) LG_STR2(x)
 
-enum lg_library { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT, LG_HEIF, LG_AVFILTER, LG_LIBRARY_COUNT };
+enum lg_library { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT, LG_HEIF, LG_AVFILTER, LG_SWRESAMPLE, LG_PULSE_SIMPLE,
+                  LG_LIBRARY_COUNT };
 
 // Sonames from the headers we compiled against, so a major-version mismatch cannot be loaded by accident.
 static const char *const lg_sonames[LG_LIBRARY_COUNT] = {
@@ -40,6 +43,9 @@ static const char *const lg_sonames[LG_LIBRARY_COUNT] = {
     "libavformat.so." LG_STR(LIBAVFORMAT_VERSION_MAJOR),
     "libheif.so.1",
     "libavfilter.so." LG_STR(LIBAVFILTER_VERSION_MAJOR),
+    "libswresample.so." LG_STR(LIBSWRESAMPLE_VERSION_MAJOR),
+    // PulseAudio's simple API (Debian's libpulse0, a Recommends of the .deb): also what PipeWire's pulse server speaks.
+    "libpulse-simple.so.0",
 };
 
 static void *lg_handles[LG_LIBRARY_COUNT];
@@ -93,6 +99,12 @@ int lg_codecs_load_heif(char *message, size_t capacity) {
 int lg_codecs_load_avfilter(char *message, size_t capacity) {
     static const enum lg_library avfilter[] = { LG_AVUTIL, LG_SWSCALE, LG_AVCODEC, LG_AVFORMAT, LG_AVFILTER };
     return lg_load(avfilter, sizeof avfilter / sizeof avfilter[0], message, capacity);
+}
+
+// libswresample for the sound of a movie (with the libav* libraries it needs).
+int lg_codecs_load_swresample(char *message, size_t capacity) {
+    static const enum lg_library audio[] = { LG_AVUTIL, LG_AVCODEC, LG_AVFORMAT, LG_SWRESAMPLE };
+    return lg_load(audio, sizeof audio / sizeof audio[0], message, capacity);
 }
 
 // Reached only when a caller skipped lg_codecs_load_*: there is no error value to return from an
@@ -198,6 +210,25 @@ LG_FORWARD(LG_AVCODEC, int, avcodec_parameters_from_context, (AVCodecParameters 
 LG_FORWARD(LG_AVCODEC, int, avcodec_parameters_copy, (AVCodecParameters *dst, const AVCodecParameters *src), (dst, src))
 LG_FORWARD_VOID(LG_AVCODEC, av_packet_rescale_ts, (AVPacket *pkt, AVRational tb_src, AVRational tb_dst),
                 (pkt, tb_src, tb_dst))
+
+LG_FORWARD(LG_AVUTIL, int, av_channel_layout_copy, (AVChannelLayout *dst, const AVChannelLayout *src), (dst, src))
+LG_FORWARD_VOID(LG_AVUTIL, av_channel_layout_default, (AVChannelLayout *ch_layout, int nb_channels), (ch_layout, nb_channels))
+LG_FORWARD_VOID(LG_AVUTIL, av_channel_layout_uninit, (AVChannelLayout *channel_layout), (channel_layout))
+LG_FORWARD(LG_AVUTIL, int, av_channel_layout_check, (const AVChannelLayout *channel_layout), (channel_layout))
+
+// MARK: libswresample
+LG_FORWARD(LG_SWRESAMPLE, int, swr_alloc_set_opts2,
+           (struct SwrContext **ps, AVChannelLayout *out_ch_layout, enum AVSampleFormat out_sample_fmt,
+            int out_sample_rate, AVChannelLayout *in_ch_layout, enum AVSampleFormat in_sample_fmt,
+            int in_sample_rate, int log_offset, void *log_ctx),
+           (ps, out_ch_layout, out_sample_fmt, out_sample_rate, in_ch_layout, in_sample_fmt, in_sample_rate, log_offset,
+            log_ctx))
+LG_FORWARD(LG_SWRESAMPLE, int, swr_init, (struct SwrContext *s), (s))
+LG_FORWARD_VOID(LG_SWRESAMPLE, swr_free, (struct SwrContext **s), (s))
+LG_FORWARD(LG_SWRESAMPLE, int, swr_convert,
+           (struct SwrContext *s, uint8_t **out, int out_count, const uint8_t **in, int in_count),
+           (s, out, out_count, in, in_count))
+LG_FORWARD(LG_SWRESAMPLE, int, swr_get_out_samples, (struct SwrContext *s, int in_samples), (s, in_samples))
 
 // MARK: libavformat
 LG_FORWARD(LG_AVFORMAT, int, av_find_best_stream,
@@ -326,3 +357,75 @@ LG_FORWARD(LG_HEIF, struct heif_error, heif_context_write,
 // MARK: versions (for `livegrid version`)
 LG_FORWARD(LG_AVUTIL, unsigned, avutil_version, (void), ())
 LG_FORWARD(LG_SWSCALE, unsigned, swscale_version, (void), ())
+
+// MARK: PulseAudio's simple API (libpulse-simple.so.0), declared here so that building needs no libpulse-dev.
+// The layouts are PulseAudio's stable ABI (pulse/sample.h, pulse/def.h, pulse/simple.h).
+typedef struct { int format; uint32_t rate; uint8_t channels; } lg_pa_sample_spec;
+typedef struct { uint32_t maxlength, tlength, prebuf, minreq, fragsize; } lg_pa_buffer_attr;
+enum { LG_PA_SAMPLE_S16LE = 3, LG_PA_STREAM_PLAYBACK = 1 };
+
+int lg_pulse_load(char *message, size_t capacity) {
+    static const enum lg_library pulse[] = { LG_PULSE_SIMPLE };
+    return lg_load(pulse, 1, message, capacity);
+}
+
+// The pulse functions are looked up by hand rather than forwarded: a missing one is a silent playback, not an abort.
+static void *lg_pulse_symbol(const char *name) {
+    void *handle = lg_open(LG_PULSE_SIMPLE);
+    return handle ? dlsym(handle, name) : NULL;
+}
+
+#define LG_PULSE(ret, name, params)                                                     \
+    typedef ret (*lg_fn) params;                                                        \
+    static lg_fn cached;                                                                \
+    lg_fn fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                              \
+    if (!fn) {                                                                          \
+        fn = (lg_fn)lg_pulse_symbol(#name);                                             \
+        __atomic_store_n(&cached, fn, __ATOMIC_RELEASE);                                \
+    }
+
+void *lg_pulse_connect(const char *application, const char *stream_name, unsigned rate, unsigned channels,
+                       unsigned target_bytes, int *error) {
+    LG_PULSE(void *, pa_simple_new, (const char *, const char *, int, const char *, const char *,
+                                     const lg_pa_sample_spec *, const void *, const lg_pa_buffer_attr *, int *))
+    if (!fn) { if (error) *error = -1; return NULL; }
+    lg_pa_sample_spec spec = { LG_PA_SAMPLE_S16LE, rate, (uint8_t)channels };
+    // A small target buffer: release stops the sound within it (flush), and the server asks for more in minreq.
+    lg_pa_buffer_attr attr = { (uint32_t)-1, target_bytes, (uint32_t)-1, (uint32_t)-1, (uint32_t)-1 };
+    return fn(NULL, application, LG_PA_STREAM_PLAYBACK, NULL, stream_name, &spec, NULL, &attr, error);
+}
+
+int lg_pulse_write(void *connection, const void *data, size_t bytes, int *error) {
+    LG_PULSE(int, pa_simple_write, (void *, const void *, size_t, int *))
+    return fn ? fn(connection, data, bytes, error) : -1;
+}
+
+int64_t lg_pulse_latency_usec(void *connection, int *error) {
+    LG_PULSE(uint64_t, pa_simple_get_latency, (void *, int *))
+    if (!fn) return -1;
+    int local = 0;
+    uint64_t latency = fn(connection, &local);
+    if (error) *error = local;
+    return latency == (uint64_t)-1 ? -1 : (int64_t)latency;
+}
+
+int lg_pulse_flush(void *connection, int *error) {
+    LG_PULSE(int, pa_simple_flush, (void *, int *))
+    return fn ? fn(connection, error) : -1;
+}
+
+int lg_pulse_drain(void *connection, int *error) {
+    LG_PULSE(int, pa_simple_drain, (void *, int *))
+    return fn ? fn(connection, error) : -1;
+}
+
+void lg_pulse_free(void *connection) {
+    LG_PULSE(void, pa_simple_free, (void *))
+    if (fn && connection) fn(connection);
+}
+
+const char *lg_pulse_strerror(int error) {
+    LG_PULSE(const char *, pa_strerror, (int))
+    const char *text = fn ? fn(error) : NULL;
+    return text ? text : "unknown PulseAudio error";
+}

@@ -180,6 +180,7 @@ public final class BrowserApp {
         state.playback.hintsEnabled = options.config.playbackHints
         // A hint's movie frames would compete with the first screen's pictures for the link (issue 28.4).
         state.playback.holdHints(.firstScreen)
+        state.playback.soundEnabled = options.config.playbackSound
         state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,

@@ -56,11 +56,15 @@ public final class MoviePlayer: @unchecked Sendable {
     public typealias FrameSink = @Sendable (DecodedFrame) -> Void
     public typealias EndHandler = @Sendable (PlaybackEnd, PlaybackStats) -> Void
     public typealias DecoderOpener = @Sendable () throws(LibavError) -> any MovieFrameSource
+    public typealias AudioOpener = @Sendable () throws(LibavError) -> any AudioChunkSource
 
     public let options: PlaybackOptions
     private let clock: any PlaybackClock
     private let master: (any MasterClock)?
     private let openDecoder: DecoderOpener
+    /// The sound: where it goes (also the master clock) and how its track is opened (on the audio thread).
+    private let audio: (any AudioSink)?
+    private let openAudio: AudioOpener?
     /// The video sink, type-erased: `prepare` ahead of the frame's time, `present` when it is due.
     private let prepare: @Sendable (DecodedFrame) -> (any Sendable)?
     private let present: @Sendable (DecodedFrame, any Sendable) -> Void
@@ -95,12 +99,18 @@ public final class MoviePlayer: @unchecked Sendable {
 
     /// A player for the movie `openDecoder` opens (called on the decode thread, so slow I/O never blocks),
     /// showing its frames through `video`.
+    /// With `audio` and `openAudio`, the movie's sound plays through `audio` and the frames follow it (it is the
+    /// master clock unless `master` is given). Looping playbacks (the studio's previews) stay silent.
     public init<Sink: VideoSink>(options: PlaybackOptions = PlaybackOptions(), clock: any PlaybackClock = SystemPlaybackClock(),
                                  master: (any MasterClock)? = nil, openDecoder: @escaping DecoderOpener,
+                                 audio: (any AudioSink)? = nil, openAudio: AudioOpener? = nil,
                                  video: Sink, onEnd: EndHandler? = nil) {
         self.options = options
         self.clock = clock
-        self.master = master
+        let playsSound = audio != nil && openAudio != nil && !options.loops
+        self.audio = playsSound ? audio : nil
+        self.openAudio = playsSound ? openAudio : nil
+        self.master = master ?? (playsSound ? audio : nil)
         self.openDecoder = openDecoder
         prepare = { frame in video.prepare(frame) }
         present = { frame, value in
@@ -113,11 +123,12 @@ public final class MoviePlayer: @unchecked Sendable {
     /// A player for the movie in `source` (a file, or a Motion Photo's embedded movie as a slice).
     public convenience init<Sink: VideoSink>(source: any ByteSource, options: PlaybackOptions = PlaybackOptions(),
                                              clock: any PlaybackClock = SystemPlaybackClock(), master: (any MasterClock)? = nil,
-                                             video: Sink, onEnd: EndHandler? = nil) {
+                                             audio: (any AudioSink)? = nil, video: Sink, onEnd: EndHandler? = nil) {
         let threads = options.decoderThreads
+        let openSound: AudioOpener = { () throws(LibavError) -> any AudioChunkSource in try AudioDecoder(source: source) }
         self.init(options: options, clock: clock, master: master, openDecoder: { () throws(LibavError) -> any MovieFrameSource in
             try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
-        }, video: video, onEnd: onEnd)
+        }, audio: audio, openAudio: audio == nil ? nil : openSound, video: video, onEnd: onEnd)
     }
 
     /// The pipelined player with the sink as two closures: `prepare` turns each frame into what `present`
@@ -146,6 +157,9 @@ public final class MoviePlayer: @unchecked Sendable {
         guard shouldStart else { return }
         NamedThread.start("livegrid.video.decode") { [self] in decodeLoop() }
         NamedThread.start("livegrid.video.present") { [self] in presentLoop() }
+        if let audio, let openAudio {
+            NamedThread.start("livegrid.audio.decode") { [self] in audioLoop(audio, openAudio) }
+        }
     }
 
     /// Asks playback to stop and returns at once (it never waits for the threads); safe from any thread, the
@@ -156,6 +170,7 @@ public final class MoviePlayer: @unchecked Sendable {
             stopRequested = true
             condition.broadcast()
         }
+        audio?.stop()
     }
 
     /// Frames decoded from now on are fitted inside `size` (a preview whose area changed).
@@ -279,6 +294,50 @@ public final class MoviePlayer: @unchecked Sendable {
         }
     }
 
+    // MARK: - audio thread
+
+    /// Decodes the sound and hands it to the sink, which blocks while enough is queued. A track that cannot be
+    /// read leaves the playback silent, never failed: the pictures do not depend on it.
+    private func audioLoop(_ audio: any AudioSink, _ openAudio: AudioOpener) {
+        let source: any AudioChunkSource
+        do {
+            source = try openAudio()
+            if options.startTime > 0 { try source.seek(to: options.startTime) }
+        } catch {
+            if case .noVideoStream = error { audio.sourceUnavailable(.noTrack) } else {
+                audio.sourceUnavailable(.cannotDecode("the sound track cannot be decoded (\(Self.plain(error)))"))
+            }
+            return
+        }
+        audio.begin(format: source.format)
+        let end = options.endTime ?? .infinity
+        while !condition.withLock({ stopRequested }) {
+            let next: AudioChunk?
+            do {
+                next = try source.nextChunk()
+            } catch {
+                // What was decoded plays; a damaged tail ends the sound early.
+                break
+            }
+            guard var chunk = next, chunk.pts < end else { break }
+            if chunk.pts + chunk.duration > end {
+                let keep = max(0, Int(((end - chunk.pts) * Double(chunk.sampleRate)).rounded())) * chunk.channels
+                chunk.samples = Array(chunk.samples.prefix(keep))
+            }
+            if !audio.enqueue(chunk) { return }
+        }
+        audio.endOfStream()
+    }
+
+    /// libav's sentence without its "cannot decode:" lead (the caller words the sentence).
+    private static func plain(_ error: LibavError) -> String {
+        switch error {
+        case .unsupported(let what): return "unsupported \(what)"
+        case .library(_, _, let message): return message
+        default: return error.description
+        }
+    }
+
     // MARK: - presenter thread
 
     private func presentLoop() {
@@ -347,6 +406,7 @@ public final class MoviePlayer: @unchecked Sendable {
         queue.removeAll()
         let finalStats = _stats
         condition.unlock()
+        if outcome != .finished { audio?.stop() }
         onEnd?(outcome, finalStats)
         condition.withLock {
             ended = outcome

@@ -40,6 +40,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "No hint of movement: live items only move while held.")
     var noMotion = false
 
+    @Flag(help: "No sound when a Live Photo is held (S toggles it while browsing).")
+    var mute = false
+
     @Flag(help: ArgumentHelp("On exit, print the files of the marked items (still, then movie), one per line.",
                              discussion: "Like nsxiv -o, for scripts: `livegrid --print-marked ~/Pictures | xargs ...`. Names are printed exactly as they are when stdout is a pipe or file; on a terminal, control characters are shown escaped (\\x1b) so they cannot act on it."))
     var printMarked = false
@@ -84,6 +87,7 @@ struct BrowseCommand: ParsableCommand {
         var settings = try BrowserConfig.loadForCommand(named: config)
         if noMouse { settings.mouse = false }
         if noMotion { settings.playbackHints = false }
+        if mute { settings.playbackSound = false }
         if noIndex { settings.libraryIndex = false }
         if let sort { settings.sortOrder = sort }
         if let group { settings.grouping = group }

@@ -18,7 +18,8 @@ struct PlayCommand: ParsableCommand {
         Frames are drawn in place (cursor home, then overwrite; nothing is cleared between frames) at the movie's \
         own timing: frames that would be late are dropped, never delayed. With --stats, a summary goes to stderr: \
         frames shown and dropped, source and achieved frame rate, bytes written and CPU time per frame, and the \
-        latency to the first frame.
+        latency to the first frame. The movie's sound plays through PulseAudio or PipeWire (PULSE_SERVER is \
+        honoured) unless --mute is given; with no sound server the movie plays silent and says why once.
         """
     )
 
@@ -31,6 +32,9 @@ struct PlayCommand: ParsableCommand {
 
     @Flag(help: "Print playback statistics on stderr.")
     var stats = false
+
+    @Flag(help: "Play without sound.")
+    var mute = false
 
     @Option(help: "Play this many times.")
     var `repeat`: Int = 1
@@ -63,7 +67,10 @@ struct PlayCommand: ParsableCommand {
             let usage = CPUUsage.now()
             // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
             // writes it when it is due.
-            let player = MoviePlayer(source: located.source, options: PlaybackOptions(targetSize: target),
+            let sound = mute ? nil : PulseAudioSink(report: { state in
+                if state.isWorthSaying { HumanOutput.note(state.description) }
+            })
+            let player = MoviePlayer(source: located.source, options: PlaybackOptions(targetSize: target), audio: sound,
                                      video: TerminalVideoSink(render: { frame in run.render(frame) }, target: run))
             player.start()
             // A terminal that is gone (writes fail with EIO once its pty's other side closed; no SIGHUP comes when
@@ -77,6 +84,8 @@ struct PlayCommand: ParsableCommand {
                 HumanOutput.error("the terminal went away during playback; stopped")
                 throw ExitCode(1)
             }
+            // The last samples are still in the server's buffer when the last frame's time is over.
+            if end == .finished { sound?.waitUntilFinished(timeout: 1) } else { sound?.stop() }
             let cpu = CPUUsage.now().seconds - usage.seconds
             if case .failed = end { failed = end }
             if end == .finished, player.stats.framesShown == 0 { failed = .failed(.unsupported("stream: no frame could be decoded")) }

@@ -24,10 +24,10 @@ final class PlaybackMachineTests: XCTestCase {
         XCTAssertEqual(state.reduce(.playInput(.key(.press), at: 100.0)), [.startPlayback(itemID: live.id)])
         XCTAssertEqual(state.playback.phase, .loading(itemID: live.id, purpose: .hold))
         XCTAssertTrue(state.isPlayPressed)
-        XCTAssertEqual(state.playback.statusNote, "◎ hold: key repeat", "the note shows while the movie loads")
+        XCTAssertEqual(state.playback.statusNote, "◎ hold: key repeat ♪", "the note shows while the movie loads")
         state.reduce(.playback(.firstFrame(itemID: live.id)))
         XCTAssertEqual(state.playback.phase, .playing(itemID: live.id, purpose: .hold))
-        XCTAssertEqual(state.playback.statusNote, "◎ hold: key repeat")
+        XCTAssertEqual(state.playback.statusNote, "◎ hold: key repeat ♪")
         // Auto-repeat: repeats keep the hold; the clock ends it once they stop.
         XCTAssertEqual(state.reduce(.playInput(.key(.press), at: 100.5)), [])
         XCTAssertEqual(state.reduce(.playInput(.key(.press), at: 100.53)), [])

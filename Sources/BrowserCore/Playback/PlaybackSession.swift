@@ -92,6 +92,9 @@ public struct PlaybackSession: Sendable {
     /// The status bar's word on a slow link ("link ~2.1 MB/s: motion hints off"), set by the loop from what
     /// the terminal takes; nil when the link keeps up.
     public var linkNote: String?
+    /// `[playback] sound = hold`: a hold plays the movie's sound (`--mute` and the sound key turn it off). The
+    /// hint of movement is always silent.
+    public var soundEnabled = true
     /// The last time the loop told (monotonic seconds).
     public internal(set) var now: Double = 0
     /// The selection the hint timer runs for, since when (stamped by the next tick of the clock), and whether
@@ -110,7 +113,8 @@ public struct PlaybackSession: Sendable {
     /// For the status bar while a hold plays: which input tells when it ends.
     public var statusNote: String? {
         switch phase {
-        case .loading(_, .hold), .playing(_, .hold): return "◎ hold: \((input.activeSource ?? input.keySource).rawValue)"
+        case .loading(_, .hold), .playing(_, .hold):
+            return "◎ hold: \((input.activeSource ?? input.keySource).rawValue)" + (soundEnabled ? " ♪" : " · muted")
         default: return nil
         }
     }

@@ -47,6 +47,11 @@ public final class PlaybackController: Sendable {
     /// What the UI thread and the player's threads share, under one lock.
     private struct State {
         var player: MoviePlayer?
+        /// The current hold's sound, if it plays any (the hint never does).
+        var sound: PulseAudioSink?
+        var soundEnabled = true
+        /// What was said about the sound this session (no server, no library...): each once.
+        var soundSaid: Set<String> = []
         var generation = 0
         var playing: (itemID: String, purpose: Purpose, columns: Int, rows: Int)?
         var latest: RenderedImage?
@@ -150,7 +155,9 @@ public final class PlaybackController: Sendable {
         let newPlayer: MoviePlayer
         switch purpose {
         case .hold:
-            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), video: video, onEnd: onEnd)
+            let sound = state.withLockedValue { $0.soundEnabled } ? makeSound() : nil
+            state.withLockedValue { state in if state.generation == token { state.sound = sound } }
+            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), audio: sound, video: video, onEnd: onEnd)
             newPlayer.start()
         case .hint:
             newPlayer = HintPlayer.play(source: source, stillTime: Self.stillTime(of: item) ?? 0,
@@ -167,12 +174,35 @@ public final class PlaybackController: Sendable {
         return nil
     }
 
+    /// Sound on or off for holds (`[playback] sound`, `--mute`, the sound key); off silences a hold at once.
+    public func setSound(_ enabled: Bool) {
+        let silenced: PulseAudioSink? = state.withLockedValue { state in
+            guard state.soundEnabled != enabled else { return nil }
+            state.soundEnabled = enabled
+            return enabled ? nil : state.sound
+        }
+        silenced?.stop()
+    }
+
+    /// True while a hold plays with its sound on (the status bar's mark).
+    public var soundEnabled: Bool { state.withLockedValue { $0.soundEnabled } }
+
+    /// A sound sink whose troubles are said in the status bar once per session.
+    private func makeSound() -> PulseAudioSink {
+        PulseAudioSink(report: { [weak self] sound in
+            guard sound.isWorthSaying, let self else { return }
+            let first = self.state.withLockedValue { $0.soundSaid.insert(sound.description).inserted }
+            if first { self.notify(sound.description) }
+        })
+    }
+
     /// Stops at once: the key photo shows again on the next draw.
     public func stop() {
         let old: MoviePlayer? = state.withLockedValue { state in
             state.generation += 1
             let old = state.player
             state.player = nil
+            state.sound = nil
             if state.playing != nil { state.hasNewFrame = true }
             state.playing = nil
             state.latest = nil
@@ -261,6 +291,7 @@ public final class PlaybackController: Sendable {
             // Played to the end (or failed): rest on the key photo, no loop.
             state.generation += 1
             state.player = nil
+            state.sound = nil
             state.playing = nil
             state.latest = nil
             state.hasNewFrame = true

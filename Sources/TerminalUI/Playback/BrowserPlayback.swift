@@ -27,7 +27,7 @@ final class BrowserPlayback {
         let trace = EventTrace()
         self.trace = trace
         controller = PlaybackController(depth: session.colorDecision?.depth, pixels: pixels, badge: badge, trace: trace,
-                                        wake: wake, notify: { _ in },
+                                        wake: wake, notify: { post(.showMessage($0)) },
                                         onEnd: { itemID, failure in
                                             post(.playback(failure.map { .failed(itemID: itemID, reason: $0.description) }
                                                            ?? .ended(itemID: itemID)))
@@ -99,6 +99,7 @@ final class BrowserPlayback {
     /// plays, in the picture area the state has), and the first frame is reported.
     func update(state: BrowserState) -> [BrowserAction] {
         KittyKeyboard.repushIfNeeded()
+        controller.setSound(state.playback.soundEnabled)
         guard let current = controller.current else { return [] }
         let phase = state.playback.phase
         guard phase.isActive, phase.itemID == current.itemID else {

@@ -1,0 +1,205 @@
+import CCodecLoader
+import Concurrent
+import Imaging
+
+/// Plays a movie's sound through PulseAudio's simple API (libpulse-simple, opened on first use; PipeWire's
+/// pulse server speaks it too, and `PULSE_SERVER` is honoured, so the sound of an SSH session can come home
+/// through a forwarded port). A `NamedThread` of its own connects (in the background: the first frame never
+/// waits for it), writes in small pieces, and after each piece asks the server's latency for the clock
+/// (`AudioClockEstimate`). `stop` flushes what the server holds, so a release silences it within one piece.
+/// No server, a server that goes away, a missing library: the sink goes quiet, says why once through
+/// `report`, and its position answers nil so the pictures run on.
+// unchecked: state guarded by `condition` (a pthread condition: the decode thread waits for room).
+public final class PulseAudioSink: AudioSink, @unchecked Sendable {
+    /// Seconds of sound queued ahead of the server before `enqueue` blocks.
+    public static let queueAhead = 0.25
+    /// Seconds per write: the most a release can leave playing besides the server's buffer.
+    public static let pieceSeconds = 0.02
+    /// The server-side buffer asked for.
+    public static let serverBufferSeconds = 0.06
+    /// A connection slower than this is given up (the pictures are already running): silent playback.
+    public static let connectTimeout = 1.5
+
+    private let report: @Sendable (SoundState) -> Void
+    private let applicationName: String
+    private let condition = MonotonicCondition()
+    // Guarded by `condition`.
+    private var format: AudioFormat?
+    private var pending: [AudioChunk] = []
+    private var pendingSeconds = 0.0
+    private var ended = false
+    private var stopped = false
+    private var failed = false
+    private var finished = false
+    private var estimate = AudioClockEstimate()
+    private var reported = false
+    private var connectStartedAt = 0.0
+
+    public init(applicationName: String = "livegrid", report: @escaping @Sendable (SoundState) -> Void = { _ in }) {
+        self.applicationName = applicationName
+        self.report = report
+    }
+
+    public func position() -> Double? {
+        condition.withLock { stopped || failed ? nil : estimate.position(at: MonotonicClock.now()) }
+    }
+
+    public func begin(format: AudioFormat) {
+        let start: Bool = condition.withLock {
+            guard self.format == nil, !stopped else { return false }
+            self.format = format
+            connectStartedAt = MonotonicClock.now()
+            return true
+        }
+        guard start else { return }
+        NamedThread.start("livegrid.audio.out") { [self] in outputLoop(format: format) }
+    }
+
+    public func enqueue(_ chunk: AudioChunk) -> Bool {
+        condition.withLock {
+            while pendingSeconds >= Self.queueAhead && !stopped && !failed { condition.wait() }
+            guard !stopped, !failed else { return false }
+            pending.append(chunk)
+            pendingSeconds += chunk.duration
+            condition.broadcast()
+            return true
+        }
+    }
+
+    public func endOfStream() {
+        condition.withLock {
+            ended = true
+            condition.broadcast()
+        }
+    }
+
+    public func stop() {
+        condition.withLock {
+            stopped = true
+            pending.removeAll()
+            pendingSeconds = 0
+            condition.broadcast()
+        }
+    }
+
+    public func sourceUnavailable(_ state: SoundState) {
+        condition.withLock {
+            failed = true
+            finished = true
+            condition.broadcast()
+        }
+        say(state)
+    }
+
+    /// Blocks until the sound played out (or failed, or was stopped) or `timeout` seconds passed: `livegrid
+    /// play` lets the last samples be heard before it exits. True when done.
+    @discardableResult
+    public func waitUntilFinished(timeout: Double) -> Bool {
+        let deadline = MonotonicClock.now() + timeout
+        return condition.withLock {
+            while !finished {
+                let left = deadline - MonotonicClock.now()
+                if left <= 0 { return false }
+                condition.wait(seconds: left)
+            }
+            return true
+        }
+    }
+
+    // MARK: - output thread
+
+    private func say(_ state: SoundState) {
+        let first: Bool = condition.withLock {
+            guard !reported || state == .playing else { return false }
+            if state != .playing { reported = true }
+            return true
+        }
+        if first { report(state) }
+    }
+
+    private func outputLoop(format: AudioFormat) {
+        defer {
+            condition.withLock {
+                finished = true
+                condition.broadcast()
+            }
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        guard lg_pulse_load(&message, message.count) == 0 else {
+            markFailed()
+            say(.noLibrary)
+            return
+        }
+        let bytesPerSecond = format.sampleRate * format.bytesPerFrame
+        var error: Int32 = 0
+        let connection = lg_pulse_connect(applicationName, "Live Photo", UInt32(format.sampleRate), UInt32(format.channels),
+                                          UInt32(Double(bytesPerSecond) * Self.serverBufferSeconds), &error)
+        guard let connection else {
+            markFailed()
+            say(.noServer)
+            return
+        }
+        defer { lg_pulse_free(connection) }
+        let tooSlow = condition.withLock { MonotonicClock.now() - connectStartedAt > Self.connectTimeout }
+        if tooSlow {
+            markFailed()
+            say(.noServer)
+            return
+        }
+        var announced = false
+        let pieceFrames = max(1, Int(Double(format.sampleRate) * Self.pieceSeconds))
+        while true {
+            let next: (samples: ArraySlice<Int16>, start: Double, end: Double)?? = condition.withLock {
+                while pending.isEmpty && !ended && !stopped { condition.wait() }
+                if stopped { return nil }
+                guard var chunk = pending.first else { return .some(nil) }
+                let count = min(pieceFrames, chunk.frameCount) * format.channels
+                let piece = chunk.samples.prefix(count)
+                let start = chunk.pts
+                let seconds = Double(count / format.channels) / Double(format.sampleRate)
+                chunk.samples.removeFirst(count)
+                chunk.pts += seconds
+                pendingSeconds -= seconds
+                if chunk.samples.isEmpty { pending.removeFirst() } else { pending[0] = chunk }
+                condition.broadcast()
+                return .some((piece, start, start + seconds))
+            }
+            guard let next else {
+                // Released: throw away what the server still holds, so nothing plays on.
+                _ = lg_pulse_flush(connection, &error)
+                return
+            }
+            guard let piece = next else {
+                // The end of the track: let the server play what it has.
+                _ = lg_pulse_drain(connection, &error)
+                condition.withLock { estimate = AudioClockEstimate() }
+                return
+            }
+            let written = piece.samples.withUnsafeBytes { raw in lg_pulse_write(connection, raw.baseAddress, raw.count, &error) }
+            guard written >= 0 else {
+                let why = String(cString: lg_pulse_strerror(error))
+                markFailed()
+                say(.lost("the sound server went away (\(why))"))
+                return
+            }
+            let latency = lg_pulse_latency_usec(connection, &error)
+            condition.withLock {
+                estimate.wrote(from: piece.start, to: piece.end)
+                if latency >= 0 { estimate.measured(latency: Double(latency) / 1_000_000, at: MonotonicClock.now()) }
+            }
+            if !announced {
+                announced = true
+                say(.playing)
+            }
+        }
+    }
+
+    private func markFailed() {
+        condition.withLock {
+            failed = true
+            pending.removeAll()
+            pendingSeconds = 0
+            condition.broadcast()
+        }
+    }
+}
