@@ -57,8 +57,8 @@ final class PlaybackControllerTests: XCTestCase {
         let controller = PlaybackController(depth: .truecolor, trace: nil, notify: { messages.append($0) })
         XCTAssertNil(controller.start(item, purpose: .hold, columns: 40, rows: 12))
         XCTAssertTrue(waitUntil(5) { controller.liveOffReason(for: item) != nil })
-        XCTAssertTrue(waitUntil(1) { !messages.all.isEmpty })
-        XCTAssertTrue(messages.all.first?.hasPrefix("LIVE OFF:") == true, "\(messages.all)")
+        // A hold may also say once that there is no sound server here (issue 29): the LIVE OFF reason is one of them.
+        XCTAssertTrue(waitUntil(1) { messages.all.contains { $0.hasPrefix("LIVE OFF:") } }, "\(messages.all)")
         XCTAssertNotNil(controller.start(item, purpose: .hold, columns: 40, rows: 12), "known failures do not retry")
     }
 
