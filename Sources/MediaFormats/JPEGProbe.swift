@@ -47,7 +47,9 @@ public enum JPEGProbe {
             xmp = summary
         }
         info.embeddedMovie = MotionPhotoLocator.locate(source, xmp: xmp, limits: limits, problems: &info.problems)
-        if info.embeddedMovie == nil, try isCutShort(source) {
+        // try?: an end that cannot be read here (a remote file's head range, where the read only records what
+        // is missing) is not judged; the whole probe must not fail for it (the head's thumbnail serves).
+        if info.embeddedMovie == nil, (try? isCutShort(source)) == true {
             info.problems.append(ParseProblem(.warning, "jpeg", "no end-of-image marker (FF D9) at the end: the file is truncated"))
         }
         return info

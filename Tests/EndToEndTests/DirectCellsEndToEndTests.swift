@@ -21,8 +21,9 @@ final class DirectCellsEndToEndTests: XCTestCase {
     /// `count` distinct pictures of random colour fields.
     private func makeLibrary(count: Int, subfolderCount: Int = 0) throws -> URL {
         let library = root.appendingPathComponent("library")
+        // The subfolder only when it holds photos: an empty one is a folder cell of its own now (issue 31.2).
         let subfolder = library.appendingPathComponent("sub")
-        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: subfolderCount > 0 ? subfolder : library, withIntermediateDirectories: true)
         var random = SplitMix64(seed: 18)
         for index in 0..<count {
             let folder = index < subfolderCount ? subfolder : library

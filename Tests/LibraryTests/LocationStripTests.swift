@@ -150,12 +150,14 @@ final class LocationStripTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: heic), original, "the original is untouched")
     }
 
-    func testAMotionPhotoAsLiveIsRefusedAsAStillItLeavesWithoutGPS() throws {
+    /// Issue 31.8: a Motion Photo leaves as a Motion Photo (it was refused), and as a still without its movie.
+    func testAMotionPhotoLeavesAsLiveAndAsAStillWithoutGPS() throws {
         let motion = try copy(Fixtures.committed("motion-photo-v1.jpeg"), as: "motion.jpg")
         let live = try export([motion], choice: .livePhoto)
-        XCTAssertEqual(live.failedCount, 1)
-        XCTAssertTrue(live.summary.contains("export it as a still"), live.summary)
-        XCTAssertEqual(TriageFixtures.names(out), [], "nothing half-written")
+        XCTAssertEqual(live.failedCount, 0, live.summary)
+        XCTAssertEqual(try locationTags(out + "/motion.jpg"), [])
+        XCTAssertNotNil(try MediaProbe.probe(path: out + "/motion.jpg").embeddedMovie, "still a Motion Photo")
+        try FileManager.default.removeItem(atPath: out + "/motion.jpg")
         let still = try export([motion], choice: .stillPhoto)
         XCTAssertEqual(still.failedCount, 0, still.summary)
         XCTAssertEqual(try locationTags(out + "/motion.jpg"), [])

@@ -79,7 +79,9 @@ enum RemotePreviewReader {
         // still that is more than a picture is known as such: small pieces only, each a range with a start. With
         // XMP the still is fetched anyway (it may hold a Motion Photo's movie): nothing more to learn here.
         var fetched = UInt64(head.body.count)
-        let wanted = bytes.misses
+        // Overlapping pieces (the Samsung trailer's last 8 bytes inside the end-of-image check's last 64) are
+        // asked once.
+        let wanted = Self.coalesced(bytes.misses)
         if !stillInfo.hasXMP, !wanted.isEmpty, wanted.count <= 2, wanted.allSatisfy({ $0.length <= 64 << 10 && $0.length > 0 }) {
             bytes.clearMisses()
             for miss in wanted {
@@ -105,5 +107,19 @@ enum RemotePreviewReader {
         } catch {
             return nil   // a preview that cannot be kept: the still is fetched as before
         }
+    }
+
+    /// `ranges` sorted, with overlapping or touching ones joined.
+    static func coalesced(_ ranges: [ByteRange]) -> [ByteRange] {
+        var joined: [ByteRange] = []
+        for range in ranges.sorted(by: { $0.offset < $1.offset }) {
+            if let last = joined.last, range.offset <= last.offset + last.length {
+                let end = max(last.offset + last.length, range.offset + range.length)
+                joined[joined.count - 1] = ByteRange(offset: last.offset, length: end - last.offset)
+            } else {
+                joined.append(range)
+            }
+        }
+        return joined
     }
 }
