@@ -202,7 +202,9 @@ final class BrowserInterruptedTransferTests: XCTestCase {
         try session.waitFor("the question") { $0.contains { $0.contains("A transfer is running: cancel it and quit? y/N") } }
         try session.send("y")
         try waitForTheBrowserToEnd()
-        XCTAssertEqual(names(destination), [], "the cancelled export left something")
+        // As for a move: the export goes on while the question is asked and may end before the `y` (the FLAKY
+        // cause on a quick machine). Nothing may be half, and an export never touches its sources.
+        try assertNoHalfPair("q, then y, during an export")
         XCTAssertEqual(try checksums(liveMovie, liveStill), sourcesBefore)
     }
 
