@@ -78,9 +78,13 @@ final class PlaybackEndToEndTests: XCTestCase {
             try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
             Thread.sleep(forTimeInterval: 0.03)
         }
-        let screen = try session.waitFor("LIVE OFF and a status message", timeout: 30) { screen in
-            screen.contains { $0.contains("LIVE OFF") } && (screen.last ?? "").contains("LIVE OFF:")
+        let screen = try session.waitFor("the LIVE OFF badge", timeout: 30) { screen in
+            screen.contains { $0.contains("LIVE OFF") }
         }
+        // The first hold may also say once that there is no sound server here (issue 29), over the reason; the
+        // next hold says why the movie does not play.
+        try session.send("Space")
+        try session.waitFor("the reason in the status bar", timeout: 30) { ($0.last ?? "").contains("LIVE OFF:") }
         let grid = ScreenGrid(lines: screen, names: ["train.jpg"])
         if let cell = grid.cell("train.jpg") {
             XCTAssertNotNil(grid.find("LIVE OFF", in: cell), "the badge turns LIVE OFF:\n" + screen.joined(separator: "\n"))
