@@ -6,7 +6,8 @@ extension BrowserState {
     mutating func dragViewer(_ step: ViewerDragStep) {
         switch step {
         case .pressed(let x, let y):
-            guard let zoom = zoomedViewer, let rect = viewerPictureRect, rect.contains(x: x, y: y) else {
+            // Not under the help screen (the zoom stays on behind it).
+            guard mode == .viewer, let zoom = zoomedViewer, let rect = viewerPictureRect, rect.contains(x: x, y: y) else {
                 viewerDrag = nil
                 return
             }
