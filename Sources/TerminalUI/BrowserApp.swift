@@ -313,7 +313,9 @@ public final class BrowserApp {
             for event in events {
                 if state.wantsQuit { break }   // keys after `q` in the same burst do nothing
                 let keymap = options.config.keymap
-                if let handled = playback.actions(for: event, state: state, keymap: keymap, now: now) {
+                if let drag = Self.viewerDragAction(for: event, state: state) {
+                    apply([drag])
+                } else if let handled = playback.actions(for: event, state: state, keymap: keymap, now: now) {
                     apply(handled)
                 } else if let action = action(for: event, state: state, keymap: keymap) {
                     apply([action])
@@ -328,6 +330,7 @@ public final class BrowserApp {
             if let tmuxRedraw { output.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
             if resumed { clearok(curscr, true); output.redrawAfterClear(size: session.size) }
+            input.reportButtonMotion(state.isViewerZoomed, again: resumed)
             // The turn ends with the clock (it ends an auto-repeat hold whose repeats stopped, starts a hint that
             // came due).
             apply([.playbackTick(at: now)])
@@ -427,10 +430,22 @@ public final class BrowserApp {
         case .mouse(let x, let y, let kind):
             switch kind {
             case .click, .press: return .click(x: x, y: y)
-            case .release: return nil
+            case .release, .drag: return nil
             case .wheelUp: return .scroll(rows: -1)
             case .wheelDown: return .scroll(rows: 1)
             }
+        }
+    }
+
+    /// Button 1 over the zoomed viewer drags the picture (issue 31.3) instead of playing the item: press on the
+    /// picture, motion, release. Nil for everything else (the usual handling).
+    private static func viewerDragAction(for event: TerminalEvent, state: BrowserState) -> BrowserAction? {
+        guard case .mouse(let x, let y, let kind) = event else { return nil }
+        switch kind {
+        case .press where state.isViewerZoomed: return .viewerDrag(.pressed(x: x, y: y))
+        case .drag where state.viewerDrag != nil: return .viewerDrag(.moved(x: x, y: y))
+        case .release where state.viewerDrag != nil: return .viewerDrag(.released)
+        default: return nil
         }
     }
 
