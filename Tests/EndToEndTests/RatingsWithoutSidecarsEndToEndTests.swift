@@ -91,6 +91,22 @@ final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
         // Cells sit side by side: the Motion Photo's caption is the part of the line before train.jpg's.
         let captions = try XCTUnwrap(screen.first { $0.contains("motion-photo-v1.jpeg") && $0.contains("train.jpg") })
         XCTAssertFalse(captions.components(separatedBy: "train.jpg")[0].contains("★"), screen.joined(separator: "\n"))
+        // The browser's export writes the rating beside the copy too.
+        let exported = root.appendingPathComponent("exported")
+        try FileManager.default.createDirectory(at: exported, withIntermediateDirectories: true)
+        try show("train", in: session)
+        try session.send("e")
+        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
+        try session.send("Enter")
+        try session.waitFor("the destination prompt") { $0.contains { $0.contains("Export to:") } }
+        try session.send("C-u")
+        try session.run(["send-keys", "-t", session.name, "-l", exported.path], capture: false)
+        try session.send("Enter")
+        try session.waitFor("the export done") { $0.contains { $0.contains("1 of 1 item exported") } }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exported.path).sorted(),
+                       ["train.jpg", "train.jpg.xmp", "train.mov"])
+        XCTAssertEqual(try SidecarTriageStore.read(sidecar: exported.appendingPathComponent("train.jpg.xmp").path),
+                       TriageState(rating: 4, flag: .pick))
         try quit(session)
 
         let item = try scannedItem(folder.url.path, "train.jpg")
