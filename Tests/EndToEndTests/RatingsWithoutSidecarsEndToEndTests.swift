@@ -10,8 +10,11 @@ import XCTest
 final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
     private var home: URL { root.appendingPathComponent("home") }
 
+    /// Extra variables for every run of livegrid (sftp: the test server's HOME and ssh configuration).
+    private var extraEnvironment: [String] = []
+
     private func environment() -> [String] {
-        ["XDG_CONFIG_HOME=\(home.path)/config", "XDG_CACHE_HOME=\(home.path)/cache", "NETRC=/dev/null"]
+        ["XDG_CONFIG_HOME=\(home.path)/config", "XDG_CACHE_HOME=\(home.path)/cache", "NETRC=/dev/null"] + extraEnvironment
     }
 
     private func open(_ target: String, extra: String = "") throws -> TmuxSession {
@@ -144,6 +147,34 @@ final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
         XCTAssertEqual(item["rating"] as? Int, 3)
         XCTAssertEqual(item["flag"] as? String, "none", "a rating lifts the reject")
         try checkExportedSidecar(of: url + "train.jpg", rating: 3, flag: .none)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: served.path).sorted(), before,
+                       "no sidecar or temporary appeared in the served folder")
+    }
+
+    func testAnSFTPLibraryKeepsRatingsInTheIndexAndNothingAppearsOnTheServer() throws {
+        let sshd = try SSHTestServer(directory: root.appendingPathComponent("ssh"))
+        defer { sshd.stop() }
+        extraEnvironment = ["HOME=\(sshd.home)", "LIVEGRID_SSH_CONFIG=\(try sshd.clientConfig())"]
+        let served = root.appendingPathComponent("www/photos")
+        let before = try FileManager.default.contentsOfDirectory(atPath: served.path).sorted()
+        let url = sshd.url(served.path)
+        var session = try open(url)
+        try session.waitFor("the listing", timeout: 40) { $0.contains { $0.contains("train.jpg") } }
+        try show("train", in: session)
+        try session.send("p")
+        try session.waitFor("where ratings go") { screen in
+            screen.contains { $0.contains("ratings are kept in livegrid's index: livegrid never writes to a remote library") }
+        }
+        try quit(session)
+
+        session = try open(url)
+        try session.waitFor("the pick after a restart", timeout: 40) { screen in
+            screen.contains { $0.contains("train.jpg") && $0.contains(" ⚑") }
+        }
+        try quit(session)
+        let item = try scannedItem(url, "train.jpg")
+        XCTAssertEqual(item["rating"] as? Int, 0)
+        XCTAssertEqual(item["flag"] as? String, "pick")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: served.path).sorted(), before,
                        "no sidecar or temporary appeared in the served folder")
     }
