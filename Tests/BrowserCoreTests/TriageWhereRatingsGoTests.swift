@@ -43,16 +43,23 @@ final class TriageWhereRatingsGoTests: XCTestCase {
         state.reduce(.select(index: 0))
         XCTAssertEqual(press("4", in: &state), [.triage(.writeRemoteState(TriageState(rating: 4), subject))])
         XCTAssertEqual(state.triage.captionMarks(for: "A 1.JPG"), "★★★★")
+        XCTAssertEqual(state.message, "rated A 1.JPG ★★★★ · ratings are kept in livegrid's index: livegrid never writes to a remote library",
+                       "said with the first remote rating")
+        press("3", in: &state)
+        XCTAssertEqual(state.message, "rated A 1.JPG ★★★", "once")
+        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.remoteReason))))
+        XCTAssertEqual(state.message, "rated A 1.JPG ★★★", "the result does not say it again")
+        XCTAssertEqual(press("u", in: &state), [.triage(.writeRemoteState(TriageState(rating: 4), subject))])
         XCTAssertEqual(press("u", in: &state), [.triage(.writeRemoteState(.unrated, subject))])
     }
 
     func testTheStatusBarSaysOnceWhereRatingsGo() {
-        var state = remoteState()
+        var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
         state.message = "rated A.JPG ★"
-        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.remoteReason))))
-        XCTAssertEqual(state.message, "rated A.JPG ★ · ratings are kept in livegrid's index: livegrid never writes to a remote library")
+        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.readOnlyReason))))
+        XCTAssertEqual(state.message, "rated A.JPG ★ · ratings are kept in livegrid's index: this folder is read-only")
         state.message = "rated A.JPG ★★"
-        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.remoteReason))))
+        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.readOnlyReason))))
         XCTAssertEqual(state.message, "rated A.JPG ★★", "said once")
     }
 

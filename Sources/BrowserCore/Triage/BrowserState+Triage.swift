@@ -203,6 +203,12 @@ extension BrowserState {
             message! += " · not \(current.displayName): U clears the marks"
         }
         if !previous.isEmpty { pushUndo(.init(.states(previous), summary: summary)) }
+        // A remote library's ratings always go to the index: said with the first one, not when its result comes
+        // back (the next key's message would cover it at once).
+        if remote != nil, !previous.isEmpty, !triage.toldWhereRatingsGo {
+            triage.toldWhereRatingsGo = true
+            message! += " · ratings are kept in livegrid's index: \(TriageStore.remoteReason)"
+        }
         refilter()
         // Auto-advance (Lightroom's Caps Lock): on to the next item after rating the one under the cursor.
         if triage.autoAdvance, triage.marks.isEmpty, selection + 1 < items.count { selectIndex(selection + 1) }
