@@ -122,12 +122,14 @@ public final class LibraryIndex: @unchecked Sendable {
             }
         case .failure(let error) where error.isDamage:
             closeAll()
-            removeFiles()
+            // Moved aside, not removed: it may hold ratings of read-only and remote libraries (the user's
+            // decisions, which `sqlite3 .recover` can often get back), not only probes.
+            let aside = moveAside(because: "it was damaged: \(error.description)")
             if case .failure(let again) = openAndPrepare() {
                 closeAll()
                 warning = "the library index \(path) cannot be used (\(again.description)): every file is probed"
             } else {
-                warning = "the library index \(path) was damaged (\(error.description)) and has been rebuilt"
+                warning = aside
             }
         case .failure(let error):
             closeAll()
@@ -482,9 +484,10 @@ public final class LibraryIndex: @unchecked Sendable {
             return
         }
         guard primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB else { return }
-        warning = "the library index \(path) is damaged (\(lastError(code).description)); it will be rebuilt"
+        let reason = lastError(code).description
         closeAll()
-        removeFiles()
+        _ = moveAside(because: "it is damaged")   // kept for its ratings, as at open
+        warning = "the library index \(path) is damaged (\(reason)); it was moved aside and will be rebuilt"
     }
 
     private func exec(_ sql: String) -> Bool {
@@ -540,12 +543,10 @@ public final class LibraryIndex: @unchecked Sendable {
             return "the library index \(path) cannot be used (\(reason)) and cannot be moved aside "
                 + "(\(String(cString: strerror(errno)))): every file is probed"
         }
-        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        // The WAL goes with its database (it may hold its last transactions); the shared-memory index is rebuilt.
+        if rename(path + "-wal", aside + "-wal") != 0 { unlink(path + "-wal") }
+        unlink(path + "-shm")
         return "the library index \(path) was moved aside to \(aside) (\(reason)) and has been rebuilt"
-    }
-
-    private func removeFiles() {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 }
 

@@ -106,6 +106,19 @@ final class TriageStoreTests: XCTestCase {
                        TriageState(rating: 5, flag: .pick))
     }
 
+    func testADamagedIndexIsMovedAsideNotDeletedSinceItMayHoldRatings() throws {
+        try LibraryIndex(path: indexPath).storeTriage(TriageRow(location: "/x/IMG_1.JPG", size: 1,
+                                                                modificationNanoseconds: nil, rating: 5, flag: 1))
+        let garbage = Data(repeating: 0x5A, count: 64 * 1024)
+        try garbage.write(to: URL(fileURLWithPath: indexPath))
+        let index = LibraryIndex(path: indexPath)
+        XCTAssertTrue(index.isUsable)
+        let warning = try XCTUnwrap(index.warning)
+        XCTAssertTrue(warning.contains("damaged") && warning.contains("moved aside") && warning.contains("rebuilt"), warning)
+        XCTAssertEqual(FileManager.default.contents(atPath: indexPath + ".moved-aside"), garbage,
+                       "the damaged file is kept for recovery")
+    }
+
     func testASchema3IndexKeepsItsProbesAndGainsTheTriageTable() throws {
         let sqlite = try MissingRequirement.path(of: "sqlite3", for: "makes a schema 3 index")
         let library = dir.appendingPathComponent("library")
