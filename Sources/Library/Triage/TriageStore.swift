@@ -65,11 +65,18 @@ public struct TriageStore: Sendable {
             if let state = try? SidecarTriageStore.read(for: item), state != .unrated { states[item.id] = state }
         }
         guard let index = openIndex(), !items.isEmpty, index.hasTriageRows else { return states }
+        // The rows are as many as ratings given in unwritable folders (human-sized): read them all, and make a
+        // key only for items in a folder that has some (a 100,000-item library makes no 100,000 keys or queries).
+        let rows = Dictionary(index.allTriageRows().map { ($0.location, $0) }, uniquingKeysWith: { a, _ in a })
+        let folders = Set(rows.keys.map { ($0 as NSString).deletingLastPathComponent })
         var locations = LocalLocations()
-        let keyed = items.map { (item: $0, location: locations.location(of: $0.primary.path)) }
-        let rows = index.triageRows(locations: keyed.map(\.location))
-        guard !rows.isEmpty else { return states }
-        for (item, location) in keyed {
+        var folderHasRows: [String: Bool] = [:]   // by the files' shared folder prefix: no path made per item
+        for item in items {
+            let primary = item.primary
+            let prefix = primary.folderPrefix
+            if folderHasRows[prefix] == nil { folderHasRows[prefix] = folders.contains(locations.folder(of: primary.path)) }
+            guard folderHasRows[prefix] == true else { continue }
+            let location = locations.location(of: primary.path)
             guard let row = rows[location], Self.applies(row, to: item.primary) else { continue }
             let state = Self.state(of: row)
             states[item.id] = state == .unrated ? nil : state
@@ -210,10 +217,14 @@ struct LocalLocations {
     private var folders: [String: String] = [:]
 
     mutating func location(of path: String) -> String {
+        folder(of: path) + "/" + (path as NSString).lastPathComponent
+    }
+
+    /// The file's folder, resolved ("" for "/").
+    mutating func folder(of path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
         let key = folder.isEmpty ? "." : folder
-        if let resolved = folders[key] { return resolved + "/" + name }
+        if let resolved = folders[key] { return resolved }
         var resolved = key
         if let real = PathBytes.withCString(key, { realpath($0, nil) }) {
             resolved = PathBytes.string(cString: real)
@@ -223,6 +234,6 @@ struct LocalLocations {
         }
         if resolved == "/" { resolved = "" }
         folders[key] = resolved
-        return resolved + "/" + name
+        return resolved
     }
 }
