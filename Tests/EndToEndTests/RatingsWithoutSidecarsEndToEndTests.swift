@@ -193,5 +193,10 @@ final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
         try quit(session)
         XCTAssertEqual(try SidecarTriageStore.read(sidecar: library.appendingPathComponent("motion-photo-v1.jpeg.xmp").path),
                        TriageState(rating: 5), "the rated photo is the one the cursor left")
+        // A writable folder's sidecar ratings are in `scan --json` too.
+        let item = try scannedItem(library.path, "motion-photo-v1.jpeg")
+        XCTAssertEqual(item["rating"] as? Int, 5)
+        XCTAssertEqual(item["flag"] as? String, "none")
+        XCTAssertEqual(try scannedItem(library.path, "train.jpg")["rating"] as? Int, 0)
     }
 }
