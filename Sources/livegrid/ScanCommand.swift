@@ -25,7 +25,7 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Descend into subdirectories.")
     var recursive = false
 
-    @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings).")
+    @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings, rating and flag).")
     var json = false
 
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
