@@ -42,6 +42,8 @@ public struct BrowserOptions {
     /// The environment the executable read at start (TERM, TMUX, HOME, LIVEGRID_TRACE...): nothing below
     /// reads the process environment itself.
     public var environment = RuntimeEnvironment()
+    /// Where ratings and flags are kept (sidecars; the library index where a folder cannot be written).
+    public var triageStore = TriageStore.sidecarsOnly
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -80,7 +82,9 @@ public final class BrowserApp {
     private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
     private let trace: EventTrace?
-    private lazy var triageWorker = TriageWorker(environment: options.environment) { [inbox] in inbox.post($0) }
+    private lazy var triageWorker = TriageWorker(environment: options.environment, store: options.triageStore) { [inbox] in
+        inbox.post($0)
+    }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
@@ -194,6 +198,7 @@ public final class BrowserApp {
         defer { remote?.close() }   // partial downloads go on quit (issue 32.4)
         if let warning = options.config.warnings.first { state.message = warning }
         state.triage.stripLocationByDefault = options.config.stripLocation
+        state.triage.autoAdvance = options.config.autoAdvance
         state.triage.home = environment.home
         defer { markedFilesAtExit = state.markedItems.flatMap { $0.files.map(\.path) } }
         let renderer = BrowserRenderer(
@@ -472,8 +477,12 @@ public final class BrowserApp {
             remote?.perform(remoteEffect)
         case .triage(let request):
             // Remote items are names on a server, not files here: file operations would act on the working
-            // directory. Only in-memory triage (marks, filters) works on a remote directory for now.
-            if remote != nil {
+            // directory. Marks, filters, and ratings and flags (kept in livegrid's index) work remotely.
+            let keptInIndex: Bool = switch request {
+            case .loadRemoteStates, .writeRemoteState: true
+            default: false
+            }
+            if remote != nil, !keptInIndex {
                 inbox.post(.triage(.result(RemoteSession.refusal(of: request))))
                 break
             }
