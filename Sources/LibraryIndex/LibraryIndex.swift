@@ -108,7 +108,17 @@ public final class LibraryIndex: @unchecked Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let movedAside = moveAsideWhatIsNotADatabaseFile()
-        switch openAndPrepare() {
+        var opened = openAndPrepare()
+        // Another process (or thread) making the schema or the WAL at this moment can answer "locked" where the
+        // busy timeout does not apply (a journal-mode change, a WAL recovery): that is a wait, not a broken index.
+        var attempt: UInt32 = 0
+        while case .failure(let error) = opened, error.isBusy, attempt < 5 {
+            closeAll()
+            attempt += 1
+            usleep(20_000 << attempt)   // 40 ms, then doubling: 1.2 s in all
+            opened = openAndPrepare()
+        }
+        switch opened {
         case .success:
             if let movedAside { warning = movedAside }
         case .failure(let error) where error.isWrongSchema:
@@ -363,11 +373,14 @@ public final class LibraryIndex: @unchecked Sendable {
         var isWrongSchema = false
         /// The file is not a database, or a damaged one: rebuild it.
         var isDamage: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+        /// Another connection holds the database for now.
+        var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     }
 
     private func wrongSchema(_ code: Int32) -> OpenError {
         var error = lastError(code)
-        error.isWrongSchema = true
+        // A statement that cannot be prepared because the database is busy says nothing about its tables.
+        error.isWrongSchema = !error.isBusy
         return error
     }
 

@@ -53,7 +53,7 @@ struct ShowCommand: ParsableCommand {
         defer { stagings.forEach { $0.remove() } }
         for (index, file) in files.enumerated() where RemoteExportStaging.isRemote(file) {
             do {
-                let staging = try RemoteExportStaging.stage([file], s3: s3)
+                let staging = try RemoteExportStaging.stage([file], s3: s3, triage: .sidecarsOnly)   // `show` writes no sidecar
                 stagings.append(staging)
                 paths[index] = staging.paths.first ?? file
             } catch {
