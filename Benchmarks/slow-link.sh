@@ -149,6 +149,7 @@ sftp_first_screen() { # rate
         complete=$(event "$trace" grid-complete "$start") count
   count=$(awk '$2=="screen-pictures" { print $3; exit }' "$trace")
   tmux -L "$sock" kill-session -t sftp 2>/dev/null || true
+  [ -n "${KEEP_RECORDINGS:-}" ] && mkdir -p "$KEEP_RECORDINGS" && cp "$trace" "$KEEP_RECORDINGS/sftp-trace-$rate"
   printf 'BENCH sftp first screen %s Mbit/s: first picture %s s, whole first screen (%s pictures) %s s, grid complete %s s; %s crossed the link by the whole screen (target <= 8 s and <= 20 MB at 20 Mbit/s, <= 30 s at 5)\n' \
     "$((rate / 1000000))" "${first:-not in ${TIMEOUT}s}" "${count:-?}" "${whole:-not in ${TIMEOUT}s}" \
     "${complete:-not in ${TIMEOUT}s}" "$(mb "$screen_bytes")"
@@ -196,7 +197,8 @@ PY
     [ -n "${KEEP_RECORDINGS:-}" ] && mkdir -p "$KEEP_RECORDINGS" && cp "$out" "$KEEP_RECORDINGS/$mode-$rate.bytes"
   done
   # The peers: the same photos at the size livegrid's pictures take (kitty's c=/r= of the largest).
-  cells=$(python3 -c "import re,sys; b=open(sys.argv[1],'rb').read(); print('%dx%d' % max((int(c),int(r)) for c,r in re.findall(rb'c=(\d+),r=(\d+)',b)))" "$work/kitty-screen.bytes" 2>/dev/null || echo 23x9)
+  # (A picture gives only the cells it fills, c= or r=, kitty deriving the other: the widest and the tallest.)
+  cells=$(python3 -c "import re,sys; b=open(sys.argv[1],'rb').read(); print('%dx%d' % (max(map(int, re.findall(rb'[,;]c=(\d+)',b))), max(map(int, re.findall(rb'[,;]r=(\d+)',b)))))" "$work/kitty-screen.bytes" 2>/dev/null || echo 23x9)
   local stills=() f
   for f in "$screen"/*; do case $f in *.mov|*.MOV) ;; *) stills+=("$f");; esac; done
   record "$work/p.bytes" env TERM=xterm-256color COLORTERM=truecolor chafa -f sixel --size "$cells" "${stills[@]}"; chafa_sixel=$(stat -c %s "$work/p.bytes")
