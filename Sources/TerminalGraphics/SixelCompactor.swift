@@ -9,8 +9,8 @@
 /// `"1;1;W;H`, every palette entry up front, then bands separated by `-`, in each band one line per colour
 /// (`#n` then sixel characters, `!count` repeats) separated by `$`, then `ESC \`. Anything else (another
 /// colour space, an unexpected byte) leaves chafa's bytes as they are; so does a result that is not smaller.
-/// Hand-written: no sixel library is packaged here (libsixel is not in bookworm's libchafa path), and this is
-/// a parse and a print of one known layout.
+/// Hand-written: the merge needs chafa's own palette indices, which libchafa 1.12 does not expose, and a sixel
+/// library (libsixel) would quantise the picture again; this is one parse and one print of a known layout.
 public enum SixelCompactor {
     public static func compact(_ bytes: [UInt8]) -> [UInt8] {
         guard let layout = SixelBands.Layout(bytes), layout.width > 0, layout.width <= 1 << 14,
