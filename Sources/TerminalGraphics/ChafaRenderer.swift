@@ -83,7 +83,8 @@ public final class ChafaRenderer: CellImageRenderer {
         guard let termInfo else { throw RenderError.chafa("no \(mode.rawValue) output") }
         let printed = try Self.print(canvas, termInfo: termInfo)
         return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
-                             bytes: mode == .sixels ? SixelCompactor.compact(printed) : printed)
+                             bytes: mode == .sixels && pixels.width * pixels.height <= SixelCompactor.pixelLimit
+                                 ? SixelCompactor.compact(printed) : printed)
     }
 
     /// What chafa's own printer writes for the picture `render` made last at this size (symbol mode: the

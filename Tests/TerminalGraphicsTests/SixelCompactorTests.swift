@@ -98,4 +98,16 @@ final class SixelCompactorTests: XCTestCase {
         print("sixel bytes, 3 photos at 23x9 cells: chafa \(before), compacted \(after)")
         XCTAssertLessThan(after, before)
     }
+
+    /// The cost on a movie frame's size (80x22 cells, 800x440 px): printed, not asserted (no wall-clock asserts).
+    func testMeasureCompactingAFrame() throws {
+        let frame = try ImageDecoder.decode(path: Fixtures.committed("train.jpg"), fitting: PixelSize(width: 800, height: 440)).frame
+        let renderer = ChafaRenderer(mode: .sixels, colorDepth: .truecolor, cellPixelSize: PixelSizeInCells(width: 10, height: 20))
+        let printed = try renderer.chafaPrintedBytes(frame, columns: 80, rows: 22)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let compacted = SixelCompactor.compact(printed)
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        print("MEASURE sixel compaction of a \(frame.width)x\(frame.height) frame: \(printed.count) -> \(compacted.count) bytes in \(String(format: "%.1f", milliseconds)) ms")
+        XCTAssertLessThanOrEqual(compacted.count, printed.count)
+    }
 }
