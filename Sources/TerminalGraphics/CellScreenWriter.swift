@@ -19,7 +19,8 @@ public struct CellPlacement: Sendable {
 }
 
 /// Writes symbol-mode pictures to a terminal with as few bytes as chafa's own printer or fewer: one combined
-/// SGR per colour change (`ESC[38;2;r;g;b;48;2;r;g;bm`), a colour that did not change is not repeated, a
+/// SGR per colour change (`ESC[38;2;r;g;b;48;2;r;g;bm`), a colour that did not change (in truecolour: by
+/// more than `truecolorTolerance` levels) is not repeated, a
 /// colour a glyph does not show is not sent (the foreground of a space, the background of a full block), and
 /// a cell that already shows the same glyph in the same colours (it remembers what it wrote) is skipped with a
 /// cursor move. A pure value: bytes in, bytes out, no file descriptor.
@@ -42,6 +43,34 @@ public struct CellScreenWriter: Sendable {
         var foreground: Int32
         var background: Int32
         var bold: Bool
+
+        /// Same glyph, and colours that look the same (`CellScreenWriter.closeEnough`).
+        func looksLike(_ other: Ink, tolerance: Int32) -> Bool {
+            character == other.character && bold == other.bold
+                && CellScreenWriter.closeEnough(foreground, other.foreground, tolerance: tolerance)
+                && CellScreenWriter.closeEnough(background, other.background, tolerance: tolerance)
+        }
+    }
+
+    /// In truecolour, a colour within this many levels (of 255) in each channel of the pen's is drawn with the
+    /// pen's (issue 28: bytes per picture). A full colour SGR is ~30 bytes against a 3-byte glyph, and
+    /// neighbouring cells of a sky, a wall or a noisy flat area differ by a level or two: the pen is reused
+    /// there. 3 levels (1.2 %) is below what an eye tells apart between two cells, and below chafa's own error
+    /// in averaging a cell's colours. Measured on the slow-link benchmark's first screen (28 photos, 160x48):
+    /// 126,667 picture bytes exact, 113,593 at 1, 108,380 at 2, 105,195 at 3. Each cell is compared with the
+    /// colour it wants, never with a colour reused before, so the error never adds up.
+    public static let truecolorTolerance: Int32 = 3
+
+    /// The tolerance for this writer's colour codes: indexed codes are compared exactly.
+    var tolerance: Int32 { colorDepth == .truecolor ? Self.truecolorTolerance : 0 }
+
+    /// True when the two colour codes look the same: equal, or (truecolour, `tolerance` > 0) packed RGB
+    /// within `tolerance` per channel. A code of -1 (a colour the glyph does not show) matches only -1.
+    static func closeEnough(_ a: Int32, _ b: Int32, tolerance: Int32) -> Bool {
+        if a == b { return true }
+        guard tolerance > 0, a >= 0, b >= 0 else { return false }
+        for shift: Int32 in [16, 8, 0] where abs(((a >> shift) & 0xFF) - ((b >> shift) & 0xFF)) > tolerance { return false }
+        return true
     }
 
     public init(colorDepth: ColorDepth, screenColumns: Int, screenRows: Int) {
@@ -82,21 +111,29 @@ public struct CellScreenWriter: Sendable {
         var cursor: (x: Int, y: Int)?
         var lastRow: Int?
         var pen: (foreground: Int32, background: Int32, bold: Bool)?
+        // What is on screen afterwards: the colours really written (the pen's where it was close enough), and
+        // a cell left alone keeps what it showed.
+        var next = wanted
+        let tolerance = self.tolerance
         for y in 0..<screenRows {
             for x in 0..<screenColumns {
                 let index = y * screenColumns + x
-                guard let ink = wanted[index], ink != shown[index] else { continue }
+                guard let ink = wanted[index] else { continue }
+                if let old = shown[index], ink.looksLike(old, tolerance: tolerance) {
+                    next[index] = old
+                    continue
+                }
                 if cursor == nil || cursor! != (x, y) {
                     moveCursor(from: cursor, lastRow: lastRow, to: (x, y), into: &out)
                 }
-                setPen(&pen, to: ink, into: &out)
+                next[index] = setPen(&pen, to: ink, into: &out)
                 appendUTF8(ink.character, into: &out)
                 // Past the last column the terminal's cursor waits to wrap: its position is not x + 1.
                 cursor = x + 1 < screenColumns ? (x + 1, y) : nil
                 lastRow = y
             }
         }
-        shown = wanted
+        shown = next
         return out
     }
 
@@ -119,7 +156,8 @@ public struct CellScreenWriter: Sendable {
                 let from = y + shift
                 guard from >= top, from <= bottom else { continue }
                 for x in 0..<screenColumns {
-                    if let ink = wanted[y * screenColumns + x], ink == shown[from * screenColumns + x] { count += 1 }
+                    if let ink = wanted[y * screenColumns + x], let old = shown[from * screenColumns + x],
+                       ink.looksLike(old, tolerance: tolerance) { count += 1 }
                 }
             }
             return count
@@ -247,9 +285,11 @@ public struct CellScreenWriter: Sendable {
     private func digits(_ value: Int) -> Int { value >= 10 ? 1 + digits(value / 10) : 1 }
 
     /// One SGR with only what changes: a reset when bold goes off (or the pen is unknown), then the colours
-    /// that differ and that the glyph shows.
+    /// that the glyph shows and that differ from the pen's by more than the tolerance. Returns the ink as
+    /// drawn (the pen's colours where they were kept).
+    @discardableResult
     private func setPen(_ pen: inout (foreground: Int32, background: Int32, bold: Bool)?, to ink: Ink,
-                        into out: inout [UInt8]) {
+                        into out: inout [UInt8]) -> Ink {
         var parameters: [UInt8] = []
         var current = pen ?? (foreground: -1, background: -1, bold: false)
         if pen == nil || (current.bold && !ink.bold) {
@@ -262,21 +302,32 @@ public struct CellScreenWriter: Sendable {
             parameters.append(0x31)
             current.bold = true
         }
-        if ink.foreground >= 0, ink.foreground != current.foreground {
-            separate()
-            appendColor(ink.foreground, background: false, into: &parameters)
-            current.foreground = ink.foreground
+        var drawn = ink
+        if ink.foreground >= 0 {
+            if Self.closeEnough(ink.foreground, current.foreground, tolerance: tolerance) {
+                drawn.foreground = current.foreground
+            } else {
+                separate()
+                appendColor(ink.foreground, background: false, into: &parameters)
+                current.foreground = ink.foreground
+            }
         }
-        if ink.background >= 0, ink.background != current.background {
-            separate()
-            appendColor(ink.background, background: true, into: &parameters)
-            current.background = ink.background
+        if ink.background >= 0 {
+            if Self.closeEnough(ink.background, current.background, tolerance: tolerance) {
+                drawn.background = current.background
+            } else {
+                separate()
+                appendColor(ink.background, background: true, into: &parameters)
+                current.background = ink.background
+            }
         }
         pen = current
-        guard !parameters.isEmpty else { return }
-        out += [0x1B, 0x5B]
-        out += parameters
-        out.append(0x6D)   // m
+        if !parameters.isEmpty {
+            out += [0x1B, 0x5B]
+            out += parameters
+            out.append(0x6D)   // m
+        }
+        return drawn
     }
 
     private func appendColor(_ code: Int32, background: Bool, into out: inout [UInt8]) {

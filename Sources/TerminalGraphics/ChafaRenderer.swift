@@ -59,17 +59,19 @@ public final class ChafaRenderer: CellImageRenderer {
     /// Movie frames come here with pixels already at the size chafa samples, so nothing is resampled twice.
     public func render(_ frame: PixelFrame, columns: Int, rows: Int) throws(RenderError) -> RenderedImage {
         guard columns > 0, rows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
+        // Pixel protocols: the cells' pixels at the picture's own aspect ratio, filling their width or their
+        // height (`sizedForCells`; thumbnails and movie frames arrive at that size already).
+        let box = CellGeometry.pixelBox(columns: columns, rows: rows, cell: cellPixelSize)
+        let pixels = box.fitted(frame.size)
         if let compressedPayload {
-            // Exactly the cells' pixels (thumbnails and movie frames arrive at that size already).
-            let box = CellGeometry.pixelBox(columns: columns, rows: rows, cell: cellPixelSize)
-            let sized = frame.width == box.width && frame.height == box.height ? frame : frame.resized(to: box)
+            let sized = frame.size == pixels ? frame : frame.resized(to: pixels)
             return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
-                                 bytes: try compressedPayload(sized, columns, rows),
+                                 bytes: try compressedPayload(sized, columns, rows, box),
                                  pixelSize: PixelSize(width: sized.width, height: sized.height))
         }
         canvasLock.lock()
         defer { canvasLock.unlock() }
-        let canvas = try canvas(columns: columns, rows: rows)
+        let canvas = try canvas(columns: columns, rows: rows, sixelPixels: mode == .sixels ? pixels : nil)
         frame.rgba.withUnsafeBufferPointer { px in
             chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, px.baseAddress,
                                          Int32(frame.width), Int32(frame.height), Int32(frame.rowBytes))
@@ -79,8 +81,10 @@ public final class ChafaRenderer: CellImageRenderer {
                                  cells: readCells(canvas, columns: columns, rows: rows))
         }
         guard let termInfo else { throw RenderError.chafa("no \(mode.rawValue) output") }
+        let printed = try Self.print(canvas, termInfo: termInfo)
         return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
-                             bytes: try Self.print(canvas, termInfo: termInfo))
+                             bytes: mode == .sixels && pixels.width * pixels.height <= SixelCompactor.pixelLimit
+                                 ? SixelCompactor.compact(printed) : printed)
     }
 
     /// What chafa's own printer writes for the picture `render` made last at this size (symbol mode: the
@@ -109,17 +113,27 @@ public final class ChafaRenderer: CellImageRenderer {
     /// The canvas for this geometry: built once and reused while the size stays (a movie plays at one size;
     /// building the config and canvas, with its symbol tables, for every frame cost more than drawing small
     /// ones). Called with `canvasLock` held.
-    private func canvas(columns: Int, rows: Int) throws(RenderError) -> OpaquePointer {
-        if let cached = cachedCanvas, cached.columns == columns, cached.rows == rows { return cached.canvas }
+    ///
+    /// `sixelPixels`: a sixel picture's size in pixels. chafa makes a sixel image of geometry x cell size, so
+    /// the canvas is one "cell" of exactly those pixels: a picture at its own aspect ratio, not stretched over
+    /// whole rows of cells.
+    private func canvas(columns: Int, rows: Int, sixelPixels: PixelSize? = nil) throws(RenderError) -> OpaquePointer {
+        let key = sixelPixels.map { (columns: -$0.width, rows: -$0.height) } ?? (columns: columns, rows: rows)
+        if let cached = cachedCanvas, cached.columns == key.columns, cached.rows == key.rows { return cached.canvas }
         if let old = cachedCanvas { chafa_canvas_unref(old.canvas) }
         cachedCanvas = nil
         guard let config = chafa_canvas_config_new() else { throw RenderError.chafa("cannot allocate a canvas config") }
         defer { chafa_canvas_config_unref(config) }
-        chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
         // The same cell shape the picture was decoded for (CellGeometry.pixelBox), known or assumed, so pixel
         // protocols get every decoded pixel and symbol mode the right aspect ratio.
         let cell = cellPixelSize.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil } ?? CellGeometry.defaultCellPixelSize
-        chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
+        if let sixelPixels {
+            chafa_canvas_config_set_geometry(config, 1, 1)
+            chafa_canvas_config_set_cell_geometry(config, Int32(sixelPixels.width), Int32(sixelPixels.height))
+        } else {
+            chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
+            chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
+        }
         chafa_canvas_config_set_canvas_mode(config, canvasMode)
         chafa_canvas_config_set_pixel_mode(config, pixelMode)
         chafa_canvas_config_set_symbol_map(config, symbolMap)
@@ -127,7 +141,7 @@ public final class ChafaRenderer: CellImageRenderer {
         // No dithering at any depth, as chafa's own tool (`chafa -c 16`, `-c 8`): ordered dithering of 16 or 8
         // colours drew a regular grid of dashes over every flat area (compared side by side in xterm).
         guard let canvas = chafa_canvas_new(config) else { throw RenderError.chafa("cannot allocate a canvas") }
-        cachedCanvas = (columns, rows, canvas)
+        cachedCanvas = (key.columns, key.rows, canvas)
         return canvas
     }
 

@@ -9,13 +9,14 @@ import TerminalProtocol
 ///
 /// The one table from a protocol to its payload encoder is `for(_:)`.
 public enum CompressedPayload {
-    public typealias Encoder = @Sendable (PixelFrame, _ columns: Int, _ rows: Int) throws(RenderError) -> [UInt8]
+    /// `box`: the pixels of the cells; the frame fills its width or its height (`PixelSize.fitted`).
+    public typealias Encoder = @Sendable (PixelFrame, _ columns: Int, _ rows: Int, _ box: PixelSize) throws(RenderError) -> [UInt8]
 
     /// The encoder of `mode`, or nil when chafa prints the payload (sixel) or there is none (symbols).
     public static func `for`(_ mode: GraphicsMode) -> Encoder? {
         switch mode {
-        case .kitty: return { frame, columns, rows throws(RenderError) in try kitty(frame, columns: columns, rows: rows) }
-        case .iterm: return { frame, columns, rows throws(RenderError) in try iTerm(frame, columns: columns, rows: rows) }
+        case .kitty: return { frame, columns, rows, box throws(RenderError) in try kitty(frame, columns: columns, rows: rows, box: box) }
+        case .iterm: return { frame, columns, rows, _ throws(RenderError) in try iTerm(frame, columns: columns, rows: rows) }
         case .sixels, .symbols: return nil
         }
     }
@@ -26,7 +27,9 @@ public enum CompressedPayload {
 
     /// kitty: a PNG (RGB when opaque), in base64 chunks of 4096 (the protocol's limit), the picture shown
     /// over `columns` x `rows` cells. Why PNG with row filters over raw pixels deflated (`o=z`): DECISIONS.md.
-    public static func kitty(_ frame: PixelFrame, columns: Int, rows: Int) throws(RenderError) -> [UInt8] {
+    /// Only the dimension the picture fills (`box`, the cells' pixels) is given in cells (`c=` or `r=`, both
+    /// when it fills both): kitty derives the other from the picture's aspect ratio, as drawn.
+    public static func kitty(_ frame: PixelFrame, columns: Int, rows: Int, box: PixelSize? = nil) throws(RenderError) -> [UInt8] {
         let png: [UInt8]
         do {
             png = try PNGCodec.encodePixels(frame, opaque: frame.isOpaque,
@@ -42,7 +45,11 @@ public enum CompressedPayload {
             let more = end < encoded.count ? 1 : 0
             out += Array("\u{1B}_G".utf8)
             if first {
-                out += Array("a=T,f=100,s=\(frame.width),v=\(frame.height),c=\(columns),r=\(rows),".utf8)
+                let fillsWidth = box.map { frame.width >= $0.width } ?? true
+                let fillsHeight = box.map { frame.height >= $0.height } ?? true
+                out += Array("a=T,f=100,s=\(frame.width),v=\(frame.height),".utf8)
+                if fillsWidth || !fillsHeight { out += Array("c=\(columns),".utf8) }
+                if fillsHeight { out += Array("r=\(rows),".utf8) }
                 first = false
             }
             out += Array("m=\(more);".utf8)

@@ -45,4 +45,37 @@ final class RemotePreviewTests: RemoteServerTestCase {
         XCTAssertTrue(lines.allSatisfy { $0.contains(" 206 range=bytes=") }, "ranges only:\n" + lines.joined(separator: "\n"))
         XCTAssertEqual(lines.filter { $0.contains("camera.jpg") }.count, 2, "the head and one piece of its end (the trailer's 8 bytes inside the end check's 64):\n" + lines.joined(separator: "\n"))
     }
+
+    /// A HEIC's thumbnail item lies in the head (an iPhone's ends 33 KB in): it is the preview, a one-image HEIF
+    /// file, and the 1.8 MB photo is never fetched for it. A HEIC without a thumbnail item has none.
+    func testTheHeadOfAHEICGivesItsThumbnailItemWithoutTheWholeFile() async throws {
+        let photos = root.appendingPathComponent("www/photos/heic")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.shared("iphone-se-still.heic"), toPath: photos.appendingPathComponent("phone.heic").path)
+        try FileManager.default.copyItem(atPath: try Fixtures.shared("IMG_2927.HEIC"), toPath: photos.appendingPathComponent("grid.heic").path)
+        let nginx = try RemoteTestHarness.startNginx(root: root)
+        servers.append(nginx)
+        let client = RemoteHTTPClient(configuration: { var c = RemoteHTTPConfiguration(); c.netrc = Netrc(); return c }())
+        let library = RemoteLibrary(url: URL(string: "http://127.0.0.1:\(nginx.port)/photos/heic/")!, client: client,
+                                    cacheRoot: root.appendingPathComponent("cache").path)
+        library.probePolicy = .onDemand
+        let items = try await library.load()
+        for item in items { library.requestPreview(item.id) }
+        try await waitUntil(seconds: 20) { library.items.allSatisfy { $0.preview.isSettled } }
+
+        let phone = try XCTUnwrap(library.items.first { $0.item.displayName == "phone.heic" }?.preview.preview)
+        XCTAssertEqual(phone.info.format, .heif)
+        let size = try XCTUnwrap(phone.uprightSize)
+        XCTAssertEqual(size.width * 3, size.height * 4, "the thumbnail item's 4:3, upright: \(size)")
+        XCTAssertLessThanOrEqual(size.width, 512, "the thumbnail, not the 4032 px photo")
+        XCTAssertTrue(phone.replacesStill, "no Motion Photo's movie: a picture and nothing more")
+        XCTAssertLessThan(phone.bytesFetched, 80 << 10, "the head, not 1.8 MB")
+        XCTAssertTrue(phone.path.hasSuffix(".heic"))
+        XCTAssertLessThan(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: phone.path)[.size] as? Int), 40_000)
+        guard case .none = try XCTUnwrap(library.items.first { $0.item.displayName == "grid.heic" }).preview else {
+            return XCTFail("a HEIC without a thumbnail item has no preview")
+        }
+        let lines = accessLog().filter { $0.contains("/photos/heic/") && !$0.hasPrefix("GET /photos/heic/ ") }
+        XCTAssertTrue(lines.allSatisfy { $0.contains(" 206 range=bytes=") }, "ranges only:\n" + lines.joined(separator: "\n"))
+    }
 }

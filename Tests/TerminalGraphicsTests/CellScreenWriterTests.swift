@@ -53,6 +53,29 @@ final class CellScreenWriterTests: XCTestCase {
         XCTAssertEqual(skip, "\u{1B}[2;1H\u{1B}[0;38;2;255;0;0;48;2;0;0;255m▌\u{1B}[C▐")
     }
 
+    /// Issue 28 (bytes per picture): in truecolour a colour within 3 levels per channel of the pen's keeps the
+    /// pen; each cell is compared with its own colour, so small steps never add up to a visible drift, and a
+    /// repaint of the same picture still costs nothing.
+    func testTruecolourKeepsThePenForAColourThatLooksTheSame() {
+        var writer = CellScreenWriter(colorDepth: .truecolor, screenColumns: 8, screenRows: 1)
+        let shades: [UInt8] = [100, 102, 103, 104, 106, 108]
+        let cells = shades.map { TerminalCell(character: "▀", foreground: CellColor(r: $0, g: 50, b: 50), background: blue) }
+        let first = writer.paint([CellPlacement(image: image(cells, columns: 6), x: 0, y: 0)])
+        // 100 serves 102 and 103; 104 is 4 away from 100: a new SGR, which then serves 106; 108 is 4 from 104.
+        XCTAssertEqual(text(first), "\u{1B}[1;1H\u{1B}[0;38;2;100;50;50;48;2;0;0;255m▀▀▀\u{1B}[38;2;104;50;50m▀▀\u{1B}[38;2;108;50;50m▀")
+        XCTAssertEqual(writer.paint([CellPlacement(image: image(cells, columns: 6), x: 0, y: 0)]), [], "the same picture again")
+        // A cell drawn with the pen's 100 for its 103 is drawn again when it wants 106 (6 from what it shows).
+        var moved = cells
+        moved[2].foreground = CellColor(r: 106, g: 50, b: 50)
+        XCTAssertEqual(text(writer.paint([CellPlacement(image: image(moved, columns: 6), x: 0, y: 0)])),
+                       "\u{1B}[1;3H\u{1B}[0;38;2;106;50;50;48;2;0;0;255m▀")
+        // Indexed codes are never approximated: 196 and 197 are different colours.
+        var indexed = CellScreenWriter(colorDepth: .indexed256, screenColumns: 2, screenRows: 1)
+        let two = [196, 197].map { TerminalCell(character: "▀", foreground: red, background: blue, foregroundIndex: $0, backgroundIndex: 21) }
+        XCTAssertEqual(text(indexed.paint([CellPlacement(image: image(two, columns: 2, depth: .indexed256), x: 0, y: 0)])),
+                       "\u{1B}[1;1H\u{1B}[0;38;5;196;48;5;21m▀\u{1B}[38;5;197m▀")
+    }
+
     func testIndexedDepthsUseTheirOwnCodes() {
         var writer256 = CellScreenWriter(colorDepth: .indexed256, screenColumns: 2, screenRows: 1)
         let indexed = TerminalCell(character: "▀", foreground: red, background: blue, foregroundIndex: 196, backgroundIndex: 21)

@@ -95,8 +95,8 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
         }
     }
 
-    /// Whether the still's download waits for (or is replaced by) its preview: in symbols, for a lone JPEG
-    /// still not already here (a Live Photo's still is fetched as before: playing needs it), while the preview
+    /// Whether the still's download waits for (or is replaced by) its preview: in symbols, for a lone JPEG or
+    /// HEIC still not already here (a Live Photo's still is fetched as before: playing needs it), while the preview
     /// is unknown, and for good when it replaces the still and covers what the cell can show
     /// (`CellPictureResolution.sufficientBox`). Pixel modes show every pixel: they fetch the still as before.
     private func previewMayServe(_ item: RemoteItem, _ key: ThumbnailKey) -> Bool {

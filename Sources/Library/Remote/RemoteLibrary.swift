@@ -365,7 +365,7 @@ public final class RemoteLibrary: Sendable {
     /// queued later, and a screen of 28 costs a few round trips, not 28 at once.
     static let previewWindow = 6
 
-    /// Reads the head of an item's JPEG still and makes its Exif thumbnail its preview (`RemoteItem.preview`,
+    /// Reads the head of an item's JPEG or HEIC still and makes its embedded thumbnail its preview (`RemoteItem.preview`,
     /// announced with `.itemChanged`); an item without one gets `.none`. Asked once per item; a no-op for an
     /// item whose still is already here or cannot have one.
     public func requestPreview(_ id: String) {
@@ -396,7 +396,7 @@ public final class RemoteLibrary: Sendable {
             // A Task: the head is fetched with the client's async API; the window above bounds how many run.
             Task.detached { [weak self] in
                 let preview = await RemotePreviewReader.read(start.url, size: start.size, client: client,
-                                                             to: cache.directory(for: start.url) + "/preview.jpg", limits: limits)
+                                                             directory: cache.directory(for: start.url), limits: limits)
                 self?.previewArrived(start.id, preview)
             }
         }
