@@ -59,6 +59,8 @@ JARGON = [
     # An enum's raw value or a property name ("this is quickTime"); a camelCase file name (keyPhoto.jpg) is not one.
     (re.compile(r"(?<![\w/.-])[a-z]+[A-Z][A-Za-z]*(?![\w./-])"), "Swift identifier"),
     (re.compile(r"0x[0-9a-fA-F]{8,}"), "pointer"),
+    # The audit's arguments are always valid: usage text means a file problem was reported as a usage error.
+    (re.compile(r"^(Usage: |Error: )|See 'livegrid --help'"), "usage error for a file problem"),
     (re.compile(r"Fatal error|Assertion failed|Stack dump|Segmentation fault|\bSIG[A-Z]{3,}\b"), "crash text"),
 ]
 
