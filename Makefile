@@ -20,7 +20,7 @@ PACKAGE_PACKAGES := dpkg-dev binutils debootstrap desktop-file-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps screenshots-deps screenshots build release run test bench fuzz demo-library clean fuzz-decode \
+.PHONY: all deps test-deps bench-deps screenshots-deps screenshots build release run test bench fuzz demo-library clean fuzz-decode audit \
         demo-deps package-deps static-release install deb deb-test
 
 all: build
@@ -85,6 +85,7 @@ test: test-deps
 	python3 scripts/check-package-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	FUZZ_BUILD_ONLY=1 Benchmarks/fuzz-decode.sh
+	LIVEGRID=.build/debug/livegrid AUDIT_SMOKE=1 Benchmarks/audit.py
 	SWIFT="$(SWIFT)" scripts/run-tests.sh
 
 bench: bench-deps release
@@ -92,6 +93,13 @@ bench: bench-deps release
 
 fuzz: deps
 	Benchmarks/fuzz.sh
+
+# The corpus audit (issue 32): scan, show, thumbnail, play, extract, convert and export over the fixtures,
+# ../shared/fixtures and damaged variants of them; counts crashes, hangs, peak RSS, unclear messages and
+# changed originals, and fails on a crash, a hang or a changed original. A few minutes on two cores;
+# AUDIT_CORPUS=DIR adds every photo and movie below DIR (`make test` runs AUDIT_SMOKE=1, ~20 s).
+audit: release test-deps
+	Benchmarks/audit.py
 
 # The whole decode path (ImageDecoder with CJPEGScans' progressive path, MovieDecoder's first frame) under
 # libFuzzer + ASan (`make test` checks that it builds and runs: FUZZ_BUILD_ONLY=1); seeds generated

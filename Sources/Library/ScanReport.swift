@@ -21,7 +21,11 @@ public struct ScanReport: Codable, Sendable {
     }
     public struct Item: Codable, Sendable {
         public var kind: String
+        /// The primary file's name; bytes that are not UTF-8 show as U+FFFD, as on screen.
         public var name: String
+        /// Only for a name that is not valid UTF-8 (then `name` shows U+FFFD): its exact bytes, base64, as
+        /// `File.pathBase64` has the whole path's.
+        public var nameBase64: String?
         public var files: [File]
         public var identifier: String?
         public var pairing: String?
@@ -101,7 +105,7 @@ public struct ScanReport: Codable, Sendable {
                 stillTime = Double(us) / 1_000_000
             }
             return Item(
-                kind: item.kind.rawValue, name: item.displayName, files: files,
+                kind: item.kind.rawValue, name: item.displayName, nameBase64: Self.base64IfRaw(item.displayName), files: files,
                 identifier: item.contentIdentifier, pairing: item.pairing?.rawValue,
                 width: picture?.displaySize?.width, height: picture?.displaySize?.height,
                 orientation: item.still?.info.orientation, rotation: motion?.rotation,
@@ -122,7 +126,7 @@ public struct ScanReport: Codable, Sendable {
 
     /// The encoder escapes C0 controls but writes C1 controls, bidi controls and line separators as they are;
     /// written as `\uXXXX` the JSON means exactly the same and cannot drive a terminal it is printed on.
-    /// Bytes of a non-UTF-8 name (`PathBytes`) become U+FFFD; `pathBase64` has them exactly.
+    /// Bytes of a non-UTF-8 name (`PathBytes`) become U+FFFD; `pathBase64` and `nameBase64` have them exactly.
     static func terminalSafeJSON(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: VisibleText.needsEscape) else { return json }
         var out = String.UnicodeScalarView()

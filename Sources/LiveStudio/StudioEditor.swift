@@ -163,7 +163,7 @@ public struct StudioEditor: Sendable {
     /// Only JPEG and HEIC stills can be written again; for anything else the one way offered is a still.
     static func requireRewritable(_ info: MediaInfo, _ path: String) throws {
         guard info.format == .jpeg || info.format == .heif else {
-            throw StudioWriting.Failure("\(path): a \(info.format.rawValue) still cannot be rewritten, so the change cannot reach both halves; convert to a still instead: livegrid export ITEM --as still")
+            throw StudioWriting.Failure("\(path): a \(info.format.plainName) still cannot be rewritten, so the change cannot reach both halves; convert to a still instead: livegrid export ITEM --as still")
         }
     }
 

@@ -51,7 +51,7 @@ struct ConvertCommand: ParsableCommand {
         let source = try FileByteSource(path: item)
         let info = MediaProbe.probe(source)
         guard info.format == .jpeg || info.format == .heif else {
-            throw LiveWriting.Failure("\(item): only JPEG and HEIC Motion Photos can be converted (this is \(info.format.rawValue))")
+            throw LiveWriting.Failure("\(item): only JPEG and HEIC Motion Photos can be converted (this is \(Self.describe(info.format)))")
         }
         guard let embedded = info.embeddedMovie else {
             let why = info.problems.first { $0.severity == .error }.map { " (\($0.message))" } ?? ""
@@ -75,11 +75,16 @@ struct ConvertCommand: ParsableCommand {
         HumanOutput.lines(["Live Photo \(id)"] + paths.map { "  \($0)" })
     }
 
+    /// "a MOV movie", "a PNG" for a refusal (the corpus audit found "this is quickTime": an enum's raw value).
+    static func describe(_ format: ContainerFormat) -> String {
+        format == .unknown ? "not a format livegrid knows" : (format == .mp4 ? "an " : "a ") + format.plainName
+    }
+
     func liveToMotion() throws {
         let stillSource = try FileByteSource(path: item)
         let stillInfo = MediaProbe.probe(stillSource)
         guard stillInfo.format == .jpeg || stillInfo.format == .heif else {
-            throw LiveWriting.Failure("\(item): Motion Photos can only be made from JPEG or HEIC stills (this is \(stillInfo.format.rawValue))")
+            throw LiveWriting.Failure("\(item): Motion Photos can only be made from JPEG or HEIC stills (this is \(Self.describe(stillInfo.format)))")
         }
         let moviePath = try movie ?? LiveWriting.pairedMovie(of: item)
         let movieSource = try FileByteSource(path: moviePath)

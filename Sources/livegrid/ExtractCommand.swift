@@ -26,7 +26,7 @@ struct ExtractCommand: ParsableCommand {
             let base = LiveWriting.baseName(item)
             if let embedded = info.embeddedMovie {
                 guard info.format == .jpeg || info.format == .heif else {
-                    throw LiveWriting.Failure("\(item): extracting from a \(info.format.rawValue) Motion Photo is not supported yet (JPEG and HEIC only)")
+                    throw LiveWriting.Failure("\(item): extracting from a \(info.format.plainName) Motion Photo is not supported yet (JPEG and HEIC only)")
                 }
                 let still = try LiveWriting.labelled(item) { try MediaWriting.stillWithoutMotion(source) }
                 var movie = ByteAssembly()

@@ -45,7 +45,7 @@ struct MakeLiveCommand: ParsableCommand {
             let photoInfo = MediaProbe.probe(photoSource)
             let videoInfo = MediaProbe.probe(videoSource)
             guard videoInfo.format.isMovie else {
-                throw LiveWriting.Failure("\(video): not a QuickTime or MP4 movie (looks like \(videoInfo.format.rawValue))")
+                throw LiveWriting.Failure("\(video): not a QuickTime or MP4 movie (it is \(ConvertCommand.describe(videoInfo.format)))")
             }
             let id = try LiveWriting.chooseIdentifier(explicit: identifier, photo: photoInfo.contentIdentifier,
                                                       movie: videoInfo.contentIdentifier)

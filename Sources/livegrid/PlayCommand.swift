@@ -48,8 +48,13 @@ struct PlayCommand: ParsableCommand {
         let located: (source: any ByteSource, description: String)
         do {
             located = try PlayableMovie.locate(file: file)
+        } catch PlaybackFailure.noMovie {
+            // A file problem, not a usage error: no "Usage:" lines and status 64 (the corpus audit, issue 32).
+            HumanOutput.error("\(file): nothing to play: not a movie, a Motion Photo, or a Live Photo still with its movie beside it")
+            throw ExitCode(1)
         } catch {
-            throw ValidationError(describe(error, of: file, verbose: diagnostics.verbose))
+            HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))
+            throw ExitCode(1)
         }
         let renderer = PlaybackGeometry.frameRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
                                                       cellPixelSize: capabilities.cellPixelSize)

@@ -25,7 +25,7 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Descend into subdirectories.")
     var recursive = false
 
-    @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings, rating and flag).")
+    @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings, rating and flag; the exact bytes of a name that is not UTF-8 in nameBase64 and pathBase64).")
     var json = false
 
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")

@@ -172,4 +172,35 @@ final class HostileNameCommandTests: XCTestCase {
         XCTAssertEqual(try rawNames(in: out), [raw, stem + Array("-live.JPG".utf8), stem + Array("-live.MOV".utf8),
                                                stem + Array("-live-2.JPG".utf8), stem + Array("-live-2.MOV".utf8)])
     }
+
+    /// Issue 32.9: a Latin-1 name ("Café Zürich" written by an old camera tool or a Windows share) is not UTF-8.
+    /// `scan --json` shows it with U+FFFD in `name`, as the table does, and `nameBase64` has its exact bytes;
+    /// a UTF-8 name has no `nameBase64`.
+    func testScanJSONGivesALatin1NameItsExactBytes() throws {
+        let stem: [UInt8] = Array("Caf".utf8) + [0xE9] + Array(" Z".utf8) + [0xFC] + Array("rich".utf8)
+        try place("train.jpg", at: path(stem + Array(".jpg".utf8)))
+        try place("train.mov", at: path(stem + Array(".mov".utf8)))
+        try place("train.jpg", at: path(Array("plain.jpg".utf8)))
+
+        let json = try RawCommand.run([Array("scan".utf8), Array("--json".utf8), Array(dir.path.utf8)])
+        XCTAssertEqual(json.status, 0, json.errText)
+        assertSafe(json, "scan --json")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.out)) as? [String: Any])
+        let items = try XCTUnwrap(object["items"] as? [[String: Any]])
+        let live = try XCTUnwrap(items.first { ($0["kind"] as? String) == "live" }, json.outText)
+        XCTAssertEqual(live["name"] as? String, "Caf\u{FFFD} Z\u{FFFD}rich.jpg")
+        let nameBase64 = try XCTUnwrap(live["nameBase64"] as? String, "no exact form of the name: \(json.outText)")
+        XCTAssertEqual(Data(base64Encoded: nameBase64).map { [UInt8]($0) }, stem + Array(".jpg".utf8))
+        let files = try XCTUnwrap(live["files"] as? [[String: Any]])
+        XCTAssertEqual(Set(files.compactMap { ($0["pathBase64"] as? String).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } }),
+                       [path(stem + Array(".jpg".utf8)), path(stem + Array(".mov".utf8))])
+        let plain = try XCTUnwrap(items.first { ($0["name"] as? String) == "plain.jpg" }, json.outText)
+        XCTAssertNil(plain["nameBase64"], "a UTF-8 name is exact as it is")
+
+        let table = try RawCommand.run([Array("scan".utf8), Array(dir.path.utf8)])
+        XCTAssertEqual(table.status, 0, table.errText)
+        assertSafe(table, "scan")
+        XCTAssertTrue(table.outText.contains("Caf\u{FFFD} Z\u{FFFD}rich.jpg"), table.outText)
+        XCTAssertNotNil(String(bytes: table.out, encoding: .utf8), "the table is UTF-8 text: no raw Latin-1 byte reaches the terminal")
+    }
 }

@@ -163,6 +163,16 @@ final class MakeLiveTests: XCTestCase {
         XCTAssertEqual(try files(), before)
     }
 
+    /// The corpus audit (issue 32) found "(this is quickTime)": the format's raw value in a refusal.
+    func testConvertNamesTheFormatItRefusesInPlainWords() throws {
+        let movie = dir.appendingPathComponent("train.mov").path
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.mov"), toPath: movie)
+        let result = try livegrid(["convert", movie, "--to", "live"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.err.contains("only JPEG and HEIC Motion Photos can be converted (this is a MOV movie)"), result.err)
+        XCTAssertFalse(result.err.contains("quickTime"), result.err)
+    }
+
     func testExtractCopiesBothHalvesOfALivePhoto() throws {
         let still = try copy("train.jpg")
         let movie = try copy("train.mov")

@@ -44,6 +44,18 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertFalse(result.err.contains("Fatal error"), result.err)
     }
 
+    /// A still without a movie is a file problem, said in a sentence: not a usage error with "Usage:" lines and
+    /// status 64, nor its path twice (the corpus audit, issue 32, found "Error: P: no movie found for P").
+    func testAStillWithoutAMovieIsNotAUsageError() throws {
+        let directory = try Fixtures.makeTemporaryDirectory("livegrid-play-still")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let still = directory.appendingPathComponent("train.jpg")
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"), toPath: still.path)
+        let result = try LivegridCommand.run(["play", still.path, "--size", "40x12", "--format", "symbols", "--mute"])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertEqual(result.err, "livegrid: \(still.path): nothing to play: not a movie, a Motion Photo, or a Live Photo still with its movie beside it\n")
+    }
+
     /// A movie cut short reaches the player, which fails with the reason in plain words; the terminal is
     /// put back all the same.
     func testATruncatedMovieFailsWithAPlainMessage() throws {

@@ -75,7 +75,10 @@ final class LibraryScannerNamesTests: XCTestCase {
         let report = ScanReport(scan)
         XCTAssertEqual(report.items.first?.files.first?.pathBase64, Data(Array(dir.path.utf8) + [0x2F] + rawName).base64EncodedString())
         XCTAssertTrue(try report.json().contains("train\u{FFFD}\u{FFFD}.jpg"))
-        XCTAssertNil(ScanReport(try LibraryScanner.scan(directory: Fixtures.committed(""))).items.first?.files.first?.pathBase64)
+        XCTAssertEqual(report.items.first?.nameBase64, Data(rawName).base64EncodedString())
+        let plain = ScanReport(try LibraryScanner.scan(directory: Fixtures.committed(""))).items.first
+        XCTAssertNil(plain?.files.first?.pathBase64)
+        XCTAssertNil(plain?.nameBase64)
     }
 
     func testMissingAndNotADirectoryAreToldApart() {
