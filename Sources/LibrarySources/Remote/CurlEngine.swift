@@ -26,6 +26,10 @@ final class CurlEngine: @unchecked Sendable {
     private var workerStarted = false
     /// Worker thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Signalled when the worker has cleaned the multi handle up (its connections closed).
+    private let workerEnded = DispatchSemaphore(value: 0)
+    /// The worker's thread, so that a shutdown from inside a handler does not wait for itself.
+    private var workerThread: pthread_t?
 
     init() {
         multi = Self.globalInit == CURLE_OK ? curl_multi_init() : nil
@@ -66,6 +70,11 @@ final class CurlEngine: @unchecked Sendable {
         guard first else { return }
         // A running worker cleans the multi handle up on its way out.
         if started { wake() } else if let multi { curl_multi_cleanup(multi) }
+        // Waits (a little) for that cleanup: it closes SSH connections with OpenSSL, and a command that exits
+        // right after dropping its client crashed in OpenSSL's exit handlers under a worker still sending
+        // (issue 32.9). Not from the worker itself, and bounded: a silent server must not hold the exit.
+        let onWorker = lock.withLock { workerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        if started, !onWorker { _ = workerEnded.wait(timeout: .now() + 2) }
     }
 
     private func wake() { if let multi { curl_multi_wakeup(multi) } }
@@ -73,6 +82,8 @@ final class CurlEngine: @unchecked Sendable {
     // MARK: worker thread
 
     private func run() {
+        lock.withLock { workerThread = pthread_self() }
+        defer { workerEnded.signal() }
         guard let multi else { return }
         while true {
             let (incoming, ending): ([CurlTransfer], Bool) = lock.withLock {

@@ -19,6 +19,11 @@ public struct RemoteHTTPConfiguration: Sendable {
     public var ssh = SSHConfiguration()
     /// `s3://` settings: endpoint, region, credentials (`S3Settings.resolve`).
     public var s3 = S3Settings()
+    /// Worker threads (each a curl multi handle with its own connections) that SFTP transfers are spread over.
+    /// libcurl ends every SFTP transfer with a blocking close (one round trip inside `curl_multi_perform`), so
+    /// one thread finishes at most one SFTP transfer per round trip however many run at once; HTTP stays on the
+    /// first (DECISIONS.md, "SFTP links and large remote scans").
+    public var sftpWorkers = 4
     public init() {}
 }
 
@@ -47,7 +52,10 @@ public struct RemoteTransferHandler: @unchecked Sendable {
 // unchecked: fronts the curl engine (C handles on its worker thread); its own state is under `lock`.
 public final class RemoteHTTPClient: @unchecked Sendable {
     public let configuration: RemoteHTTPConfiguration
-    private let engine = CurlEngine()
+    /// `engines[0]` serves HTTP and the first SFTP transfers; SFTP ones go round the rest (`sftpWorkers`).
+    /// An engine starts its thread only when its first transfer arrives.
+    private let engines: [CurlEngine]
+    private var nextSFTPEngine = 0
     let lock = NSLock()
     private var credentialsByHost: [String: Netrc.Credentials] = [:]
     /// Request signing by `host:port` (`sign(host:port:with:)`).
@@ -55,6 +63,9 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     private let netrc: Netrc
     /// SFTP: resolved host settings and the login that worked, by `user@host:port` as written in URLs.
     var sshSessions: [String: SSHSession] = [:]
+    /// SFTP: what the last listing of each folder says about its symbolic links (`SFTPLinks`), by the folder's
+    /// URL; an empty table for a folder listed without links.
+    var sftpLinkVerdicts: [String: [String: SFTPLinks.Verdict]] = [:]
     /// Passwords given in `sftp://user:password@host/` URLs, by the same key.
     var sshURLPasswords: [String: String] = [:]
 
@@ -67,22 +78,23 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     // unchecked: wraps a curl easy handle's transfer (C), cancelled through the engine's lock.
     public final class Task: @unchecked Sendable {
         fileprivate let transfer: CurlTransfer
-        fileprivate weak var client: RemoteHTTPClient?
-        fileprivate init(transfer: CurlTransfer, client: RemoteHTTPClient) { self.transfer = transfer; self.client = client }
+        fileprivate weak var engine: CurlEngine?
+        fileprivate init(transfer: CurlTransfer, engine: CurlEngine) { self.transfer = transfer; self.engine = engine }
         public func cancel() {
-            if let client { client.engine.cancel(transfer, reason: .cancelled) } else { transfer.stop(.cancelled) }
+            if let engine { engine.cancel(transfer, reason: .cancelled) } else { transfer.stop(.cancelled) }
         }
     }
 
     public init(configuration: RemoteHTTPConfiguration = RemoteHTTPConfiguration()) {
         self.configuration = configuration
         self.netrc = configuration.netrc ?? Netrc()   // the executable loads ~/.netrc (RemoteCommandSupport)
+        engines = (0..<max(1, configuration.sftpWorkers)).map { _ in CurlEngine() }
     }
 
-    deinit { engine.shutdown() }
+    deinit { for engine in engines { engine.shutdown() } }
 
     /// Ends the client; outstanding transfers complete with `.cancelled`, later ones at once with `.cancelled`.
-    public func invalidate() { engine.shutdown() }
+    public func invalidate() { for engine in engines { engine.shutdown() } }
 
     // MARK: requests
 
@@ -159,8 +171,12 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         let transfer = CurlTransfer(request: request, handler: handler, configuration: configuration,
                                     bufferSize: bufferSize, ssh: ssh,
                                     signing: ssh == nil ? request.url.flatMap { signing(for: $0) } : nil)
+        let engine = ssh == nil ? engines[0] : lock.withLock {
+            defer { nextSFTPEngine = (nextSFTPEngine + 1) % engines.count }
+            return engines[nextSFTPEngine]
+        }
         engine.submit(transfer)
-        return Task(transfer: transfer, client: self)
+        return Task(transfer: transfer, engine: engine)
     }
 }
 
