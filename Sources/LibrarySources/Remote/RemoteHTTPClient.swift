@@ -52,10 +52,12 @@ public struct RemoteTransferHandler: @unchecked Sendable {
 // unchecked: fronts the curl engine (C handles on its worker thread); its own state is under `lock`.
 public final class RemoteHTTPClient: @unchecked Sendable {
     public let configuration: RemoteHTTPConfiguration
-    /// `engines[0]` serves HTTP and the first SFTP transfers; SFTP ones go round the rest (`sftpWorkers`).
-    /// An engine starts its thread only when its first transfer arrives.
+    /// `engines[0]` serves HTTP; SFTP transfers go to the engine with the fewest running (`sftpWorkers`), so
+    /// that each keeps as few SSH connections as the work needs (libcurl opens one per transfer running at once
+    /// on an engine and keeps it). An engine starts its thread only when its first transfer arrives.
     private let engines: [CurlEngine]
-    private var nextSFTPEngine = 0
+    /// SFTP transfers running on each engine (under `lock`).
+    private var sftpRunning: [Int]
     let lock = NSLock()
     private var credentialsByHost: [String: Netrc.Credentials] = [:]
     /// Request signing by `host:port` (`sign(host:port:with:)`).
@@ -89,6 +91,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         self.configuration = configuration
         self.netrc = configuration.netrc ?? Netrc()   // the executable loads ~/.netrc (RemoteCommandSupport)
         engines = (0..<max(1, configuration.sftpWorkers)).map { _ in CurlEngine() }
+        sftpRunning = Array(repeating: 0, count: engines.count)
     }
 
     deinit { for engine in engines { engine.shutdown() } }
@@ -164,17 +167,26 @@ public final class RemoteHTTPClient: @unchecked Sendable {
     @discardableResult
     func start(_ request: URLRequest, bufferSize: Int, listOnly: Bool = false, handler: RemoteTransferHandler) -> Task {
         var ssh: SSHTransferSettings?
+        var handler = handler
+        var engineIndex = 0
         if let url = request.url, Self.isSFTP(url) {
             ssh = transferSettings(for: url)
             ssh?.listOnly = listOnly
+            engineIndex = lock.withLock {
+                let index = sftpRunning.indices.min { sftpRunning[$0] < sftpRunning[$1] } ?? 0
+                sftpRunning[index] += 1
+                return index
+            }
+            let completed = handler.onComplete
+            handler.onComplete = { [weak self] error in
+                if let self { self.lock.withLock { self.sftpRunning[engineIndex] -= 1 } }
+                completed(error)
+            }
         }
         let transfer = CurlTransfer(request: request, handler: handler, configuration: configuration,
                                     bufferSize: bufferSize, ssh: ssh,
                                     signing: ssh == nil ? request.url.flatMap { signing(for: $0) } : nil)
-        let engine = ssh == nil ? engines[0] : lock.withLock {
-            defer { nextSFTPEngine = (nextSFTPEngine + 1) % engines.count }
-            return engines[nextSFTPEngine]
-        }
+        let engine = engines[engineIndex]
         engine.submit(transfer)
         return Task(transfer: transfer, engine: engine)
     }
