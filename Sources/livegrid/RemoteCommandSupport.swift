@@ -43,8 +43,8 @@ enum RemoteCommandSupport {
         if case .failure(let error) = outcome { throw error }
     }
 
-    /// Header probes `scan` runs at once: bounded, and spread over the client's SFTP workers (2 connections
-    /// each) or HTTP keep-alive connections.
+    /// Header probes `scan` runs at once: bounded (8 SSH logins at once stay under OpenSSH's default
+    /// MaxStartups of 10), one per SFTP worker of the client, or on HTTP keep-alive connections.
     static let scanProbeConcurrency = 8
 
     /// Lists, probes and pairs a remote directory (and its subdirectories with `recursive`) like a local scan.

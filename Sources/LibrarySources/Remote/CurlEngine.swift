@@ -70,11 +70,16 @@ final class CurlEngine: @unchecked Sendable {
         guard first else { return }
         // A running worker cleans the multi handle up on its way out.
         if started { wake() } else if let multi { curl_multi_cleanup(multi) }
-        // Waits (a little) for that cleanup: it closes SSH connections with OpenSSL, and a command that exits
-        // right after dropping its client crashed in OpenSSL's exit handlers under a worker still sending
-        // (issue 32.9). Not from the worker itself, and bounded: a silent server must not hold the exit.
-        let onWorker = lock.withLock { workerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        if started, !onWorker { _ = workerEnded.wait(timeout: .now() + 2) }
+    }
+
+    /// Waits until `deadline` at most for a shut-down worker to have closed its connections: they are closed with
+    /// OpenSSL, and a command that exited right after dropping its client crashed in OpenSSL's exit handlers
+    /// under a worker still closing (issue 32.9). Returns at once on the worker itself or when none ran.
+    func waitForWorker(until deadline: DispatchTime) {
+        let (started, worker): (Bool, pthread_t?) = lock.withLock { (workerStarted, workerThread) }
+        let onWorker = worker.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        guard started, !onWorker, workerEnded.wait(timeout: deadline) == .success else { return }
+        workerEnded.signal()   // for a second caller
     }
 
     private func wake() { if let multi { curl_multi_wakeup(multi) } }
