@@ -23,6 +23,8 @@ final class CurlEngine: @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [CurlTransfer] = []
     private var shuttingDown = false
+    /// The multi handle is freed: a late `cancel` (a task outliving `invalidate`) must not wake it.
+    private var multiFreed = false
     private var workerStarted = false
     /// Worker thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -69,7 +71,12 @@ final class CurlEngine: @unchecked Sendable {
         }
         guard first else { return }
         // A running worker cleans the multi handle up on its way out.
-        if started { wake() } else if let multi { curl_multi_cleanup(multi) }
+        if started {
+            wake()
+        } else if let multi {
+            lock.withLock { multiFreed = true }
+            curl_multi_cleanup(multi)
+        }
     }
 
     /// Waits until `deadline` at most for a shut-down worker to have closed its connections: they are closed with
@@ -82,7 +89,8 @@ final class CurlEngine: @unchecked Sendable {
         workerEnded.signal()   // for a second caller
     }
 
-    private func wake() { if let multi { curl_multi_wakeup(multi) } }
+    /// Under the lock, so that the worker cannot free the handle during the call.
+    private func wake() { lock.withLock { if !multiFreed, let multi { curl_multi_wakeup(multi) } } }
 
     // MARK: worker thread
 
@@ -127,6 +135,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         let leftovers: [CurlTransfer] = lock.withLock { defer { inbox.removeAll() }; return inbox }
         for transfer in leftovers { transfer.complete(.cancelled) }
+        lock.withLock { multiFreed = true }
         curl_multi_cleanup(multi)
     }
 
