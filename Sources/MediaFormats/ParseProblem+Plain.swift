@@ -33,6 +33,9 @@ extension ParseProblem {
         if context.hasPrefix("exif") { return "damaged \(name): its Exif metadata cannot be read" }
         if context.hasPrefix("xmp") || context.hasSuffix("/xmp") { return "damaged \(name): its XMP metadata cannot be read" }
         if context == "file" { return "unreadable: \(message)" }
+        // A remote file that could not be read: the reason is already the user's sentence (a broken link, a
+        // timeout), not a fact about the file's structure.
+        if context == "remote" { return message }
         return severity == .error ? "damaged \(name): its structure is broken" : "damaged \(name): part of its structure is broken"
     }
 }

@@ -43,6 +43,10 @@ enum RemoteCommandSupport {
         if case .failure(let error) = outcome { throw error }
     }
 
+    /// Header probes `scan` runs at once: bounded (8 SSH logins at once stay under OpenSSH's default
+    /// MaxStartups of 10), one per SFTP worker of the client, or on HTTP keep-alive connections.
+    static let scanProbeConcurrency = 8
+
     /// Lists, probes and pairs a remote directory (and its subdirectories with `recursive`) like a local scan.
     /// File paths start with the URL as shown (no password), then the names as listed (decoded), as local
     /// paths start with the scanned directory.
@@ -53,6 +57,7 @@ enum RemoteCommandSupport {
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
         root.maxEntries = maxEntries
+        root.probeConcurrency = scanProbeConcurrency
         var items: [LibraryItem] = []
         var warnings: [String] = []
         let rootText = BrowserState.displayString(root.url)

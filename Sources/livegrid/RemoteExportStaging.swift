@@ -52,6 +52,9 @@ struct RemoteExportStaging {
         let name = url.lastPathComponent
         let folder = url.deletingLastPathComponent()
         let client = RemoteHTTPClient(configuration: try RemoteCommandSupport.configuration(interactive: true, for: url, s3: s3))
+        // Connections closed before the command goes on (and may exit on a failure): a worker still closing an
+        // SSH connection while the process exits crashed in OpenSSL's exit handlers.
+        defer { client.invalidate() }
         try RemoteCommandSupport.prepare(folder, client: client)
         let scan = try RemoteCommandSupport.scan(folder, client: client, recursive: false)
         let prefix = BrowserState.displayString(RemoteEntryValidator.directoryURL(folder))

@@ -42,6 +42,8 @@ public enum RemoteHeaderProbe {
             head = try await library.fetch(entry.url, range: range, maxBytes: Int(headBytes))
             requests += 1
             fetched += UInt64(head.body.count)
+        } catch RemoteError.brokenLink(_, let why) {
+            return failed(why.sentence)   // the list names the file first
         } catch {
             return failed("\(error)")
         }

@@ -291,7 +291,12 @@ public final class RemoteLibrary: Sendable {
     private func learned(_ file: MediaFile) {
         guard !file.info.format.isMovie, file.info.problems.allSatisfy({ $0.severity != .error }) else { return }
         let changed: RemoteItem? = state.withLockedValue { s in
-            guard let i = s.items.firstIndex(where: { $0.isPlaceholder && $0.item.still?.path == file.path }),
+            // Through the indexes, not a search of every item: a scan calls this once per probed file, and
+            // 100,000 files made it 5e9 comparisons under the lock (issue 32.9).
+            guard let location = s.entry(named: file.path)?.location,
+                  let i = s.itemIndices(of: s.key(location)).first(where: { i in
+                      i < s.items.count && s.items[i].isPlaceholder && s.items[i].item.still?.path == file.path
+                  }),
                   !s.items[i].stillInfoKnown else { return nil }
             s.items[i].item.still?.info = file.info
             s.items[i].stillInfoKnown = true

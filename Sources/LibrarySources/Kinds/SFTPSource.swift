@@ -22,6 +22,31 @@ public struct SFTPSource: ClientServedSource {
         try await client.listSFTP(RemoteEntryValidator.directoryURL(directory), maxBytes: maxBytes, maxEntries: maxEntries)
     }
 
+    /// A file the server calls missing may be a symbolic link that leads nowhere or loops: said so
+    /// (`RemoteHTTPClient.explainMissingSFTPFile`), not "no such file" for a name the listing shows.
+    public func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse {
+        do {
+            return try await client.fetch(file, range: range, maxBytes: maxBytes)
+        } catch RemoteError.notFound(let what) {
+            throw await client.explainMissingSFTPFile(file) ?? RemoteError.notFound(what)
+        }
+    }
+
+    /// As `fetch`: a missing file that is a broken link completes with `.brokenLink` (the download's reason).
+    public func fetchWhole(_ file: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws
+        -> any LibraryTransfer {
+        let client = self.client
+        let wrapped = RemoteTransferHandler(
+            onResponse: handler.onResponse,
+            onData: handler.onData,
+            onComplete: { error in
+                guard case .notFound? = error else { handler.onComplete(error); return }
+                // A Task: the reason may take a listing of the folder; nothing else of this transfer follows.
+                Task.detached { handler.onComplete(await client.explainMissingSFTPFile(file) ?? error) }
+            })
+        return try client.startWhole(file, from: offset, validator: validator, handler: wrapped)
+    }
+
     public func request(for url: URL, method: String, range: RemoteFetchRange?) throws -> URLRequest {
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             throw RemoteError.unsupportedURL(url.absoluteString)

@@ -23,9 +23,15 @@ final class CurlEngine: @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [CurlTransfer] = []
     private var shuttingDown = false
+    /// The multi handle is freed: a late `cancel` (a task outliving `invalidate`) must not wake it.
+    private var multiFreed = false
     private var workerStarted = false
     /// Worker thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Signalled when the worker has cleaned the multi handle up (its connections closed).
+    private let workerEnded = DispatchSemaphore(value: 0)
+    /// The worker's thread, so that a shutdown from inside a handler does not wait for itself.
+    private var workerThread: pthread_t?
 
     init() {
         multi = Self.globalInit == CURLE_OK ? curl_multi_init() : nil
@@ -65,14 +71,32 @@ final class CurlEngine: @unchecked Sendable {
         }
         guard first else { return }
         // A running worker cleans the multi handle up on its way out.
-        if started { wake() } else if let multi { curl_multi_cleanup(multi) }
+        if started {
+            wake()
+        } else if let multi {
+            lock.withLock { multiFreed = true }
+            curl_multi_cleanup(multi)
+        }
     }
 
-    private func wake() { if let multi { curl_multi_wakeup(multi) } }
+    /// Waits until `deadline` at most for a shut-down worker to have closed its connections: they are closed with
+    /// OpenSSL, and a command that exited right after dropping its client crashed in OpenSSL's exit handlers
+    /// under a worker still closing (issue 32.9). Returns at once on the worker itself or when none ran.
+    func waitForWorker(until deadline: DispatchTime) {
+        let (started, worker): (Bool, pthread_t?) = lock.withLock { (workerStarted, workerThread) }
+        let onWorker = worker.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        guard started, !onWorker, workerEnded.wait(timeout: deadline) == .success else { return }
+        workerEnded.signal()   // for a second caller
+    }
+
+    /// Under the lock, so that the worker cannot free the handle during the call.
+    private func wake() { lock.withLock { if !multiFreed, let multi { curl_multi_wakeup(multi) } } }
 
     // MARK: worker thread
 
     private func run() {
+        lock.withLock { workerThread = pthread_self() }
+        defer { workerEnded.signal() }
         guard let multi else { return }
         while true {
             let (incoming, ending): ([CurlTransfer], Bool) = lock.withLock {
@@ -111,6 +135,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         let leftovers: [CurlTransfer] = lock.withLock { defer { inbox.removeAll() }; return inbox }
         for transfer in leftovers { transfer.complete(.cancelled) }
+        lock.withLock { multiFreed = true }
         curl_multi_cleanup(multi)
     }
 

@@ -71,7 +71,10 @@ extension CurlTransfer {
             if let last = range.last { bufferSize = Self.sftpBufferSize(rangeLength: last - range.first + 1) }
         }
         sftpValidator = request.value(forHTTPHeaderField: "If-Range")
-        long(CURLOPT_FILETIME, 1)
+        // The modification time costs libcurl a stat (one more round trip) per transfer: asked for whole files and
+        // open ranges (downloads and their resume validator), not for the closed ranges of header probes and
+        // previews, which have the listing's date.
+        if sftpRange?.last == nil { long(CURLOPT_FILETIME, 1) }
 
         long(CURLOPT_NOSIGNAL, 1)
         long(CURLOPT_BUFFERSIZE, bufferSize)

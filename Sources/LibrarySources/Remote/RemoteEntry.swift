@@ -87,6 +87,9 @@ public struct RemoteListing: Sendable {
     public var rejected: [RejectedRemoteEntry]
     /// More entries followed than the listing may keep (`RemoteListingStream.maxEntries`): only the first are here.
     public var truncated = false
+    /// Symbolic links among `entries`, name → target as the server reads the link (SFTP only; links are rare, so
+    /// a side table rather than a field in every entry). `SFTPLinks` follows them.
+    public var links: [String: String] = [:]
     public init(baseURL: URL, format: RemoteListingFormat, entries: [RemoteEntry] = [],
                 rejected: [RejectedRemoteEntry] = []) {
         self.baseURL = baseURL

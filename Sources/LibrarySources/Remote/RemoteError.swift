@@ -29,6 +29,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     /// The server refused to read it (SFTP permission denied).
     case accessDenied(String)
+    /// The file is a symbolic link that leads nowhere or in a circle (SFTP), by its name.
+    case brokenLink(String, BrokenLink)
     /// A partial download's file changed on the server since (SFTP: new modification time or size); the
     /// download starts over.
     case changedOnServer(String)
@@ -62,6 +64,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .authenticationFailed(let why): return "login refused: \(why)"
         case .notFound(let what): return "no such file or directory: \(what)"
         case .accessDenied(let what): return "permission denied: \(what)"
+        case .brokenLink(let name, let why): return "\(name) is \(why.sentence)"
         case .changedOnServer(let what): return "\(what) changed on the server since the partial download"
         case .cacheFull(let limit):
             return "the download cache is full (\(limit) bytes, all in use by running downloads); try again when they end"

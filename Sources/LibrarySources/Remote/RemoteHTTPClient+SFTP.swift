@@ -149,9 +149,13 @@ extension RemoteHTTPClient {
     /// each other (see `SFTPListingParser`). Each is read up to `maxEntries` lines (plus `.` and `..`).
     func listSFTP(_ directory: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
         if !session(for: directory).proven { try await prepareSFTP(directory) }
-        let long = try await fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: false)
-        let names = try await fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: true)
+        // Both at once, on two of the SFTP workers: a listing of 100,000 names takes seconds on each.
+        async let longLines = fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: false)
+        async let nameLines = fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: true)
+        let (long, names) = try await (longLines, nameLines)
         var listing = SFTPListingParser.parse(long: long.bytes, names: names.bytes, baseURL: directory)
+        let links = SFTPLinks(listing).verdicts()
+        lock.withLock { sftpLinkVerdicts[directory.absoluteString] = links }
         if long.cut || names.cut || listing.entries.count > maxEntries {
             listing.truncated = true
             if listing.entries.count > maxEntries { listing.entries.removeLast(listing.entries.count - maxEntries) }
@@ -159,6 +163,67 @@ extension RemoteHTTPClient {
             listing.rejected.removeAll { $0.reason.hasPrefix("not in the names listing") || $0.reason.hasPrefix("unreadable listing line") }
         }
         return listing
+    }
+
+    /// Why the SFTP server calls `file` missing when it is a symbolic link (nil: it is not one, as far as its
+    /// folder's listing says). The folder's last listing by this client says whether it is a link and, for a
+    /// chain inside the folder, where it ends; a chain that leaves the folder is followed one listing per hop
+    /// (at most `maxLinkHops`, only ever for a failed file). OpenSSH answers a loop (ELOOP) with the same "no
+    /// such file" as a missing target, so only the listings tell them apart.
+    func explainMissingSFTPFile(_ file: URL) async -> RemoteError? {
+        let name = file.lastPathComponent
+        var step = await linkStep(file, fromCache: true)
+        guard case .link = step else { return nil }
+        var visited: Set<String> = [SFTPLinks.normalized(file.path)]
+        for _ in 0...Self.maxLinkHops {
+            switch step {
+            case .missing: return .brokenLink(name, .missingTarget)
+            case .link(.broken(let why)): return .brokenLink(name, why)
+            case .link(.undecided(let next?)):
+                guard visited.insert(next).inserted else { return .brokenLink(name, .loop) }
+                guard var parts = URLComponents(url: file, resolvingAgainstBaseURL: false) else { return .brokenLink(name, .unreachable) }
+                parts.path = next
+                guard let target = parts.url else { return .brokenLink(name, .unreachable) }
+                step = await linkStep(target, fromCache: false)
+            // The chain ends at a file the server still cannot open (gone since the listing), or the listings
+            // cannot say.
+            case .exists, .unknown, .link(.fine), .link(.undecided(nil)): return .brokenLink(name, .unreachable)
+            }
+        }
+        return .brokenLink(name, .unreachable)
+    }
+
+    /// Links followed across folders before giving up (each hop costs one listing).
+    static let maxLinkHops = 8
+
+    enum LinkStep {
+        /// Neither the name nor (for a hop) its folder is listed.
+        case missing
+        /// Listed, and not a link.
+        case exists
+        case link(SFTPLinks.Verdict)
+        /// The listing could not be read, or was cut before the name.
+        case unknown
+    }
+
+    /// What the listing of `file`'s folder says of it; `fromCache` uses this client's last listing of the
+    /// folder when there is one (it keeps the links alone, so a name that is not a link is `.unknown` there).
+    private func linkStep(_ file: URL, fromCache: Bool) async -> LinkStep {
+        let directory = RemoteEntryValidator.directoryURL(file.deletingLastPathComponent())
+        let name = file.lastPathComponent
+        if fromCache, let verdicts = lock.withLock({ sftpLinkVerdicts[directory.absoluteString] }) {
+            return verdicts[name].map { .link($0) } ?? .unknown
+        }
+        do {
+            let listing = try await listSFTP(directory, maxBytes: 32 << 20, maxEntries: RemoteListingParser.defaultMaxEntries)
+            if listing.links[name] != nil { return .link(SFTPLinks(listing).verdict(for: name)) }
+            if listing.entries.contains(where: { $0.name == name }) { return .exists }
+            return listing.truncated ? .unknown : .missing
+        } catch RemoteError.notFound {
+            return .missing   // the folder the link points into is not there
+        } catch {
+            return .unknown
+        }
     }
 
     /// The first `maxLines` lines of a directory listing (`cut` when more followed, or `maxBytes` was reached).

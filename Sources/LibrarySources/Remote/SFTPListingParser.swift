@@ -17,6 +17,7 @@ public enum SFTPListingParser {
         func refusePrevious() {
             guard let index = previous else { return }
             let entry = listing.entries.remove(at: index)
+            listing.links[entry.name] = nil
             listing.rejected.append(RejectedRemoteEntry(raw: entry.name, reason: "line break in name"))
             previous = nil
         }
@@ -52,6 +53,9 @@ public enum SFTPListingParser {
                 listing.append(RemoteEntry(name: checked, url: url, isDirectory: isDirectory,
                                                    size: parsed.type == "-" ? parsed.size : nil,
                                                    modificationTime: parsed.date))
+                if parsed.type == "l", parsed.rest.count > name.count + 4 {
+                    listing.links[checked] = String(parsed.rest.dropFirst(name.count + 4))
+                }
                 previous = listing.entries.count - 1
             }
         }
