@@ -85,6 +85,7 @@ public final class BrowserApp {
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
     private var remote: RemoteSession?
+    private let remoteExport = RemoteItemExport()
     /// Writes symbol pictures directly, curses keeping the text (nil in pixel modes, or without colours, or
     /// with LIVEGRID_CURSES_PICTURES=1 to compare with curses drawing them).
     private var directCells: DirectCellOutput?
@@ -458,8 +459,18 @@ public final class BrowserApp {
         case .triage(let request):
             // Remote items are names on a server, not files here: file operations would act on the working
             // directory. Only in-memory triage (marks, filters) works on a remote directory for now.
-            if remote != nil {
-                inbox.post(.triage(.result(RemoteSession.refusal(of: request))))
+            if let remote {
+                // Except an export: the files are downloaded and exported from local copies.
+                switch request {
+                case .export(let items, let choices, let destination, let stripLocation):
+                    remoteExport.start(items, choices: choices, destination: destination, stripLocation: stripLocation,
+                                       library: remote.current, worker: triageWorker, post: { [inbox] in inbox.post($0) })
+                case .cancelExport:
+                    remoteExport.cancel()
+                    triageWorker.perform(request)
+                default:
+                    inbox.post(.triage(.result(RemoteSession.refusal(of: request))))
+                }
                 break
             }
             triageWorker.perform(request)

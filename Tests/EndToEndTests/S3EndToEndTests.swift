@@ -7,37 +7,18 @@ import XCTest
 /// in a real terminal (tmux) shows the LIVE badge and plays on hold. The secret never reaches stderr, the
 /// screen or the download cache.
 final class S3EndToEndTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: S3TestServer?
-    nonisolated(unsafe) private static var startError: Error?
-    nonisolated(unsafe) private static var directory: URL?
-
-    private var server: S3TestServer {
-        get throws {
-            if let error = Self.startError { throw error }
-            if let server = Self.shared { return server }
-            do {
-                let directory = try Fixtures.makeTemporaryDirectory("livegrid-s3-e2e")
-                Self.directory = directory   // removed at the class's end even when the server does not start
-                let server = try S3TestServer.start(in: directory)
-                try server.createBucket("photos")
-                for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg"] {
-                    try server.put("photos", "lib/" + name, file: Fixtures.committed(name))
-                    try server.put(S3TestServer.publicBucket, "lib/" + name, file: Fixtures.committed(name))
-                }
-                try server.put("photos", "lib/sub/inner.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
-                Self.shared = server
-                return server
-            } catch {
-                Self.startError = error
-                throw error
-            }
+    private static let s3 = SharedS3TestServer("livegrid-s3-e2e") { server in
+        try server.createBucket("photos")
+        for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg"] {
+            try server.put("photos", "lib/" + name, file: Fixtures.committed(name))
+            try server.put(S3TestServer.publicBucket, "lib/" + name, file: Fixtures.committed(name))
         }
+        try server.put("photos", "lib/sub/inner.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
     }
+    private var server: S3TestServer { get throws { try Self.s3.server() } }
 
     override class func tearDown() {
-        shared?.stop()
-        shared = nil
-        if let directory { try? FileManager.default.removeItem(at: directory) }   // a leftover only costs /tmp space
+        s3.stop()
         super.tearDown()
     }
 
@@ -224,6 +205,51 @@ final class S3EndToEndTests: XCTestCase {
         XCTAssertGreaterThan(received, 15 * 60_000, "at least the visible heads came through the relay")
         XCTAssertLessThan(received, 30 * 69_632 + 400_000 + object / 2,
                           "heads for the screen and the next, not whole objects (\(received) bytes; one object is \(object))")
+        try session.send("q")
+        try session.waitForExit(timeout: 20)
+    }
+
+    /// A prefix of three listing pages (2,501 keys): the browser draws the first screen's pictures while a
+    /// proxy holds the last page back, so the grid did not wait for the listing; train.jpg, the last key of
+    /// page 1, and train.mov, the first of page 2, are one Live Photo cell before the listing ends.
+    func testFirstScreenIsDrawnBeforeTheLastListingPageAndASplitPairIsOneCell() throws {
+        try TmuxSession.requireTmux()
+        let server = try server
+        let small = server.directory.appendingPathComponent("small.jpg")
+        try? FileManager.default.removeItem(at: small)   // a copy from an earlier run in the same directory
+        _ = try ExternalTool.run("ffmpeg", ["-y", "-loglevel", "error", "-i", Fixtures.committed("train.jpg"), "-vf", "scale=96:72",
+                                            small.path])
+        let keys = (0..<999).map { String(format: "pages/a%04d.jpg", $0) } + (0..<1500).map { String(format: "pages/z%04d.jpg", $0) }
+        try server.putMany("photos", keys: keys, data: try Data(contentsOf: small))
+        for name in ["train.jpg", "train.mov"] { try server.put("photos", "pages/" + name, file: Fixtures.committed(name)) }
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory, holdLastListingPage: true)
+        defer { proxy.stop() }
+        let binary = try MissingRequirement.livegridBinary()
+        let home = try environment()["HOME"] ?? ""
+        let command = "env HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
+            + "AWS_ACCESS_KEY_ID='\(server.accessKey)' AWS_SECRET_ACCESS_KEY='\(server.secretKey)' "
+            + "TERM=tmux-256color '\(binary)' --endpoint 'http://127.0.0.1:\(proxy.port)' 's3://photos/pages/'"
+        let session = try TmuxSession(command: command, columns: 120, rows: 40)
+        defer { proxy.releaseLastListingPage() }
+        try session.waitFor("thumbnails while the last page is held", timeout: 60) { screen in
+            screen.dropFirst().dropLast().filter { $0.range(of: "[\u{2580}-\u{2587}\u{2589}-\u{2590}\u{2594}-\u{259F}]{6,}",
+                                                             options: .regularExpression) != nil }.count >= 4
+        }
+        let answered = proxy.requests.filter(\.isListing)
+        XCTAssertLessThanOrEqual(answered.count, 2, "the last of the three pages is still held: \(answered.map(\.path))")
+        XCTAssertGreaterThanOrEqual(answered.count, 1)
+        // Page 2 (train.mov) arrives while page 3 is held: the pair is one cell, found with the filter.
+        try session.send("/", "train", "Enter")
+        let paired = try session.waitFor("train.jpg as a Live Photo", timeout: 40) { screen in
+            self.cellText(screen, "train.jpg")?.contains("\u{25CE}") == true
+        }
+        XCTAssertFalse(paired.dropLast().contains { $0.contains("train.mov") }, "no cell of its own for the movie: \(paired.joined(separator: "\n"))")
+        XCTAssertLessThanOrEqual(proxy.requests.filter(\.isListing).count, 2, "still before the last page")
+        proxy.releaseLastListingPage()
+        _ = try session.waitFor("the last page answered") { _ in proxy.requests.filter(\.isListing).count == 3 }
+        _ = try session.waitForStableScreen()
+        let settled = try session.screen()
+        XCTAssertTrue(cellText(settled, "train.jpg")?.contains("\u{25CE}") == true, "still one Live Photo: \(settled.joined(separator: "\n"))")
         try session.send("q")
         try session.waitForExit(timeout: 20)
     }

@@ -86,8 +86,12 @@ extension BrowserState {
             remote?.isPairing = true
             remote?.listingError = nil
             remote?.directoriesByID = Dictionary(directories.map { (Self.folderID($0), $0) }, uniquingKeysWith: { a, _ in a })
-            showRemote(listed, directories: directories)
+            showRemote(listed, directories: directories, keepingShown: true)
             scanWarnings = rejected.map { "skipped \($0)" }
+        case .listedSoFar(let listed, let directories):
+            remote?.listingError = nil
+            remote?.directoriesByID = Dictionary(directories.map { (Self.folderID($0), $0) }, uniquingKeysWith: { a, _ in a })
+            showRemote(listed, directories: directories, keepingShown: true)
         case .paired(let paired):
             remote?.isPairing = false
             isScanning = false
@@ -114,15 +118,25 @@ extension BrowserState {
         return []
     }
 
-    private mutating func showRemote(_ remoteItems: [RemoteItem], directories: [RemoteEntry]) {
+    /// `keepingShown`: an item already shown with the same files keeps the state its events brought (a
+    /// listing's copy may have been taken before an event that already arrived); items no longer listed go.
+    private mutating func showRemote(_ remoteItems: [RemoteItem], directories: [RemoteEntry], keepingShown: Bool = false) {
         guard let depth = remote?.depth else { return }
         // Built in place (no intermediate arrays of pairs or items): a listing may hold 200,000 items of 1.2 KB.
-        remote?.itemsByID = [:]
-        remote?.itemsByID = RemoteItemTable(remoteItems)
+        if keepingShown, var table = remote?.itemsByID, !table.isEmpty {
+            remote?.itemsByID = [:]
+            table.update(with: remoteItems) { shown, listed in
+                shown.stillLocation == listed.stillLocation && shown.movieLocation == listed.movieLocation
+            }
+            remote?.itemsByID = table
+        } else {
+            remote?.itemsByID = [:]
+            remote?.itemsByID = RemoteItemTable(remoteItems)
+        }
         let sortedDirectories = directories.sorted { NaturalOrder.less($0.name, $1.name) }
         var shown = RemoteBrowseState.folderItems(sortedDirectories, depth: depth)
         shown.reserveCapacity(shown.count + remoteItems.count)
-        for item in remoteItems { shown.append(item.item) }
+        for item in remoteItems { shown.append(remote?.itemsByID[item.id]?.item ?? item.item) }
         setItems(shown)
         if let id = remote?.selectAfterListing, let index = items.firstIndex(where: { $0.id == id }) {
             selectIndex(index)

@@ -12,12 +12,13 @@ public final class RemotePreview: Sendable {
     public let info: MediaInfo
     /// Bytes fetched to find it (the head range).
     public let bytesFetched: UInt64
-    /// Nothing in the head hints at more than a picture (no XMP, which a Motion Photo's movie needs, and no
-    /// byte the parser wanted beyond the head, such as a trailer): a lone still of this kind needs no other byte
-    /// for a grid cell. When false, the still is fetched as before and the preview only comes first.
-    public let replacesStill: Bool
+    /// Nothing in the file hints at more than a picture (no XMP, which a Motion Photo's movie needs, and no
+    /// Samsung trailer at its end): a lone still of this kind needs no other byte for a grid cell. When false,
+    /// the still is fetched as before and the preview only comes first. nil while that is being checked (after
+    /// the preview is shown: the check costs requests the first paint does not wait for).
+    public let replacesStill: Bool?
 
-    init(path: String, info: MediaInfo, bytesFetched: UInt64, replacesStill: Bool) {
+    init(path: String, info: MediaInfo, bytesFetched: UInt64, replacesStill: Bool?) {
         self.path = path
         self.info = info
         self.bytesFetched = bytesFetched
@@ -26,6 +27,11 @@ public final class RemotePreview: Sendable {
 
     /// Whether a still of this name can have a preview (`RemotePreviewReader.canHavePreview`).
     public static func canExist(forName name: String) -> Bool { RemotePreviewReader.canHavePreview(name) }
+
+    /// The same preview once the rest of the file was checked, with the bytes that cost.
+    func checked(replacesStill: Bool, moreBytes: UInt64) -> RemotePreview {
+        RemotePreview(path: path, info: info, bytesFetched: bytesFetched + moreBytes, replacesStill: replacesStill)
+    }
 
     /// Upright pixel size, when known.
     public var uprightSize: (width: Int, height: Int)? {
@@ -53,8 +59,13 @@ public enum RemotePreviewState: Sendable {
 }
 
 enum RemotePreviewReader {
-    /// The head read for a preview: Exif's APP1 is at most 64 KiB and follows SOI (and perhaps a JFIF APP0).
-    static let headBytes: UInt64 = 68 << 10
+    /// The first read: SOI, APP0, Exif's TIFF header, IFD0 and (in most files) IFD1. The thumbnail's own
+    /// range is read next; a file whose IFD1 lies further costs one small read more.
+    static let headBytes: UInt64 = 4 << 10
+    /// Pieces asked for when the walk needs bytes it lacks (an IFD beyond the head, the segment after Exif's).
+    static let pieceBytes: UInt64 = 512
+    /// Reads of pieces before giving up on a file (the still is then fetched as before).
+    static let maxPieces = 3
 
     /// Names a preview can come from (Exif IFD1 in a JPEG). HEIC's thumbnail item is HEVC in a box of its
     /// own and is not drawn from the head yet.
@@ -62,9 +73,19 @@ enum RemotePreviewReader {
         ["jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
     }
 
-    /// Reads the head of `url` and writes its embedded thumbnail to `path`; nil when there is none.
+    /// A preview read so far, with what the check of the rest of its file needs.
+    struct Found: Sendable {
+        var preview: RemotePreview
+        var url: URL
+        var exifEnd: UInt64
+        var xmpBefore: Bool
+        var bytes: SparseByteSource
+    }
+
+    /// Reads the head of `url`, then the thumbnail's own range, and writes the thumbnail to `path`; nil when
+    /// there is none. `replacesStill` is left unknown: `check` decides it.
     static func read(_ url: URL, size: UInt64?, client: RemoteHTTPClient, to path: String,
-                     limits: ParseLimits) async -> RemotePreview? {
+                     limits: ParseLimits) async -> Found? {
         guard let source = LibrarySourceTable.source(for: url, client: client),
               // try?: a head that cannot be fetched means no preview; the still's own download reports the reason.
               let head = try? await source.fetch(url, range: .bytes(first: 0, last: headBytes - 1), maxBytes: Int(headBytes))
@@ -72,54 +93,90 @@ enum RemotePreviewReader {
         let end = head.bodyOffset + UInt64(head.body.count)
         let bytes = SparseByteSource(size: max(head.totalSize ?? size ?? end, end))
         bytes.add(head.body, at: head.bodyOffset)
-        var stillInfo = MediaProbe.probe(bytes, limits: limits)
-        guard let range = stillInfo.exifThumbnail, range.length > 3, range.length <= 1 << 20,
-              range.offset >= head.bodyOffset, range.offset + range.length <= end else { return nil }
-        // One round for what the parser wanted beyond the head (a Samsung trailer's last 8 bytes, say), so that a
-        // still that is more than a picture is known as such: small pieces only, each a range with a start. With
-        // XMP the still is fetched anyway (it may hold a Motion Photo's movie): nothing more to learn here.
         var fetched = UInt64(head.body.count)
-        // Overlapping pieces (the Samsung trailer's last 8 bytes inside the end-of-image check's last 64) are
-        // asked once.
-        let wanted = Self.coalesced(bytes.misses)
-        if !stillInfo.hasXMP, !wanted.isEmpty, wanted.count <= 2, wanted.allSatisfy({ $0.length <= 64 << 10 && $0.length > 0 }) {
-            bytes.clearMisses()
-            for miss in wanted {
-                // try?: a piece that cannot be fetched leaves its miss, and the still is fetched as before.
-                guard let piece = try? await source.fetch(url, range: .bytes(first: miss.offset, last: miss.offset + miss.length - 1),
-                                                          maxBytes: Int(miss.length)) else { continue }
-                fetched += UInt64(piece.body.count)
-                bytes.add(piece.body, at: piece.bodyOffset)
+        var location: ExifThumbnailLocator.Location?
+        for _ in 0...maxPieces {
+            switch ExifThumbnailLocator.locate(bytes) {
+            case .found(let found):
+                location = found
+            case .none:
+                return nil
+            case .missing(let range):
+                guard let piece = await fetch(range, minimum: pieceBytes, of: url, source: source, into: bytes) else { return nil }
+                fetched += piece
+                continue
             }
-            stillInfo = MediaProbe.probe(bytes, limits: limits)
+            break
         }
-        let start = Int(range.offset - head.bodyOffset)
-        let thumbnail = Array(head.body[start ..< start + Int(range.length)])
-        guard thumbnail[0] == 0xFF, thumbnail[1] == 0xD8 else { return nil }
+        guard let location else { return nil }
+        // The thumbnail's bytes not already here (usually all but what the head held), in one range.
+        let known = bytes.knownRanges.first { $0.offset <= location.thumbnail.offset && $0.offset + $0.length > location.thumbnail.offset }
+        let knownEnd = known.map { $0.offset + $0.length } ?? location.thumbnail.offset
+        let thumbnailEnd = location.thumbnail.offset + location.thumbnail.length
+        if knownEnd < thumbnailEnd {
+            guard let piece = await fetch(ByteRange(offset: knownEnd, length: thumbnailEnd - knownEnd), minimum: 0, of: url,
+                                          source: source, into: bytes) else { return nil }
+            fetched += piece
+        }
+        // try?: bytes that did not come (a short answer) mean no preview; the still is fetched as before.
+        guard let thumbnail = try? bytes.readExactly(at: location.thumbnail.offset, count: Int(location.thumbnail.length)),
+              thumbnail[0] == 0xFF, thumbnail[1] == 0xD8 else { return nil }
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
             try AtomicFileWriter.write(thumbnail, to: path)
             var info = try MediaProbe.probe(path: path, limits: limits)
-            info.orientation = stillInfo.orientation
-            return RemotePreview(path: path, info: info, bytesFetched: fetched,
-                                 replacesStill: !stillInfo.hasXMP && bytes.misses.isEmpty)
+            info.orientation = location.orientation
+            return Found(preview: RemotePreview(path: path, info: info, bytesFetched: fetched, replacesStill: nil), url: url,
+                         exifEnd: location.exifEnd, xmpBefore: location.xmpBefore, bytes: bytes)
         } catch {
             return nil   // a preview that cannot be kept: the still is fetched as before
         }
     }
 
-    /// `ranges` sorted, with overlapping or touching ones joined.
-    static func coalesced(_ ranges: [ByteRange]) -> [ByteRange] {
-        var joined: [ByteRange] = []
-        for range in ranges.sorted(by: { $0.offset < $1.offset }) {
-            if let last = joined.last, range.offset <= last.offset + last.length {
-                let end = max(last.offset + last.length, range.offset + range.length)
-                joined[joined.count - 1] = ByteRange(offset: last.offset, length: end - last.offset)
-            } else {
-                joined.append(range)
-            }
+    /// Whether the preview replaces the still: no XMP among the segments after Exif's (a few bytes at its end)
+    /// and no Samsung trailer (the file's last 8 bytes). Anything unread or unusual keeps the still.
+    static func check(_ found: Found, client: RemoteHTTPClient) async -> RemotePreview {
+        guard !found.xmpBefore, let source = LibrarySourceTable.source(for: found.url, client: client) else {
+            return found.preview.checked(replacesStill: false, moreBytes: 0)
         }
-        return joined
+        var fetched: UInt64 = 0
+        var xmp: Bool?
+        for _ in 0...maxPieces {
+            switch ExifThumbnailLocator.xmpFollows(found.bytes, from: found.exifEnd) {
+            case .xmp(let follows):
+                xmp = follows
+            case .missing(let range):
+                // Only a segment's header and signature are read: 64 bytes hold both.
+                guard let piece = await fetch(range, minimum: 64, of: found.url, source: source, into: found.bytes) else { break }
+                fetched += piece
+                continue
+            }
+            break
+        }
+        guard xmp == false else { return found.preview.checked(replacesStill: false, moreBytes: fetched) }
+        let size = found.bytes.size
+        guard size >= 8,
+              // try?: an end that cannot be read keeps the still (it may hold a trailer).
+              let end = try? await source.fetch(found.url, range: .bytes(first: size - 8, last: size - 1), maxBytes: 8),
+              end.body.count == 8 else {
+            return found.preview.checked(replacesStill: false, moreBytes: fetched)
+        }
+        fetched += 8
+        let samsungTrailer = end.body.suffix(4).elementsEqual("SEFT".utf8)
+        return found.preview.checked(replacesStill: !samsungTrailer, moreBytes: fetched)
+    }
+
+    /// Fetches `range` (widened to `minimum` bytes, within the file) into `bytes`; the bytes received, nil on failure.
+    private static func fetch(_ range: ByteRange, minimum: UInt64, of url: URL, source: any LibrarySource,
+                              into bytes: SparseByteSource) async -> UInt64? {
+        let length = min(max(range.length, minimum), bytes.size - min(range.offset, bytes.size))
+        guard length > 0,
+              // try?: a piece that cannot be fetched ends the preview; the still is fetched as before.
+              let piece = try? await source.fetch(url, range: .bytes(first: range.offset, last: range.offset + length - 1),
+                                                  maxBytes: Int(length)),
+              !piece.body.isEmpty else { return nil }
+        bytes.add(piece.body, at: piece.bodyOffset)
+        return UInt64(piece.body.count)
     }
 }
