@@ -141,8 +141,10 @@ final class S3SourceTests: XCTestCase {
         let reader = try self.client(bucketEndpoint: "http://127.0.0.1:\(readProxy.port)")
         let piece = try await source(reader, object).fetch(object, range: .bytes(first: 0, last: 1), maxBytes: 2)
         XCTAssertEqual(piece.body, [0xFF, 0xD8])
-        XCTAssertEqual(readProxy.requests.map(\.status).filter { $0 == 400 }.count, 1, "\(readProxy.requests.map(\.status))")
-        XCTAssertEqual(readProxy.requests.last?.status, 206)
+        // The ranged read's 400, the same request again for its error document (a failed read asks once for
+        // the reason), then the read signed for the bucket's region.
+        XCTAssertEqual(readProxy.requests.map(\.status), [400, 400, 206])
+        XCTAssertTrue(readProxy.requests.last?.authorization?.contains("/ap-southeast-2/") == true)
     }
 
     func testHostileKeyNamesAreListedReadAndEscaped() async throws {
