@@ -176,8 +176,8 @@ final class S3EndToEndTests: XCTestCase {
 
     /// The first screen of 40 camera JPEGs (3.4 MB each, Exif thumbnail, no MakerNote or XMP) is drawn from
     /// their Exif thumbnails: the bytes a relay in front of SeaweedFS passes (listing and HTTP headers included)
-    /// stay below 1.5x the thumbnails' own ranges for the screen and the next (a 4 KiB head, the rest of the
-    /// thumbnail, 64 bytes after Exif's segment and the last 8 bytes each).
+    /// stay below 1.5x the thumbnails' own ranges for the screen and the next (an 8 KiB head, the rest of the
+    /// thumbnail with the marker after it, and the last 8 bytes each).
     func testFirstScreenReadsHeadRangesNotWholeObjects() throws {
         try TmuxSession.requireTmux()
         let server = try server

@@ -59,9 +59,14 @@ public enum RemotePreviewState: Sendable {
 }
 
 enum RemotePreviewReader {
-    /// The first read: SOI, APP0, Exif's TIFF header, IFD0 and (in most files) IFD1. The thumbnail's own
-    /// range is read next; a file whose IFD1 lies further costs one small read more.
-    static let headBytes: UInt64 = 4 << 10
+    /// The first read: SOI, APP0, Exif's TIFF header, IFD0 and (in most files) IFD1, and in small files the
+    /// whole Exif segment and the marker after it. The rest of the thumbnail's own range is read next; a file
+    /// whose IFD1 lies further costs one small read more. The bytes spent are max(head, thumbnail's end):
+    /// a bigger head costs nothing for a thumbnail that ends past it, and saves a request for one that does not.
+    static let headBytes: UInt64 = 8 << 10
+    /// The thumbnail's read goes on to the segment after Exif's (its marker and signature: whether XMP
+    /// follows) when that is at most this much further: one request instead of two.
+    static let followingReach: UInt64 = 1 << 10
     /// Pieces asked for when the walk needs bytes it lacks (an IFD beyond the head, the segment after Exif's).
     static let pieceBytes: UInt64 = 512
     /// Reads of pieces before giving up on a file (the still is then fetched as before).
@@ -113,8 +118,10 @@ enum RemotePreviewReader {
         let known = bytes.knownRanges.first { $0.offset <= location.thumbnail.offset && $0.offset + $0.length > location.thumbnail.offset }
         let knownEnd = known.map { $0.offset + $0.length } ?? location.thumbnail.offset
         let thumbnailEnd = location.thumbnail.offset + location.thumbnail.length
+        let following = min(location.exifEnd + 64, bytes.size)
+        let readEnd = following >= thumbnailEnd && following - thumbnailEnd <= followingReach ? following : thumbnailEnd
         if knownEnd < thumbnailEnd {
-            guard let piece = await fetch(ByteRange(offset: knownEnd, length: thumbnailEnd - knownEnd), minimum: 0, of: url,
+            guard let piece = await fetch(ByteRange(offset: knownEnd, length: readEnd - knownEnd), minimum: 0, of: url,
                                           source: source, into: bytes) else { return nil }
             fetched += piece
         }
