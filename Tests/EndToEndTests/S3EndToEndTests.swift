@@ -176,7 +176,7 @@ final class S3EndToEndTests: XCTestCase {
 
     /// The first screen of 40 camera JPEGs (3.4 MB each, Exif thumbnail, no MakerNote or XMP) is drawn from
     /// their Exif thumbnails: the bytes a relay in front of SeaweedFS passes (listing and HTTP headers included)
-    /// stay below 1.5x the thumbnails' own ranges for the screen and the next (an 8 KiB head, the rest of the
+    /// stay below 1.5x the thumbnails' own ranges for the screen and the next (a 5 KiB head, the rest of the
     /// thumbnail with the marker after it, and the last 8 bytes each).
     func testFirstScreenReadsHeadRangesNotWholeObjects() throws {
         try TmuxSession.requireTmux()
