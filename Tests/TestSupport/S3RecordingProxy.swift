@@ -87,7 +87,7 @@ public final class S3RecordingProxy {
         protocol_version = "HTTP/1.1"
         def log_message(self, *args): pass
         def record(self, status, size):
-            line = json.dumps({"method": self.command, "path": self.path, "range": self.headers.get("Range"),
+            line = json.dumps({"t": time.time(), "method": self.command, "path": self.path, "range": self.headers.get("Range"),
                                "status": status, "bytes": size, "token": self.headers.get("x-amz-security-token"),
                                "authorization": self.headers.get("Authorization"),
                                "signatureValid": verify(self.command, self.path, self.headers)})
