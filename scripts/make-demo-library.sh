@@ -3,7 +3,8 @@
 # deterministically (fixed sources, seeds, identifiers and timestamps) from ffmpeg test sources, the committed
 # fixtures, and livegrid's own `make-live` and `convert`:
 #   Live Photos with JPEG and HEIC stills, JPEG and HEIC Motion Photos, LIVE OFF stills (movie missing),
-#   plain stills in four Exif orientations, a PNG, videos, damaged (truncated) files, and a subfolder.
+#   plain stills in four Exif orientations, a PNG, videos, damaged (truncated) files, and a subfolder; and
+#   real photographs the project may ship (a Live Photo, a Samsung JPEG, an iPhone HEIC; without location).
 # With ../shared/fixtures beside the project (and DEMO_SHARED not 0) its real-world files are linked into
 # `real-world/`. Nothing outside DIR is written; the committed fixtures are hard-linked or copied, never changed.
 #
@@ -23,7 +24,7 @@ for tool in ffmpeg heif-enc exiftool; do
 done
 
 # Up to date when made by this very script from these fixtures: `make run` starts at once.
-stamp="$(cat "$0" "$root"/Tests/Fixtures/* | sha256sum | cut -c1-16)"
+stamp="$(cat "$0" "$root"/Tests/Fixtures/* "$root"/Resources/demo/* | sha256sum | cut -c1-16)"
 stamp+="-shared-$([ "${DEMO_SHARED:-1}" != 0 ] && [ -d "$root/../shared/fixtures" ] && echo yes || echo no)"
 if [ "$(cat "$dest/.demo-library" 2>/dev/null)" = "$stamp" ]; then
   echo "demo library: $dest (up to date)"
@@ -158,10 +159,11 @@ live "$src/heic1.heic" "$src/heic1.mov"  "$lib" IMG_0201 "$(uuid 201)"
 live "$src/heic2.heic" "$src/heic2.mov"  "$lib" IMG_0202 "$(uuid 202)"
 live "$src/hol1.jpg"   "$src/hol1.mov"   "$lib/Holiday 2024" IMG_0801 "$(uuid 801)"
 live "$src/hol2.jpg"   "$src/hol2.mov"   "$lib/Holiday 2024" IMG_0802 "$(uuid 802)"
-# A real iPhone Live Photo (committed fixture, MIT). Copied, not linked: the timestamps below must not
-# reach the committed files.
-cp "$root/Tests/Fixtures/train.jpg" "$lib/train.jpg"
-cp "$root/Tests/Fixtures/train.mov" "$lib/train.mov"
+# A real iPhone Live Photo (committed fixture, MIT), copied by livegrid's own export without its location
+# (the fixture keeps it: tests read it). Never linked: the timestamps below must not reach committed files.
+"$livegrid" export --strip-location --to "$lib" "$root/Tests/Fixtures/train.jpg" >/dev/null
+# Real photographs to judge sharpness on (MIT, location already removed: Resources/demo/NOTICE.md).
+cp "$root/Resources/demo/samsung-still.jpeg" "$root/Resources/demo/iphone-se-still.heic" "$lib/"
 
 # --- LIVE OFF: a Live Photo still whose movie is gone ------------------------------------------------------
 live "$src/off1.jpg"  "$src/live1.mov" "$lib" IMG_0401 "$(uuid 401)"

@@ -18,6 +18,8 @@ public enum BrowserAction: Sendable {
     case openViewer
     /// The viewer's 1:1 zoom on and off (`z`).
     case toggleViewerZoom
+    /// Button 1 pressed, moved or released over the zoomed viewer: the picture follows the pointer.
+    case viewerDrag(ViewerDragStep)
     case toggleInfo
     case toggleHelp
     /// Sound on or off for press and hold (`[playback] sound`, `--mute`).

@@ -44,6 +44,8 @@ extension BrowserState {
             if mode == .grid, selectedItem != nil { mode = .viewer }
         case .toggleViewerZoom:
             toggleViewerZoom()
+        case .viewerDrag(let step):
+            dragViewer(step)
         case .toggleInfo:
             if mode == .help { mode = modeBeforeHelp }
             showsInfo.toggle()

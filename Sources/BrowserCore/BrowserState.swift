@@ -80,6 +80,8 @@ public struct BrowserState: Sendable {
     public internal(set) var viewerZoom: ViewerZoom?
     /// The last click in the fitted viewer: where the next zoom centres.
     public internal(set) var viewerClickPoint: ViewerClickPoint?
+    /// Where a drag of the zoomed picture began (button 1 down), nil when no drag is under way.
+    public internal(set) var viewerDrag: ViewerDragAnchor?
     /// Image pixels per cell at 100 %: symbols' 2x4 unless the front end sets the pixel cell's size.
     public var zoomCellPixels = ZoomCellPixels.symbols
 

@@ -24,6 +24,8 @@ public struct BrowserConfig: Sendable {
     public var remoteMaxEntries = RemoteListingParser.defaultMaxEntries
     /// `[library] index`: keep probes in the persistent library index (`--no-index` = false).
     public var libraryIndex = true
+    /// `[triage] auto_advance`: after a rating, pick or reject the cursor moves on (`--auto-advance`).
+    public var autoAdvance = false
     /// `[grid] sort` / `[grid] group`: the library view at start (`--sort`, `--group`; keys s and t).
     public var sortOrder: LibrarySortOrder = .name
     public var grouping: LibraryGrouping = .none
@@ -159,6 +161,11 @@ public struct BrowserConfig: Sendable {
                 throw TOMLError(line: entry.line, message: "library.index must be true or false")
             }
             libraryIndex = enabled
+        case ("triage", "auto_advance"):
+            guard case .boolean(let enabled) = entry.value else {
+                throw TOMLError(line: entry.line, message: "triage.auto_advance must be true or false")
+            }
+            autoAdvance = enabled
         case ("keys", let name):
             guard let command = KeyCommand(rawValue: name) else {
                 warnings.append("config line \(entry.line): unknown key command '\(name)' ignored")

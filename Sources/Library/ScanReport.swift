@@ -39,6 +39,10 @@ public struct ScanReport: Codable, Sendable {
         /// The parsers' own words behind the plain warnings ("file: context: message"), for scripts and
         /// `scan --verbose`.
         public var problems: [String]
+        /// 0-5 stars and "none", "pick" or "reject", from the item's sidecar or, where its folder cannot be
+        /// written, livegrid's library index (issue 31.5); absent when not read (`ScanReport(_:)` alone).
+        public var rating: Int?
+        public var flag: String?
     }
     /// A header over a run of `items` (`scan --group`): `count` items from index `first`. A count of 0 is a
     /// header on its own (the timeline's year line).
@@ -58,6 +62,17 @@ public struct ScanReport: Codable, Sendable {
     public var warnings: [String]
     /// Only with `scan --group` (absent from the JSON otherwise).
     public var sections: [Section]?
+
+    /// With `triage` (item id -> state; a missing id is unrated), each item says its rating and flag.
+    public init(_ scan: LibraryScan, triage: [String: TriageState]?) {
+        self.init(scan)
+        guard let triage else { return }
+        for (index, item) in scan.items.enumerated() where items.indices.contains(index) {
+            let state = triage[item.id] ?? .unrated
+            items[index].rating = state.rating
+            items[index].flag = state.flag.rawValue
+        }
+    }
 
     public init(_ scan: LibraryScan) {
         root = scan.root

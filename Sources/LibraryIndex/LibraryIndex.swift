@@ -82,8 +82,8 @@ public final class LibraryIndex: @unchecked Sendable {
     public let path: String
     /// Said once to the user when the index had to be rebuilt or switched off (plain words).
     public private(set) var warning: String?
-    private let lock = NSLock()
-    private var db: OpaquePointer?
+    let lock = NSLock()
+    var db: OpaquePointer?
     private var select: OpaquePointer?
     private var insert: OpaquePointer?
     private var selectFolder: OpaquePointer?
@@ -91,7 +91,8 @@ public final class LibraryIndex: @unchecked Sendable {
     private var toldCannotWrite = false
     /// 2: rows filed under their folder's device and inode (read a folder at once, prune what it lost).
     /// 3: the ctime is part of the key (`FileStamp`).
-    static let schemaVersion: Int32 = 3
+    /// 4: ratings and flags of items whose folder cannot be written (`triage`, see LibraryIndex+Triage.swift).
+    static let schemaVersion: Int32 = 4
 
     /// `$XDG_CACHE_HOME/livegrid/library-index.sqlite` (default `~/.cache`).
     public static func defaultPath(environment: [String: String]) -> String {
@@ -121,12 +122,14 @@ public final class LibraryIndex: @unchecked Sendable {
             }
         case .failure(let error) where error.isDamage:
             closeAll()
-            removeFiles()
+            // Moved aside, not removed: it may hold ratings of read-only and remote libraries (the user's
+            // decisions, which `sqlite3 .recover` can often get back), not only probes.
+            let aside = moveAside(because: "it was damaged: \(error.description)")
             if case .failure(let again) = openAndPrepare() {
                 closeAll()
                 warning = "the library index \(path) cannot be used (\(again.description)): every file is probed"
             } else {
-                warning = "the library index \(path) was damaged (\(error.description)) and has been rebuilt"
+                warning = aside
             }
         case .failure(let error):
             closeAll()
@@ -315,7 +318,7 @@ public final class LibraryIndex: @unchecked Sendable {
     /// The largest first screen remembered (a 400x100 terminal at the smallest zoom shows fewer).
     public static let firstScreenLimit = 512
 
-    private static func bind(_ text: String, to statement: OpaquePointer?, at index: Int32) -> Int32 {
+    static func bind(_ text: String, to statement: OpaquePointer?, at index: Int32) -> Int32 {
         var bytes = Array(text.utf8)
         bytes.append(0)
         return bytes.withUnsafeBufferPointer { buffer in
@@ -352,7 +355,7 @@ public final class LibraryIndex: @unchecked Sendable {
 
     // MARK: - SQLite
 
-    private struct OpenError: Error {
+    struct OpenError: Error {
         var code: Int32
         var description: String
         /// A database whose tables are not the ones this version made (the version number lies, or another
@@ -421,6 +424,11 @@ public final class LibraryIndex: @unchecked Sendable {
             DELETE FROM probes WHERE folder_device = ? AND folder_inode = ? AND device = ? AND inode = ?
             """, -1, &delete, nil)
         if code != SQLITE_OK { return .failure(wrongSchema(code)) }
+        // The triage table as this version reads it (a table of that name with other columns is not ours).
+        var triageCheck: OpaquePointer?
+        code = sqlite3_prepare_v2(db, Self.triageSelect + " LIMIT 0", -1, &triageCheck, nil)
+        sqlite3_finalize(triageCheck)
+        if code != SQLITE_OK { return .failure(wrongSchema(code)) }
         return .success(())
     }
 
@@ -437,7 +445,11 @@ public final class LibraryIndex: @unchecked Sendable {
     private func makeSchema() -> Int32 {
         var code: Int32 = SQLITE_OK
         guard let version = storedVersion() else { return sqlite3_errcode(db) }
-        if version != Self.schemaVersion {
+        if version == 3 {
+            // 3 -> 4 adds the triage table only: the probes are kept (a migration, not a rebuild).
+            code = sqlite3_exec(db, "PRAGMA user_version = \(Self.schemaVersion)", nil, nil, nil)
+            if code != SQLITE_OK { return code }
+        } else if version != Self.schemaVersion {
             let schema = """
                 DROP TABLE IF EXISTS probes;
                 CREATE TABLE probes(folder_device INTEGER NOT NULL, folder_inode INTEGER NOT NULL,
@@ -451,27 +463,31 @@ public final class LibraryIndex: @unchecked Sendable {
             if code != SQLITE_OK { return code }
         }
         // Beside the probes (no rebuild): the pictures a view showed first, by view (see `firstScreen`).
-        return sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS first_screens(view TEXT PRIMARY KEY, items BLOB NOT NULL)",
+        code = sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS first_screens(view TEXT PRIMARY KEY, items BLOB NOT NULL)",
                             nil, nil, nil)
+        if code != SQLITE_OK { return code }
+        // Never dropped with the probes: ratings are the user's decisions, not a cache (LibraryIndex+Triage).
+        return sqlite3_exec(db, Self.triageSchema, nil, nil, nil)
     }
 
-    private func lastError(_ code: Int32) -> OpenError {
+    func lastError(_ code: Int32) -> OpenError {
         let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         return OpenError(code: code & 0xFF, description: message)
     }
 
     /// Damage found while reading or writing: stop using the index for this run and remove it, so the next
     /// open starts a fresh one. Busy or full disks only skip this step.
-    private func noteFailure(_ code: Int32) {
+    func noteFailure(_ code: Int32) {
         let primary = code & 0xFF
         if [SQLITE_READONLY, SQLITE_FULL, SQLITE_PERM, SQLITE_CANTOPEN, SQLITE_IOERR].contains(primary) {
             cannotWrite(code)
             return
         }
         guard primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB else { return }
-        warning = "the library index \(path) is damaged (\(lastError(code).description)); it will be rebuilt"
+        let reason = lastError(code).description
         closeAll()
-        removeFiles()
+        _ = moveAside(because: "it is damaged")   // kept for its ratings, as at open
+        warning = "the library index \(path) is damaged (\(reason)); it was moved aside and will be rebuilt"
     }
 
     private func exec(_ sql: String) -> Bool {
@@ -527,12 +543,10 @@ public final class LibraryIndex: @unchecked Sendable {
             return "the library index \(path) cannot be used (\(reason)) and cannot be moved aside "
                 + "(\(String(cString: strerror(errno)))): every file is probed"
         }
-        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        // The WAL goes with its database (it may hold its last transactions); the shared-memory index is rebuilt.
+        if rename(path + "-wal", aside + "-wal") != 0 { unlink(path + "-wal") }
+        unlink(path + "-shm")
         return "the library index \(path) was moved aside to \(aside) (\(reason)) and has been rebuilt"
-    }
-
-    private func removeFiles() {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 }
 

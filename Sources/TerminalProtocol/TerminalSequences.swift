@@ -10,6 +10,12 @@ public enum TerminalSequences {
     /// Button press/release reports in SGR form (1000 + 1006): curses does not decode the mouse in raw mode.
     public static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+    /// Button-event tracking (1002): motion is reported too, but only while a button is held, so a still
+    /// pointer or one moved with no button sends nothing. Switched on while the viewer is zoomed (drag to pan).
+    public static let buttonMotionOn = "\u{1B}[?1002h"
+    /// Back to press/release only. Resetting any of 1000/1002/1003 switches mouse reports off in xterm and
+    /// tmux, so 1000 is set again after it (1006, the SGR form, is a separate mode and stays).
+    public static let buttonMotionOff = "\u{1B}[?1002l\u{1B}[?1000h"
 
     /// CUP with no parameters: the cursor to the top-left cell.
     public static let cursorHome: [UInt8] = Array("\u{1B}[H".utf8)

@@ -42,6 +42,8 @@ public struct BrowserOptions {
     /// The environment the executable read at start (TERM, TMUX, HOME, LIVEGRID_TRACE...): nothing below
     /// reads the process environment itself.
     public var environment = RuntimeEnvironment()
+    /// Where ratings and flags are kept (sidecars; the library index where a folder cannot be written).
+    public var triageStore = TriageStore.sidecarsOnly
 
     public init(path: String, recursive: Bool = false, config: BrowserConfig = BrowserConfig(),
                 scan: @escaping @Sendable (String, Bool) throws -> LibraryScan = { try LibraryScanner.scan(directory: $0, recursive: $1) },
@@ -80,7 +82,9 @@ public final class BrowserApp {
     private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
     private let trace: EventTrace?
-    private lazy var triageWorker = TriageWorker(environment: options.environment) { [inbox] in inbox.post($0) }
+    private lazy var triageWorker = TriageWorker(environment: options.environment, store: options.triageStore) { [inbox] in
+        inbox.post($0)
+    }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
@@ -195,6 +199,7 @@ public final class BrowserApp {
         defer { remote?.close() }   // partial downloads go on quit (issue 32.4)
         if let warning = options.config.warnings.first { state.message = warning }
         state.triage.stripLocationByDefault = options.config.stripLocation
+        state.triage.autoAdvance = options.config.autoAdvance
         state.triage.home = environment.home
         defer { markedFilesAtExit = state.markedItems.flatMap { $0.files.map(\.path) } }
         let renderer = BrowserRenderer(
@@ -314,7 +319,9 @@ public final class BrowserApp {
             for event in events {
                 if state.wantsQuit { break }   // keys after `q` in the same burst do nothing
                 let keymap = options.config.keymap
-                if let handled = playback.actions(for: event, state: state, keymap: keymap, now: now) {
+                if let drag = Self.viewerDragAction(for: event, state: state) {
+                    apply([drag])
+                } else if let handled = playback.actions(for: event, state: state, keymap: keymap, now: now) {
                     apply(handled)
                 } else if let action = action(for: event, state: state, keymap: keymap) {
                     apply([action])
@@ -329,6 +336,7 @@ public final class BrowserApp {
             if let tmuxRedraw { output.tmuxRedrew(target: tmuxRedraw) }
             let resumed = CursesSession.takeResumed()
             if resumed { clearok(curscr, true); output.redrawAfterClear(size: session.size) }
+            input.reportButtonMotion(state.isViewerZoomed, again: resumed)
             // The turn ends with the clock (it ends an auto-repeat hold whose repeats stopped, starts a hint that
             // came due).
             apply([.playbackTick(at: now)])
@@ -428,10 +436,22 @@ public final class BrowserApp {
         case .mouse(let x, let y, let kind):
             switch kind {
             case .click, .press: return .click(x: x, y: y)
-            case .release: return nil
+            case .release, .drag: return nil
             case .wheelUp: return .scroll(rows: -1)
             case .wheelDown: return .scroll(rows: 1)
             }
+        }
+    }
+
+    /// Button 1 over the zoomed viewer drags the picture (issue 31.3) instead of playing the item: press on the
+    /// picture, motion, release. Nil for everything else (the usual handling).
+    private static func viewerDragAction(for event: TerminalEvent, state: BrowserState) -> BrowserAction? {
+        guard case .mouse(let x, let y, let kind) = event else { return nil }
+        switch kind {
+        case .press where state.isViewerZoomed: return .viewerDrag(.pressed(x: x, y: y))
+        case .drag where state.viewerDrag != nil: return .viewerDrag(.moved(x: x, y: y))
+        case .release where state.viewerDrag != nil: return .viewerDrag(.released)
+        default: return nil
         }
     }
 
@@ -458,9 +478,13 @@ public final class BrowserApp {
             remote?.perform(remoteEffect)
         case .triage(let request):
             // Remote items are names on a server, not files here: file operations would act on the working
-            // directory. Only in-memory triage (marks, filters) works on a remote directory for now.
-            if let remote {
-                // Except an export: the files are downloaded and exported from local copies.
+            // directory. Marks, filters, and ratings and flags (kept in livegrid's index) work remotely, and an
+            // export downloads the files and exports local copies.
+            let keptInIndex: Bool = switch request {
+            case .loadRemoteStates, .writeRemoteState: true
+            default: false
+            }
+            if let remote, !keptInIndex {
                 switch request {
                 case .export(let items, let choices, let destination, let stripLocation):
                     remoteExport.start(items, choices: choices, destination: destination, stripLocation: stripLocation,

@@ -27,6 +27,8 @@ enum MouseKind {
     /// Button 1 down and up, reported separately so a held button can play (a quick pair is a click).
     case press
     case release
+    /// Button 1 moved while held (reported only while the viewer is zoomed: xterm's mode 1002).
+    case drag
     case wheelUp
     case wheelDown
 }

@@ -58,6 +58,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Probe every file; neither read nor update the library index (config: [library] index = false).")
     var noIndex = false
 
+    @Flag(help: "After a rating, pick or reject, move to the next item (config: [triage] auto_advance).")
+    var autoAdvance = false
+
     @Option(help: "Order of the grid: name, date (capture date) or size (config: [grid] sort; key s cycles).")
     var sort: LibrarySortOrder?
 
@@ -89,6 +92,7 @@ struct BrowseCommand: ParsableCommand {
         if noMotion { settings.playbackHints = false }
         if mute { settings.playbackSound = false }
         if noIndex { settings.libraryIndex = false }
+        if autoAdvance { settings.autoAdvance = true }
         if let sort { settings.sortOrder = sort }
         if let group { settings.grouping = group }
         if let maxEntries { settings.remoteMaxEntries = maxEntries }
@@ -104,10 +108,12 @@ struct BrowseCommand: ParsableCommand {
         })
         options.environment = RuntimeEnvironment(variables: LaunchEnvironment.current.variables)
         options.remoteURL = RemoteBrowseArgument.url(path)
+        // The index is opened on first use (the scan's thread, or the triage worker's), not before curses starts.
+        let index = settings.libraryIndex
+            ? LazyLibraryIndex(path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)) : nil
+        // Ratings where a folder cannot be written (remote, read-only) go to the index (issue 31.5).
+        options.triageStore = TriageStore(index: { index?.value })
         if options.remoteURL == nil {
-            // The index is opened on the scan's thread (its first use), not before curses starts.
-            let index = settings.libraryIndex
-                ? LazyLibraryIndex(path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)) : nil
             options.scan = { try LibraryScanner.scan(directory: $0, recursive: $1, index: index?.value) }
             // LIVEGRID_TRACE: the scan's own milestones beside the browser's (where the time to the timeline goes).
             let trace = EventTrace(environment: options.environment.variables)

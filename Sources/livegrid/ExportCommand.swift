@@ -2,6 +2,7 @@ import ArgumentParser
 import Imaging
 import Foundation
 import Library
+import LibraryIndex
 import LibrarySources
 import LivePairing
 import LiveStudio
@@ -69,10 +70,13 @@ struct ExportCommand: ParsableCommand {
         // Remote items (s3://, https://, sftp://...) are downloaded to a temporary folder and exported from there.
         var staging: RemoteExportStaging?
         defer { staging?.remove() }
+        // Ratings kept in the index (remote items, read-only folders) leave as sidecars beside the copies.
+        let index = LazyLibraryIndex(path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables))
+        let triage = TriageStore(index: { index.value })
         do {
             var paths = items
             if items.contains(where: RemoteExportStaging.isRemote) {
-                staging = try RemoteExportStaging.stage(items, s3: s3)
+                staging = try RemoteExportStaging.stage(items, s3: s3, triage: triage)
                 paths = staging?.paths ?? items
             }
             resolved = try ItemResolver.resolve(paths)
@@ -84,9 +88,13 @@ struct ExportCommand: ParsableCommand {
             return
         }
         if maxSize != nil { fail("--max-size is for --as gif") }
-        let plan = ExportPlan(items: resolved, destination: to,
+        var plan = ExportPlan(items: resolved, destination: to,
                               choiceForAll: choice.map { $0 == .still ? .stillPhoto : .livePhoto },
                               stripLocation: stripLocation)
+        for item in resolved {
+            let staged = staging.flatMap { $0.ratings[(item.primary.path as NSString).lastPathComponent] }
+            if let state = staged ?? triage.indexedState(of: item) { plan.ratings[item.id] = state }
+        }
         let isTerminal = isatty(STDERR_FILENO) == 1
         let report: ExportReport
         do {

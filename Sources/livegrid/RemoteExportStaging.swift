@@ -2,6 +2,7 @@ import BrowserCore
 import Concurrent
 import Foundation
 import LibrarySources
+import Library
 import LivePairing
 
 /// `livegrid export s3://bucket/prefix/IMG_1.JPG --to DIR` (any remote kind): the item is found by scanning
@@ -12,6 +13,9 @@ struct RemoteExportStaging {
     let directory: URL
     /// Local paths standing for the arguments, in order.
     let paths: [String]
+    /// Ratings and flags kept in the library index for the staged items, by the file name of each item's
+    /// primary file in `directory` (written beside the exported copies: issue 31.5).
+    var ratings: [String: TriageState] = [:]
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
@@ -19,20 +23,23 @@ struct RemoteExportStaging {
         argument.contains("://") && RemoteBrowseArgument.url(argument, localPathExists: { _ in false }) != nil
     }
 
-    static func stage(_ arguments: [String], s3: S3Options) throws -> RemoteExportStaging {
+    static func stage(_ arguments: [String], s3: S3Options, triage: TriageStore) throws -> RemoteExportStaging {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-export-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var paths: [String] = []
+        var ratings: [String: TriageState] = [:]
         do {
             for argument in arguments {
                 guard isRemote(argument), let url = RemoteBrowseArgument.url(argument) else { paths.append(argument); continue }
-                paths.append(try stageOne(url, s3: s3, into: directory))
+                let staged = try stageOne(url, s3: s3, into: directory, triage: triage)
+                paths.append(staged.path)
+                if let rating = staged.rating { ratings[rating.name] = rating.state }
             }
         } catch {
             try? FileManager.default.removeItem(at: directory)   // nothing of it is kept on failure; a leftover is only temporary space
             throw error
         }
-        return RemoteExportStaging(directory: directory, paths: paths)
+        return RemoteExportStaging(directory: directory, paths: paths, ratings: ratings)
     }
 
     func remove() {
@@ -40,7 +47,8 @@ struct RemoteExportStaging {
     }
 
     /// Downloads the files of the item `url` names (its still and movie) and returns the local path of `url`'s.
-    private static func stageOne(_ url: URL, s3: S3Options, into directory: URL) throws -> String {
+    private static func stageOne(_ url: URL, s3: S3Options, into directory: URL,
+                                 triage: TriageStore) throws -> (path: String, rating: (name: String, state: TriageState)?) {
         let name = url.lastPathComponent
         let folder = url.deletingLastPathComponent()
         let client = RemoteHTTPClient(configuration: try RemoteCommandSupport.configuration(interactive: true, for: url, s3: s3))
@@ -58,7 +66,9 @@ struct RemoteExportStaging {
             guard let fileURL = RemoteEntryValidator.url(forName: fileName, isDirectory: false, in: folder) else { continue }
             try download(fileURL, with: source, to: directory.appendingPathComponent(fileName))
         }
-        return directory.appendingPathComponent(name).path
+        let state = triage.read(remote: TriageStore.remoteSubjects(ofScanned: [item]))[item.id]
+        let primaryName = String(item.primary.path.dropFirst(prefix.count))
+        return (directory.appendingPathComponent(name).path, state.map { (primaryName, $0) })
     }
 
     private static func download(_ url: URL, with source: any LibrarySource, to destination: URL) throws {

@@ -25,7 +25,7 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Descend into subdirectories.")
     var recursive = false
 
-    @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings).")
+    @Flag(help: "Print stable JSON (kind, files, identifier, still-image time, dimensions, duration, rotation, embedded movie range, warnings, rating and flag).")
     var json = false
 
     @Flag(help: "Print timing and I/O figures to standard error (files, reads, bytes read per file).")
@@ -51,6 +51,10 @@ struct ScanCommand: ParsableCommand {
         let started = DispatchTime.now().uptimeNanoseconds
         let startedCPU = Self.processCPUSeconds()
         var scan: LibraryScan
+        // Opened only when used (a remote scan reads ratings from it; `--no-index` reads sidecars only).
+        let indexPath = LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)
+        let index = noIndex ? nil : LazyLibraryIndex(path: indexPath)
+        let isRemote = RemoteBrowseArgument.url(path) != nil
         do {
             if let url = RemoteBrowseArgument.url(path) {
                 let client = RemoteHTTPClient(configuration: try RemoteCommandSupport.configuration(interactive: true, for: url, s3: s3))
@@ -58,9 +62,7 @@ struct ScanCommand: ParsableCommand {
                 guard maxEntries >= 1 else { throw ValidationError("--max-entries must be 1 or more (got \(maxEntries))") }
                 scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive, maxEntries: maxEntries)
             } else {
-                scan = try LibraryScanner.scan(directory: path, recursive: recursive,
-                                               index: noIndex ? nil : LibraryIndex(
-                                                   path: LibraryIndex.defaultPath(environment: LaunchEnvironment.current.variables)))
+                scan = try LibraryScanner.scan(directory: path, recursive: recursive, index: index?.value)
             }
         } catch let error as RemoteError {
             HumanOutput.error("\(RemoteBrowseArgument.url(path).map(BrowserState.displayString) ?? path): \(error.description)")
@@ -76,7 +78,10 @@ struct ScanCommand: ParsableCommand {
         if sort != .name || group != .none {
             (scan.items, sections) = LibraryArrangement.arrange(scan.items, order: sort, grouping: group)
         }
-        var report = ScanReport(scan)
+        // Ratings and flags: sidecars, and the index where the folder cannot be written (issue 31.5).
+        let store = TriageStore(index: { index?.value })
+        let triage = isRemote ? store.read(remote: TriageStore.remoteSubjects(ofScanned: scan.items)) : store.read(scan.items)
+        var report = ScanReport(scan, triage: triage)
         if group != .none {
             report.sections = sections.map {
                 ScanReport.Section(title: $0.title, first: $0.range.lowerBound, count: $0.range.count)

@@ -23,7 +23,8 @@ struct ShowCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Pictures (or movies) to show.", completion: .file())
+    @Argument(help: "Pictures (or movies) to show, or their remote URLs (sftp://host/dir/IMG_1.JPG, https://…, s3://…).",
+              completion: .file())
     var files: [String]
 
     @OptionGroup var output: TerminalAreaOptions
@@ -36,6 +37,8 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Decode every file, ignoring thumbnails in the freedesktop cache.")
     var noCache = false
 
+    @OptionGroup(title: "S3 (s3://BUCKET/PREFIX/NAME)") var s3: S3Options
+
     func run() throws {
         let (area, capabilities) = output.resolve(probe: true)
         if why { HumanOutput.error(capabilities.why) }
@@ -44,18 +47,38 @@ struct ShowCommand: ParsableCommand {
         // Decode and render on every core (one renderer per worker: chafa objects are not shared across
         // threads), then print in the order given.
         let files = self.files
+        // Remote files are downloaded (with a Live Photo's movie, for the badge) into a temporary folder and
+        // shown from there, as `export` does; a download's failure is that file's failure.
+        var paths = files, stagingFailures: [Int: Error] = [:], stagings: [RemoteExportStaging] = []
+        defer { stagings.forEach { $0.remove() } }
+        for (index, file) in files.enumerated() where RemoteExportStaging.isRemote(file) {
+            do {
+                let staging = try RemoteExportStaging.stage([file], s3: s3, triage: .sidecarsOnly)
+                stagings.append(staging)
+                paths[index] = staging.paths.first ?? file
+            } catch {
+                stagingFailures[index] = error
+            }
+        }
+        let localPaths = paths, failedDownloads = Set(stagingFailures.keys)
         let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
         let cache = noCache ? nil : ThumbnailCache(version: LivegridVersion.string, environment: LaunchEnvironment.current.variables)
         let results = Parallel.map(count: files.count, makeWorker: {
             ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
-        }, { renderer, index in
-            Result<ShownPicture, Error> {
-                try Self.render(file: files[index], area: area, renderer: renderer, cell: cell, cache: cache)
+        }, { renderer, index -> Result<ShownPicture, Error> in
+            if failedDownloads.contains(index) { return .failure(CancellationError()) }   // said below, with its reason
+            return Result<ShownPicture, Error> {
+                try Self.render(file: localPaths[index], area: area, renderer: renderer, cell: cell, cache: cache)
             }
         })
         let output = FileHandle.standardOutput
         var failures = 0
         for (index, file) in files.enumerated() {
+            if let failure = stagingFailures[index] {
+                failures += 1
+                HumanOutput.error("\(file): \(failure)")   // a RemoteError's sentence, not a decoder's
+                continue
+            }
             switch results[index] {
             case .success(let shown)?:
                 output.write(Self.terminalBytes(shown.rendered, insideTmux: capabilities.insideTmux))

@@ -113,6 +113,49 @@ final class ViewerZoomTests: XCTestCase {
         XCTAssertEqual(crop, ZoomCrop(x: 0, y: 0, width: 50, height: 30))
     }
 
+    /// Mouse drag (issue 31.3): the picture follows the pointer, so the crop moves the other way by the image
+    /// pixels the cells show (2x4 per symbols cell), stops at the edges and moves back at once.
+    func testDraggingMovesThePictureWithThePointer() throws {
+        var state = viewerState()
+        state.reduce(.toggleViewerZoom)
+        let rect = try XCTUnwrap(state.viewerPictureRect)
+        let start = try crop(state)
+        let x = rect.x + rect.width / 2, y = rect.y + rect.height / 2
+        state.reduce(.viewerDrag(.pressed(x: x, y: y)))
+        for step in 1...10 { state.reduce(.viewerDrag(.moved(x: x + step, y: y - step / 4))) }
+        var shown = try crop(state)
+        XCTAssertEqual(shown.x, start.x - 10 * 2, "dragged right: more of the left side")
+        XCTAssertEqual(shown.y, start.y + 2 * 4, "dragged up: more of the bottom")
+        for step in 1...1000 { state.reduce(.viewerDrag(.moved(x: x + 10 + step, y: y - 2))) }
+        XCTAssertEqual(try crop(state).x, 0, "stops at the left edge")
+        state.reduce(.viewerDrag(.moved(x: x + 1009, y: y - 2)))
+        XCTAssertEqual(try crop(state).x, 2, "one cell back moves at once: no dead travel")
+        state.reduce(.viewerDrag(.released))
+        XCTAssertNil(state.viewerDrag)
+        shown = try crop(state)
+        state.reduce(.viewerDrag(.moved(x: x - 50, y: y)))
+        XCTAssertEqual(try crop(state), shown, "motion after the release moves nothing")
+        XCTAssertEqual(state.selection, 0)
+    }
+
+    func testADragStartsOnlyOnTheZoomedPicture() throws {
+        var state = viewerState()
+        let rect = try XCTUnwrap(state.viewerPictureRect)
+        state.reduce(.viewerDrag(.pressed(x: rect.x + 5, y: rect.y + 5)))
+        XCTAssertNil(state.viewerDrag, "fitted: no drag")
+        state.reduce(.toggleViewerZoom)
+        state.reduce(.viewerDrag(.pressed(x: rect.x + 5, y: rect.y + rect.height + 1)))
+        XCTAssertNil(state.viewerDrag, "a press on the status bar is no drag")
+        state.reduce(.toggleHelp)
+        state.reduce(.viewerDrag(.pressed(x: rect.x + 5, y: rect.y + 5)))
+        XCTAssertNil(state.viewerDrag, "not under the help screen")
+        state.reduce(.toggleHelp)
+        state.reduce(.viewerDrag(.pressed(x: rect.x + 5, y: rect.y + 5)))
+        XCTAssertNotNil(state.viewerDrag)
+        state.reduce(.toggleViewerZoom)
+        XCTAssertNil(state.viewerDrag, "fitting again ends the drag")
+    }
+
     func testHelpShowsTheKeyAndItCanBeRebound() {
         var keymap = Keymap()
         XCTAssertTrue(HelpScreen.lines(keymap: keymap).contains { $0.hasPrefix("Zoom 100 %/fit") && $0.hasSuffix("z") })

@@ -67,5 +67,34 @@ final class DemoLibraryTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(plainOrientations.count, 2, "plain stills in several Exif orientations: \(plainOrientations)")
         XCTAssertTrue(items.allSatisfy { !warnings($0).contains { $0.contains("shared with") } },
                       "every identifier is unique (no accidental pairs)")
+        try checkRealPhotographs(items, library: library)
+    }
+
+    /// The real photographs the project ships (issue 31.10): the iPhone Live Photo paired, a Samsung JPEG and
+    /// an iPhone HEIC as stills, all at their camera's full size and none with a location.
+    private func checkRealPhotographs(_ items: [[String: Any]], library: URL) throws {
+        func item(_ name: String) -> [String: Any]? { items.first { $0["name"] as? String == name } }
+        func files(_ item: [String: Any]?) -> [String] {
+            ((item?["files"] as? [[String: Any]]) ?? []).compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+        }
+        let train = item("train.jpg")
+        XCTAssertEqual(train?["kind"] as? String, "live", "the real iPhone Live Photo is live")
+        XCTAssertEqual(files(train), ["train.jpg", "train.mov"], "still and movie paired")
+        for (name, format) in [("samsung-still.jpeg", "jpeg"), ("iphone-se-still.heic", "heif")] {
+            let photo = try XCTUnwrap(item(name), "\(name) is in the demo library")
+            XCTAssertEqual(photo["kind"] as? String, "still")
+            XCTAssertEqual(photo["width"] as? Int, 4032, "\(name) at the camera's full size")
+            XCTAssertEqual(((photo["files"] as? [[String: Any]])?.first)?["format"] as? String, format)
+        }
+        // exiftool reads every group (-a -u): no GPS tag, no QuickTime location, in the stills or the movie.
+        let paths = ["train.jpg", "train.mov", "samsung-still.jpeg", "iphone-se-still.heic"].map { library.appendingPathComponent($0).path }
+        let tags = try ExternalTool.runProgram(try MissingRequirement.path(of: "exiftool", for: "cannot read the photos' tags"),
+                                               ["-a", "-u", "-G1", "-s"] + paths)
+        XCTAssertEqual(tags.status, 0, tags.err)
+        XCTAssertTrue(tags.out.contains("SM-G960F") && tags.out.contains("iPhone SE"), "the cameras' tags are kept")
+        let located = tags.out.split(separator: "\n").filter { line in
+            ["gps", "location", "coordinates"].contains { line.lowercased().contains($0) }
+        }
+        XCTAssertEqual(located, [], "no location in the demo's real photographs")
     }
 }

@@ -331,9 +331,12 @@ final class S3EndToEndTests: XCTestCase {
         }
         XCTAssertTrue(changed, "the movie played in the cell")
         XCTAssertTrue(status.contains("hold:"), "status while playing: \(status)")
-        // Nothing is written to a bucket: a rating and a trash say so, and the browser keeps running.
+        // Nothing is written to a bucket: a rating is kept in livegrid's index (issue 31.5) and says so, a
+        // trash is refused, and the browser keeps running.
         try session.send("3")
-        try session.waitFor("the rating refused") { self.statusLine($0).contains("not available for a remote") }
+        try session.waitFor("the rating kept in the index") {
+            self.statusLine($0).contains("ratings are kept in livegrid's index: livegrid never writes to a remote")
+        }
         try session.send("d")
         try session.waitFor("the trash question") { self.statusLine($0).contains("Trash") }
         try session.send("y")

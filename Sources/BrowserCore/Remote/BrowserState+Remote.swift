@@ -83,20 +83,29 @@ extension BrowserState {
     private mutating func apply(_ event: RemoteLibraryEvent) -> [BrowserEffect] {
         switch event {
         case .listed(let listed, let directories, let rejected):
+            let firstOfFolder = remote?.itemsByID.isEmpty ?? true
             remote?.isPairing = true
             remote?.listingError = nil
             remote?.directoriesByID = Dictionary(directories.map { (Self.folderID($0), $0) }, uniquingKeysWith: { a, _ in a })
             showRemote(listed, directories: directories, keepingShown: true)
             scanWarnings = rejected.map { "skipped \($0)" }
+            // Ids are names within the folder shown: another folder's IMG_1.JPG is not this one (a paged
+            // listing's earlier pages already loaded this folder's).
+            if firstOfFolder { triage.states = [:] }
+            return remoteTriageLoad()
         case .listedSoFar(let listed, let directories):
+            let firstOfFolder = remote?.itemsByID.isEmpty ?? true
             remote?.listingError = nil
             remote?.directoriesByID = Dictionary(directories.map { (Self.folderID($0), $0) }, uniquingKeysWith: { a, _ in a })
             showRemote(listed, directories: directories, keepingShown: true)
+            if firstOfFolder { triage.states = [:] }
+            return remoteTriageLoad()
         case .paired(let paired):
             remote?.isPairing = false
             isScanning = false
             let directories = remote.map { Array($0.directoriesByID.values) } ?? []
             showRemote(paired, directories: directories)
+            return remoteTriageLoad()
         case .settled:
             remote?.isPairing = false
             isScanning = false
@@ -116,6 +125,20 @@ extension BrowserState {
             remote?.activity = activity
         }
         return []
+    }
+
+    /// The ratings and flags of the listed items, from livegrid's index (issue 31.5).
+    private func remoteTriageLoad() -> [BrowserEffect] {
+        let subjects = allItems.compactMap(remoteTriageSubject)
+        return subjects.isEmpty ? [] : [.triage(.loadRemoteStates(subjects))]
+    }
+
+    /// How livegrid's index keys a remote item: its primary file's URL as shown (no password), decoded.
+    func remoteTriageSubject(_ item: LibraryItem) -> TriageStore.RemoteSubject? {
+        guard let remoteItem = remote?.itemsByID[item.id],
+              let url = item.still != nil ? remoteItem.stillURL : remoteItem.movieURL else { return nil }
+        return TriageStore.RemoteSubject(itemID: item.id, location: TriageStore.location(ofRemote: Self.displayString(url)),
+                                         file: item.primary, displayName: item.displayName)
     }
 
     /// `keepingShown`: an item already shown with the same files keeps the state its events brought (a

@@ -188,9 +188,12 @@ extension BrowserState {
             let old = triage.state(of: item.id)
             let new = change(old)
             guard new != old else { continue }
-            previous.append(.init(item: item, previous: old))
+            // A remote item is rated in livegrid's index under its URL (issue 31.5).
+            let subject = remote == nil ? nil : remoteTriageSubject(item)
+            if remote != nil, subject == nil { continue }
+            previous.append(.init(item: item, previous: old, remote: subject))
             triage.states[item.id] = new
-            effects.append(.triage(.writeState(new, item)))
+            effects.append(.triage(subject.map { .writeRemoteState(new, $0) } ?? .writeState(new, item)))
         }
         let suffix = what.isEmpty || what == verb ? "" : " " + what
         let who = triage.marks.isEmpty ? targets.first?.displayName ?? "" : describeTargets(targets)
@@ -200,7 +203,15 @@ extension BrowserState {
             message! += " · not \(current.displayName): U clears the marks"
         }
         if !previous.isEmpty { pushUndo(.init(.states(previous), summary: summary)) }
+        // A remote library's ratings always go to the index: said with the first one, not when its result comes
+        // back (the next key's message would cover it at once).
+        if remote != nil, !previous.isEmpty, !triage.toldWhereRatingsGo {
+            triage.toldWhereRatingsGo = true
+            message! += " · ratings are kept in livegrid's index: \(TriageStore.remoteReason)"
+        }
         refilter()
+        // Auto-advance (Lightroom's Caps Lock): on to the next item after rating the one under the cursor.
+        if triage.autoAdvance, triage.marks.isEmpty, selection + 1 < items.count { selectIndex(selection + 1) }
         return effects
     }
 
@@ -242,7 +253,7 @@ extension BrowserState {
             for change in changes { triage.states[change.item.id] = change.previous }
             refilter()
             message = "undid: \(entry.summary)" + next
-            return changes.map { .triage(.writeState($0.previous, $0.item)) }
+            return changes.map { .triage($0.restoringRequest) }
         case .trash(let trash):
             message = "undoing \(entry.summary): restoring from the trash…"
             return [.triage(.restore(trash))]
@@ -386,6 +397,10 @@ extension BrowserState {
             triage.states[id] = state
             refilter()
             message = error
+        case .keptInIndex(let reason):
+            guard !triage.toldWhereRatingsGo else { break }
+            triage.toldWhereRatingsGo = true
+            message = (message.map { $0 + " · " } ?? "") + "ratings are kept in livegrid's index: \(reason)"
         case .trashed(let undo, let text):
             if !undo.isEmpty {
                 let names = undo.records.compactMap { $0.entries.first.map { ($0.originalPath as NSString).lastPathComponent } }

@@ -62,6 +62,8 @@ public enum TriageResult: Sendable {
     case statesLoaded([String: TriageState])
     /// A rating or flag could not be written: the state read back from disk (or unrated) and why.
     case stateNotSaved(itemID: String, state: TriageState, error: String)
+    /// A rating or flag was kept in livegrid's index, not a sidecar, and why (said once per session).
+    case keptInIndex(reason: String)
     case trashed(ItemFileOperations.TrashUndo, message: String)
     /// A copy or move finished: the undo of what was done (nil when nothing was), the status line.
     case transferred(ItemFileOperations.TransferUndo?, message: String, filesChanged: Bool)
@@ -85,6 +87,9 @@ public enum TriageResult: Sendable {
 public enum TriageRequest: Sendable, Equatable {
     case loadStates([LibraryItem])
     case writeState(TriageState, LibraryItem)
+    /// A remote library's items: their ratings live in livegrid's index, keyed by URL (issue 31.5).
+    case loadRemoteStates([TriageStore.RemoteSubject])
+    case writeRemoteState(TriageState, TriageStore.RemoteSubject)
     case trash([LibraryItem])
     case restore(ItemFileOperations.TrashUndo)
     /// Undo of a copy (removes the unchanged copies) or a move (moves back, never over something new).

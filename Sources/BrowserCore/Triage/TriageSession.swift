@@ -35,6 +35,11 @@ public struct TriageSession: Sendable {
     public var quitsWhenIdle = false
     /// Rotations confirmed together share a number, so that their results make one undo entry.
     public var rotationBatch = 0
+    /// `[triage] auto_advance` / `--auto-advance`: after a rating or flag on the cursor item, the cursor
+    /// moves to the next item (Lightroom's Caps Lock mode).
+    public var autoAdvance = false
+    /// The status bar said where ratings go when a folder cannot be written (said once per session).
+    public var toldWhereRatingsGo = false
 
     /// True while a copy, move or export runs.
     public var isBusyWithFiles: Bool { isTransferring || isExporting }
@@ -65,9 +70,17 @@ public struct TriageSession: Sendable {
     public struct StateChange: Sendable, Hashable {
         public var item: LibraryItem
         public var previous: TriageState
-        public init(item: LibraryItem, previous: TriageState) {
+        /// A remote item's key (its URL), taken when it was rated: undone in the folder it was rated in.
+        public var remote: TriageStore.RemoteSubject?
+        public init(item: LibraryItem, previous: TriageState, remote: TriageStore.RemoteSubject? = nil) {
             self.item = item
             self.previous = previous
+            self.remote = remote
+        }
+
+        /// The write that puts the previous state back.
+        var restoringRequest: TriageRequest {
+            remote.map { .writeRemoteState(previous, $0) } ?? .writeState(previous, item)
         }
     }
 

@@ -69,6 +69,7 @@ extension BrowserState {
         if let zoom = viewerZoom, zoom.itemID != selectedItem?.id || (mode != .viewer && mode != .help) {
             viewerZoom = nil
         }
+        if viewerDrag != nil, !isViewerZoomed { viewerDrag = nil }
         if let point = viewerClickPoint, point.itemID != selectedItem?.id { viewerClickPoint = nil }
     }
 

@@ -70,6 +70,22 @@ public struct ViewerZoom: Sendable, Hashable {
         return min(max(center + Double(steps) * visible / 4, half), 1 - half)
     }
 
+    /// Moves the picture `columns`x`rows` cells with the pointer: the crop moves the other way by the image
+    /// pixels those cells show at 100 %, never past the image's edges. Without the image's size, a cell
+    /// moves the centre by 1 % of the image.
+    mutating func drag(columns: Int, rows: Int, cell: ZoomCellPixels, imageSize: (width: Int, height: Int)?,
+                       visibleWidth: Double?, visibleHeight: Double?) {
+        centerX = Self.dragged(centerX, cells: columns, pixelsPerCell: cell.width, total: imageSize?.width, visible: visibleWidth)
+        centerY = Self.dragged(centerY, cells: rows, pixelsPerCell: cell.height, total: imageSize?.height, visible: visibleHeight)
+    }
+
+    private static func dragged(_ center: Double, cells: Int, pixelsPerCell: Int, total: Int?, visible: Double?) -> Double {
+        let moved = total.map { center - Double(cells * pixelsPerCell) / Double(max(1, $0)) } ?? center - Double(cells) * 0.01
+        guard let visible else { return min(max(moved, 0), 1) }
+        guard visible < 1 else { return 0.5 }
+        return min(max(moved, visible / 2), 1 - visible / 2)
+    }
+
     /// Keeps the centre where the crop can be (after a resize or once the image's size is known).
     mutating func clamp(visibleWidth: Double?, visibleHeight: Double?) {
         pan(dx: 0, dy: 0, visibleWidth: visibleWidth, visibleHeight: visibleHeight)

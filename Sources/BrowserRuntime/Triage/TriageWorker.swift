@@ -18,8 +18,13 @@ public final class TriageWorker: Sendable {
     /// The user's trash (`XDG_DATA_HOME`/`HOME` at launch).
     private let trash: FreedesktopTrash
 
-    public init(environment: RuntimeEnvironment, post: @escaping @Sendable (BrowserAction) -> Void) {
+    /// Where ratings and flags go: sidecars, or livegrid's index where a folder cannot be written.
+    private let store: TriageStore
+
+    public init(environment: RuntimeEnvironment, store: TriageStore = .sidecarsOnly,
+                post: @escaping @Sendable (BrowserAction) -> Void) {
         home = environment.home
+        self.store = store
         trash = FreedesktopTrash(environment: environment.variables)
         self.post = post
     }
@@ -50,17 +55,24 @@ public final class TriageWorker: Sendable {
     private func run(_ request: TriageRequest) -> TriageResult? {
         switch request {
         case .loadStates(let items):
-            var states: [String: TriageState] = [:]
-            for item in items {
-                if let state = try? SidecarTriageStore.read(for: item), state != .unrated { states[item.id] = state }
-            }
-            return .statesLoaded(states)
+            return .statesLoaded(store.read(items))
         case .writeState(let state, let item):
             do {
-                try SidecarTriageStore.write(state, for: item)
-                return nil
+                switch try store.write(state, for: item) {
+                case .sidecar: return nil
+                case .index(let reason): return .keptInIndex(reason: reason)
+                }
             } catch {
-                return .stateNotSaved(itemID: item.id, state: (try? SidecarTriageStore.read(for: item)) ?? .unrated,
+                return .stateNotSaved(itemID: item.id, state: store.read([item])[item.id] ?? .unrated, error: "\(error)")
+            }
+        case .loadRemoteStates(let subjects):
+            return .statesLoaded(store.read(remote: subjects))
+        case .writeRemoteState(let state, let subject):
+            do {
+                try store.write(state, remote: subject)
+                return .keptInIndex(reason: TriageStore.remoteReason)
+            } catch {
+                return .stateNotSaved(itemID: subject.itemID, state: store.read(remote: [subject])[subject.itemID] ?? .unrated,
                                       error: "\(error)")
             }
         case .trash(let items):
@@ -184,6 +196,8 @@ public final class TriageWorker: Sendable {
                         stripLocation: Bool) -> TriageResult {
         var plan = ExportPlan(items: items, destination: destination, stripLocation: stripLocation)
         for (item, choice) in zip(items, choices) { plan.setChoice(choice, forItem: item.id) }
+        // Ratings kept in the index (a read-only folder) leave as sidecars beside the copies (issue 31.5).
+        for item in items { if let state = store.indexedState(of: item) { plan.ratings[item.id] = state } }
         var lastPost = Date.distantPast
         do {
             let report = try ExportRunner().run(plan) { [self] progress in

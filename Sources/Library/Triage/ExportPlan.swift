@@ -38,6 +38,10 @@ public struct ExportPlan: Sendable {
     /// Sharing without location: the new still, movie and sidecar lose their GPS position (the originals
     /// are untouched). See `ExportRunner` and `MediaWriting.withoutLocation`.
     public var stripLocation = false
+    /// Ratings and flags kept in the library index (the original's folder cannot be written), by item id:
+    /// each is written as an XMP sidecar beside the item's copy (its still's, for a pair), as a sidecar
+    /// beside the original would have travelled (issue 31.5).
+    public var ratings: [String: TriageState] = [:]
 
     public init(items: [LibraryItem], destination: String, choiceForAll: ExportChoice? = nil,
                 stripLocation: Bool = false) {

@@ -102,6 +102,15 @@ public struct ExportRunner: Sendable {
                                                            observe: observe).map(\.destination)
                 }
                 done = before + files.reduce(0) { $0 + fileSize($1) }
+                if let state = plan.ratings[entry.item.id], let copy = result.written.first {
+                    do {
+                        let sidecar = try SidecarTriageStore.write(state, forFile: copy)
+                        if PathBytes.exists(sidecar), !result.written.contains(sidecar) { result.written.append(sidecar) }
+                    } catch {
+                        // The copies are complete; the item still counts as failed, since its rating did not go along.
+                        result.failure = "copied, but its rating could not be written beside the copy: \(error)"
+                    }
+                }
             } catch {
                 done = before + files.reduce(0) { $0 + fileSize($1) }
                 result.failure = "\(error)"

@@ -38,7 +38,12 @@ public enum SidecarTriageStore {
 
     /// The item's rating and flag; unrated when it has no sidecar.
     public static func read(for item: LibraryItem) throws -> TriageState {
-        guard let sidecar = SidecarLocator.ratingSidecar(for: item) else { return .unrated }
+        try read(forFile: item.primary.path)
+    }
+
+    /// The rating in the sidecar of the media file at `path`; unrated when it has none.
+    public static func read(forFile path: String) throws -> TriageState {
+        guard let sidecar = SidecarLocator.existingSidecars(for: path, includingLinks: true).first else { return .unrated }
         return try read(sidecar: sidecar)
     }
 
@@ -99,7 +104,15 @@ public enum SidecarTriageStore {
     /// the sidecar's path.
     @discardableResult
     public static func write(_ state: TriageState, for item: LibraryItem) throws -> String {
-        let path = SidecarLocator.ratingSidecar(for: item) ?? SidecarLocator.preferredSidecar(for: item.primary.path)
+        try write(state, forFile: item.primary.path)
+    }
+
+    /// `write(_:for:)` for the media file at `file` (the still of a Live Photo): an exported copy gets its
+    /// sidecar this way.
+    @discardableResult
+    public static func write(_ state: TriageState, forFile file: String) throws -> String {
+        let path = SidecarLocator.existingSidecars(for: file, includingLinks: true).first
+            ?? SidecarLocator.preferredSidecar(for: file)
         let target = try resolvedTarget(of: path) ?? path
         var packet: XMPPacketText
         var permissions: mode_t = 0o644

@@ -146,13 +146,20 @@ final class CurlEngine: @unchecked Sendable {
 
 extension RemoteError {
     /// The user-facing reason for a libcurl failure.
-    init(curlCode code: CURLcode, detail: String, maxRedirects: Int) {
+    /// `host`: the server's name as it was looked up (an SSH alias's HostName).
+    init(curlCode code: CURLcode, detail: String, maxRedirects: Int, host: String) {
         switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            self = .hostNotFound(host)
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            // libcurl: "Could not resolve proxy: NAME".
+            let name = detail.range(of: "proxy: ").map { String(detail[$0.upperBound...]) }
+            self = .proxyNotFound(name.flatMap { $0.isEmpty ? nil : $0 } ?? "host")
         case CURLE_OPERATION_TIMEDOUT:
             self = .timedOut
         case CURLE_TOO_MANY_REDIRECTS:
             self = .tooManyRedirects(maxRedirects)
-        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
+        case CURLE_COULDNT_CONNECT, CURLE_RECV_ERROR,
              CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_WEIRD_SERVER_REPLY:
             self = .connectionLost(detail)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,

@@ -228,7 +228,8 @@ final class CurlTransfer {
     func failure(_ code: CURLcode) -> RemoteError {
         if let hostKeyProblem { return .hostKeyRejected(host: ssh?.host.hostname ?? requestURL.host ?? "", problem: hostKeyProblem) }
         if ssh != nil, let sftp = RemoteError(sftpCode: code, detail: failureDetail(code), url: requestURL) { return sftp }
-        return RemoteError(curlCode: code, detail: failureDetail(code), maxRedirects: maxRedirects)
+        return RemoteError(curlCode: code, detail: failureDetail(code), maxRedirects: maxRedirects,
+                           host: ssh?.host.hostname ?? requestURL.host ?? "the server")
     }
 
     /// libcurl's own words for the last failure (the error buffer), or its generic text for `code`.

@@ -34,6 +34,10 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case changedOnServer(String)
     /// Writing more would take the download cache over its size limit, and every file in it is in use.
     case cacheFull(limit: UInt64)
+    /// The server's host name does not resolve (no such name in DNS, or no DNS answered).
+    case hostNotFound(String)
+    /// The proxy's host name does not resolve (`https_proxy`, `all_proxy`...).
+    case proxyNotFound(String)
     /// A service's own refusal, already worded as one sentence for the user (S3's error codes: `S3Failure`).
     case service(String, transient: Bool)
 
@@ -62,6 +66,9 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cacheFull(let limit):
             return "the download cache is full (\(limit) bytes, all in use by running downloads); try again when they end"
         case .service(let sentence, _): return sentence
+        case .hostNotFound(let host): return "\(host): this host name does not resolve (check the name, or your DNS)"
+        case .proxyNotFound(let proxy):
+            return "the proxy \(proxy) does not resolve (check the proxy setting, such as https_proxy or all_proxy, or your DNS)"
         }
     }
 

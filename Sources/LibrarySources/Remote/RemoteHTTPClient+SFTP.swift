@@ -88,6 +88,7 @@ extension RemoteHTTPClient {
         if current.proven { return }
         let ssh = configuration.ssh
         let settings = current.settings
+        try Self.checkResolves(settings.hostname)
         var tried: [String] = []
         func attempt(_ method: SSHAuthMethod) async throws -> Bool {
             lock.withLock { sshSessions[key]?.auth = method }
@@ -128,6 +129,20 @@ extension RemoteHTTPClient {
         }
         throw RemoteError.authenticationFailed("\(login) accepted none of: "
                                                + (tried.isEmpty ? "(no agent, no key files)" : tried.joined(separator: ", ")))
+    }
+
+    /// Looks the host name up before the login search: without that, a name that does not resolve was asked a
+    /// password for, or said "login refused" (no method to try) — every try fails the same way, before SSH
+    /// starts. Only a failed look-up is reported here; everything else is left to the connection.
+    static func checkResolves(_ host: String) throws {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &found)
+        if let found { freeaddrinfo(found) }
+        // EAI_MEMORY and EAI_SYSTEM say nothing about the name: the connection will tell.
+        guard status != 0, status != EAI_MEMORY, status != EAI_SYSTEM else { return }
+        throw RemoteError.hostNotFound(host)
     }
 
     /// SFTP directory: the long listing (types, sizes, dates) and the names-only listing, checked against

@@ -20,6 +20,8 @@ final class TerminalInputReader {
     /// True when the terminal reports key releases (kitty keyboard protocol, flags pushed).
     let kittyKeys: Bool
     private let mouse: Bool
+    /// Whether button-1 motion is reported now (nil: unknown, after a suspend).
+    private var reportsButtonMotion: Bool? = false
 
     /// Asks for the kitty keyboard protocol (its answer is normally already in from the start-up probe) and
     /// pushes its flags when the terminal speaks it; switches SGR mouse reports on (curses no longer decodes
@@ -40,8 +42,20 @@ final class TerminalInputReader {
     /// and the signal handlers pop the flags on the other ways out; endwin switches the mouse off). Writes to a
     /// terminal that is gone fail; that is fine.
     func shutdown() {
+        if mouse, reportsButtonMotion != false { KittyKeyboard.writeRaw(TerminalSequences.buttonMotionOff) }
         if mouse { KittyKeyboard.writeRaw(TerminalSequences.sgrMouseOff) }
         KittyKeyboard.pop()
+    }
+
+    /// Motion reports while button 1 is held (drag to pan the zoomed viewer), only while they are wanted: with
+    /// them on, a held button reports every cell it crosses, which the grid and the fitted viewer have no use
+    /// for. Writes only when the mode changes; `again` after a resume, when curses set the mouse up anew.
+    func reportButtonMotion(_ wanted: Bool, again: Bool = false) {
+        guard mouse else { return }
+        if again { reportsButtonMotion = nil }
+        guard reportsButtonMotion != wanted else { return }
+        KittyKeyboard.writeRaw(wanted ? TerminalSequences.buttonMotionOn : TerminalSequences.buttonMotionOff)
+        reportsButtonMotion = wanted
     }
 
     /// Takes everything already there (the loop waited for it in `LoopWait`) and decodes it. An unfinished
@@ -127,6 +141,7 @@ final class TerminalInputReader {
             switch (mouse.button, mouse.kind) {
             case (.left, .press): return .mouse(x: mouse.column, y: mouse.row, kind: .press)
             case (.left, .release), (.none, .release): return .mouse(x: mouse.column, y: mouse.row, kind: .release)
+            case (.left, .motion): return .mouse(x: mouse.column, y: mouse.row, kind: .drag)
             case (.wheelUp, _): return .mouse(x: mouse.column, y: mouse.row, kind: .wheelUp)
             case (.wheelDown, _): return .mouse(x: mouse.column, y: mouse.row, kind: .wheelDown)
             default: return nil
