@@ -89,6 +89,7 @@ public final class BrowserApp {
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
     private var remote: RemoteSession?
+    private let remoteExport = RemoteItemExport()
     /// Writes symbol pictures directly, curses keeping the text (nil in pixel modes, or without colours, or
     /// with LIVEGRID_CURSES_PICTURES=1 to compare with curses drawing them).
     private var directCells: DirectCellOutput?
@@ -477,13 +478,23 @@ public final class BrowserApp {
             remote?.perform(remoteEffect)
         case .triage(let request):
             // Remote items are names on a server, not files here: file operations would act on the working
-            // directory. Marks, filters, and ratings and flags (kept in livegrid's index) work remotely.
+            // directory. Marks, filters, and ratings and flags (kept in livegrid's index) work remotely, and an
+            // export downloads the files and exports local copies.
             let keptInIndex: Bool = switch request {
             case .loadRemoteStates, .writeRemoteState: true
             default: false
             }
-            if remote != nil, !keptInIndex {
-                inbox.post(.triage(.result(RemoteSession.refusal(of: request))))
+            if let remote, !keptInIndex {
+                switch request {
+                case .export(let items, let choices, let destination, let stripLocation):
+                    remoteExport.start(items, choices: choices, destination: destination, stripLocation: stripLocation,
+                                       library: remote.current, worker: triageWorker, post: { [inbox] in inbox.post($0) })
+                case .cancelExport:
+                    remoteExport.cancel()
+                    triageWorker.perform(request)
+                default:
+                    inbox.post(.triage(.result(RemoteSession.refusal(of: request))))
+                }
                 break
             }
             triageWorker.perform(request)

@@ -44,6 +44,31 @@ final class RemoteBrowseStateTests: XCTestCase {
         XCTAssertEqual(state.remoteItem(id: "IMG_1.JPG")?.isPlaceholder, false)
     }
 
+    /// A paged listing (S3) is shown page by page; a later listing's copy of an item already shown does not
+    /// undo what an event brought meanwhile, and an item whose movie came on a later page becomes the pair.
+    func testListingSoFarIsShownAndLaterPagesKeepShownStateAndUpgradePairs() {
+        var state = state()
+        state.reduce(.remote(.event(directory: base, .listedSoFar(items: [remoteItem("A.JPG"), remoteItem("IMG_1.JPG")],
+                                                                  subdirectories: [sub]))))
+        XCTAssertEqual(state.items.map(\.id), ["sub/", "A.JPG", "IMG_1.JPG"], "the first page is shown at once")
+        XCTAssertTrue(state.isScanning, "the listing goes on")
+        state.reduce(.select(index: 1))
+        state.reduce(.remote(.event(directory: base, .itemChanged(remoteItem("A.JPG", still: .downloaded(path: "/c/a.jpg"))))))
+        // The next page's copy of A.JPG was taken before its download ended; IMG_1.MOV came on that page.
+        state.reduce(.remote(.event(directory: base, .listedSoFar(items: [remoteItem("A.JPG"), remoteItem("IMG_1.JPG", movie: "IMG_1.MOV"),
+                                                                          remoteItem("Z.JPG")], subdirectories: [sub]))))
+        XCTAssertEqual(state.items.map(\.id), ["sub/", "A.JPG", "IMG_1.JPG", "Z.JPG"])
+        XCTAssertEqual(state.remoteItem(id: "A.JPG")?.stillState, .downloaded(path: "/c/a.jpg"), "the event's state stays")
+        XCTAssertEqual(state.remoteItem(id: "IMG_1.JPG")?.item.kind, .live, "the still became a pair when its movie came")
+        XCTAssertEqual(state.items.first { $0.id == "IMG_1.JPG" }?.kind, .live)
+        XCTAssertEqual(state.selectedItem?.id, "A.JPG", "the selection stays on its item")
+        state.reduce(.remote(.event(directory: base, .listed(items: [remoteItem("A.JPG"), remoteItem("IMG_1.JPG", movie: "IMG_1.MOV")],
+                                                             subdirectories: [sub], rejected: []))))
+        XCTAssertEqual(state.items.map(\.id), ["sub/", "A.JPG", "IMG_1.JPG"], "the whole listing replaces the pages")
+        XCTAssertNil(state.remoteItem(id: "Z.JPG"))
+        XCTAssertEqual(state.remoteItem(id: "A.JPG")?.stillState, .downloaded(path: "/c/a.jpg"))
+    }
+
     func testEventsOfAnotherDirectoryAreIgnored() {
         var state = state()
         let other = URL(string: "http://127.0.0.1:8080/elsewhere/")!

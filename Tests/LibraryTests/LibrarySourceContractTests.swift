@@ -7,7 +7,7 @@ import TestSupport
 
 /// Every kind of library (`LibrarySource`) through the same protocol-level checks, each against its real
 /// server on 127.0.0.1: a local directory, nginx's HTTP index, python's http.server (no Range support),
-/// nginx's WebDAV, and OpenSSH's SFTP. The checks use only the protocol's verbs and capabilities.
+/// nginx's WebDAV, OpenSSH's SFTP and SeaweedFS's S3. The checks use only the protocol's verbs and capabilities.
 final class LibrarySourceContractTests: RemoteServerTestCase {
     private var photos: URL { root.appendingPathComponent("www/photos") }
 
@@ -112,6 +112,23 @@ final class LibrarySourceContractTests: RemoteServerTestCase {
         configuration.ssh.useAgent = false
         try await checkContract(URL(string: sshd.url(photos.path))!, client: RemoteHTTPClient(configuration: configuration))
         XCTAssertFalse(SFTPSource.capabilities.suffixRanges, "SFTP asks for the bytes themselves")
+    }
+
+    /// S3 on a real SeaweedFS (a real SigV4 check), the same files uploaded under a prefix with curl's SigV4.
+    func testS3OnSeaweedFS() async throws {
+        let server = try S3TestServer.start(in: root.appendingPathComponent("s3"))
+        defer { server.stop() }
+        try server.createBucket("photos")
+        for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg", "sub/inner.jpeg"] {
+            try server.put("photos", "lib/" + name, file: photos.appendingPathComponent(name).path)
+        }
+        var configuration = RemoteHTTPConfiguration()
+        configuration.idleTimeout = 10
+        configuration.netrc = Netrc()
+        configuration.s3 = S3Settings(endpoint: URL(string: server.endpoint),
+                                      credentials: S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey))
+        try await checkContract(URL(string: "s3://photos/lib/")!, client: RemoteHTTPClient(configuration: configuration))
+        XCTAssertFalse(S3Source.capabilities.writable, "livegrid writes nothing to a bucket")
     }
 
     /// The one table: every scheme of every kind leads back to its kind, `ssh` is spelled `sftp`, an unknown

@@ -29,21 +29,26 @@ final class RemotePreviewTests: RemoteServerTestCase {
         library.probePolicy = .onDemand
         let items = try await library.load()
         for item in items { library.requestPreview(item.id) }
-        try await waitUntil(seconds: 20) { library.items.allSatisfy { $0.preview.isSettled } }
+        try await waitUntil(seconds: 20) { library.items.allSatisfy { $0.preview.isSettled && $0.preview.preview?.replacesStill != nil } }
 
         let camera = try XCTUnwrap(library.items.first { $0.item.displayName == "camera.jpg" }?.preview.preview)
         XCTAssertEqual(camera.info.pixelWidth, 160)
         XCTAssertEqual(camera.info.pixelHeight, 120)
         XCTAssertEqual(camera.info.orientation, 1, "the still's orientation")
-        XCTAssertTrue(camera.replacesStill, "no XMP and no trailer: a picture and nothing more")
-        XCTAssertLessThan(camera.bytesFetched, 80 << 10, "the head (and the last 8 bytes), not 3.4 MB")
+        XCTAssertEqual(camera.replacesStill, true, "no XMP and no trailer: a picture and nothing more")
+        // train.jpg's thumbnail is bytes 2340..<10952 (8,612 bytes) of a 12 KB Exif segment with a MakerNote.
+        XCTAssertLessThanOrEqual(camera.bytesFetched, 8612 * 3 / 2, "a small head and the thumbnail's range, not the Exif segment and more")
+        XCTAssertGreaterThanOrEqual(camera.bytesFetched, 8612)
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: camera.path)).prefix(2)), [0xFF, 0xD8])
         let pixel = try XCTUnwrap(library.items.first { $0.item.displayName == "pixel.jpg" }?.preview.preview)
-        XCTAssertFalse(pixel.replacesStill, "XMP may carry a Motion Photo's movie: the still is still fetched")
+        XCTAssertEqual(pixel.replacesStill, false, "XMP may carry a Motion Photo's movie: the still is still fetched")
 
         let lines = accessLog().filter { $0.contains("/photos/lone/") && !$0.hasPrefix("GET /photos/lone/ ") }
         XCTAssertTrue(lines.allSatisfy { $0.contains(" 206 range=bytes=") }, "ranges only:\n" + lines.joined(separator: "\n"))
-        XCTAssertEqual(lines.filter { $0.contains("camera.jpg") }.count, 2, "the head and one piece of its end (the trailer's 8 bytes inside the end check's 64):\n" + lines.joined(separator: "\n"))
+        let cameraLines = lines.filter { $0.contains("camera.jpg") }
+        XCTAssertEqual(cameraLines.count, 4, "the head, the rest of the thumbnail, the marker after Exif's segment (1.3 KB further), the last 8 bytes:\n"
+                       + cameraLines.joined(separator: "\n"))
+        XCTAssertTrue(cameraLines.contains { $0.contains("range=bytes=5120-10951") }, "the thumbnail's range exactly:\n" + cameraLines.joined(separator: "\n"))
     }
 
     /// A HEIC's thumbnail item lies in the head (an iPhone's ends 33 KB in): it is the preview, a one-image HEIF

@@ -193,3 +193,45 @@ public final class S3TestServer {
             if r.status != 200: sys.exit('PUT %s: %d' % (key, r.status))
         """#
 }
+
+/// One SeaweedFS shared by the tests of a class: started by the first test that asks (`server()`), filled
+/// once by `prepare`, stopped with its directory by `stop()` in the class's `tearDown`. A failed start is
+/// kept: the class's other tests fail (or skip) at once with the same reason instead of waiting a minute each.
+// unchecked: used from XCTest's test thread only (the tests of a class run one after the other).
+public final class SharedS3TestServer: @unchecked Sendable {
+    private let name: String
+    private let prepare: (S3TestServer) throws -> Void
+    private var shared: S3TestServer?
+    private var startError: Error?
+    private var directory: URL?
+
+    /// `name`: the temporary directory's prefix.
+    public init(_ name: String, prepare: @escaping (S3TestServer) throws -> Void) {
+        self.name = name
+        self.prepare = prepare
+    }
+
+    public func server() throws -> S3TestServer {
+        if let startError { throw startError }
+        if let shared { return shared }
+        do {
+            let directory = try Fixtures.makeTemporaryDirectory(name)
+            self.directory = directory   // removed at the class's end even when the server does not start
+            let server = try S3TestServer.start(in: directory)
+            try prepare(server)
+            shared = server
+            return server
+        } catch {
+            startError = error
+            throw error
+        }
+    }
+
+    public func stop() {
+        shared?.stop()
+        shared = nil
+        if let directory { try? FileManager.default.removeItem(at: directory) }   // a leftover only costs /tmp space
+        directory = nil
+        startError = nil
+    }
+}

@@ -83,13 +83,22 @@ extension BrowserState {
     private mutating func apply(_ event: RemoteLibraryEvent) -> [BrowserEffect] {
         switch event {
         case .listed(let listed, let directories, let rejected):
+            let firstOfFolder = remote?.itemsByID.isEmpty ?? true
             remote?.isPairing = true
             remote?.listingError = nil
             remote?.directoriesByID = Dictionary(directories.map { (Self.folderID($0), $0) }, uniquingKeysWith: { a, _ in a })
-            showRemote(listed, directories: directories)
+            showRemote(listed, directories: directories, keepingShown: true)
             scanWarnings = rejected.map { "skipped \($0)" }
-            // Ids are names within the folder shown: another folder's IMG_1.JPG is not this one.
-            triage.states = [:]
+            // Ids are names within the folder shown: another folder's IMG_1.JPG is not this one (a paged
+            // listing's earlier pages already loaded this folder's).
+            if firstOfFolder { triage.states = [:] }
+            return remoteTriageLoad()
+        case .listedSoFar(let listed, let directories):
+            let firstOfFolder = remote?.itemsByID.isEmpty ?? true
+            remote?.listingError = nil
+            remote?.directoriesByID = Dictionary(directories.map { (Self.folderID($0), $0) }, uniquingKeysWith: { a, _ in a })
+            showRemote(listed, directories: directories, keepingShown: true)
+            if firstOfFolder { triage.states = [:] }
             return remoteTriageLoad()
         case .paired(let paired):
             remote?.isPairing = false
@@ -132,15 +141,25 @@ extension BrowserState {
                                          file: item.primary, displayName: item.displayName)
     }
 
-    private mutating func showRemote(_ remoteItems: [RemoteItem], directories: [RemoteEntry]) {
+    /// `keepingShown`: an item already shown with the same files keeps the state its events brought (a
+    /// listing's copy may have been taken before an event that already arrived); items no longer listed go.
+    private mutating func showRemote(_ remoteItems: [RemoteItem], directories: [RemoteEntry], keepingShown: Bool = false) {
         guard let depth = remote?.depth else { return }
         // Built in place (no intermediate arrays of pairs or items): a listing may hold 200,000 items of 1.2 KB.
-        remote?.itemsByID = [:]
-        remote?.itemsByID = RemoteItemTable(remoteItems)
+        if keepingShown, var table = remote?.itemsByID, !table.isEmpty {
+            remote?.itemsByID = [:]
+            table.update(with: remoteItems) { shown, listed in
+                shown.stillLocation == listed.stillLocation && shown.movieLocation == listed.movieLocation
+            }
+            remote?.itemsByID = table
+        } else {
+            remote?.itemsByID = [:]
+            remote?.itemsByID = RemoteItemTable(remoteItems)
+        }
         let sortedDirectories = directories.sorted { NaturalOrder.less($0.name, $1.name) }
         var shown = RemoteBrowseState.folderItems(sortedDirectories, depth: depth)
         shown.reserveCapacity(shown.count + remoteItems.count)
-        for item in remoteItems { shown.append(item.item) }
+        for item in remoteItems { shown.append(remote?.itemsByID[item.id]?.item ?? item.item) }
         setItems(shown)
         if let id = remote?.selectAfterListing, let index = items.firstIndex(where: { $0.id == id }) {
             selectIndex(index)

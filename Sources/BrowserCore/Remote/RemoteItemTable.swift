@@ -46,6 +46,19 @@ public struct RemoteItemTable: Sendable, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Becomes `listed` (each id once, the first winning), keeping an item already here where `keeps(here,
+    /// listed)` says so: changed in place, without a second table of every item.
+    public mutating func update(with listed: [RemoteItem], keeps: (RemoteItem, RemoteItem) -> Bool) {
+        var listedIDs = Set<String>()
+        listedIDs.reserveCapacity(listed.count)
+        for item in listed where listedIDs.insert(item.id).inserted {
+            if let here = self[item.id], keeps(here, item) { continue }
+            self[item.id] = item
+        }
+        guard listedIDs.count < items.count else { return }
+        for id in items.map(\.id) where !listedIDs.contains(id) { self[id] = nil }
+    }
+
     public var values: [RemoteItem] { items }
     public var count: Int { items.count }
     public var isEmpty: Bool { items.isEmpty }

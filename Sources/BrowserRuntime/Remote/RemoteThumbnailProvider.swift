@@ -108,7 +108,9 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
         case .none:
             return false
         case .ready(let preview):
-            guard preview.replacesStill, let size = preview.uprightSize,
+            // Shown already; whether it is all the still holds for a cell is being checked.
+            guard let replaces = preview.replacesStill else { return true }
+            guard replaces, let size = preview.uprightSize,
                   let box = CellPictureResolution.sufficientBox(mode: .symbols, columns: key.width, rows: key.height) else { return false }
             // The picture is fitted into the box: the preview serves when that needs no enlarging (10 % slack).
             let scale = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height))

@@ -100,6 +100,9 @@ public struct RemoteItem: Sendable, Identifiable {
 public enum RemoteLibraryEvent: Sendable {
     /// The listing arrived: items are placeholders, subdirectories are navigable.
     case listed(items: [RemoteItem], subdirectories: [RemoteEntry], rejected: [RejectedRemoteEntry])
+    /// A paged listing's entries so far, while more pages are fetched (the browser's libraries only): shown at
+    /// once; `.listed` follows with the whole listing. An item may change kind when its partner comes later.
+    case listedSoFar(items: [RemoteItem], subdirectories: [RemoteEntry])
     /// More entries were listed than the library keeps (`RemoteLibrary.maxEntries`): only the first `kept` are
     /// shown. Comes just before `.listed`.
     case listingTruncated(kept: Int, limit: Int)

@@ -128,6 +128,8 @@ public final class RemoteLibrary: Sendable {
     public var listing: RemoteListing? { state.withLockedValue { s in s.listing } }
     public var items: [RemoteItem] { state.withLockedValue { s in s.items } }
     public var subdirectories: [RemoteEntry] { listing?.directories ?? [] }
+    /// One item, without copying the whole list.
+    public func item(id: String) -> RemoteItem? { state.withLockedValue { s in s.items.first { $0.id == id } } }
     /// Bytes and requests spent reading headers for pairing.
     public var probeBytes: UInt64 { state.withLockedValue { s in s.probeBytes } }
     public var probeRequests: Int { state.withLockedValue { s in s.probeRequests } }
@@ -162,27 +164,14 @@ public final class RemoteLibrary: Sendable {
 
     // MARK: loading
 
-    /// Lists the directory and emits placeholders; returns once every item is paired.
+    /// Lists the directory and emits placeholders; returns once every item is paired. The browser
+    /// (`.onDemand`) is shown the entries of a paged listing (S3) as its pages arrive (`.listedSoFar`), each
+    /// time the entries kept have doubled, so the work of showing them stays linear in the listing's length.
     @discardableResult
     public func load() async throws -> [RemoteItem] {
-        let listing = try await client.list(url, maxEntries: maxEntries)
-        var byName: [String: Int] = [:]
-        var media: [RemoteEntry] = []
-        for (index, entry) in listing.entries.enumerated()
-        where !entry.isDirectory && LibraryScanner.mediaExtensions.contains(entry.nameExtension.lowercased()) {
-            media.append(entry)
-            if byName[entry.name] == nil { byName[entry.name] = index }
-        }
-        var placeholders = Self.placeholders(for: media)
-        for i in placeholders.indices { placeholders[i] = withStates(placeholders[i]) }
-        state.withLockedValue { s in
-            s.listing = listing
-            s.entryIndexByName = byName
-            s.items = placeholders
-            s.indexItemURLs()
-        }
-        placeholders = []
-        byName = [:]
+        let pages = probePolicy == .onDemand ? pageHandler() : nil
+        let listing = try await client.list(url, maxEntries: maxEntries, pages: pages)
+        var media = publish(listing)
         // The browser reads no headers: the media entries are not needed while it builds its grid.
         if probePolicy == .onDemand { media = [] }
         if listing.truncated { emit(.listingTruncated(kept: listing.entries.count, limit: maxEntries)) }
@@ -208,6 +197,61 @@ public final class RemoteLibrary: Sendable {
         let done = items
         emit(.paired(done))
         return done
+    }
+
+    /// Shows a paged listing's entries so far each time they have doubled since last shown.
+    private func pageHandler() -> RemoteListingPages {
+        let shownCount = Locked(0)
+        return { @Sendable [weak self] (partial: RemoteListing) -> Void in
+            let count = partial.entries.count
+            let due: Bool = shownCount.withLockedValue { (shown: inout Int) -> Bool in
+                guard count >= max(1, 2 * shown) else { return false }
+                shown = count
+                return true
+            }
+            guard due, let library = self else { return }
+            _ = library.publish(partial)
+            library.emit(.listedSoFar(items: library.items, subdirectories: partial.directories))
+        }
+    }
+
+    /// Makes `listing` (the whole one, or a paged listing's entries so far) the library's placeholders and
+    /// returns its media entries. Items already known keep what was learned of them (a preview, a still's
+    /// facts, a cell settled from its files) while their files stay the same; an item whose partner arrived
+    /// with a later page becomes the pair the names suggest, keeping its preview.
+    private func publish(_ listing: RemoteListing) -> [RemoteEntry] {
+        var byName: [String: Int] = [:]
+        var media: [RemoteEntry] = []
+        for (index, entry) in listing.entries.enumerated()
+        where !entry.isDirectory && LibraryScanner.mediaExtensions.contains(entry.nameExtension.lowercased()) {
+            media.append(entry)
+            if byName[entry.name] == nil { byName[entry.name] = index }
+        }
+        var placeholders = Self.placeholders(for: media)
+        for i in placeholders.indices { placeholders[i] = withStates(placeholders[i]) }
+        state.withLockedValue { s in
+            if !s.items.isEmpty {
+                for i in placeholders.indices {
+                    let fresh = placeholders[i]
+                    let key = fresh.stillLocation.map { s.key($0) } ?? fresh.movieLocation.map { s.key($0) } ?? ""
+                    guard let index = s.itemIndices(of: key).first(where: { $0 < s.items.count && s.items[$0].id == fresh.id })
+                    else { continue }
+                    let old = s.items[index]
+                    if old.stillLocation == fresh.stillLocation, old.movieLocation == fresh.movieLocation {
+                        placeholders[i] = old
+                    } else if old.stillLocation == fresh.stillLocation {
+                        placeholders[i].preview = old.preview
+                        placeholders[i].stillInfoKnown = old.stillInfoKnown
+                        if old.stillInfoKnown, let info = old.item.still?.info { placeholders[i].item.still?.info = info }
+                    }
+                }
+            }
+            s.listing = listing
+            s.entryIndexByName = byName
+            s.items = placeholders
+            s.indexItemURLs()
+        }
+        return media
     }
 
     private func probeAll(_ entries: [RemoteEntry]) async -> [RemoteHeaderProbe.Result] {
@@ -400,22 +444,27 @@ public final class RemoteLibrary: Sendable {
         for start in starts {
             // A Task: the head is fetched with the client's async API; the window above bounds how many run.
             Task.detached { [weak self] in
-                let preview = await RemotePreviewReader.read(start.url, size: start.size, client: client,
-                                                             directory: cache.directory(for: start.url), limits: limits)
-                self?.previewArrived(start.id, preview)
+                let found = await RemotePreviewReader.read(start.url, size: start.size, client: client,
+                                                           directory: cache.directory(for: start.url), limits: limits)
+                // Shown at once; whether it replaces the still is checked after (a few bytes more), while the
+                // window lets the next head go.
+                self?.previewArrived(start.id, found?.preview, freesWindow: true)
+                guard let found else { return }
+                let checked = await RemotePreviewReader.check(found, client: client)
+                self?.previewArrived(start.id, checked, freesWindow: false)
             }
         }
     }
 
-    private func previewArrived(_ id: String, _ preview: RemotePreview?) {
+    private func previewArrived(_ id: String, _ preview: RemotePreview?, freesWindow: Bool) {
         let changed: RemoteItem? = state.withLockedValue { s in
-            s.previewsInFlight -= 1
+            if freesWindow { s.previewsInFlight -= 1 }
             guard let i = s.items.firstIndex(where: { $0.id == id }) else { return nil }
             s.items[i].preview = preview.map { .ready($0) } ?? .none
             return s.items[i]
         }
         if let changed { emit(.itemChanged(changed)) }
-        startPreviews()
+        if freesWindow { startPreviews() }
     }
 
     /// Downloads an item's movie only (its still waits until its preview is known not to serve).

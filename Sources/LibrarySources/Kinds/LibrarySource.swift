@@ -34,6 +34,11 @@ public protocol LibrarySource: Sendable {
     /// Logs in (or checks that the library answers) before the first listing; a no-op by default.
     func prepare(_ directory: URL) async throws
     func list(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListing
+    /// `list`, handing the entries so far to `pages` after each page of a paged listing while more pages
+    /// follow (S3's ListObjectsV2: 1,000 keys a page), so that a browser draws its first screen before the last
+    /// page. The returned listing is the whole one, as `list`'s. A kind listed in one answer never calls `pages`
+    /// (the default).
+    func list(_ directory: URL, maxEntries: Int, maxBytes: Int, pages: RemoteListingPages?) async throws -> RemoteListing
     func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse
     /// Starts streaming the file (from `offset`; `validator`, when given, makes a changed file come whole
     /// again, HTTP's `If-Range`). The handler is called as `RemoteTransferHandler` documents.
@@ -81,4 +86,10 @@ extension LibrarySource {
     public static func canonicalScheme(_ scheme: String) -> String { scheme }
     public var capabilities: LibrarySourceCapabilities { Self.capabilities }
     public func prepare(_ directory: URL) async throws {}
+    public func list(_ directory: URL, maxEntries: Int, maxBytes: Int, pages: RemoteListingPages?) async throws -> RemoteListing {
+        try await list(directory, maxEntries: maxEntries, maxBytes: maxBytes)
+    }
 }
+
+/// Receives a paged listing's entries so far (`LibrarySource.list(_:maxEntries:maxBytes:pages:)`).
+public typealias RemoteListingPages = @Sendable (RemoteListing) -> Void

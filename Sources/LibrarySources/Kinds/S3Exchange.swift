@@ -151,6 +151,20 @@ enum S3Failure {
         }
     }
 
+    /// The region an answer sends the bucket to, as AWS answers a request signed for the wrong one: 301
+    /// PermanentRedirect (with `x-amz-bucket-region`), or 400 AuthorizationHeaderMalformed naming `<Region>`.
+    /// nil for any other answer, or a region that is not a plain name.
+    static func redirectRegion(_ reply: S3Reply) -> String? {
+        guard [301, 307, 400].contains(reply.status) else { return nil }
+        let document = S3ErrorDocument.parse(reply.body)
+        let codes: Set<String> = ["PermanentRedirect", "TemporaryRedirect", "AuthorizationHeaderMalformed", "IllegalLocationConstraintException"]
+        if let document { guard codes.contains(document.code) else { return nil } } else if reply.status == 400 { return nil }
+        guard let region = reply.headers["x-amz-bucket-region"] ?? document?.region, !region.isEmpty, region.count <= 32,
+              region.unicodeScalars.allSatisfy({ CharacterSet.lowercaseLetters.contains($0) || CharacterSet.decimalDigits.contains($0) || $0 == "-" }),
+              region.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
+        return region
+    }
+
     static func regionSentence(_ bucket: String, _ region: String, _ settings: S3Settings) -> RemoteError {
         .service("the bucket \(bucket) is in the region \(shortened(region)), not \(settings.region): set AWS_REGION=\(shortened(region))", transient: false)
     }

@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -29,6 +30,12 @@ public struct S3Source: LibrarySource {
     /// Pages of ListObjectsV2 (continuation tokens) until the listing ends or `maxEntries` are kept; the listing
     /// is then `truncated`. `maxBytes` bounds each page. Keys come URL-encoded (`encoding-type=url`: an XML body cannot carry every key).
     public func list(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListing {
+        try await list(directory, maxEntries: maxEntries, maxBytes: maxBytes, pages: nil)
+    }
+
+    /// As `list`, with the entries so far handed to `pages` after every page but the last (the browser shows
+    /// them while the next page is fetched). A cancelled task stops between pages.
+    public func list(_ directory: URL, maxEntries: Int, maxBytes: Int, pages: RemoteListingPages?) async throws -> RemoteListing {
         let directory = RemoteEntryValidator.directoryURL(directory)
         let address = try S3Address(directory)
         let prefix = address.key
@@ -42,7 +49,12 @@ public struct S3Source: LibrarySource {
             // The byte cap is per page: a page is parsed and dropped before the next, so memory is the entries
             // kept (capped by maxEntries); a whole-listing cap would cut a 200,000-key prefix (~42 MB of XML)
             // below max_entries and say so wrongly.
-            let reply = try await S3Exchange.performRetrying(request, client: client, maxBytes: max(1, maxBytes))
+            var reply = try await S3Exchange.performRetrying(request, client: client, maxBytes: max(1, maxBytes))
+            if learnRegion(from: reply, bucket: address.bucket) {
+                // Signed again for the bucket's own region, once (the region is kept for every later request).
+                let again = try signedRequest(address.bucket, key: "", query: query, method: "GET", range: nil)
+                reply = try await S3Exchange.performRetrying(again, client: client, maxBytes: max(1, maxBytes))
+            }
             guard reply.status == 200 else {
                 // A listing always answers XML on S3: anything else is another kind of server.
                 throw S3ErrorDocument.parse(reply.body) == nil ? notS3(reply) : failure(reply, address: address)
@@ -66,6 +78,10 @@ public struct S3Source: LibrarySource {
                 if listing.entries.count > maxEntries { listing.entries.removeLast(); listing.truncated = true; return listing }
             }
             token = page.isTruncated ? page.nextToken : nil
+            if token != nil {
+                try Task.checkCancellation()
+                pages?(listing)
+            }
         } while token != nil
         return listing
     }
@@ -73,6 +89,7 @@ public struct S3Source: LibrarySource {
     public func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse {
         let address = try S3Address(file)
         var attempt = 0
+        var redirected = false
         while true {
             do {
                 var response = try await client.fetch(file, range: range, maxBytes: maxBytes)
@@ -83,6 +100,10 @@ public struct S3Source: LibrarySource {
                 let request = try self.request(for: file, method: "GET", range: range)
                 let reply = try await S3Exchange.perform(request, client: client, maxBytes: S3Exchange.errorBodyCap)
                 if (200..<300).contains(reply.status) { throw RemoteError.httpStatus(code, url: file.absoluteString) }
+                if !redirected, learnRegion(from: reply, bucket: address.bucket) {
+                    redirected = true
+                    continue
+                }
                 let error = failure(reply, address: address)
                 guard S3Exchange.isThrottled(reply), attempt < Self.retries else { throw error }
                 try await S3Exchange.backoff(attempt)
@@ -129,6 +150,8 @@ public struct S3Source: LibrarySource {
     /// the endpoint's host registered for libcurl's signing. Without credentials nothing is signed.
     func signedRequest(_ bucket: String, key: String, query: [(String, String)], method: String,
                        range: RemoteFetchRange?) throws -> URLRequest {
+        var settings = self.settings
+        settings.region = region(of: bucket)
         guard let wire = S3Address.wireURL(bucket: bucket, key: key, query: query, settings: settings), let host = wire.host else {
             throw RemoteError.unsupportedURL("s3://\(bucket)/\(key)")
         }
@@ -145,6 +168,29 @@ public struct S3Source: LibrarySource {
                                             secretKey: credentials.secretKey))
         }
         return request
+    }
+
+    // MARK: regions
+
+    /// Buckets' regions learned from the server's redirects (AWS answers a request signed for another region
+    /// with 301 PermanentRedirect or 400 AuthorizationHeaderMalformed naming the right one), by endpoint and
+    /// bucket: the process follows a redirect once, then signs for the bucket's region from the start.
+    static let learnedRegions = Locked<[String: String]>([:])
+
+    private func regionKey(_ bucket: String) -> String { (settings.endpoint?.absoluteString ?? "aws") + " " + bucket }
+
+    /// The region requests for `bucket` are signed for: the one learned, else the configured one.
+    func region(of bucket: String) -> String {
+        Self.learnedRegions.withLockedValue { $0[regionKey(bucket)] } ?? settings.region
+    }
+
+    /// Keeps the region `reply` redirects `bucket` to; true when that changes the region (the request is worth
+    /// signing again), false for any other answer or the region already used.
+    private func learnRegion(from reply: S3Reply, bucket: String) -> Bool {
+        guard let region = S3Failure.redirectRegion(reply), region != self.region(of: bucket) else { return false }
+        let key = regionKey(bucket)
+        Self.learnedRegions.withLockedValue { $0[key] = region }
+        return true
     }
 
     private func add(_ name: String, isDirectory: Bool, object: S3ListPage.Object?, to listing: inout RemoteListing, in directory: URL) {

@@ -50,12 +50,13 @@ extension RemoteHTTPClient {
 
     /// Lists a directory the way its kind of library does (`LibrarySource.list`): the body is parsed while it
     /// arrives and reading stops after `maxEntries` entries or `maxBytes` bytes; the listing is then `truncated`.
-    public func list(_ url: URL, maxBytes: Int = 32 << 20,
-                     maxEntries: Int = RemoteListingParser.defaultMaxEntries) async throws -> RemoteListing {
+    /// `pages`: a paged listing's entries so far, after each page while more follow (S3).
+    public func list(_ url: URL, maxBytes: Int = 32 << 20, maxEntries: Int = RemoteListingParser.defaultMaxEntries,
+                     pages: RemoteListingPages? = nil) async throws -> RemoteListing {
         guard let source = LibrarySourceTable.source(for: url, client: self) else {
             throw RemoteError.unsupportedURL(url.absoluteString)
         }
-        return try await source.list(url, maxEntries: maxEntries, maxBytes: maxBytes)
+        return try await source.list(url, maxEntries: maxEntries, maxBytes: maxBytes, pages: pages)
     }
 
     /// `PROPFIND` Depth 1 (WebDAV), the answer parsed as it arrives.
