@@ -15,8 +15,10 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     public static let queueAhead = 0.25
     /// Seconds per write: the most a release can leave playing besides the server's buffer.
     public static let pieceSeconds = 0.02
-    /// The server-side buffer asked for.
-    public static let serverBufferSeconds = 0.06
+    /// The server-side buffer asked for. 60 ms underran 1-27 times in a 3 s clip with two busy loops on a shared
+    /// 2-core machine (Benchmarks/sound.py); a release does not wait for it (a flush drops what the server
+    /// holds) and the clock subtracts the measured latency, so a larger one costs neither.
+    public static let serverBufferSeconds = 0.15
     /// A connection slower than this is given up (the pictures are already running): silent playback.
     public static let connectTimeout = 1.5
 
