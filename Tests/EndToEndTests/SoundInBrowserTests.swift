@@ -43,15 +43,26 @@ final class SoundInBrowserTests: XCTestCase {
     }
 
     /// Holds Space (key repeat, 30 ms apart) for up to `seconds`, until `seen` holds for a screen; the screens
-    /// seen along the way.
+    /// seen along the way. train.mov lasts 1.25 s and its sound starts after a connection: on a loaded machine
+    /// one hold can end before a screen with the mark is captured, so up to three holds are made.
     private func hold(_ session: TmuxSession, seconds: Double, until seen: ([String]) -> Bool) throws -> [[String]] {
+        var screens: [[String]] = []
+        for _ in 0..<3 {
+            screens += try holdOnce(session, seconds: seconds, until: seen)
+            if screens.contains(where: seen) { break }
+            try session.waitFor("the hold's end") { !($0.last ?? "").contains("hold:") }
+        }
+        return screens
+    }
+
+    private func holdOnce(_ session: TmuxSession, seconds: Double, until seen: ([String]) -> Bool) throws -> [[String]] {
         var screens: [[String]] = []
         let deadline = Date().addingTimeInterval(seconds)
         var count = 0
         while Date() < deadline {
             try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
             count += 1
-            if count % 3 == 0 {
+            if count % 2 == 0 {
                 let screen = try session.screen()
                 screens.append(screen)
                 if seen(screen) { break }
@@ -66,7 +77,7 @@ final class SoundInBrowserTests: XCTestCase {
         let recording = try pulse.record()
         let session = try open(server: pulse.server)
         let screens = try hold(session, seconds: 3) { self.trainLabelRow($0).contains("\u{266A}") }
-        let marked = screens.last.map(trainLabelRow) ?? ""
+        let marked = screens.map(trainLabelRow).first { $0.contains("\u{266A}") } ?? screens.last.map(trainLabelRow) ?? ""
         XCTAssertTrue(marked.contains("\u{266A}"), "the label row of the held item: '\(marked)'")
         XCTAssertFalse(marked.contains("muted"))
         XCTAssertFalse(screens.joined().joined().contains("\u{25B6}"), "never a play triangle")
