@@ -15,7 +15,7 @@ extension BrowserState {
              .studio(.effectPreviewReady), .studio(.effectPreviewFailed), .studio(.effectsExported),
              .remote(.event), .playInput, .playbackTick, .playback: break
         default:
-            message = nil
+            clearMessage()
             showsScanFailure = false
         }
         switch action {
@@ -104,7 +104,7 @@ extension BrowserState {
             if let effects = triagePlayPressed() { return effects }
             // A LIVE OFF item (a still whose movie is missing, a movie that failed) says why instead.
             if !isPlayPressed, let item = selectedItem, let reason = liveOffReason(for: item) {
-                message = "LIVE OFF: \(reason)"
+                say("LIVE OFF: \(reason)", priority: .reason)
                 break
             }
             guard let item = selectedItem, item.kind.isLive || item.kind == .video, !isPlayPressed else { break }

@@ -56,8 +56,14 @@ public struct BrowserState: Sendable {
     public var triage = TriageSession()
     /// The viewer's key-photo mode (`K` on a Live Photo), nil when off.
     public var keyPhoto: KeyPhotoSession?
-    /// One-line message for the status bar (errors, hints); cleared by the next key.
-    public var message: String?
+    /// One-line message for the status bar (errors, hints); cleared by the next key. Any assignment makes it an
+    /// ordinary message; a LIVE OFF reason and a background note say what they are through `messagePriority`.
+    public var message: String? { didSet { messagePriority = .ordinary } }
+    /// How much the shown message matters (issue 29: the once-only "no sound: ..." note must never cover the
+    /// LIVE OFF reason of a hold).
+    public internal(set) var messagePriority: MessagePriority = .ordinary
+    /// A background note that arrived while another message showed: it shows when that one is cleared.
+    public internal(set) var deferredNote: String?
     /// A file to select once the first scan lists it (`livegrid PHOTO.jpg`): a pair's movie selects its item,
     /// and the viewer opens on it (Esc then shows its folder's grid), as nsxiv, feh and xdg-open do.
     public var pendingSelection: String?

@@ -192,10 +192,23 @@ final class BrowserRenderer {
         if marked { triagePainter.drawMark(in: placed, painter: painter) }
         triagePainter.drawCaption(item, selected: selected, marked: marked, session: state.triage, x: cell.x,
                                   y: cell.y + pictureRect.height, width: cell.width, painter: painter)
+        if pictureRect.y + pictureRect.height < cell.y + cell.height {
+            drawSoundMark(for: item, state: state, rightEdge: cell.x + cell.width, y: pictureRect.y + pictureRect.height,
+                          painter: painter)
+        }
         if let remote = state.remote {
             RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
                                           badge: badge, painter: painter)
         }
+    }
+
+    /// The small sound mark of a hold that plays (issue 29): "♪" (or "♪ muted") at the right end of the row
+    /// under the picture, in every graphics mode (text over a pixel picture would be covered).
+    private func drawSoundMark(for item: LibraryItem, state: BrowserState, rightEdge: Int, y: Int, painter: ScreenPainter) {
+        guard let mark = state.playback.soundMark(for: item.id) else { return }
+        let text = " \(mark) "
+        let width = DisplayWidth.of(text)
+        painter.text(text, x: max(0, rightEdge - width), y: y, width: width, attributes: lg_a_bold(), color: .badgeLive)
     }
 
     /// A local subfolder: a box with "▤ folder" and its name below (no picture is asked for).
@@ -342,6 +355,8 @@ final class BrowserRenderer {
         let shownCaption = state.zoomedViewer != nil ? zoomCaption : state.keyPhoto == nil ? caption
             : "\(item.displayName) · choosing the key photo: ←/→ frame · Enter writes a new Live Photo beside it · Esc leaves"
         painter.text(shownCaption, x: content.x, y: content.y + content.height - 1, width: content.width, color: .dimText)
+        drawSoundMark(for: item, state: state, rightEdge: pictureRect.x + pictureRect.width, y: content.y + content.height - 1,
+                      painter: painter)
         if infoWidth > 0 {
             drawInfo(item, in: CellRect(x: content.x + content.width - infoWidth, y: content.y, width: infoWidth,
                                         height: content.height), 

@@ -1,6 +1,9 @@
 import CCodecLoader
 import Concurrent
 import Imaging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Plays a movie's sound through PulseAudio's simple API (libpulse-simple, opened on first use; PipeWire's
 /// pulse server speaks it too, and `PULSE_SERVER` is honoured, so the sound of an SSH session can come home
@@ -15,8 +18,20 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     public static let queueAhead = 0.25
     /// Seconds per write: the most a release can leave playing besides the server's buffer.
     public static let pieceSeconds = 0.02
-    /// The server-side buffer asked for.
-    public static let serverBufferSeconds = 0.06
+    /// The server-side buffer asked for. 60 ms underran 1-27 times in a 3 s clip with two busy loops on a shared
+    /// 2-core machine (Benchmarks/sound.py); a release does not wait for it (a flush drops what the server
+    /// holds) and the clock subtracts the measured latency, so a larger one costs neither.
+    public static let serverBufferSeconds = 0.15
+    /// The buffer for a server across a network (`PULSE_SERVER=tcp:...`, the SSH recipe): the link adds its own
+    /// delays, and the SSH end-to-end test underran twice with 150 ms on the loaded machine.
+    public static let networkServerBufferSeconds = 0.4
+
+    /// The server-side buffer for the server `PULSE_SERVER` names (nil: the local default).
+    public static func serverBuffer(forServer server: String?) -> Double {
+        guard let server, !server.isEmpty else { return serverBufferSeconds }
+        let local = server.hasPrefix("unix:") || server.hasPrefix("/")
+        return local ? serverBufferSeconds : networkServerBufferSeconds
+    }
     /// A connection slower than this is given up (the pictures are already running): silent playback.
     public static let connectTimeout = 1.5
 
@@ -133,7 +148,8 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         let bytesPerSecond = format.sampleRate * format.bytesPerFrame
         var error: Int32 = 0
         let connection = lg_pulse_connect(applicationName, "Live Photo", UInt32(format.sampleRate), UInt32(format.channels),
-                                          UInt32(Double(bytesPerSecond) * Self.serverBufferSeconds), &error)
+                                          UInt32(Double(bytesPerSecond) * Self.serverBuffer(forServer: getenv("PULSE_SERVER").map { String(cString: $0) })),
+                                          &error)
         guard let connection else {
             markFailed()
             say(.noServer)

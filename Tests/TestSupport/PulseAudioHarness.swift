@@ -9,42 +9,60 @@ import Glibc
 /// `parec` records, so what a program played can be compared with what it should have played.
 public final class PulseAudioHarness {
     public let directory: URL
-    public var server: String { "unix:\(directory.appendingPathComponent("native").path)" }
-    private let daemon: Process
+    public var server: String { "unix:\(socket)" }
+    private var socket: String { directory.appendingPathComponent("native").path }
+    private let daemon: SpawnedProcess
     private let log: URL
+    private let pactl: String
 
-    public init() throws {
+    /// `sinkName`: the null sink's name (its monitor is `<sinkName>.monitor`); `extraModules`: more `--load`
+    /// lines (a TCP listener for the SSH test).
+    public init(sinkName: String = "t", extraModules: [String] = []) throws {
         let pulseaudio = try MissingRequirement.path(of: "pulseaudio", for: "the sound tests need a PulseAudio daemon (package pulseaudio)")
         _ = try MissingRequirement.path(of: "parec", for: "the sound tests record with parec (package pulseaudio-utils)")
+        pactl = try MissingRequirement.path(of: "pactl", for: "the sound tests ask the daemon with pactl (package pulseaudio-utils)")
+        self.sinkName = sinkName
         directory = try Fixtures.makeTemporaryDirectory("livegrid-pulse")
         log = directory.appendingPathComponent("pulseaudio.log")
         for sub in ["run", "state"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: pulseaudio)
         let socket = directory.appendingPathComponent("native").path
-        daemon.arguments = ["--daemonize=no", "--system=no", "--exit-idle-time=-1", "-n", "--disallow-exit", "--log-target=stderr",
-                            "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-                            "--load=module-null-sink sink_name=t rate=48000"]
-        daemon.environment = Self.environment(directory)
-        let handle = try FileHandle(forWritingTo: log)
-        daemon.standardOutput = handle
-        daemon.standardError = handle
-        try daemon.run()
+        daemon = try SpawnedProcess(pulseaudio, ["--daemonize=no", "--system=no", "--exit-idle-time=-1", "-n", "--disallow-exit",
+                                                 "--log-target=stderr", "--log-level=debug",
+                                                 "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+                                                 "--load=module-null-sink sink_name=\(sinkName) rate=48000"]
+                                        + extraModules.map { "--load=\($0)" },
+                                    environment: Self.environment(directory), stdout: log.path, stderr: log.path)
+        // Ready = the socket is there and the server answers `pactl info` (polling a condition, 15 s at most).
         let deadline = Date().addingTimeInterval(15)
-        while !FileManager.default.fileExists(atPath: socket) {
+        while !answers() {
             guard daemon.isRunning, Date() < deadline else {
-                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""   // try?: no log = nothing to show
                 stop()
                 throw MissingRequirement.Failure(description: "pulseaudio did not start: \(text.suffix(800))")
             }
-            usleep(20_000)   // polling for the socket, a condition (not a fixed wait)
+            usleep(20_000)
         }
     }
 
+    public let sinkName: String
+
     deinit { stop() }
+
+    /// True when the server answers on its socket.
+    private func answers() -> Bool {
+        guard FileManager.default.fileExists(atPath: socket) else { return false }
+        // try?: pactl failing to run or timing out = not answering yet.
+        return (try? pactlRun(["info"]).status) == 0
+    }
+
+    /// `pactl -s <server> arguments`, output to files, 5 s at most.
+    public func pactlRun(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        var environment = Self.environment(directory)
+        environment["PULSE_SERVER"] = server
+        return try SpawnedProcess.run(pactl, ["-s", server] + arguments, environment: environment, timeout: 5)
+    }
 
     static func environment(_ directory: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
@@ -52,66 +70,69 @@ public final class PulseAudioHarness {
         environment["PULSE_RUNTIME_PATH"] = directory.appendingPathComponent("run").path
         environment["PULSE_STATE_PATH"] = directory.appendingPathComponent("state").path
         environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        environment.removeValue(forKey: "PULSE_SERVER")
         return environment
     }
 
+    /// The daemon's log so far (debug level: underruns are in it).
+    public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }   // try?: none yet = empty
+
     /// Stops the daemon at once (SIGKILL: a server that vanishes mid-clip).
     public func kill() {
-        if daemon.isRunning { Glibc.kill(daemon.processIdentifier, SIGKILL) }
-        daemon.waitUntilExit()
+        daemon.signal(SIGKILL)
+        daemon.wait(timeout: 10)
     }
 
     public func stop() {
         // SIGKILL: pulseaudio run with --disallow-exit took no notice of SIGTERM here.
-        if daemon.isRunning { Glibc.kill(daemon.processIdentifier, SIGKILL) }
-        if daemon.processIdentifier > 0 { daemon.waitUntilExit() }
+        daemon.signal(SIGKILL)
+        daemon.wait(timeout: 10)
         // try?: a temporary folder left behind is harmless.
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Starts `parec` on the null sink's monitor (48 kHz mono s16) and returns once it has recorded `lead`
-    /// seconds (the recorder must run about 1 s before playback, or the start is lost).
-    public func record(lead: Double = 1.0) throws -> Recording {
-        try Recording(harness: self, lead: lead)
+    /// Starts `parec` on the null sink's monitor (48 kHz mono s16) and returns once samples flow into its file.
+    /// The monitor gives nothing while the sink is idle, and a sink that starts with the sound lost its first
+    /// 45 ms in the capture (and an earlier trial captured only silence): a stream of zeros (`pacat
+    /// /dev/zero`, adding nothing to what is mixed) keeps the sink running from before playback to the end.
+    public func record() throws -> Recording {
+        try Recording(harness: self)
+    }
+
+    /// The server's count of underruns of livegrid's stream ("Live Photo") so far: its debug log says "Actual
+    /// underrun of '<stream>'" (or "Implicit underrun of") once for each (protocol-native.c, the start excepted);
+    /// a drain at the end of a track says "drain of".
+    public var underruns: Int {
+        logText.components(separatedBy: "\n").filter { $0.contains("underrun of 'Live Photo'") }.count
     }
 
     public final class Recording {
-        private let process = Process()
+        private let process: SpawnedProcess
+        /// `pacat /dev/zero`: keeps the null sink running, so the monitor delivers from the first sample.
+        private let keeper: SpawnedProcess
         private let file: URL
         public static let sampleRate = 48000
 
-        init(harness: PulseAudioHarness, lead: Double) throws {
+        init(harness: PulseAudioHarness) throws {
             file = harness.directory.appendingPathComponent("capture-\(UUID().uuidString).raw")
-            FileManager.default.createFile(atPath: file.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: try MissingRequirement.path(of: "parec", for: "recording"))
-            process.arguments = ["-d", "t.monitor", "--raw", "--format=s16le", "--rate=48000", "--channels=1", "--latency-msec=20"]
             var environment = PulseAudioHarness.environment(harness.directory)
             environment["PULSE_SERVER"] = harness.server
-            process.environment = environment
-            process.standardOutput = try FileHandle(forWritingTo: file)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // parec writes nothing while the sink is idle: ready is when the server lists its recording stream.
-            let pactl = try MissingRequirement.path(of: "pactl", for: "checking that the recorder is connected")
+            let format = ["--raw", "--format=s16le", "--rate=48000", "--channels=1", "--latency-msec=20"]
+            process = try SpawnedProcess(try MissingRequirement.path(of: "parec", for: "recording"),
+                                         ["-d", "\(harness.sinkName).monitor"] + format,
+                                         environment: environment, stdout: file.path)
+            keeper = try SpawnedProcess(try MissingRequirement.path(of: "pacat", for: "keeping the sink running (pulseaudio-utils)"),
+                                        ["-d", harness.sinkName] + format + ["/dev/zero"], environment: environment)
+            // Ready when the recording has samples (the monitor delivers): polling the file, a condition.
             let deadline = Date().addingTimeInterval(15)
-            while true {
-                // Output to a file, not a pipe: reading pactl's pipe to its end hung here.
-                let listing = harness.directory.appendingPathComponent("outputs.txt")
-                FileManager.default.createFile(atPath: listing.path, contents: nil)
-                let pactlRun = Process()
-                pactlRun.executableURL = URL(fileURLWithPath: pactl)
-                pactlRun.arguments = ["-s", harness.server, "list", "short", "source-outputs"]
-                pactlRun.standardOutput = try FileHandle(forWritingTo: listing)
-                pactlRun.standardError = FileHandle.nullDevice
-                pactlRun.standardInput = FileHandle.nullDevice
-                try pactlRun.run()
-                pactlRun.waitUntilExit()
-                let listed = (try? String(contentsOf: listing, encoding: .utf8)) ?? ""   // try?: unreadable = not yet
-                if !listed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { break }
-                guard process.isRunning, Date() < deadline else { throw MissingRequirement.Failure(description: "parec did not connect") }
-                usleep(20_000)   // polling the server for the stream, a condition
+            while capturedBytes == 0 {
+                guard process.isRunning, keeper.isRunning, Date() < deadline else {
+                    process.stop(grace: 0.5)
+                    keeper.stop(grace: 0.5)
+                    throw MissingRequirement.Failure(description: "parec recorded nothing from \(harness.sinkName).monitor")
+                }
+                usleep(10_000)
             }
-            _ = lead
         }
 
         /// Samples louder than a whisper recorded so far (a test waits for the sound to begin).
@@ -121,18 +142,21 @@ public final class PulseAudioHarness {
         }
 
         var capturedBytes: Int {
-            ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0
+            ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0   // try?: none yet = 0
         }
 
         /// Stops recording and returns the samples.
         public func finish() throws -> [Int16] {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            process.stop(grace: 2)
+            keeper.stop(grace: 2)
             let data = try Data(contentsOf: file)
             return data.withUnsafeBytes { raw in Array(raw.bindMemory(to: Int16.self)) }
         }
 
-        deinit { if process.isRunning { process.terminate() } }
+        deinit {
+            process.stop(grace: 0.5)
+            keeper.stop(grace: 0.5)
+        }
     }
 }
 
@@ -143,7 +167,9 @@ public enum SoundComparison {
         let ffmpeg = try MissingRequirement.path(of: "ffmpeg", for: "the reference sound is decoded by ffmpeg")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-ref-\(UUID().uuidString).raw")
         defer { try? FileManager.default.removeItem(at: file) }   // try?: a leftover temporary is harmless
-        let result = try ExternalTool.runProgram(ffmpeg, ["-v", "error", "-y", "-i", movie, "-map", "0:a:0", "-f", "s16le", "-ac", "1", "-ar", "48000", file.path])
+        // Spawned and reaped here: it runs beside the test's PulseAudio daemon (see `SpawnedProcess`).
+        let result = try SpawnedProcess.run(ffmpeg, ["-v", "error", "-y", "-i", movie, "-map", "0:a:0", "-f", "s16le", "-ac", "1", "-ar", "48000", file.path],
+                                            environment: ProcessInfo.processInfo.environment)
         guard result.status == 0 else { throw MissingRequirement.Failure(description: "ffmpeg could not decode \(movie): \(result.err)") }
         let data = try Data(contentsOf: file)
         return data.withUnsafeBytes { raw in Array(raw.bindMemory(to: Int16.self)) }

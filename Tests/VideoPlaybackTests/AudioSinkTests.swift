@@ -162,4 +162,11 @@ final class PlayerAudioFeedTests: XCTestCase {
         XCTAssertFalse(opened.value)
         XCTAssertNil(audio.log.value.format)
     }
+
+    func testANetworkServerGetsTheLargerBuffer() {
+        XCTAssertEqual(PulseAudioSink.serverBuffer(forServer: nil), PulseAudioSink.serverBufferSeconds)
+        XCTAssertEqual(PulseAudioSink.serverBuffer(forServer: "unix:/run/user/0/pulse/native"), PulseAudioSink.serverBufferSeconds)
+        XCTAssertEqual(PulseAudioSink.serverBuffer(forServer: "tcp:127.0.0.1:24713"), PulseAudioSink.networkServerBufferSeconds)
+        XCTAssertEqual(PulseAudioSink.serverBuffer(forServer: "otherhost"), PulseAudioSink.networkServerBufferSeconds)
+    }
 }

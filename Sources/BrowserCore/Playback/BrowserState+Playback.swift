@@ -11,6 +11,7 @@ extension BrowserState {
     /// A hold starts on `item`: it plays at once, or once a remote item's copy is here.
     mutating func beginHold(_ item: LibraryItem) -> [BrowserEffect] {
         playback.hintCandidate?.done = true
+        playback.soundHeard = nil
         if let waiting = waitForRemotePlayback(item) {
             playback.phase = .pressed(itemID: item.id)
             return waiting
@@ -72,16 +73,38 @@ extension BrowserState {
         case .refused(let id, let reason, let permanent):
             if permanent { playback.failures[id] = reason }
             guard playback.phase.isActive, playback.phase.itemID == id else { return }
-            if case .loading(_, .hold) = playback.phase { message = "LIVE OFF: \(reason)" }
+            if case .loading(_, .hold) = playback.phase { say("LIVE OFF: \(reason)", priority: .reason) }
             playback.phase = .idle
         case .failed(let id, let reason):
             playback.failures[id] = reason
             guard playback.phase.isActive, playback.phase.itemID == id else { return }
-            message = "LIVE OFF: \(reason)"
+            say("LIVE OFF: \(reason)", priority: .reason)
             playback.phase = .idle
         case .stopped:
             if case .returning = playback.phase { playback.phase = .idle }
+        case .soundPlaying:
+            if playback.phase.isHeld, let id = playback.phase.itemID { playback.soundHeard = id }
+        case .soundNote(let text):
+            say(text, priority: .note)
         }
+    }
+
+    /// Shows `text` unless a message that matters more is shown; a note that cannot show now waits for the
+    /// next key to clear the message (it is said once, so it is not dropped).
+    mutating func say(_ text: String, priority: MessagePriority) {
+        if message != nil, priority < messagePriority {
+            if priority == .note { deferredNote = text }
+            return
+        }
+        message = text
+        messagePriority = priority
+    }
+
+    /// What the next key does to the message: clears it, and a note that waited shows then.
+    mutating func clearMessage() {
+        message = deferredNote
+        if deferredNote != nil { messagePriority = .note }
+        deferredNote = nil
     }
 
     /// After every action: playback follows the selection, and the hint timer runs.

@@ -64,6 +64,23 @@ public enum PlaybackReport: Sendable, Equatable {
     case failed(itemID: String, reason: String)
     /// The stop asked for is done: the key photo shows again.
     case stopped
+    /// The current hold's sound is heard (its item gets the sound mark).
+    case soundPlaying
+    /// A word about the sound ("no sound: no PulseAudio or PipeWire server here"), said once per session: a
+    /// note, shown only over no message or another note (never over a LIVE OFF reason or an error).
+    case soundNote(String)
+}
+
+/// How much a status-bar message matters: a lower one never replaces a higher one.
+public enum MessagePriority: Int, Sendable, Comparable {
+    /// A background note (the sound's state): it waits while anything else is shown.
+    case note
+    /// Whatever the keys and the background say.
+    case ordinary
+    /// Why a hold shows nothing (LIVE OFF: ...).
+    case reason
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Why the hint of movement waits (`PlaybackSession.holdHints`).
@@ -108,6 +125,22 @@ public struct PlaybackSession: Sendable {
     /// Sets which input tells a hold's end (the kitty keyboard protocol when the terminal has it).
     public mutating func useKeyInput(kittyKeys: Bool) {
         input = PlayHoldInput(kittyKeys: kittyKeys)
+    }
+
+    /// The item whose hold's sound is heard now (set when the sink says it plays, cleared by the next hold).
+    public internal(set) var soundHeard: String?
+
+    /// The small sound mark on the item a hold plays (never a play triangle): "♪" while its sound is heard,
+    /// "♪ muted" while sound is off; in a locale that is not UTF-8, "sound" / "muted". nil otherwise (no hold,
+    /// a hint, no sound heard: no server, no track).
+    public func soundMark(for itemID: String) -> String? {
+        switch phase {
+        case .loading(itemID, .hold), .playing(itemID, .hold): break
+        default: return nil
+        }
+        let ascii = TerminalTextEncoding.asciiOnly
+        if !soundEnabled { return ascii ? "muted" : "\u{266A} muted" }
+        return soundHeard == itemID ? (ascii ? "sound" : "\u{266A}") : nil
     }
 
     /// For the status bar while a hold plays: which input tells when it ends.

@@ -36,6 +36,11 @@ public final class PlaybackController: Sendable {
     private let trace: EventTrace?
     /// Called (on any thread) with a status message for the bar.
     private let notify: @Sendable (String) -> Void
+    /// Called (on any thread) with a word about the sound, once per session each (a note: it must not cover a
+    /// LIVE OFF reason, so it goes its own way); `notify` when nil.
+    private let soundNote: (@Sendable (String) -> Void)?
+    /// Called (on any thread) when the current hold's sound is heard (the playing item's mark).
+    private let soundPlaying: (@Sendable () -> Void)?
     /// Wakes the event loop (on the presenter thread, after each new frame and at the end).
     private let wake: @Sendable () -> Void
     /// Called when the current movie ended (item key, nil) or any movie failed (key, failure).
@@ -69,7 +74,8 @@ public final class PlaybackController: Sendable {
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
     public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
-         onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil) {
+         onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil,
+         soundNote: (@Sendable (String) -> Void)? = nil, soundPlaying: (@Sendable () -> Void)? = nil) {
         let frameRenderer: (any CellImageRenderer)?
         if let pixels, pixels.mode.isPixelProtocol {
             frameRenderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
@@ -83,6 +89,8 @@ public final class PlaybackController: Sendable {
         badgePainter = badge
         self.trace = trace
         self.notify = notify
+        self.soundNote = soundNote
+        self.soundPlaying = soundPlaying
         self.wake = wake
         self.onEnd = onEnd
         Self.preloadLibav()
@@ -190,14 +198,17 @@ public final class PlaybackController: Sendable {
     /// A sound sink whose troubles are said in the status bar once per session.
     private func makeSound() -> PulseAudioSink {
         PulseAudioSink(report: { [weak self] sound in
-            guard sound.isWorthSaying, let self else { return }
+            guard let self else { return }
+            if sound == .playing { self.soundPlaying?() }
+            guard sound.isWorthSaying else { return }
             let first = self.state.withLockedValue { $0.soundSaid.insert(sound.description).inserted }
-            if first { self.notify(sound.description) }
+            if first { (self.soundNote ?? self.notify)(sound.description) }
         })
     }
 
     /// Stops at once: the key photo shows again on the next draw.
     public func stop() {
+        if current != nil { trace?.log("playback-stop") }   // the release benchmark's start (Benchmarks/sound.py)
         let old: MoviePlayer? = state.withLockedValue { state in
             state.generation += 1
             let old = state.player

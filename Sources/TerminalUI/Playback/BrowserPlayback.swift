@@ -31,7 +31,9 @@ final class BrowserPlayback {
                                         onEnd: { itemID, failure in
                                             post(.playback(failure.map { .failed(itemID: itemID, reason: $0.description) }
                                                            ?? .ended(itemID: itemID)))
-                                        })
+                                        },
+                                        soundNote: { post(.playback(.soundNote($0))) },
+                                        soundPlaying: { post(.playback(.soundPlaying)); wake() })
         kittyKeys = kitty
         trace?.log("input \(kitty ? HoldSource.kittyKeys.rawValue : HoldSource.keyRepeat.rawValue)")
     }
