@@ -11,6 +11,10 @@ public enum TerminalSequences {
     public static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
 
+    /// DSR 6 (cursor position report): every terminal answers `CSI row ; column R`, after it has parsed every
+    /// byte written before the query (the link meter's round trip, issue 28.4).
+    public static let cursorPositionQuery: [UInt8] = Array("\u{1B}[6n".utf8)
+
     /// CUP with no parameters: the cursor to the top-left cell.
     public static let cursorHome: [UInt8] = Array("\u{1B}[H".utf8)
 

@@ -160,11 +160,12 @@ public final class BrowserApp {
         idcok(session.window, output.letsCursesMoveText)
         // After the provider's terminal probe: the reader continues its decoder, and the kitty keyboard check
         // reads its answer from it.
-        let input = TerminalInputReader(window: session.window, mouse: options.config.mouse)
+        let input = TerminalInputReader(window: session.window, mouse: options.config.mouse, meter: throughput)
         defer { input.shutdown() }
         let playback = BrowserPlayback(session: session, kittyKeys: input.kittyKeys, pixels: provider.pixelOutput,
                                        badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
-                                       post: { [inbox] in inbox.post($0) }, wake: { wake.wake() })
+                                       post: { [inbox] in inbox.post($0) }, wake: { wake.wake() },
+                                       link: { throughput.estimate })
         defer { playback.shutdown() }
         self.playback = playback
         // Keys typed while livegrid started were read from the tty by the start-up probes (curses never sees
@@ -251,6 +252,8 @@ public final class BrowserApp {
                 }
                 playback.didDraw()
             }
+            // After a burst of pictures, a round trip through the terminal measures the link (issue 28.4).
+            if throughput.takeQueryDue() { TerminalBytes.writeAll(TerminalSequences.cursorPositionQuery, to: STDOUT_FILENO) }
             remoteProvider?.frameEnded()
             var timers = LoopTimers()
             timers.add("playback", at: state.playback.nextDeadline)
@@ -366,14 +369,19 @@ public final class BrowserApp {
             if firstPaintTraced {
                 let link = LinkAdvice(throughput.estimate)
                 state.playback.holdHints(link.holdsHints ? .slowLink : nil)
-                linkNoteChanged = state.playback.linkNote != link.note
-                state.playback.linkNote = link.note
+                // A movie drawn smaller for the link says so while it plays.
+                let note = playback.controller.linkNote ?? link.note
+                linkNoteChanged = state.playback.linkNote != note
+                state.playback.linkNote = note
             }
             let newFrame = playback.controller.takeNewFrame() || keyPhotoStudio.takeNewFrame()
             // A timer that fired changes what is drawn (the hint started, the transfer line went away).
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
                 || tmuxRedraw != nil || wakeup.contains(.timer) || linkNoteChanged
         }
+        // The link meter's reply, if one is on its way, is read here: after the terminal is given back it would
+        // reach the shell as typed text.
+        input.awaitMeterReply(seconds: 1)
         // File work under way (a rotation, a trash, a sidecar) ends before the terminal is given back: exiting
         // mid-write would leave its temporaries. A copy, move or export was cancelled by the quit question.
         triageWorker.waitUntilIdle()
