@@ -236,6 +236,7 @@ public final class BrowserApp {
         var indexedViewTraced = false  // the whole view from the library index drawn, before the scan confirms it
         var firstScreenRemembered = options.firstScreenMemory == nil || options.remoteURL != nil
         var scanArranged = false
+        var tracedEstimate: ThroughputWindow.Estimate?
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
             if dirty {
@@ -253,7 +254,10 @@ public final class BrowserApp {
                 playback.didDraw()
             }
             // After a burst of pictures, a round trip through the terminal measures the link (issue 28.4).
-            if throughput.takeQueryDue() { TerminalBytes.writeAll(TerminalSequences.cursorPositionQuery, to: STDOUT_FILENO) }
+            if throughput.takeQueryDue() {
+                TerminalBytes.writeAll(TerminalSequences.cursorPositionQuery, to: STDOUT_FILENO)
+                startupTrace?.log("link-query")
+            }
             remoteProvider?.frameEnded()
             var timers = LoopTimers()
             timers.add("playback", at: state.playback.nextDeadline)
@@ -367,7 +371,12 @@ public final class BrowserApp {
             // After the first screen, hints follow the link: off while it is slow, said in the status bar.
             var linkNoteChanged = false
             if firstPaintTraced {
-                let link = LinkAdvice(throughput.estimate)
+                let estimate = throughput.estimate
+                if let startupTrace, estimate != tracedEstimate {
+                    tracedEstimate = estimate
+                    startupTrace.log("link-estimate \(estimate.map { String(Int($0.bytesPerSecond)) } ?? "none")")
+                }
+                let link = LinkAdvice(estimate)
                 state.playback.holdHints(link.holdsHints ? .slowLink : nil)
                 // A movie drawn smaller for the link says so while it plays.
                 let note = playback.controller.linkNote ?? link.note
