@@ -75,6 +75,8 @@ public final class PlaybackController: Sendable {
         /// Frames the loop drew of the current playback (for the playback-end trace: shown against drawn).
         var framesDrawn = 0
         var lastDrawnSerial = -1
+        /// The frames' mean duration lately (a variable-frame-rate movie's rate is the mean, not one frame's).
+        var meanFrameDuration: Double?
     }
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
@@ -159,6 +161,7 @@ public final class PlaybackController: Sendable {
             state.firstFrameTraced = false
             state.framesDrawn = 0
             state.lastDrawnSerial = -1
+            state.meanFrameDuration = nil
             return state.generation
         }
         // Pipelined: each frame is rendered on the player's presenter thread ahead of its time (while the next
@@ -290,7 +293,12 @@ public final class PlaybackController: Sendable {
         // The next frames follow the link: this frame's bytes at the movie's rate against what the terminal takes.
         if let image, let link {
             let estimate = link()
-            let framesPerSecond = min(60, max(1, 1 / max(frame.duration, 1.0 / 60)))
+            let duration = state.withLockedValue { state in
+                let mean = state.meanFrameDuration.map { 0.8 * $0 + 0.2 * frame.duration } ?? frame.duration
+                state.meanFrameDuration = mean
+                return mean
+            }
+            let framesPerSecond = min(60, max(1, 1 / max(duration, 1.0 / 60)))
             let next = sizing.following(bytesPerFrame: image.bytes.count, framesPerSecond: framesPerSecond, link: estimate,
                                         columns: area.0, rows: area.1)
             let changed: Bool = state.withLockedValue { state in
