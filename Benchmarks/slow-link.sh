@@ -48,7 +48,9 @@ sock=livegrid-slow-link-$$
 cleanup() {
   tmux -L "$sock" kill-server 2>/dev/null || true
   [ -n "${sshd_pid:-}" ] && kill -- "-$sshd_pid" 2>/dev/null
-  "$root/Benchmarks/slow-link/down.sh"
+  # Only a link this run brought up is taken down: when up.sh refused (another run's namespaces exist), tearing
+  # them down would break that run.
+  [ -n "${link_up:-}" ] && "$root/Benchmarks/slow-link/down.sh"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -89,6 +91,10 @@ n=0; for f in "$cameras"/IMG_*.jpg; do n=$((n + 1)); [ $n -le 14 ] || break; cp 
 echo "library: $photos photos, $(du -sh "$library" | cut -f1) ($(ls "$library" | wc -l) files); run-on-server screen: $(find "$screen" -type f ! -iname '*.mov' | wc -l) photos"
 
 # --- the link, the server --------------------------------------------------------------------------------
+if ip netns list | grep -qwE 'lgsrv|lgcli'; then
+  echo "slow-link.sh: the link's namespaces exist (another run of this benchmark?): wait for it to end"; exit 1
+fi
+link_up=1
 "$root/Benchmarks/slow-link/up.sh"
 mkdir -p /run/sshd "$work/home"
 ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"
