@@ -9,8 +9,8 @@
 #      (Benchmarks/fake-terminal.py, 10x20 px cells, answers as xterm with sixel); bytes of the first screen
 #      per mode (--graphics symbols/sixels/kitty/iterm), and chafa and timg drawing the same photos at the same
 #      cell size over the same link.
-#   3. Playback over the link (PARTS=play): train.mov held (a mouse press on its cell, released after 3 s) in
-#      livegrid run on the server over `ssh -tt`, in symbols, kitty and sixel modes: frames the movie has, frames
+#   3. Playback over the link (PARTS=play): train.mov held in the viewer (a mouse press, released after 3 s) in
+#      livegrid run on the server over `ssh -tt`, in symbols (160x48) and kitty and sixel modes (80x24): frames the movie has, frames
 #      that reached the terminal (kitty/sixel images, symbol paints), bytes per frame, the player's own shown
 #      and dropped counts, and when the last frame reached the terminal after the press (the movie is 1.23 s).
 #      PLAY_BINARIES="before:/path/livegrid after:/path/livegrid" compares two builds in one run.
@@ -253,17 +253,21 @@ server_playback() { # rate
     for mode in symbols kitty sixels; do
       out=$work/play-$mode.bytes; trace=$work/trace-play-$mode; times=$work/times-play-$mode; fifo=$work/play-keys
       : > "$out"; : > "$trace"; : > "$times"; rm -f "$fifo"; mkfifo "$fifo"
+      # The audit's sizes: symbols in a 160x48 terminal, pixel modes in 80x24 (10x20 px cells), in the viewer.
+      local size="$COLS $LINES_"; [ "$mode" = symbols ] || size="80 24"
       ip netns exec lgcli env TERM=xterm-256color FAKE_TERMINAL_TIMES="$times" python3 "$root/Benchmarks/fake-terminal.py" \
-        "$out" "$COLS" "$LINES_" ssh -tt -F "$work/ssh_config" slowlink env TERM=xterm-256color COLORTERM=truecolor \
+        "$out" $size ssh -tt -F "$work/ssh_config" slowlink env TERM=xterm-256color COLORTERM=truecolor \
         XDG_CACHE_HOME=$work/play-cache-$label-$mode LIVEGRID_TRACE=$trace "$bin" --no-motion --graphics "$mode" "$movie" < "$fifo" &
       pid=$!
       exec 7>"$fifo"
       for _ in $(seq $((TIMEOUT * 10))); do grep -q ' grid-complete' "$trace" && break; sleep 0.1; done
       last=-1; while [ "$(stat -c %s "$out")" != "$last" ]; do last=$(stat -c %s "$out"); sleep 1; done
+      printf '\r' >&7   # the viewer: the movie fills the screen
+      last=-1; sleep 1; while [ "$(stat -c %s "$out")" != "$last" ]; do last=$(stat -c %s "$out"); sleep 1; done
       before=$(stat -c %s "$out"); pressed=$(now)
       printf '\033[<0;6;5M' >&7; sleep 3; printf '\033[<0;6;5m' >&7
       last=-1; while [ "$(stat -c %s "$out")" != "$last" ]; do last=$(stat -c %s "$out"); sleep 1; done
-      printf 'q' >&7; exec 7>&-
+      printf '\033' >&7; sleep 0.5; printf 'q' >&7; exec 7>&-   # out of the viewer (a pause: Esc q is Alt-q), quit
       wait "$pid" 2>/dev/null || true
       python3 - "$out" "$times" "$trace" "$mode" "$before" "$pressed" "$frames" "$((rate / 1000000))" "$label" <<'PY'
 import re, sys

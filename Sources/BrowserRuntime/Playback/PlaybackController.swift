@@ -299,7 +299,8 @@ public final class PlaybackController: Sendable {
                 return mean
             }
             let framesPerSecond = min(60, max(1, 1 / max(duration, 1.0 / 60)))
-            let next = sizing.following(bytesPerFrame: image.bytes.count, framesPerSecond: framesPerSecond, link: estimate,
+            let bytes = Self.bytesOnTheWire(image)
+            let next = sizing.following(bytesPerFrame: bytes, framesPerSecond: framesPerSecond, link: estimate,
                                         columns: area.0, rows: area.1)
             let changed: Bool = state.withLockedValue { state in
                 guard state.generation == token, next != state.sizing else { return false }
@@ -307,9 +308,26 @@ public final class PlaybackController: Sendable {
                 state.sizing = next
                 return true
             }
-            if changed { trace?.log("playback-sizing \(next.scale) for \(image.bytes.count) B/frame at \(Int(framesPerSecond)) fps, link \(estimate?.shortDescription ?? "unknown")") }
+            if changed { trace?.log("playback-sizing \(next.scale) for \(bytes) B/frame at \(Int(framesPerSecond)) fps, link \(estimate?.shortDescription ?? "unknown")") }
         }
         return image
+    }
+
+    /// About the bytes a frame costs the terminal: a pixel picture's payload, or for symbol cells each cell's
+    /// character and a colour change wherever a cell's colours differ from the one before it (as the cell writer
+    /// sends them: `CSI 38;2;r;g;b m` is 19 bytes in truecolour, `CSI 38;5;n m` 11 in 256 colours).
+    static func bytesOnTheWire(_ image: RenderedImage) -> Int {
+        guard image.mode == .symbols else { return image.bytes.count }
+        let colourChange = image.colorDepth == .truecolor ? 19 : 11
+        var bytes = 0
+        var previous: TerminalCell?
+        for cell in image.cells {
+            bytes += cell.character.utf8.count
+            if previous?.foreground != cell.foreground || previous?.foregroundIndex != cell.foregroundIndex { bytes += colourChange }
+            if previous?.background != cell.background || previous?.backgroundIndex != cell.backgroundIndex { bytes += colourChange }
+            previous = cell
+        }
+        return bytes + image.rows * 8   // a cursor move per row
     }
 
     /// Where this controller's frames go: the newest is kept for the event loop, if its playback is current.
