@@ -283,7 +283,7 @@ else:
 drawn = max(0, len(spans) - 1)
 per_frame = sum(len(m.group(0)) for m in spans) / max(1, len(spans))
 arrivals = [tuple(map(float, line.split())) for line in open(times)]
-end_offset = before + (spans[-1].end() if spans else 0)
+end_offset = before + (spans[-2].end() if len(spans) > 1 else 0)   # the last movie frame (the key photo is after it)
 reached = next((t for t, total in arrivals if total >= end_offset), None)
 log = open(trace).read()
 end = re.search(r'playback-end .*?shown (\d+), dropped (\d+)', log)
@@ -293,7 +293,7 @@ estimate = re.findall(r'link-estimate (\w+)', log)
 print("BENCH playback %s Mbit/s %-7s %-6s: %2d of %d frames reached the terminal (%d%% dropped), %7d B/frame, player shown %s dropped %s, last frame %s s after the press (movie 1.23 s)%s%s"
       % (rate, mode, label, min(drawn, frames), frames, round(100 * (frames - min(drawn, frames)) / frames), per_frame,
          end.group(1) if end else '?', end.group(2) if end else '?',
-         "%.2f" % (reached - pressed) if reached and spans else '-',
+         "%.2f" % (reached - pressed) if reached and len(spans) > 1 else '-',
          (", frames at %s of the area" % sizing[-1]) if sizing else '',
          (", link estimate %s B/s" % estimate[-1]) if estimate else ''))
 PY
