@@ -23,14 +23,14 @@
 # symbols <= timg).
 # Needs root, /dev/net/tun, sshd, tmux, chafa, timg, ffmpeg, exiftool, jpegtran (make bench-deps).
 #   (KEEP_RECORDINGS=DIR keeps what the terminal received per mode and rate)
-#   Benchmarks/slow-link.sh        LIVEGRID=binary RATES="20000000 5000000" PARTS="sftp server" CONFIG=release TIMEOUT=150
+#   Benchmarks/slow-link.sh        LIVEGRID=binary RATES="20000000 5000000" PARTS="sftp server play keys" CONFIG=release TIMEOUT=150
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 CONFIG=${CONFIG:-release}
 BIN=${LIVEGRID:-$root/.build/$CONFIG/livegrid}
 RATES=${RATES:-"20000000 5000000"}
-PARTS=${PARTS-"sftp server play"}
+PARTS=${PARTS-"sftp server play keys"}
 TIMEOUT=${TIMEOUT:-150}
 COLS=${COLS:-160}; LINES_=${LINES_:-48}
 fixtures=$root/../shared/fixtures
