@@ -7,6 +7,9 @@ the command writes to OUT, and answers the queries livegrid's probe sends (DA1 w
     fake-terminal.py OUT COLUMNS ROWS COMMAND...
 
 Keys arriving on its own stdin are passed to COMMAND (so a tmux pane running it can type into it).
+It answers the cursor position query (DSR 6, livegrid's link meter) at once: over `ssh -tt` the answer leaves
+only once everything before the query came over the link. With FAKE_TERMINAL_TIMES=FILE it appends
+"monotonic-seconds total-bytes" to FILE after each read (when the bytes reached the terminal).
 """
 import fcntl
 import os
@@ -15,6 +18,7 @@ import signal
 import struct
 import sys
 import termios
+import time
 import tty
 
 CELL_W, CELL_H = 10, 20
@@ -36,7 +40,10 @@ def main():
         b"\x1b[>q": b"\x1bP>|XTerm(379)\x1b\\",
         b"\x1b[16t": b"\x1b[6;%d;%dt" % (CELL_H, CELL_W),
         b"\x1b[14t": b"\x1b[4;%d;%dt" % (rows * CELL_H, columns * CELL_W),
+        b"\x1b[6n": b"\x1b[1;1R",
     }
+    times = open(os.environ["FAKE_TERMINAL_TIMES"], "a") if os.environ.get("FAKE_TERMINAL_TIMES") else None
+    total = 0
     tail = b""
     # Keys typed into this process's own stdin (a tmux pane driving it) go to the command.
     inputs = [fd, 0]
@@ -67,6 +74,9 @@ def main():
             if not data:
                 break
             out.write(data)
+            total += len(data)
+            if times:
+                times.write("%.6f %d\n" % (time.monotonic(), total))
             # Queries may straddle reads: look at the end of the last read too.
             window = tail + data
             for query, answer in replies.items():

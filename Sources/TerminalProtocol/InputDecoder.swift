@@ -1,6 +1,6 @@
 /// Decodes terminal input bytes into events: legacy keys, xterm modifiers, the kitty keyboard protocol
 /// (`CSI code;mods:event u` with press/repeat/release), SGR mouse (1006) press/release/wheel, and the replies to
-/// terminal queries (DA1, `CSI ? u`, `CSI 14/16 t`, APC, DCS, OSC). Incomplete sequences wait for more bytes;
+/// terminal queries (DA1, `CSI ? u`, `CSI 14/16 t`, the cursor position, APC, DCS, OSC). Incomplete sequences wait for more bytes;
 /// a lone ESC is only a key once `flushPending()` is called after a short timeout.
 ///
 /// A terminal's reply is never read as keys, however late it comes and however it is split (issue 31): a
@@ -307,6 +307,9 @@ public struct InputDecoder: Sendable {
         case (nil, "~"):
             guard let n = num(0), let key = Self.tildeKey(n) else { return nil }
             return .key(KeyEvent(key, modifiers: mods, type: type))
+        case (nil, "R"):
+            guard let row = num(0), let column = num(1) else { return nil }
+            return .cursorPosition(row: row, column: column)
         case (nil, "t"):
             guard let kind = num(0), let h = num(1), let w = num(2) else { return nil }
             if kind == 4 { return .textAreaPixels(height: h, width: w) }

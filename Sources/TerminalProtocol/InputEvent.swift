@@ -64,6 +64,10 @@ public enum InputEvent: Sendable, Hashable {
     /// Reply to `CSI 14 t` (text area in pixels) or `CSI 16 t` (cell size in pixels): (height, width).
     case textAreaPixels(height: Int, width: Int)
     case cellPixels(height: Int, width: Int)
+    /// Reply to DSR `CSI 6 n`: the cursor's row and column (1-based). The link meter's round trip (issue 28.4)
+    /// asks it after a batch of pictures: its arrival says the terminal has parsed every byte before it.
+    /// xterm's modified F3 (`CSI 1 ; 2 R`) has the same form; it was never a key here either.
+    case cursorPosition(row: Int, column: Int)
     /// An APC reply such as the kitty graphics query's `_Gi=31;OK`.
     case applicationReply(String)
     /// A DCS reply (DECRQSS `1$r…`, XTGETTCAP `1+r…`, XTVERSION `>|…`): its body between `ESC P` and ST.

@@ -17,6 +17,10 @@ public enum TerminalSequences {
     /// tmux, so 1000 is set again after it (1006, the SGR form, is a separate mode and stays).
     public static let buttonMotionOff = "\u{1B}[?1002l\u{1B}[?1000h"
 
+    /// DSR 6 (cursor position report): every terminal answers `CSI row ; column R`, after it has parsed every
+    /// byte written before the query (the link meter's round trip, issue 28.4).
+    public static let cursorPositionQuery: [UInt8] = Array("\u{1B}[6n".utf8)
+
     /// CUP with no parameters: the cursor to the top-left cell.
     public static let cursorHome: [UInt8] = Array("\u{1B}[H".utf8)
 

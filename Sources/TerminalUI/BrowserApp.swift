@@ -165,11 +165,12 @@ public final class BrowserApp {
         idcok(session.window, output.letsCursesMoveText)
         // After the provider's terminal probe: the reader continues its decoder, and the kitty keyboard check
         // reads its answer from it.
-        let input = TerminalInputReader(window: session.window, mouse: options.config.mouse)
+        let input = TerminalInputReader(window: session.window, mouse: options.config.mouse, meter: throughput)
         defer { input.shutdown() }
         let playback = BrowserPlayback(session: session, kittyKeys: input.kittyKeys, pixels: provider.pixelOutput,
                                        badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
-                                       post: { [inbox] in inbox.post($0) }, wake: { wake.wake() })
+                                       post: { [inbox] in inbox.post($0) }, wake: { wake.wake() },
+                                       link: { throughput.estimate })
         defer { playback.shutdown() }
         self.playback = playback
         // Keys typed while livegrid started were read from the tty by the start-up probes (curses never sees
@@ -241,6 +242,7 @@ public final class BrowserApp {
         var indexedViewTraced = false  // the whole view from the library index drawn, before the scan confirms it
         var firstScreenRemembered = options.firstScreenMemory == nil || options.remoteURL != nil
         var scanArranged = false
+        var tracedEstimate: ThroughputWindow.Estimate?
         while !state.wantsQuit {
             remoteProvider?.update(from: state)
             if dirty {
@@ -256,6 +258,11 @@ public final class BrowserApp {
                     startupTrace?.log("scan-shown")
                 }
                 playback.didDraw()
+            }
+            // After a burst of pictures, a round trip through the terminal measures the link (issue 28.4).
+            if throughput.takeQueryDue() {
+                TerminalBytes.writeAll(TerminalSequences.cursorPositionQuery, to: STDOUT_FILENO)
+                startupTrace?.log("link-query")
             }
             remoteProvider?.frameEnded()
             var timers = LoopTimers()
@@ -373,16 +380,26 @@ public final class BrowserApp {
             // After the first screen, hints follow the link: off while it is slow, said in the status bar.
             var linkNoteChanged = false
             if firstPaintTraced {
-                let link = LinkAdvice(throughput.estimate)
+                let estimate = throughput.estimate
+                if let startupTrace, estimate != tracedEstimate {
+                    tracedEstimate = estimate
+                    startupTrace.log("link-estimate \(estimate.map { String(Int($0.bytesPerSecond)) } ?? "none")")
+                }
+                let link = LinkAdvice(estimate)
                 state.playback.holdHints(link.holdsHints ? .slowLink : nil)
-                linkNoteChanged = state.playback.linkNote != link.note
-                state.playback.linkNote = link.note
+                // A movie drawn smaller for the link says so while it plays.
+                let note = playback.controller.linkNote ?? link.note
+                linkNoteChanged = state.playback.linkNote != note
+                state.playback.linkNote = note
             }
             let newFrame = playback.controller.takeNewFrame() || keyPhotoStudio.takeNewFrame()
             // A timer that fired changes what is drawn (the hint started, the transfer line went away).
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
                 || tmuxRedraw != nil || wakeup.contains(.timer) || linkNoteChanged
         }
+        // The link meter's reply, if one is on its way, is read here: after the terminal is given back it would
+        // reach the shell as typed text.
+        input.awaitMeterReply(seconds: 1)
         // File work under way (a rotation, a trash, a sidecar) ends before the terminal is given back: exiting
         // mid-write would leave its temporaries. A copy, move or export was cancelled by the quit question.
         triageWorker.waitUntilIdle()

@@ -48,6 +48,10 @@ struct ScriptedPtyTerminal {
         /// Each query as it comes, as xterm with sixel (`-ti vt340`) answers: cell and window size, DA1 with
         /// attribute 4, XTGETTCAP (RGB when `answersTruecolor`); nothing to the kitty queries (issue 31.6).
         case xterm
+        /// As `xterm`, on a slow link: bytes reach the "terminal" at `linkRate` bytes a second (a read arrives
+        /// when the bytes before it have), and a cursor position query (DSR 6) is answered 25 ms after the link
+        /// delivered it (issue 28.4's round trip).
+        case slowLink = "slowlink"
     }
 
     static func requirePython() throws -> String {
@@ -61,7 +65,7 @@ struct ScriptedPtyTerminal {
     /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
     static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
                     minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
-                    answersTruecolor: Bool = false,
+                    answersTruecolor: Bool = false, linkRate: Double = 0,
                     environment: [String: String] = [:], in directory: URL) throws -> Outcome {
         let python = try requirePython()
         let script = directory.appendingPathComponent("pty-terminal.py")
@@ -72,7 +76,8 @@ struct ScriptedPtyTerminal {
         let scriptArguments = [script.path, "--mode", mode.rawValue, "--term", term, "--delay", String(delay),
                                "--controlling", controlling ? "1" : "0", "--min-output", String(minimumOutput),
                                "--result", report.path, "--wait-for", waitFor, "--type", type,
-                               "--block-hup", blockHangup ? "1" : "0", "--tcap-rgb", answersTruecolor ? "1" : "0"] + environmentArguments + ["--"] + arguments
+                               "--block-hup", blockHangup ? "1" : "0", "--tcap-rgb", answersTruecolor ? "1" : "0",
+                               "--link-rate", String(linkRate)] + environmentArguments + ["--"] + arguments
         let result = try ToolRunner.run(python, scriptArguments)
         guard let data = FileManager.default.contents(atPath: report.path) else {
             throw MissingRequirement.Failure(description: "the pty script wrote no report: \(result.output.suffix(2000))")
@@ -95,6 +100,7 @@ p.add_argument('--wait-for', default='')
 p.add_argument('--type', default='')
 p.add_argument('--block-hup', type=int, default=0)
 p.add_argument('--tcap-rgb', type=int, default=0)
+p.add_argument('--link-rate', type=float, default=0)
 p.add_argument('argv', nargs=argparse.REMAINDER)
 a = p.parse_args()
 argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
@@ -138,8 +144,14 @@ def pump(timeout):
     global probe_at, closed
     if closed:
         return None
+    if a.mode == 'slowlink':
+        send_due_answers()
+        if answers:
+            timeout = min(timeout, max(0.0, answers[0][0] - time.monotonic()))
     r, _, _ = select.select([master], [], [], max(0.0, timeout))
     if not r:
+        if a.mode == 'slowlink':
+            send_due_answers()
         return b''
     try:
         data = os.read(master, 65536)
@@ -150,27 +162,46 @@ def pump(timeout):
         closed = True
         return None
     output.extend(data)
-    if a.mode == 'xterm':
+    if a.mode == 'slowlink':
+        link_deliver(len(data))
+    if a.mode in ('xterm', 'slowlink'):
         answer_queries()
     if probe_at is None and (b'\x1b[c' in output or b'\x1b_Gi=31' in output):
         probe_at = time.monotonic()
     return data
 
 scan_from = 0
+link_free = 0.0
+answers = []   # (due, bytes) of the slow link's DSR answers, in order
+
+def link_deliver(count):
+    """slowlink mode: the bytes just read reach the terminal once the link has carried them."""
+    global link_free
+    link_free = max(link_free, time.monotonic()) + count / a.link_rate
+
+def send_due_answers():
+    while answers and answers[0][0] <= time.monotonic():
+        send(answers.pop(0)[1])
 
 def answer_queries():
     """xterm mode: answers each query as xterm with sixel does, in order; XTGETTCAP RGB too with --tcap-rgb."""
     global scan_from
     queries = [(b'\x1b[16t', b'\x1b[6;20;10t'), (b'\x1b[14t', b'\x1b[4;800;1200t'), (b'\x1b[c', b'\x1b[?62;4;22c'),
                (b'\x1bP+q524742', b'\x1bP1+r524742=382F382F38\x1b\\' if a.tcap_rgb else b'\x1bP0+r524742\x1b\\')]
+    if a.mode == 'slowlink':
+        queries.append((b'\x1b[6n', b'\x1b[1;1R'))
     while True:
         found = [(output.find(q, scan_from), q, r) for q, r in queries]
         found = [f for f in found if f[0] >= 0]
         if not found:
+            scan_from = max(scan_from, len(output) - 16)   # read fast: a query is never searched for twice
             return
         at, query, reply = min(found)
         scan_from = at + len(query)
-        send(reply)
+        if query == b'\x1b[6n':
+            answers.append((link_free + 0.025, reply))
+        else:
+            send(reply)
 
 def run_for(seconds):
     end = time.monotonic() + seconds

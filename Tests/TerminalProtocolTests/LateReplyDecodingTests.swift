@@ -19,6 +19,7 @@ final class LateReplyDecodingTests: XCTestCase {
         ("OSC colour, ST", "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\"),
         ("OSC colour, BEL", "\u{1B}]10;rgb:ffff/ffff/ffff\u{07}"),
         ("DECRPM", "\u{1B}[?2026;2$y"),
+        ("cursor position (the link meter's round trip)", "\u{1B}[12;40R"),
     ].map { ($0.0, Array($0.1.utf8)) }
 
     /// Feeds the pieces with a flush (a pause longer than the Escape timeout) after each, as a reader does.

@@ -8,30 +8,64 @@ import Concurrent
 /// `minimumBlocked` seconds of blocking in the window there is no estimate, and the link counts as fast.
 ///
 /// The estimate runs high by at most the buffers' size (they fill without blocking first), which errs on the
-/// side of drawing as before. The pure part is `ThroughputWindow` (tested with made-up times); this class is
-/// the shared box the write paths feed and the loop reads, with the clock injected.
+/// side of drawing as before. Over SSH a first screen never blocks (sshd's 2 MB channel window takes it all):
+/// there the round trip through the terminal (`TerminalRoundTrip`) measures, and the slower of the two
+/// estimates counts. The pure parts are `ThroughputWindow` and `TerminalRoundTrip` (tested with made-up times);
+/// this class is the shared box the write paths and the input reader feed and the loop reads, with the clock
+/// injected.
 public final class TerminalThroughput: Sendable {
-    private let window: Locked<ThroughputWindow>
+    private struct Meters {
+        var window: ThroughputWindow
+        var roundTrip: TerminalRoundTrip
+    }
+    private let meters: Locked<Meters>
     private let clock: @Sendable () -> Double
 
-    public init(clock: @escaping @Sendable () -> Double, window: ThroughputWindow = ThroughputWindow()) {
+    public init(clock: @escaping @Sendable () -> Double, window: ThroughputWindow = ThroughputWindow(),
+                roundTrip: TerminalRoundTrip = TerminalRoundTrip()) {
         self.clock = clock
-        self.window = Locked(window)
+        meters = Locked(Meters(window: window, roundTrip: roundTrip))
     }
+
+    /// The meter's clock now (the input reader stamps a reply's arrival with it).
+    public var now: Double { clock() }
 
     /// Runs one write of `bytes` to the tty (`write` returns when they are all taken) and counts the time it took.
     public func measure<Result>(bytes: Int, _ write: () -> Result) -> Result {
         let start = clock()
         let result = write()
         let end = clock()
-        window.withLockedValue { $0.record(bytes: bytes, blocked: max(0, end - start), at: end) }
+        meters.withLockedValue {
+            $0.window.record(bytes: bytes, blocked: max(0, end - start), at: end)
+            $0.roundTrip.record(bytes: bytes, at: end)
+        }
         return result
     }
 
-    /// The link's rate as the terminal takes bytes now, or nil when nothing blocked lately.
+    /// After a turn's writes: true when the loop should write the round trip's query now (it is then in flight).
+    public func takeQueryDue() -> Bool {
+        let now = clock()
+        return meters.withLockedValue { $0.roundTrip.takeQueryDue(at: now) }
+    }
+
+    /// The terminal's reply to the query was read at `time` (the meter's clock).
+    public func replyArrived(at time: Double) {
+        meters.withLockedValue { $0.roundTrip.replyArrived(at: time) }
+    }
+
+    /// True while a query waits for its reply (on quit, the reply is read before the terminal is given back).
+    public var isQueryInFlight: Bool { meters.withLockedValue { $0.roundTrip.isQueryInFlight } }
+
+    /// The link's rate as the terminal takes bytes now (the slower of the two meters), or nil when neither
+    /// measured anything lately.
     public var estimate: ThroughputWindow.Estimate? {
         let now = clock()
-        return window.withLockedValue { $0.estimate(at: now) }
+        return meters.withLockedValue { meters in
+            let blocking = meters.window.estimate(at: now)
+            guard let rate = meters.roundTrip.bytesPerSecond else { return blocking }
+            if let blocking, blocking.bytesPerSecond <= rate { return blocking }
+            return ThroughputWindow.Estimate(bytesPerSecond: rate, isSlow: rate < meters.window.slowBelow)
+        }
     }
 }
 
@@ -43,9 +77,12 @@ public struct ThroughputWindow: Sendable {
         /// Below `slowBelow`: hints stay off and the status bar says so.
         public let isSlow: Bool
 
+        /// The share of the link a movie may take: the rest is for labels, the status bar, the next picture.
+        public static let headroom = 1.25
+
         /// Whether `bytesPerSecond` carries a stream of `bytesPerFrame` at `framesPerSecond`, with `headroom` for
         /// everything else on the screen (labels, the status bar, the next picture).
-        public func carries(bytesPerFrame: Int, framesPerSecond: Double, headroom: Double = 1.25) -> Bool {
+        public func carries(bytesPerFrame: Int, framesPerSecond: Double, headroom: Double = Estimate.headroom) -> Bool {
             Double(bytesPerFrame) * framesPerSecond * headroom <= bytesPerSecond
         }
 

@@ -48,6 +48,9 @@ public final class PlaybackController: Sendable {
 
     private let pixels: PixelOutput?
     private let badgePainter: BadgePainter?
+    /// What the terminal takes now (`TerminalThroughput.estimate`): frames are sized so the movie's frame rate
+    /// fits it (issue 28.4). nil: drawn at the picture area's size, always.
+    private let link: (@Sendable () -> ThroughputWindow.Estimate?)?
 
     /// What the UI thread and the player's threads share, under one lock.
     private struct State {
@@ -69,13 +72,25 @@ public final class PlaybackController: Sendable {
         var failures: [String: PlaybackFailure] = [:]
         /// Items that failed since `takeNewFailures` was last called (pixel pictures then redraw with LIVE OFF).
         var newFailures: Set<String> = []
+        /// Frames are drawn at this share of the picture area's width and height, so that their bytes at the
+        /// movie's frame rate fit the link (1: the whole area). Kept from one playback to the next.
+        var sizing = FrameSizing()
+        /// The link's speed when frames were last drawn smaller (the status bar says so while one plays).
+        var shrunkOn: ThroughputWindow.Estimate?
+        /// Frames the loop drew of the current playback (for the playback-end trace: shown against drawn).
+        var framesDrawn = 0
+        var lastDrawnSerial = -1
+        /// The frames' mean duration lately (a variable-frame-rate movie's rate is the mean, not one frame's).
+        var meanFrameDuration: Double?
     }
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
     public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
          onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil,
-         soundNote: (@Sendable (String) -> Void)? = nil, soundPlaying: (@Sendable () -> Void)? = nil) {
+         soundNote: (@Sendable (String) -> Void)? = nil, soundPlaying: (@Sendable () -> Void)? = nil,
+         link: (@Sendable () -> ThroughputWindow.Estimate?)? = nil) {
+        self.link = link
         let frameRenderer: (any CellImageRenderer)?
         if let pixels, pixels.mode.isPixelProtocol {
             frameRenderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
@@ -152,6 +167,9 @@ public final class PlaybackController: Sendable {
             state.latest = nil
             state.hasNewFrame = false
             state.firstFrameTraced = false
+            state.framesDrawn = 0
+            state.lastDrawnSerial = -1
+            state.meanFrameDuration = nil
             return state.generation
         }
         // Pipelined: each frame is rendered on the player's presenter thread ahead of its time (while the next
@@ -244,9 +262,22 @@ public final class PlaybackController: Sendable {
         }
     }
 
+    /// While a movie plays drawn smaller for the link: what the status bar says ("link ~1.8 MB/s: movie drawn
+    /// smaller"); nil otherwise.
+    public var linkNote: String? {
+        state.withLockedValue { state in
+            guard state.playing != nil, state.sizing.scale < 1, let link = state.shrunkOn else { return nil }
+            return "link \(link.shortDescription): movie drawn smaller"
+        }
+    }
+
     /// Called by the loop after `doupdate` drew a frame: traces the first one of a playback.
     public func didDraw() {
         let first: Bool = state.withLockedValue { state in
+            if state.latest != nil, state.lastDrawnSerial != state.frameSerial {
+                state.lastDrawnSerial = state.frameSerial
+                state.framesDrawn += 1
+            }
             guard state.latest != nil, !state.firstFrameTraced else { return false }
             state.firstFrameTraced = true
             return true
@@ -258,17 +289,56 @@ public final class PlaybackController: Sendable {
 
     private func render(_ frame: DecodedFrame, token: Int, renderer: Locked<any CellImageRenderer>,
                         mode: GraphicsMode) -> RenderedImage? {
-        guard let (size, badge): ((Int, Int), LiveBadge?) = state.withLockedValue({ state in
-            state.generation == token ? state.playing.map { (($0.columns, $0.rows), state.frameBadge) } : nil
+        guard let (area, badge, sizing): ((Int, Int), LiveBadge?, FrameSizing) = state.withLockedValue({ state in
+            state.generation == token ? state.playing.map { (($0.columns, $0.rows), state.frameBadge, state.sizing) } : nil
         }) else { return nil }
+        let size = sizing.cells(columns: area.0, rows: area.1)
         var pixels = frame.pixels
         if mode.isPixelProtocol {
             // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
             // photo in place, and the badge at the same size in the same corner.
-            pixels = pixels.sizedForCells(columns: size.0, rows: size.1, cell: self.pixels?.cellPixelSize, badge: badge)
+            pixels = pixels.sizedForCells(columns: size.columns, rows: size.rows, cell: self.pixels?.cellPixelSize, badge: badge)
         }
         // try?: a frame chafa cannot render is skipped; the next one replaces it (a failed movie ends through onEnd).
-        return renderer.withLockedValue { [pixels] in try? $0.render(pixels, maxColumns: size.0, maxRows: size.1) }
+        let image = renderer.withLockedValue { [pixels] in try? $0.render(pixels, maxColumns: size.columns, maxRows: size.rows) }
+        // The next frames follow the link: this frame's bytes at the movie's rate against what the terminal takes.
+        if let image, let link {
+            let estimate = link()
+            let duration = state.withLockedValue { state in
+                let mean = state.meanFrameDuration.map { 0.8 * $0 + 0.2 * frame.duration } ?? frame.duration
+                state.meanFrameDuration = mean
+                return mean
+            }
+            let framesPerSecond = min(60, max(1, 1 / max(duration, 1.0 / 60)))
+            let bytes = Self.bytesOnTheWire(image)
+            let next = sizing.following(bytesPerFrame: bytes, framesPerSecond: framesPerSecond, link: estimate,
+                                        columns: area.0, rows: area.1)
+            let changed: Bool = state.withLockedValue { state in
+                guard state.generation == token, next != state.sizing else { return false }
+                if next.scale < state.sizing.scale { state.shrunkOn = estimate }
+                state.sizing = next
+                return true
+            }
+            if changed { trace?.log("playback-sizing \(next.scale) for \(bytes) B/frame at \(Int(framesPerSecond)) fps, link \(estimate?.shortDescription ?? "unknown")") }
+        }
+        return image
+    }
+
+    /// About the bytes a frame costs the terminal: a pixel picture's payload, or for symbol cells each cell's
+    /// character and a colour change wherever a cell's colours differ from the one before it (as the cell writer
+    /// sends them: `CSI 38;2;r;g;b m` is 19 bytes in truecolour, `CSI 38;5;n m` 11 in 256 colours).
+    static func bytesOnTheWire(_ image: RenderedImage) -> Int {
+        guard image.mode == .symbols else { return image.bytes.count }
+        let colourChange = image.colorDepth == .truecolor ? 19 : 11
+        var bytes = 0
+        var previous: TerminalCell?
+        for cell in image.cells {
+            bytes += cell.character.utf8.count
+            if previous?.foreground != cell.foreground || previous?.foregroundIndex != cell.foregroundIndex { bytes += colourChange }
+            if previous?.background != cell.background || previous?.backgroundIndex != cell.backgroundIndex { bytes += colourChange }
+            previous = cell
+        }
+        return bytes + image.rows * 8   // a cursor move per row
     }
 
     /// Where this controller's frames go: the newest is kept for the event loop, if its playback is current.
@@ -308,7 +378,8 @@ public final class PlaybackController: Sendable {
             state.hasNewFrame = true
             return true
         }
-        trace?.log("playback-end \(end) \(stats)")
+        let drawn = state.withLockedValue { $0.framesDrawn }
+        trace?.log("playback-end \(end) \(stats), drawn \(drawn)")
         if let failure, wasCurrent { notify("LIVE OFF: \(failure)") }
         if failure != nil || wasCurrent { onEnd?(key, failure) }
         if wasCurrent || failure != nil { wake() }

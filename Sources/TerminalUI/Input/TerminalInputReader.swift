@@ -22,12 +22,16 @@ final class TerminalInputReader {
     private let mouse: Bool
     /// Whether button-1 motion is reported now (nil: unknown, after a suspend).
     private var reportsButtonMotion: Bool? = false
+    /// The link meter: the cursor position reports (its round trip's replies) are handed to it with the time
+    /// they were read, never to the loop as keys.
+    private let meter: TerminalThroughput?
 
     /// Asks for the kitty keyboard protocol (its answer is normally already in from the start-up probe) and
     /// pushes its flags when the terminal speaks it; switches SGR mouse reports on (curses no longer decodes
     /// the mouse).
-    init(window: UnsafeMutablePointer<WINDOW>, mouse: Bool, input: Int32 = STDIN_FILENO) {
+    init(window: UnsafeMutablePointer<WINDOW>, mouse: Bool, input: Int32 = STDIN_FILENO, meter: TerminalThroughput? = nil) {
         self.window = window
+        self.meter = meter
         self.input = input
         self.mouse = mouse
         let kitty = KittyKeyboard.detect(window: window)
@@ -66,16 +70,39 @@ final class TerminalInputReader {
         let direct = readDirectly()
         if case .bytes(let more) = direct { bytes += more }
         var decoded = decoder.feed(bytes)
+        handOverReplies(decoded, readAt: meter?.now)
         // Only bytes that just came wait for their end here: a reply's beginning held since an earlier turn
         // costs no turn a wait.
         if !bytes.isEmpty, decoder.hasPending {
             let (more, _) = drain(waitingMilliseconds: 25)
-            decoded += more.isEmpty ? decoder.flushPending() : decoder.feed(more)
+            let late = more.isEmpty ? decoder.flushPending() : decoder.feed(more)
+            handOverReplies(late, readAt: meter?.now)
+            decoded += late
         }
         var events = decoded.flatMap(loopEvents(for:))
         if resized { events.append(.resize(size())) }
         if case .gone = direct { events.append(.hangup) }
         return events
+    }
+
+    /// The round trip's replies go to the meter, stamped with the time their bytes were read.
+    private func handOverReplies(_ events: [InputEvent], readAt: Double?) {
+        guard let meter, let readAt else { return }
+        for event in events { if case .cursorPosition = event { meter.replyArrived(at: readAt) } }
+    }
+
+    /// On quit with the meter's query in flight: its reply is read (up to `seconds`) before the terminal is given
+    /// back, so that it never reaches the shell as typed text. Keys typed meanwhile are dropped: livegrid is quitting.
+    func awaitMeterReply(seconds: Double) {
+        guard let meter, meter.isQueryInFlight else { return }
+        let deadline = meter.now + seconds
+        while meter.isQueryInFlight, meter.now < deadline {
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let wait = Int32(max(1, (deadline - meter.now) * 1000))
+            guard poll(&descriptor, 1, wait) > 0, Int32(descriptor.revents) & Int32(POLLIN) != 0 else { return }
+            guard case .bytes(let bytes) = readDirectly() else { return }
+            handOverReplies(decoder.feed(bytes), readAt: meter.now)
+        }
     }
 
     /// Reads through curses (keypad off: plain bytes, and KEY_RESIZE after a SIGWINCH) until nothing is left.

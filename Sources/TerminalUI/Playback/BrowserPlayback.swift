@@ -21,9 +21,10 @@ final class BrowserPlayback {
 
     /// `pixels`/`badge`: the grid's pixel protocol and badge, so movie frames are drawn like its pictures.
     /// `post`: reports from the engine's threads; `wake`: wakes the event loop (each new movie frame).
-    /// `kittyKeys`: the input reader gets key releases.
+    /// `kittyKeys`: the input reader gets key releases. `link`: what the terminal takes (frames are sized to it).
     init(session: CursesSession, kittyKeys kitty: Bool, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
-         post: @escaping @Sendable (BrowserAction) -> Void, wake: @escaping @Sendable () -> Void) {
+         post: @escaping @Sendable (BrowserAction) -> Void, wake: @escaping @Sendable () -> Void,
+         link: (@Sendable () -> ThroughputWindow.Estimate?)? = nil) {
         let trace = EventTrace()
         self.trace = trace
         controller = PlaybackController(depth: session.colorDecision?.depth, pixels: pixels, badge: badge, trace: trace,
@@ -33,7 +34,8 @@ final class BrowserPlayback {
                                                            ?? .ended(itemID: itemID)))
                                         },
                                         soundNote: { post(.playback(.soundNote($0))) },
-                                        soundPlaying: { post(.playback(.soundPlaying)); wake() })
+                                        soundPlaying: { post(.playback(.soundPlaying)); wake() },
+                                        link: link)
         kittyKeys = kitty
         trace?.log("input \(kitty ? HoldSource.kittyKeys.rawValue : HoldSource.keyRepeat.rawValue)")
     }
