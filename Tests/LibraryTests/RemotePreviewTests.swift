@@ -73,7 +73,7 @@ final class RemotePreviewTests: RemoteServerTestCase {
         let size = try XCTUnwrap(phone.uprightSize)
         XCTAssertEqual(size.width * 3, size.height * 4, "the thumbnail item's 4:3, upright: \(size)")
         XCTAssertLessThanOrEqual(size.width, 512, "the thumbnail, not the 4032 px photo")
-        XCTAssertTrue(phone.replacesStill, "no Motion Photo's movie: a picture and nothing more")
+        XCTAssertEqual(phone.replacesStill, true, "no Motion Photo's movie: a picture and nothing more")
         XCTAssertLessThan(phone.bytesFetched, 80 << 10, "the head, not 1.8 MB")
         XCTAssertTrue(phone.path.hasSuffix(".heic"))
         XCTAssertLessThan(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: phone.path)[.size] as? Int), 40_000)
