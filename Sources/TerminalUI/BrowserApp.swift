@@ -503,8 +503,11 @@ public final class BrowserApp {
             }
             if let remote, !keptInIndex {
                 switch request {
-                case .export(let items, let choices, let destination, let stripLocation):
+                case .export(let items, let choices, let destination, let stripLocation, _):
+                    // The ratings shown (kept in the index under the items' URLs) go along as sidecars.
+                    let ratings = items.reduce(into: [String: TriageState]()) { $0[$1.id] = state.triage.states[$1.id] }
                     remoteExport.start(items, choices: choices, destination: destination, stripLocation: stripLocation,
+                                       ratings: ratings,
                                        library: remote.current, worker: triageWorker, post: { [inbox] in inbox.post($0) })
                 case .cancelExport:
                     remoteExport.cancel()

@@ -141,6 +141,22 @@ final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
         try session.waitFor("the rating after a restart", timeout: 30) { screen in
             screen.contains { $0.contains("train.jpg") && $0.contains(" ★★★") && !$0.contains("★★★★") }
         }
+        // The browser's export of the remote pair carries the rating kept in the index, as the CLI's does.
+        let exported = root.appendingPathComponent("exported-http")
+        try FileManager.default.createDirectory(at: exported, withIntermediateDirectories: true)
+        try show("train", in: session)
+        try session.send("e")
+        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
+        try session.send("Enter")
+        try session.waitFor("the destination prompt") { $0.contains { $0.contains("Export to:") } }
+        try session.send("C-u")
+        try session.run(["send-keys", "-t", session.name, "-l", exported.path], capture: false)
+        try session.send("Enter")
+        try session.waitFor("the export done", timeout: 30) { $0.contains { $0.contains("1 of 1 item exported") } }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exported.path).sorted(),
+                       ["train.jpg", "train.jpg.xmp", "train.mov"])
+        XCTAssertEqual(try SidecarTriageStore.read(sidecar: exported.appendingPathComponent("train.jpg.xmp").path),
+                       TriageState(rating: 3, flag: .none))
         try quit(session)
 
         let item = try scannedItem(url, "train.jpg")

@@ -105,7 +105,10 @@ public enum TriageRequest: Sendable, Equatable {
     case rotatedStillCopy(LibraryItem, Adjustment)
     /// Undo of rotations: each item turned back by the inverse.
     case undoRotate([LibraryItem], Adjustment)
-    case export(items: [LibraryItem], choices: [ExportChoice], destination: String, stripLocation: Bool)
+    /// `ratings`: ratings and flags the worker cannot read from the items' files (a remote library's, kept in
+    /// the index under the item's URL), by item id, written as sidecars beside the copies.
+    case export(items: [LibraryItem], choices: [ExportChoice], destination: String, stripLocation: Bool,
+                ratings: [String: TriageState] = [:])
     /// Cancels the running export, copy or move (its current item is rolled back).
     case cancelExport
 }

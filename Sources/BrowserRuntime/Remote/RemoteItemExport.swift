@@ -20,8 +20,9 @@ public final class RemoteItemExport: Sendable {
     /// Stops an export still waiting for its downloads (the triage worker cancels one already writing).
     public func cancel() { cancelled.set(true) }
 
+    /// `ratings` (by the remote item's id): the ratings and flags shown, which leave as sidecars beside the copies.
     public func start(_ items: [LibraryItem], choices: [ExportChoice], destination: String, stripLocation: Bool,
-                      library: RemoteLibrary, worker: TriageWorker, post: @escaping @Sendable (BrowserAction) -> Void) {
+                      ratings: [String: TriageState] = [:], library: RemoteLibrary, worker: TriageWorker, post: @escaping @Sendable (BrowserAction) -> Void) {
         cancelled.set(false)
         let cancelled = self.cancelled
         NamedThread.start("livegrid-rexport") {
@@ -37,7 +38,11 @@ public final class RemoteItemExport: Sendable {
             }
             do {
                 let staged = try Self.stage(remoteItems, in: staging)
-                worker.perform(.export(items: staged, choices: choices, destination: destination, stripLocation: stripLocation))
+                // The staged copies have ids of their own (their paths here): the ratings follow them.
+                var stagedRatings: [String: TriageState] = [:]
+                for (remote, copy) in zip(remoteItems, staged) { stagedRatings[copy.id] = ratings[remote.item.id] }
+                worker.perform(.export(items: staged, choices: choices, destination: destination, stripLocation: stripLocation,
+                                       ratings: stagedRatings))
                 // The folder stays until the worker has written the export from it.
                 worker.waitUntilIdle()
             } catch {

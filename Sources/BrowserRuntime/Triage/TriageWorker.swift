@@ -143,9 +143,9 @@ public final class TriageWorker: Sendable {
             let text = failures.isEmpty ? "Turned back \(names)"
                 : "Turned back \(items.count - failures.count) of \(Plural.count(items.count, "item")) · \(failures.count) failed: \(failures[0])"
             return .finished(message: text, filesChanged: true)
-        case .export(let items, let choices, let destination, let stripLocation):
+        case .export(let items, let choices, let destination, let stripLocation, let ratings):
             return export(items, choices: choices, destination: TriagePrompt.expandingTilde(destination, home: home),
-                          stripLocation: stripLocation)
+                          stripLocation: stripLocation, ratings: ratings)
         case .cancelExport:
             return nil
         }
@@ -193,11 +193,13 @@ public final class TriageWorker: Sendable {
     }
 
     private func export(_ items: [LibraryItem], choices: [ExportChoice], destination: String,
-                        stripLocation: Bool) -> TriageResult {
+                        stripLocation: Bool, ratings: [String: TriageState]) -> TriageResult {
         var plan = ExportPlan(items: items, destination: destination, stripLocation: stripLocation)
         for (item, choice) in zip(items, choices) { plan.setChoice(choice, forItem: item.id) }
         // Ratings kept in the index (a read-only folder) leave as sidecars beside the copies (issue 31.5).
-        for item in items { if let state = store.indexedState(of: item) { plan.ratings[item.id] = state } }
+        for item in items {
+            if let state = ratings[item.id] ?? store.indexedState(of: item), state != TriageState() { plan.ratings[item.id] = state }
+        }
         var lastPost = Date.distantPast
         do {
             let report = try ExportRunner().run(plan) { [self] progress in
