@@ -156,9 +156,13 @@ public struct ScanReport: Codable, Sendable {
     /// The folder of an item relative to the root ("." for the root itself), for the FOLDER column.
     func folder(of item: Item) -> String {
         guard let path = item.files.first?.path else { return "." }
-        let directory = (path as NSString).deletingLastPathComponent
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        if directory == root || directory.isEmpty { return "." }
+        // Cut at the last slash by hand: NSString's path calls fold a URL's "//" (s3://b/p/a → s3:/b/p), so a
+        // remote item's folder never matched its root and showed whole.
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        var base = root
+        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+        if directory == base || directory.isEmpty { return "." }
+        let prefix = base.hasSuffix("/") ? base : base + "/"
         return directory.hasPrefix(prefix) ? String(directory.dropFirst(prefix.count)) : directory
     }
 

@@ -58,9 +58,12 @@ enum RemoteCommandSupport {
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
         root.maxEntries = maxEntries
         root.probeConcurrency = scanProbeConcurrency
+        let rootText = BrowserState.displayString(root.url)
+        if recursive, let tree = try wait({ try await client.listTree(root.url, maxEntries: maxEntries) }).get() {
+            return scan(tree, root: root, rootText: rootText, url: url, maxEntries: maxEntries)
+        }
         var items: [LibraryItem] = []
         var warnings: [String] = []
-        let rootText = BrowserState.displayString(root.url)
         var pending = [(root, "")]
         while let (library, prefix) = pending.popLast() {
             let rejected = Locked<[RejectedRemoteEntry]>([])
@@ -88,6 +91,30 @@ enum RemoteCommandSupport {
         }
         return LibraryScan(root: BrowserState.displayString(url), items: items, warnings: warnings,
                            bytesRead: root.probeBytes, reads: root.probeRequests)
+    }
+
+    /// A recursive scan of a kind listed in one walk (S3): each folder of the tree probed and paired as its own
+    /// library (a still pairs with a movie in its own folder only, as folder by folder), none listed again.
+    private static func scan(_ tree: RemoteListingTree, root: RemoteLibrary, rootText: String, url: URL,
+                             maxEntries: Int) -> LibraryScan {
+        var items: [LibraryItem] = []
+        var warnings: [String] = []
+        var bytesRead: UInt64 = 0
+        var reads = 0
+        for folder in tree.folders {
+            let library = folder.path.isEmpty ? root
+                : root.subdirectory(RemoteEntry(name: folder.path, url: folder.listing.baseURL, isDirectory: true))
+            let remoteItems = wait { await library.load(listed: folder.listing) }
+            warnings += folder.listing.rejected.map { "\(BrowserState.displayString(library.url)): skipped \($0)" }
+            if case .success(let found) = remoteItems { items += found.map { withPaths($0, prefix: rootText + folder.path) } }
+            bytesRead += library.probeBytes
+            reads += library.probeRequests
+        }
+        if tree.truncated {
+            warnings.append("\(rootText): \(BrowserState.truncationMessage(kept: tree.entryCount, limit: maxEntries))")
+        }
+        return LibraryScan(root: BrowserState.displayString(url), items: items, warnings: warnings,
+                           bytesRead: bytesRead, reads: reads)
     }
 
     private static func withPaths(_ remote: RemoteItem, prefix: String) -> LibraryItem {

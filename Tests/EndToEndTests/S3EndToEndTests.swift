@@ -14,6 +14,11 @@ final class S3EndToEndTests: XCTestCase {
             try server.put(S3TestServer.publicBucket, "lib/" + name, file: Fixtures.committed(name))
         }
         try server.put("photos", "lib/sub/inner.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
+        // Two nested prefixes; train.jpg's movie (same content identifier) only in a/, another train.jpg in a/b/.
+        try server.put("photos", "tree/top.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
+        for name in ["train.jpg", "train.mov"] { try server.put("photos", "tree/a/" + name, file: Fixtures.committed(name)) }
+        try server.put("photos", "tree/a/b/train.jpg", file: Fixtures.committed("train.jpg"))
+        try server.put("photos", "tree/a/b/inner.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
     }
     private var server: S3TestServer { get throws { try Self.s3.server() } }
 
@@ -93,6 +98,55 @@ final class S3EndToEndTests: XCTestCase {
         let recursive = try livegrid(["scan", "-r", "--json", "--endpoint", server.endpoint, "s3://photos/lib/"], environment: environment)
         XCTAssertEqual(try self.kinds(recursive.out).count, 3, "-r descends into the prefix sub/: \(recursive.out.prefix(400))")
         assertSecretNowhere(server, stderr: scan.err + recursive.err, home: environment["HOME"] ?? "")
+    }
+
+    /// issue 30.4: `scan -r` on a prefix is one ListObjectsV2 walk without `delimiter` (counted by a recording
+    /// proxy in front of SeaweedFS), its keys shown with their folders as a local `scan -r` shows them, and a
+    /// still pairs with a movie in its own prefix only: a/b/train.jpg stays a still although a/train.mov has
+    /// its content identifier. Without `-r` the listing keeps `delimiter=/` and shows the prefix's own keys.
+    func testRecursiveScanIsOneListingWalkAndPairsWithinEachPrefix() throws {
+        let server = try server
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory)
+        defer { proxy.stop() }
+        let environment = try environment(keys(server))
+        let endpoint = "http://127.0.0.1:\(proxy.port)"
+        let recursive = try livegrid(["scan", "-r", "--json", "--no-index", "--endpoint", endpoint, "s3://photos/tree/"],
+                                     environment: environment)
+        XCTAssertEqual(recursive.status, 0, recursive.err)
+        let walk = proxy.requests.filter(\.isListing)
+        XCTAssertEqual(walk.count, 1, "one listing walk for the whole tree: \(walk.map(\.path))")
+        XCTAssertFalse(walk.contains { $0.path.contains("delimiter") }, "-r drops the delimiter: \(walk.map(\.path))")
+        let items = try itemFiles(recursive.out)
+        XCTAssertEqual(Set(items.map(\.files)), [["s3://photos/tree/top.jpeg"],
+                                                 ["s3://photos/tree/a/train.jpg", "s3://photos/tree/a/train.mov"],
+                                                 ["s3://photos/tree/a/b/inner.jpeg"], ["s3://photos/tree/a/b/train.jpg"]],
+                       "every key of both nested prefixes, once: \(items)")
+        XCTAssertEqual(items.first { $0.files.first == "s3://photos/tree/a/train.jpg" }?.kind, "live")
+        XCTAssertEqual(items.first { $0.files == ["s3://photos/tree/a/b/train.jpg"] }?.kind, "still",
+                       "no pair across prefixes: \(items)")
+        let table = try livegrid(["scan", "-r", "--no-index", "--endpoint", endpoint, "s3://photos/tree/"], environment: environment)
+        XCTAssertTrue(table.out.split(separator: "\n").contains { $0.contains(" a/b ") && $0.contains("train.jpg") },
+                      "the folder column shows the relative prefix: \(table.out)")
+
+        let before = proxy.requests.count
+        let flat = try livegrid(["scan", "--json", "--no-index", "--endpoint", endpoint, "s3://photos/tree/"], environment: environment)
+        XCTAssertEqual(flat.status, 0, flat.err)
+        let flatListings = proxy.requests.dropFirst(before).filter(\.isListing)
+        XCTAssertEqual(flatListings.count, 1)
+        XCTAssertTrue(flatListings.allSatisfy { $0.path.contains("delimiter=%2F") }, "\(flatListings.map(\.path))")
+        XCTAssertEqual(try itemFiles(flat.out).map(\.files), [["s3://photos/tree/top.jpeg"]], "a/ is a folder, not items")
+    }
+
+    /// Each item's kind and file paths, from `scan --json`.
+    private func itemFiles(_ json: String) throws -> [(kind: String, files: [String])] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let items = object["items"] as? [[String: Any]] else {
+            XCTFail("no items: \(json.prefix(500))")
+            return []
+        }
+        return items.map { item in
+            ((item["kind"] as? String) ?? "", ((item["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String })
+        }
     }
 
     /// The real-world fixtures (Live Photos with JPEG and HEIC stills, Motion Photos, a still without an

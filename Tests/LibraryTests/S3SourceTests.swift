@@ -87,6 +87,26 @@ final class S3SourceTests: XCTestCase {
         XCTAssertTrue(capped.truncated, "pages stop at max_entries, and the listing says it was cut")
     }
 
+    /// issue 30.4: the tree below a prefix in one walk without `delimiter`, followed over pages (3 keys each),
+    /// its keys grouped by relative folder with URLs below it, `maxEntries` counted over every folder.
+    func testTreeIsOneWalkGroupedByFolderUnderTheCap() async throws {
+        let client = try client(pageSize: 3)
+        let directory = try XCTUnwrap(URL(string: "s3://photos/many/"))
+        let source = try source(client, directory)
+        let listed = try await source.listTree(directory, maxEntries: 100, maxBytes: 1 << 20)
+        let tree = try XCTUnwrap(listed, "S3 lists a tree in one walk")
+        XCTAssertEqual(tree.folders.map(\.path), ["", "f1/", "f2/"])
+        XCTAssertEqual(Set(tree.folders[0].listing.files.map(\.name)), Set((0..<10).map { "\($0).jpg" }), "all 4 pages")
+        XCTAssertEqual(tree.folders[1].listing.files.map(\.url.absoluteString), ["s3://photos/many/f1/a.jpg"])
+        XCTAssertEqual(tree.folders[2].listing.baseURL.absoluteString, "s3://photos/many/f2/")
+        XCTAssertTrue(tree.folders.allSatisfy { $0.listing.directories.isEmpty })
+        XCTAssertFalse(tree.truncated)
+        let cappedListing = try await source.listTree(directory, maxEntries: 11, maxBytes: 1 << 20)
+        let capped = try XCTUnwrap(cappedListing)
+        XCTAssertEqual(capped.entryCount, 11)
+        XCTAssertTrue(capped.truncated, "the cap counts keys of every folder")
+    }
+
     /// The browser's library is given a paged listing's entries as the pages arrive, each time they have
     /// doubled (pages 1, 2 and 4 of 5), before the whole listing; a still whose movie comes on the next page
     /// is shown alone, then as the pair.

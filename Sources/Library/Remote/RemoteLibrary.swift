@@ -171,6 +171,13 @@ public final class RemoteLibrary: Sendable {
     public func load() async throws -> [RemoteItem] {
         let pages = probePolicy == .onDemand ? pageHandler() : nil
         let listing = try await client.list(url, maxEntries: maxEntries, pages: pages)
+        return await load(listed: listing)
+    }
+
+    /// As `load`, with the listing already made (one folder of a `RemoteListingTree`, listed with the others in
+    /// one walk): nothing is listed again.
+    @discardableResult
+    public func load(listed listing: RemoteListing) async -> [RemoteItem] {
         var media = publish(listing)
         // The browser reads no headers: the media entries are not needed while it builds its grid.
         if probePolicy == .onDemand { media = [] }

@@ -39,6 +39,9 @@ public protocol LibrarySource: Sendable {
     /// page. The returned listing is the whole one, as `list`'s. A kind listed in one answer never calls `pages`
     /// (the default).
     func list(_ directory: URL, maxEntries: Int, maxBytes: Int, pages: RemoteListingPages?) async throws -> RemoteListing
+    /// The directory and everything below it in one walk, for a kind whose listing can give it (S3 without
+    /// `delimiter`); nil (the default) when the kind is listed folder by folder.
+    func listTree(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListingTree?
     func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse
     /// Starts streaming the file (from `offset`; `validator`, when given, makes a changed file come whole
     /// again, HTTP's `If-Range`). The handler is called as `RemoteTransferHandler` documents.
@@ -89,6 +92,7 @@ extension LibrarySource {
     public func list(_ directory: URL, maxEntries: Int, maxBytes: Int, pages: RemoteListingPages?) async throws -> RemoteListing {
         try await list(directory, maxEntries: maxEntries, maxBytes: maxBytes)
     }
+    public func listTree(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListingTree? { nil }
 }
 
 /// Receives a paged listing's entries so far (`LibrarySource.list(_:maxEntries:maxBytes:pages:)`).

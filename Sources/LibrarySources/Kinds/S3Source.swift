@@ -40,10 +40,74 @@ public struct S3Source: LibrarySource {
         let address = try S3Address(directory)
         let prefix = address.key
         var listing = RemoteListing(baseURL: directory, format: .s3)
+        try await walk(address, delimited: true, maxBytes: maxBytes) { page, more in
+            for object in page.objects {
+                guard object.key.hasPrefix(prefix) else { continue }
+                let rest = String(object.key.dropFirst(prefix.count))
+                if rest.isEmpty { continue }   // the "folder" object a console makes for the prefix itself
+                add(rest, isDirectory: false, object: object, to: &listing, in: directory)
+                if listing.entries.count > maxEntries { listing.entries.removeLast(); listing.truncated = true; return false }
+            }
+            for folder in page.prefixes where folder.hasPrefix(prefix) {
+                var rest = String(folder.dropFirst(prefix.count))
+                if rest.hasSuffix("/") { rest.removeLast() }
+                if rest.isEmpty { continue }
+                add(rest, isDirectory: true, object: nil, to: &listing, in: directory)
+                if listing.entries.count > maxEntries { listing.entries.removeLast(); listing.truncated = true; return false }
+            }
+            if more {
+                try Task.checkCancellation()
+                pages?(listing)
+            }
+            return true
+        }
+        return listing
+    }
+
+    /// The whole tree below the prefix in one ListObjectsV2 walk without `delimiter` (a bucket has no folders to
+    /// descend: a key's slashes are its folders), its objects grouped by relative folder, `maxEntries` counted
+    /// over all of them. Keys with a folder name livegrid refuses are rejected whole, in the folder above it.
+    public func listTree(_ directory: URL, maxEntries: Int, maxBytes: Int) async throws -> RemoteListingTree? {
+        let directory = RemoteEntryValidator.directoryURL(directory)
+        let address = try S3Address(directory)
+        let prefix = address.key
+        var tree = RemoteListingTree(root: RemoteListing(baseURL: directory, format: .s3))
+        var kept = 0
+        try await walk(address, delimited: false, maxBytes: maxBytes) { page, _ in
+            for object in page.objects where object.key.hasPrefix(prefix) {
+                var parts = object.key.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                guard let name = parts.popLast(), !name.isEmpty else { continue }   // a console's "folder" object
+                guard parts.count <= RemoteListingTree.maxDepth else { continue }
+                guard let folder = tree.folder(parts, format: .s3) else {
+                    tree.folders[0].listing.rejected.append(RejectedRemoteEntry(
+                        raw: parts.joined(separator: "/"), reason: "unusable folder name"))
+                    continue
+                }
+                let before = tree.folders[folder].listing.entries.count
+                add(name, isDirectory: false, object: object, to: &tree.folders[folder].listing,
+                    in: tree.folders[folder].listing.baseURL)
+                kept += tree.folders[folder].listing.entries.count - before
+                if kept > maxEntries {
+                    tree.folders[folder].listing.entries.removeLast()
+                    tree.truncated = true
+                    return false
+                }
+            }
+            try Task.checkCancellation()
+            return true
+        }
+        return tree
+    }
+
+    /// Pages of ListObjectsV2 below `address` (with `delimiter=/` when `delimited`) handed to `onPage` with
+    /// whether more follow, until the listing ends or `onPage` says stop.
+    private func walk(_ address: S3Address, delimited: Bool, maxBytes: Int,
+                      onPage: (S3ListPage, _ more: Bool) throws -> Bool) async throws {
         var token: String?
         repeat {
-            var query = [("delimiter", "/"), ("encoding-type", "url"), ("list-type", "2"),
-                         ("max-keys", String(max(1, min(settings.pageSize, 1000)))), ("prefix", prefix)]
+            var query = [("encoding-type", "url"), ("list-type", "2"),
+                         ("max-keys", String(max(1, min(settings.pageSize, 1000)))), ("prefix", address.key)]
+            if delimited { query.append(("delimiter", "/")) }
             if let token { query.append(("continuation-token", token)) }
             let request = try signedRequest(address.bucket, key: "", query: query, method: "GET", range: nil)
             // The byte cap is per page: a page is parsed and dropped before the next, so memory is the entries
@@ -63,27 +127,9 @@ public struct S3Source: LibrarySource {
                 throw RemoteError.invalidResponse("a listing page of more than \(maxBytes) bytes")
             }
             guard let page = S3ListPage.parse(reply.body) else { throw notS3(reply) }
-            for object in page.objects {
-                guard object.key.hasPrefix(prefix) else { continue }
-                let rest = String(object.key.dropFirst(prefix.count))
-                if rest.isEmpty { continue }   // the "folder" object a console makes for the prefix itself
-                add(rest, isDirectory: false, object: object, to: &listing, in: directory)
-                if listing.entries.count > maxEntries { listing.entries.removeLast(); listing.truncated = true; return listing }
-            }
-            for folder in page.prefixes where folder.hasPrefix(prefix) {
-                var rest = String(folder.dropFirst(prefix.count))
-                if rest.hasSuffix("/") { rest.removeLast() }
-                if rest.isEmpty { continue }
-                add(rest, isDirectory: true, object: nil, to: &listing, in: directory)
-                if listing.entries.count > maxEntries { listing.entries.removeLast(); listing.truncated = true; return listing }
-            }
             token = page.isTruncated ? page.nextToken : nil
-            if token != nil {
-                try Task.checkCancellation()
-                pages?(listing)
-            }
+            guard try onPage(page, token != nil) else { return }
         } while token != nil
-        return listing
     }
 
     public func fetch(_ file: URL, range: RemoteFetchRange?, maxBytes: Int) async throws -> RemoteResponse {

@@ -59,6 +59,16 @@ extension RemoteHTTPClient {
         return try await source.list(url, maxEntries: maxEntries, maxBytes: maxBytes, pages: pages)
     }
 
+    /// The directory and every folder below it in one listing walk (`LibrarySource.listTree`), or nil when its
+    /// kind is listed folder by folder.
+    public func listTree(_ url: URL, maxBytes: Int = 32 << 20,
+                         maxEntries: Int = RemoteListingParser.defaultMaxEntries) async throws -> RemoteListingTree? {
+        guard let source = LibrarySourceTable.source(for: url, client: self) else {
+            throw RemoteError.unsupportedURL(url.absoluteString)
+        }
+        return try await source.listTree(url, maxEntries: maxEntries, maxBytes: maxBytes)
+    }
+
     /// `PROPFIND` Depth 1 (WebDAV), the answer parsed as it arrives.
     func propfind(_ url: URL, baseURL: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
         let query = """
