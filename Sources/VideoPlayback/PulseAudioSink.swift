@@ -37,6 +37,9 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
 
     private let report: @Sendable (SoundState) -> Void
     private let applicationName: String
+    /// `PULSE_SERVER` as the executable read it at start (libpulse reads the variable itself; this only picks
+    /// the server buffer). Handed in: nothing below the executable reads the process environment.
+    private let server: String?
     private let condition = MonotonicCondition()
     // Guarded by `condition`.
     private var format: AudioFormat?
@@ -50,8 +53,10 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     private var reported = false
     private var connectStartedAt = 0.0
 
-    public init(applicationName: String = "livegrid", report: @escaping @Sendable (SoundState) -> Void = { _ in }) {
+    public init(applicationName: String = "livegrid", server: String? = nil,
+                report: @escaping @Sendable (SoundState) -> Void = { _ in }) {
         self.applicationName = applicationName
+        self.server = server
         self.report = report
     }
 
@@ -148,7 +153,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         let bytesPerSecond = format.sampleRate * format.bytesPerFrame
         var error: Int32 = 0
         let connection = lg_pulse_connect(applicationName, "Live Photo", UInt32(format.sampleRate), UInt32(format.channels),
-                                          UInt32(Double(bytesPerSecond) * Self.serverBuffer(forServer: getenv("PULSE_SERVER").map { String(cString: $0) })),
+                                          UInt32(Double(bytesPerSecond) * Self.serverBuffer(forServer: server)),
                                           &error)
         guard let connection else {
             markFailed()

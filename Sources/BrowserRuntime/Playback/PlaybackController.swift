@@ -215,7 +215,7 @@ public final class PlaybackController: Sendable {
 
     /// A sound sink whose troubles are said in the status bar once per session.
     private func makeSound() -> PulseAudioSink {
-        PulseAudioSink(report: { [weak self] sound in
+        PulseAudioSink(server: RuntimeEnvironment.launch.variables["PULSE_SERVER"], report: { [weak self] sound in
             guard let self else { return }
             if sound == .playing { self.soundPlaying?() }
             guard sound.isWorthSaying else { return }
