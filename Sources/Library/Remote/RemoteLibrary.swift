@@ -186,8 +186,10 @@ public final class RemoteLibrary: Sendable {
             early?.cancel()
             throw error
         }
+        // Counted before waiting for the queued ones: the probes that overlapped the listing.
+        let startedWhileListing = early?.started ?? 0
+        state.withLockedValue { $0.probesWhileListing = startedWhileListing }
         let probedEarly = await early?.finish() ?? [:]
-        state.withLockedValue { $0.probesWhileListing = early?.started ?? 0 }
         var media = publish(listing)
         // The browser reads no headers: the media entries are not needed while it builds its grid.
         if probePolicy == .onDemand { media = [] }
