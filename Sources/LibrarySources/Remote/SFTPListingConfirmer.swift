@@ -17,8 +17,8 @@ public final class SFTPListingConfirmer: Sendable {
         var names = Set<String>()
         var namesTail: [UInt8] = []
         var longTail: [UInt8] = []
-        /// Complete long lines not yet decided, oldest first (`first` is the next candidate).
-        var pending: [String] = []
+        /// Complete long lines not yet decided, oldest first, each parsed once (nil: unreadable).
+        var pending: [SFTPListingParser.LongLine?] = []
         var pendingStart = 0
         var emitted = 0
     }
@@ -47,7 +47,7 @@ public final class SFTPListingConfirmer: Sendable {
     /// Bytes of the long listing, as kept by the reader.
     public func feedLong(_ bytes: some Collection<UInt8>) {
         let batch = state.withLockedValue { s -> [RemoteEntry] in
-            s.pending += Self.completeLines(bytes, tail: &s.longTail)
+            s.pending += Self.completeLines(bytes, tail: &s.longTail).map { SFTPListingParser.parseLongLine($0) }
             return decide(&s)
         }
         if !batch.isEmpty { onConfirmed(batch) }
@@ -57,14 +57,13 @@ public final class SFTPListingConfirmer: Sendable {
     private func decide(_ s: inout State) -> [RemoteEntry] {
         var batch: [RemoteEntry] = []
         while s.pendingStart < s.pending.count, s.emitted < maxEntries {
-            let line = s.pending[s.pendingStart]
-            guard let parsed = SFTPListingParser.parseLongLine(line), parsed.type == "-" else {
+            guard let parsed = s.pending[s.pendingStart], parsed.type == "-" else {
                 s.pendingStart += 1   // not a plain file (or unreadable): the whole parse decides it
                 continue
             }
             guard s.names.contains(parsed.rest) else { break }   // the names listing may still bring it
             guard s.pendingStart + 1 < s.pending.count else { break }   // the next line may still refuse it
-            guard let next = SFTPListingParser.parseLongLine(s.pending[s.pendingStart + 1]), next.type != "l" else {
+            guard let next = s.pending[s.pendingStart + 1], next.type != "l" else {
                 s.pendingStart += 1   // a next line that is a link or unreadable: left to the whole parse
                 continue
             }
