@@ -70,13 +70,15 @@ url="sftp://benchhost$work/many/"
 for run in $(seq "$RUNS"); do
   logins_before=$(grep -c "Accepted publickey" "$work/sshd.log" || true)
   start=$(date +%s.%N)
-  env -u SSH_AUTH_SOCK HOME="$work/home" XDG_CACHE_HOME="$work/home/cache" NETRC=/dev/null LIVEGRID_SSH_CONFIG="$work/ssh_config" \
+  rm -f "$work/trace"
+  env -u SSH_AUTH_SOCK LIVEGRID_TRACE="$work/trace" HOME="$work/home" XDG_CACHE_HOME="$work/home/cache" NETRC=/dev/null LIVEGRID_SSH_CONFIG="$work/ssh_config" \
     /usr/bin/time -f "%M" -o "$work/rss" timeout -s KILL 900 ".build/$CONFIG/livegrid" scan --stats "$url" \
     > "$work/scan.txt" 2> "$work/stats.txt" || { echo "BENCH sftp-scan run $run: FAILED"; tail -5 "$work/stats.txt"; exit 1; }
   seconds=$(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$(date +%s.%N)")
   logins=$(( $(grep -c "Accepted publickey" "$work/sshd.log" || true) - logins_before ))
   reads=$(sed -n 's/.* \([0-9]*\) reads,.*/\1/p' "$work/stats.txt")
   cpu=$(sed -n 's/^.*scan CPU: \([0-9.]*\) s.*/\1/p' "$work/stats.txt")
-  echo "BENCH sftp-scan run $run: $ENTRIES entries in $seconds s, $reads header requests, $logins SSH logins," \
+  overlapped=$(sed -n 's/.*probes-while-listing=\([0-9]*\).*/\1/p' "$work/trace" | head -1)
+  echo "BENCH sftp-scan run $run: $ENTRIES entries in $seconds s, $reads header requests (${overlapped:-?} begun while the listing arrived), $logins SSH logins," \
        "livegrid CPU $cpu s, peak RSS $(( $(cat "$work/rss") / 1024 )) MB, load $(cut -d' ' -f1 /proc/loadavg) · $(tail -1 "$work/scan.txt")"
 done

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserRuntime
 import Concurrent
 import Foundation
 import Library
@@ -64,6 +65,8 @@ enum RemoteCommandSupport {
         }
         var items: [LibraryItem] = []
         var warnings: [String] = []
+        // LIVEGRID_TRACE: per folder, the header probes that started while its listing still arrived.
+        let trace = EventTrace(environment: LaunchEnvironment.current.variables)
         var pending = [(root, "")]
         while let (library, prefix) = pending.popLast() {
             let rejected = Locked<[RejectedRemoteEntry]>([])
@@ -76,6 +79,7 @@ enum RemoteCommandSupport {
             }
             let outcome = wait { try await library.load() }
             library.removeObserver(token)
+            trace?.log("remote-scan-listed probes-while-listing=\(library.probesWhileListing) \(BrowserState.displayString(library.url))")
             switch outcome {
             case .failure(let error) where library === root: throw error
             case .failure(let error):

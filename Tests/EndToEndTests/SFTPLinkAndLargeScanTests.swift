@@ -39,10 +39,10 @@ final class SFTPLinkAndLargeScanTests: RemoteServerTestCase {
     }
 
     /// The binary without a controlling terminal (no prompt can wait) and with a time limit (a loop must not hang).
-    private func livegrid(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    private func livegrid(_ arguments: [String], extraEnvironment: [String] = []) throws -> (status: Int32, out: String, err: String) {
         let binary = try MissingRequirement.livegridBinary()
         let environment = ["XDG_CACHE_HOME=\(root.path)/cache", "NETRC=/dev/null", "HOME=\(sshd.home)",
-                           "LIVEGRID_SSH_CONFIG=\(try sshd.clientConfig())"]
+                           "LIVEGRID_SSH_CONFIG=\(try sshd.clientConfig())"] + extraEnvironment
         return try ExternalTool.runProgram("/usr/bin/setsid", ["-w", "/usr/bin/timeout", "-s", "KILL", "120",
                                                                "/usr/bin/env", "-u", "SSH_AUTH_SOCK"] + environment + [binary] + arguments)
     }
@@ -117,8 +117,17 @@ final class SFTPLinkAndLargeScanTests: RemoteServerTestCase {
         for i in 0..<2000 {
             XCTAssertEqual(link(original, String(format: "%@/IMG_%d.jpg", folder, i)), 0)
         }
-        let scan = try livegrid(["scan", "--json", sshd.url(folder)])
+        let tracePath = root.appendingPathComponent("trace.log").path
+        let scan = try livegrid(["scan", "--json", sshd.url(folder)], extraEnvironment: ["LIVEGRID_TRACE=\(tracePath)"])
         XCTAssertEqual(scan.status, 0, scan.err)
+        // Header probes began while the listing still arrived (a listing of 2,000 names comes in many pieces).
+        let trace = (try? String(contentsOfFile: tracePath, encoding: .utf8)) ?? ""   // no file: the assert below says so
+        let overlapped = trace.split(separator: "\n").compactMap { line -> Int? in
+            guard let field = line.split(separator: " ").first(where: { $0.hasPrefix("probes-while-listing=") }) else { return nil }
+            return Int(field.dropFirst("probes-while-listing=".count))
+        }
+        XCTAssertEqual(overlapped.count, 1, trace)
+        XCTAssertGreaterThan(overlapped.first ?? 0, 0, "probing starts before the listing ends: \(trace)")
         struct Report: Decodable {
             struct Item: Decodable { var kind: String; var name: String; var width: Int?; var height: Int? }
             var counts: [String: Int]

@@ -19,6 +19,8 @@ public final class RemoteLibrary: Sendable {
         get { state.withLockedValue { $0.probeConcurrency } }
         set { state.withLockedValue { $0.probeConcurrency = newValue } }
     }
+    /// Header probes the last `load` started while its listing still arrived (SFTP, `.everything`).
+    public var probesWhileListing: Int { state.withLockedValue { $0.probesWhileListing } }
     /// Entries kept from a listing (`remote.max_entries`); a longer listing is cut with a `.listingTruncated` event.
     public var maxEntries: Int {
         get { state.withLockedValue { $0.maxEntries } }
@@ -40,6 +42,7 @@ public final class RemoteLibrary: Sendable {
     /// Everything that changes after init, reached only under its lock.
     private struct State {
         var probeConcurrency = 6
+        var probesWhileListing = 0
         var maxEntries = RemoteListingParser.defaultMaxEntries
         var probePolicy: ProbePolicy = .everything
         var listing: RemoteListing?
@@ -170,14 +173,35 @@ public final class RemoteLibrary: Sendable {
     @discardableResult
     public func load() async throws -> [RemoteItem] {
         let pages = probePolicy == .onDemand ? pageHandler() : nil
-        let listing = try await client.list(url, maxEntries: maxEntries, pages: pages)
-        return await load(listed: listing)
+        // A scan reads the headers of files an SFTP listing has confirmed while the rest still arrives.
+        let early = probePolicy == .onDemand ? nil : listingTimeProbes()
+        var confirmed: (@Sendable ([RemoteEntry]) -> Void)?
+        if let early {
+            confirmed = { (entries: [RemoteEntry]) -> Void in early.add(entries.filter { Self.isMedia($0) }) }
+        }
+        let listing: RemoteListing
+        do {
+            listing = try await client.list(url, maxEntries: maxEntries, pages: pages, confirmed: confirmed)
+        } catch {
+            early?.cancel()
+            throw error
+        }
+        // Counted before waiting for the queued ones: the probes that overlapped the listing.
+        let startedWhileListing = early?.started ?? 0
+        state.withLockedValue { $0.probesWhileListing = startedWhileListing }
+        let probedEarly = await early?.finish() ?? [:]
+        return await loadListed(listing, probedEarly: probedEarly)
     }
 
     /// As `load`, with the listing already made (one folder of a `RemoteListingTree`, listed with the others in
     /// one walk): nothing is listed again.
     @discardableResult
     public func load(listed listing: RemoteListing) async -> [RemoteItem] {
+        await loadListed(listing, probedEarly: [:])
+    }
+
+    /// `probedEarly`: headers read while an SFTP listing still arrived.
+    private func loadListed(_ listing: RemoteListing, probedEarly: ListingTimeProbes.Results) async -> [RemoteItem] {
         var media = publish(listing)
         // The browser reads no headers: the media entries are not needed while it builds its grid.
         if probePolicy == .onDemand { media = [] }
@@ -189,7 +213,7 @@ public final class RemoteLibrary: Sendable {
             return items
         }
 
-        let results = await probeAll(media)
+        let results = await probeAll(media, known: probedEarly)
         let paired = LivePairer.pair(results.map(\.file))
         state.withLockedValue { s in
             s.probeBytes = results.reduce(0) { $0 + $1.bytesFetched }
@@ -261,18 +285,39 @@ public final class RemoteLibrary: Sendable {
         return media
     }
 
-    private func probeAll(_ entries: [RemoteEntry]) async -> [RemoteHeaderProbe.Result] {
+    private static func isMedia(_ entry: RemoteEntry) -> Bool {
+        !entry.isDirectory && LibraryScanner.mediaExtensions.contains(entry.nameExtension.lowercased())
+    }
+
+    private func listingTimeProbes() -> ListingTimeProbes {
+        let client = self.client, limits = self.limits
+        return ListingTimeProbes(width: probeConcurrency) { await RemoteHeaderProbe.probe($0, client: client, limits: limits) }
+    }
+
+    /// Probes `entries`, taking the result from `known` (probes run while the listing arrived, by URL; the
+    /// confirmer and the whole parse read the same line) where there is one.
+    private func probeAll(_ entries: [RemoteEntry], known: ListingTimeProbes.Results = [:]) async -> [RemoteHeaderProbe.Result] {
         let client = self.client, limits = self.limits, width = max(1, probeConcurrency)
+        var results = [RemoteHeaderProbe.Result?](repeating: nil, count: entries.count)
+        var missing: [Int] = []
+        for (i, entry) in entries.enumerated() {
+            if let result = known[entry.url.absoluteString] {
+                results[i] = result
+                learned(result.file)
+            } else {
+                missing.append(i)
+            }
+        }
+        let entries = missing.map { entries[$0] }
         return await withTaskGroup(of: (Int, RemoteHeaderProbe.Result).self) { group in
-            var results = [RemoteHeaderProbe.Result?](repeating: nil, count: entries.count)
             var next = 0
             while next < min(width, entries.count) {
                 let i = next, entry = entries[i]
                 group.addTask { (i, await RemoteHeaderProbe.probe(entry, client: client, limits: limits)) }
                 next += 1
             }
-            while let (i, result) = await group.next() {
-                results[i] = result
+            while let (j, result) = await group.next() {
+                results[missing[j]] = result
                 learned(result.file)
                 if next < entries.count {
                     let j = next, entry = entries[j]

@@ -147,11 +147,17 @@ extension RemoteHTTPClient {
 
     /// SFTP directory: the long listing (types, sizes, dates) and the names-only listing, checked against
     /// each other (see `SFTPListingParser`). Each is read up to `maxEntries` lines (plus `.` and `..`).
-    func listSFTP(_ directory: URL, maxBytes: Int, maxEntries: Int) async throws -> RemoteListing {
+    /// `confirmed`, when given, gets the plain files sure to be in the result while the listings still arrive
+    /// (`SFTPListingConfirmer`), in batches, on a worker thread; the returned listing is the whole parse, as without.
+    func listSFTP(_ directory: URL, maxBytes: Int, maxEntries: Int,
+                  confirmed: (@Sendable ([RemoteEntry]) -> Void)? = nil) async throws -> RemoteListing {
         if !session(for: directory).proven { try await prepareSFTP(directory) }
+        let confirmer = confirmed.map { SFTPListingConfirmer(baseURL: directory, maxEntries: maxEntries, onConfirmed: $0) }
         // Both at once, on two of the SFTP workers: a listing of 100,000 names takes seconds on each.
-        async let longLines = fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: false)
-        async let nameLines = fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: true)
+        async let longLines = fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: false,
+                                         observer: confirmer.map { c in { c.feedLong($0) } })
+        async let nameLines = fetchLines(directory, maxLines: maxEntries + 2, maxBytes: maxBytes, listOnly: true,
+                                         observer: confirmer.map { c in { c.feedNames($0) } })
         let (long, names) = try await (longLines, nameLines)
         var listing = SFTPListingParser.parse(long: long.bytes, names: names.bytes, baseURL: directory)
         let links = SFTPLinks(listing).verdicts()
@@ -227,9 +233,11 @@ extension RemoteHTTPClient {
     }
 
     /// The first `maxLines` lines of a directory listing (`cut` when more followed, or `maxBytes` was reached).
-    private func fetchLines(_ url: URL, maxLines: Int, maxBytes: Int, listOnly: Bool) async throws -> (bytes: [UInt8], cut: Bool) {
+    /// `observer` sees the bytes kept, as they arrive.
+    private func fetchLines(_ url: URL, maxLines: Int, maxBytes: Int, listOnly: Bool,
+                            observer: (@Sendable (ArraySlice<UInt8>) -> Void)? = nil) async throws -> (bytes: [UInt8], cut: Bool) {
         let request = try makeRequest(url)
-        let state = LineCollector(maxLines: maxLines, maxBytes: maxBytes)
+        let state = LineCollector(maxLines: maxLines, maxBytes: maxBytes, observer: observer)
         return try await withCheckedThrowingContinuation { continuation in
             start(request, bufferSize: Self.fetchBufferSize, listOnly: listOnly, handler: RemoteTransferHandler(
                 onResponse: { _ in nil },
@@ -253,13 +261,17 @@ private final class LineCollector: @unchecked Sendable {
     var bytes: [UInt8] = []
     var lines = 0
     var cut = false
+    let observer: (@Sendable (ArraySlice<UInt8>) -> Void)?
 
-    init(maxLines: Int, maxBytes: Int) {
+    init(maxLines: Int, maxBytes: Int, observer: (@Sendable (ArraySlice<UInt8>) -> Void)?) {
         self.maxLines = maxLines
         self.maxBytes = maxBytes
+        self.observer = observer
     }
 
     func append(_ data: Data) -> RemoteError? {
+        let before = bytes.count
+        defer { if let observer, bytes.count > before { observer(bytes[before...]) } }
         for byte in data {
             // A byte after the last wanted line: more lines follow.
             if bytes.count >= maxBytes || lines >= maxLines { cut = true; return .cancelled }
@@ -267,5 +279,16 @@ private final class LineCollector: @unchecked Sendable {
             if byte == UInt8(ascii: "\n") { lines += 1 }
         }
         return nil
+    }
+}
+
+extension RemoteHTTPClient {
+    /// `list`, handing `confirmed` the files sure to be in the result while an SFTP listing still arrives
+    /// (`SFTPListingConfirmer`; other kinds never call it), so that their headers can be read meanwhile.
+    public func list(_ url: URL, maxEntries: Int, pages: RemoteListingPages?,
+                     confirmed: (@Sendable ([RemoteEntry]) -> Void)?) async throws -> RemoteListing {
+        guard let confirmed, Self.isSFTP(url) else { return try await list(url, maxEntries: maxEntries, pages: pages) }
+        return try await listSFTP(RemoteEntryValidator.directoryURL(url), maxBytes: 32 << 20, maxEntries: maxEntries,
+                                  confirmed: confirmed)
     }
 }
