@@ -48,7 +48,7 @@ struct ScriptedPtyTerminal {
         /// No reply; once the program drew (and `minimumOutput` bytes came), the pty's master is closed.
         case vanish
         /// Each query as it comes, as xterm with sixel (`-ti vt340`) answers: cell and window size, DA1 with
-        /// attribute 4, XTGETTCAP (RGB when `answersTruecolor`), XTSMGRAPHICS's sixel geometry when
+        /// attribute 4, the cursor position, XTGETTCAP (RGB when `answersTruecolor`), XTSMGRAPHICS's sixel geometry when
         /// `maxSixelSize` is given; nothing to the kitty queries (issue 31.6).
         case xterm
         /// As `xterm`, on a slow link: bytes reach the "terminal" at `linkRate` bytes a second (a read arrives
@@ -66,9 +66,12 @@ struct ScriptedPtyTerminal {
     /// terminal of issue 32.1 is one that is not.
     /// `waitFor`: text the program must have written before the terminal goes on; `type`: typed then.
     /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
+    /// `settle`: seconds without output after which the program is taken to have drawn (a full-size decode
+    /// in the debug build can be quiet for longer than the default half second).
     static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
                     minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
                     answersTruecolor: Bool = false, linkRate: Double = 0, maxSixelSize: (width: Int, height: Int)? = nil,
+                    settle: Double = 0.5,
                     environment: [String: String] = [:], in directory: URL) throws -> Outcome {
         let python = try requirePython()
         let script = directory.appendingPathComponent("pty-terminal.py")
@@ -80,7 +83,7 @@ struct ScriptedPtyTerminal {
                                "--controlling", controlling ? "1" : "0", "--min-output", String(minimumOutput),
                                "--result", report.path, "--wait-for", waitFor, "--type", type,
                                "--block-hup", blockHangup ? "1" : "0", "--tcap-rgb", answersTruecolor ? "1" : "0",
-                               "--link-rate", String(linkRate),
+                               "--link-rate", String(linkRate), "--settle", String(settle),
                                "--sixel-max", maxSixelSize.map { "\($0.width);\($0.height)" } ?? ""] + environmentArguments + ["--"] + arguments
         let result = try ToolRunner.run(python, scriptArguments)
         guard let data = FileManager.default.contents(atPath: report.path) else {
@@ -106,6 +109,7 @@ p.add_argument('--block-hup', type=int, default=0)
 p.add_argument('--tcap-rgb', type=int, default=0)
 p.add_argument('--link-rate', type=float, default=0)
 p.add_argument('--sixel-max', default='')
+p.add_argument('--settle', type=float, default=0.5)
 p.add_argument('argv', nargs=argparse.REMAINDER)
 a = p.parse_args()
 argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
@@ -193,8 +197,9 @@ def answer_queries():
     global scan_from
     queries = [(b'\x1b[16t', b'\x1b[6;20;10t'), (b'\x1b[14t', b'\x1b[4;800;1200t'), (b'\x1b[c', b'\x1b[?62;4;22c'),
                (b'\x1bP+q524742', b'\x1bP1+r524742=382F382F38\x1b\\' if a.tcap_rgb else b'\x1bP0+r524742\x1b\\')]
-    if a.mode == 'slowlink':
-        queries.append((b'\x1b[6n', b'\x1b[1;1R'))
+    # The cursor position (DSR 6), which the link meter asks after a batch of pictures and waits for before
+    # the next big one: xterm answers at once, the slow link later.
+    queries.append((b'\x1b[6n', b'\x1b[1;1R'))
     if a.sixel_max:
         queries.append((b'\x1b[?2;1;0S', b'\x1b[?2;0;' + a.sixel_max.encode() + b'S'))
     while True:
@@ -205,7 +210,7 @@ def answer_queries():
             return
         at, query, reply = min(found)
         scan_from = at + len(query)
-        if query == b'\x1b[6n':
+        if query == b'\x1b[6n' and a.mode == 'slowlink':
             answers.append((link_free + 0.025, reply))
         else:
             send(reply)
@@ -262,7 +267,7 @@ while (len(output) < a.min_output or a.wait_for.encode() not in output) and time
     pass
 if a.type:
     send(a.type.encode())
-wait_quiet(0.5, 1.0 if a.mode == 'vanish' else 8.0)
+wait_quiet(a.settle, 1.0 if a.mode == 'vanish' else max(8.0, 4 * a.settle))
 
 if a.mode == 'vanish':
     os.close(master)

@@ -36,15 +36,19 @@ final class TerminalsAsPeopleHaveThemEndToEndTests: XCTestCase {
     }
 
     /// xterm -ti vt340 shows nothing of a sixel bigger than its maxGraphicSize, and says how big with
-    /// XTSMGRAPHICS: the viewer (livegrid opened on one photo) and `show` keep every sixel within it. Without
-    /// the limit the viewer's picture was 1200 px wide here (120x40 cells of 10x20 px), and xterm's area blank.
+    /// XTSMGRAPHICS: the viewer (Enter on the one photo of a library) and `show` keep every sixel within it.
+    /// Without the limit the viewer's picture was 1200 px wide here (120x40 cells of 10x20 px): xterm's area blank.
     func testTheViewersSixelStaysWithinTheSizeTheTerminalReports() throws {
         let binary = try MissingRequirement.livegridBinary()
         _ = try ScriptedPtyTerminal.requirePython()
+        let library = root.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"),
+                                         toPath: library.appendingPathComponent("train.jpg").path)
         let limit = (width: 800, height: 480)
         let viewer = try ScriptedPtyTerminal.run(
-            [binary, Fixtures.committed("train.jpg")], mode: .xterm, term: "xterm-256color", maxSixelSize: limit,
-            environment: environment(), in: root)
+            [binary, library.path], mode: .xterm, term: "xterm-256color", waitFor: "train.jpg", type: "\r",
+            maxSixelSize: limit, settle: 3, environment: environment(), in: root)
         let show = try ScriptedPtyTerminal.run(
             [binary, "show", "--no-cache", "--size", "120x39", Fixtures.committed("train.jpg")], mode: .xterm,
             term: "xterm-256color", maxSixelSize: limit, environment: environment(), in: root)
