@@ -189,7 +189,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     public var zoomCellPixels: ZoomCellPixels {
         guard renderers.mode.isPixelProtocol else { return .symbols }
         let cell = CellGeometry.pixelBox(columns: 1, rows: 1, cell: renderers.cellPixelSize)
-        return ZoomCellPixels(width: cell.width, height: cell.height)
+        let limit = renderers.maxSixelSize.map { _ in
+            CellGeometry.sixelCells(columns: .max, rows: .max, limit: renderers.maxSixelSize, cell: renderers.cellPixelSize)
+        }
+        return ZoomCellPixels(width: cell.width, height: cell.height, maxColumns: limit?.columns, maxRows: limit?.rows)
     }
 
     /// The viewer's 1:1 zoom: the crop of the full-size image (decoded once per photo), rendered at the key's
