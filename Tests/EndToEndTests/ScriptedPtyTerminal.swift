@@ -66,12 +66,12 @@ struct ScriptedPtyTerminal {
     /// terminal of issue 32.1 is one that is not.
     /// `waitFor`: text the program must have written before the terminal goes on; `type`: typed then.
     /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
-    /// `settle`: seconds without output after which the program is taken to have drawn (a full-size decode
-    /// in the debug build can be quiet for longer than the default half second).
+    /// `untilSixelOver`: after typing, wait (up to 20 s) for a sixel picture wider or taller than this many
+    /// pixels (the viewer's picture: its full-size decode can be quiet for longer than the settling half second).
     static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
                     minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
                     answersTruecolor: Bool = false, linkRate: Double = 0, maxSixelSize: (width: Int, height: Int)? = nil,
-                    settle: Double = 0.5,
+                    untilSixelOver: Int = 0,
                     environment: [String: String] = [:], in directory: URL) throws -> Outcome {
         let python = try requirePython()
         let script = directory.appendingPathComponent("pty-terminal.py")
@@ -83,7 +83,7 @@ struct ScriptedPtyTerminal {
                                "--controlling", controlling ? "1" : "0", "--min-output", String(minimumOutput),
                                "--result", report.path, "--wait-for", waitFor, "--type", type,
                                "--block-hup", blockHangup ? "1" : "0", "--tcap-rgb", answersTruecolor ? "1" : "0",
-                               "--link-rate", String(linkRate), "--settle", String(settle),
+                               "--link-rate", String(linkRate), "--until-sixel-over", String(untilSixelOver),
                                "--sixel-max", maxSixelSize.map { "\($0.width);\($0.height)" } ?? ""] + environmentArguments + ["--"] + arguments
         let result = try ToolRunner.run(python, scriptArguments)
         guard let data = FileManager.default.contents(atPath: report.path) else {
@@ -109,7 +109,7 @@ p.add_argument('--block-hup', type=int, default=0)
 p.add_argument('--tcap-rgb', type=int, default=0)
 p.add_argument('--link-rate', type=float, default=0)
 p.add_argument('--sixel-max', default='')
-p.add_argument('--settle', type=float, default=0.5)
+p.add_argument('--until-sixel-over', type=int, default=0)
 p.add_argument('argv', nargs=argparse.REMAINDER)
 a = p.parse_args()
 argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
@@ -267,7 +267,16 @@ while (len(output) < a.min_output or a.wait_for.encode() not in output) and time
     pass
 if a.type:
     send(a.type.encode())
-wait_quiet(a.settle, 1.0 if a.mode == 'vanish' else max(8.0, 4 * a.settle))
+def sixel_sizes():
+    return [(int(w), int(h)) for w, h in
+            re.findall(rb'\x1bP[0-9;]*q"[0-9]+;[0-9]+;([0-9]+);([0-9]+)', bytes(output))]
+
+if a.until_sixel_over:
+    end = time.monotonic() + 20
+    while time.monotonic() < end and not any(max(s) > a.until_sixel_over for s in sixel_sizes()):
+        if pump(0.2) is None:
+            break
+wait_quiet(0.5, 1.0 if a.mode == 'vanish' else 8.0)
 
 if a.mode == 'vanish':
     os.close(master)
@@ -299,8 +308,7 @@ with open(a.result, 'w') as f:
                'output_tail': output[-3000:].decode('utf-8', 'replace'),
                'sixel_seen': re.search(rb'\x1bP[0-9;]*q', bytes(output)) is not None,
                'high_bytes': sum(1 for b in output if b >= 0x80),
-               'sixel_sizes': [[int(w), int(h)] for w, h in
-                               re.findall(rb'\x1bP[0-9;]*q"[0-9]+;[0-9]+;([0-9]+);([0-9]+)', bytes(output))],
+               'sixel_sizes': [list(size) for size in sixel_sizes()],
                'wait_for_seen': (a.wait_for.encode() in re.sub(rb'\x1b\[[0-9;:]*m', b'', bytes(output)))
                                  if a.wait_for else None}, f)
 """#

@@ -48,7 +48,7 @@ final class TerminalsAsPeopleHaveThemEndToEndTests: XCTestCase {
         let limit = (width: 800, height: 480)
         let viewer = try ScriptedPtyTerminal.run(
             [binary, library.path], mode: .xterm, term: "xterm-256color", waitFor: "train.jpg", type: "\r",
-            maxSixelSize: limit, settle: 3, environment: environment(), in: root)
+            maxSixelSize: limit, untilSixelOver: 300, environment: environment(), in: root)
         let show = try ScriptedPtyTerminal.run(
             [binary, "show", "--no-cache", "--size", "120x39", Fixtures.committed("train.jpg")], mode: .xterm,
             term: "xterm-256color", maxSixelSize: limit, environment: environment(), in: root)
