@@ -52,6 +52,19 @@ public enum CellGeometry {
         PixelSize(width: max(1, columns * 8), height: max(1, rows * 16))
     }
 
+    /// The part of a box of cells a sixel picture may cover when the terminal shows no sixel bigger than
+    /// `limit` (XTSMGRAPHICS; xterm shows nothing at all of a bigger one): whole cells, at most the limit's
+    /// width and, in pixels, its height rounded down to a whole sixel band of 6 rows (a picture's last band
+    /// is 6 rows tall whatever its height). Fitting a picture into these cells keeps it within the limit.
+    /// Nil limit: the box unchanged.
+    public static func sixelCells(columns: Int, rows: Int, limit: PixelSizeInCells?,
+                                  cell: PixelSizeInCells?) -> (columns: Int, rows: Int) {
+        guard let limit, limit.width > 0, limit.height > 0 else { return (columns, rows) }
+        let cell = cell.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil } ?? defaultCellPixelSize
+        let bandedHeight = limit.height - limit.height % 6
+        return (min(columns, max(1, limit.width / cell.width)), min(rows, max(1, bandedHeight / cell.height)))
+    }
+
     /// Pixels a box of cells covers (what to decode for a pixel-exact picture).
     public static func pixelBox(columns: Int, rows: Int, cell: PixelSizeInCells?) -> PixelSize {
         let cell = cell.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil } ?? defaultCellPixelSize

@@ -11,6 +11,9 @@ public final class ChafaRenderer: CellImageRenderer {
     public let colorDepth: ColorDepth
     /// The terminal's cell size in pixels when known: pixel protocols then get exact geometry.
     public let cellPixelSize: PixelSizeInCells?
+    /// Sixels: the largest picture the terminal shows (XTSMGRAPHICS); every picture is fitted into fewer
+    /// cells when their pixels would exceed it. Nil: no limit known.
+    public let maxSixelSize: PixelSizeInCells?
     /// chafa's speed/quality trade-off (0...1, chafa's default 0.5); nil leaves chafa's default. Playback
     /// lowers it: a movie frame is seen for 33 ms, a thumbnail for minutes.
     public let workFactor: Float?
@@ -24,7 +27,8 @@ public final class ChafaRenderer: CellImageRenderer {
     private var cachedCanvas: (columns: Int, rows: Int, canvas: OpaquePointer)?
 
     public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil,
-                workFactor: Float? = nil) {
+                maxSixelSize: PixelSizeInCells? = nil, workFactor: Float? = nil) {
+        self.maxSixelSize = mode == .sixels ? maxSixelSize : nil
         self.workFactor = workFactor.map { min(1, max(0, $0)) }
         self.mode = mode
         self.colorDepth = colorDepth
@@ -50,15 +54,20 @@ public final class ChafaRenderer: CellImageRenderer {
 
     public func render(_ frame: PixelFrame, maxColumns: Int, maxRows: Int) throws(RenderError) -> RenderedImage {
         guard maxColumns > 0, maxRows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
+        let allowed = CellGeometry.sixelCells(columns: maxColumns, rows: maxRows, limit: maxSixelSize, cell: cellPixelSize)
         let (columns, rows) = CellGeometry.fit(pictureWidth: frame.width, pictureHeight: frame.height,
-                                               maxColumns: maxColumns, maxRows: maxRows, cell: cellPixelSize)
+                                               maxColumns: allowed.columns, maxRows: allowed.rows, cell: cellPixelSize)
         return try render(frame, columns: columns, rows: rows)
     }
 
     /// Renders `frame` stretched to exactly `columns` x `rows` cells (the caller chose them for its aspect).
     /// Movie frames come here with pixels already at the size chafa samples, so nothing is resampled twice.
-    public func render(_ frame: PixelFrame, columns: Int, rows: Int) throws(RenderError) -> RenderedImage {
-        guard columns > 0, rows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
+    public func render(_ frame: PixelFrame, columns requestedColumns: Int, rows requestedRows: Int) throws(RenderError) -> RenderedImage {
+        guard requestedColumns > 0, requestedRows > 0, frame.width > 0, frame.height > 0 else { throw RenderError.emptyArea }
+        // A sixel bigger than the terminal's limit would show nothing: fewer cells (the caller centres by
+        // the picture's own cells).
+        let (columns, rows) = CellGeometry.sixelCells(columns: requestedColumns, rows: requestedRows,
+                                                      limit: maxSixelSize, cell: cellPixelSize)
         // Pixel protocols: the cells' pixels at the picture's own aspect ratio, filling their width or their
         // height (`sizedForCells`; thumbnails and movie frames arrive at that size already).
         let box = CellGeometry.pixelBox(columns: columns, rows: rows, cell: cellPixelSize)

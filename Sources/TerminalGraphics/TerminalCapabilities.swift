@@ -9,6 +9,9 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// Cell size in pixels when the terminal told us (pixel-perfect geometry), else nil.
     public var cellPixelSize: PixelSizeInCells?
     public var insideTmux: Bool
+    /// The largest sixel picture the terminal shows (XTSMGRAPHICS reply), nil when it did not say: sixel
+    /// pictures are fitted within it (DECISIONS.md, "Sixel size limit").
+    public var maxSixelSize: PixelSizeInCells?
     /// How many times pixel sequences are wrapped for tmux passthrough (0 outside tmux; 2 in nested tmux).
     public var tmuxPassthroughDepth: Int = 0
     /// Why pixel pictures were possible but are off (typed; its sentences are rendered where shown).
@@ -62,6 +65,11 @@ public struct TerminalCapabilities: Sendable, Hashable {
         var capabilities = TerminalCapabilities(colorDepth: decided.depth, graphicsMode: graphics.mode,
                                                 cellPixelSize: graphics.cellPixelSize,
                                                 insideTmux: graphics.insideTmux, reasons: reasons)
+        if let limit = replies.maxSixelSize {
+            capabilities.maxSixelSize = limit
+            reasons.append("sixel limit: \(limit.width)x\(limit.height) px (XTSMGRAPHICS)")
+            capabilities.reasons = reasons
+        }
         capabilities.tmuxPassthroughDepth = graphics.tmuxPassthroughDepth
         capabilities.blockedGraphics = graphics.blocked
         capabilities.graphicsWhy = graphics.why

@@ -1,6 +1,6 @@
 /// Decodes terminal input bytes into events: legacy keys, xterm modifiers, the kitty keyboard protocol
 /// (`CSI code;mods:event u` with press/repeat/release), SGR mouse (1006) press/release/wheel, and the replies to
-/// terminal queries (DA1, `CSI ? u`, `CSI 14/16 t`, the cursor position, APC, DCS, OSC). Incomplete sequences wait for more bytes;
+/// terminal queries (DA1, `CSI ? u`, `CSI 14/16 t`, XTSMGRAPHICS `CSI ? … S`, the cursor position, APC, DCS, OSC). Incomplete sequences wait for more bytes;
 /// a lone ESC is only a key once `flushPending()` is called after a short timeout.
 ///
 /// A terminal's reply is never read as keys, however late it comes and however it is split (issue 31): a
@@ -289,6 +289,10 @@ public struct InputDecoder: Sendable {
             return .keyboardProtocolFlags(num(0) ?? 0)
         case ("?", "c"):
             return .primaryDeviceAttributes(p.compactMap { $0.first ?? nil })
+        case ("?", "S"):
+            // XTSMGRAPHICS's reply; without its `?` this final is F4, so the marker alone tells them apart.
+            guard let item = num(0), let status = num(1) else { return nil }
+            return .graphicsAttribute(item: item, status: status, values: p.dropFirst(2).compactMap { $0.first ?? nil })
         case (nil, "u"):
             guard let code = num(0) else { return nil }
             return .key(KeyEvent(Self.kittyKey(code), modifiers: mods, type: type))

@@ -64,6 +64,9 @@ public enum InputEvent: Sendable, Hashable {
     /// Reply to `CSI 14 t` (text area in pixels) or `CSI 16 t` (cell size in pixels): (height, width).
     case textAreaPixels(height: Int, width: Int)
     case cellPixels(height: Int, width: Int)
+    /// Reply to XTSMGRAPHICS (`CSI ? item ; action ; value S`): `CSI ? item ; status ; values S`, status 0
+    /// meaning success. Item 2 with values [width, height] is the largest sixel picture the terminal shows.
+    case graphicsAttribute(item: Int, status: Int, values: [Int])
     /// Reply to DSR `CSI 6 n`: the cursor's row and column (1-based). The link meter's round trip (issue 28.4)
     /// asks it after a batch of pictures: its arrival says the terminal has parsed every byte before it.
     /// xterm's modified F3 (`CSI 1 ; 2 R`) has the same form; it was never a key here either.

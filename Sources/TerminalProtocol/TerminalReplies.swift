@@ -1,5 +1,5 @@
 /// What the terminal answered to livegrid's one-time probe (kitty graphics query, `CSI 16 t`, `CSI 14 t`,
-/// then DA1), parsed from the raw bytes. Pure, so detection is unit-tested with recorded replies.
+/// XTSMGRAPHICS, then DA1), parsed from the raw bytes. Pure, so detection is unit-tested with recorded replies.
 public struct TerminalReplies: Sendable, Hashable {
     /// DA1 attributes (`CSI ? 62 ; 4 ; 22 c` → [62, 4, 22]); attribute 4 means sixel graphics.
     public var primaryDeviceAttributes: [Int]?
@@ -12,6 +12,9 @@ public struct TerminalReplies: Sendable, Hashable {
     /// `CSI ? flags u`: the kitty keyboard protocol's current flags (nil: the terminal does not speak it).
     /// Asked in the same probe so the browser pays one round trip at start-up, not two (it matters over SSH).
     public var keyboardProtocolFlags: Int?
+    /// XTSMGRAPHICS `CSI ? 2 ; 0 ; width ; height S`: the largest sixel picture the terminal shows (xterm
+    /// shows nothing at all of a bigger one: its maxGraphicSize, 1000x1000 by default). Nil: no answer.
+    public var maxSixelSize: PixelSizeInCells?
 
     public init(primaryDeviceAttributes: [Int]? = nil, kittyGraphicsOK: Bool = false,
                 cellPixelSize: PixelSizeInCells? = nil, windowPixelSize: PixelSizeInCells? = nil)
@@ -38,9 +41,14 @@ public struct TerminalReplies: Sendable, Hashable {
     /// The kitty graphics query alone (an APC, which terminals that do not know it ignore, but tmux does not).
     public static let kittyGraphicsQuery = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
 
+    /// XTSMGRAPHICS "read the maximum sixel geometry" (item 2, action 1). A plain CSI, which terminals that
+    /// do not know it parse and drop; tmux 3.3a drops it too (it has no sixel to limit).
+    public static let maxSixelSizeQuery = "\u{1B}[?2;1;0S"
+
     /// The probe with or without the kitty graphics query and the kitty keyboard query; DA1 always last.
     public static func probe(kittyGraphics: Bool, keyboard: Bool) -> String {
-        (kittyGraphics ? kittyGraphicsQuery : "") + "\u{1B}[16t\u{1B}[14t" + (keyboard ? "\u{1B}[?u" : "") + "\u{1B}[c"
+        (kittyGraphics ? kittyGraphicsQuery : "") + "\u{1B}[16t\u{1B}[14t" + (keyboard ? "\u{1B}[?u" : "")
+            + maxSixelSizeQuery + "\u{1B}[c"
     }
 
     /// Whether the kitty graphics query may be sent unwrapped (issue 31.6): not when TERM names tmux or
@@ -76,6 +84,8 @@ public struct TerminalReplies: Sendable, Hashable {
             cellPixelSize = PixelSizeInCells(width: width, height: height)
         case .textAreaPixels(let height, let width) where height > 0 && width > 0:
             windowPixelSize = PixelSizeInCells(width: width, height: height)
+        case .graphicsAttribute(item: 2, status: 0, let values) where values.count >= 2 && values[0] > 0 && values[1] > 0:
+            maxSixelSize = PixelSizeInCells(width: values[0], height: values[1])
         case .applicationReply(let body):
             if body.hasPrefix("G"), body.contains("i=31"), body.hasSuffix(";OK") { kittyGraphicsOK = true }
         default:

@@ -340,7 +340,8 @@ final class BrowserRenderer {
         let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
         guard let pictureRect = state.viewerPictureRect else { return }
         if let zoom = state.zoomedViewer {
-            drawZoomed(item, zoom: ZoomedPicture(zoom, cell: state.zoomCellPixels), in: pictureRect, provider: provider,
+            drawZoomed(item, zoom: ZoomedPicture(zoom, cell: state.zoomCellPixels), in: state.viewerZoomRect ?? pictureRect,
+                       fittedIn: pictureRect, provider: provider,
                        painter: painter)
         } else {
             drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
@@ -371,15 +372,16 @@ final class BrowserRenderer {
     }
 
     /// The viewer at 100 % (issue 31.3): the crop of the full-size image; the fitted picture stays until the
-    /// crop is ready (the first zoom into a photo decodes all of it).
-    private func drawZoomed(_ item: LibraryItem, zoom: ZoomedPicture, in rect: CellRect, provider: ThumbnailProvider,
-                            painter: ScreenPainter) {
+    /// crop is ready (the first zoom into a photo decodes all of it). `rect` is the crop's cells (within a
+    /// sixel terminal's size limit), `fitted` the whole picture area, where the fitted picture already is.
+    private func drawZoomed(_ item: LibraryItem, zoom: ZoomedPicture, in rect: CellRect, fittedIn fitted: CellRect,
+                            provider: ThumbnailProvider, painter: ScreenPainter) {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, zoom: zoom)
         wantedPictures.append((key, item, .selected))
         if let picture = provider.picture(for: key), picture.rows > 0 {
             output.show(picture, key: key, in: rect, painter: painter)
         } else {
-            drawPicture(item, in: rect, priority: .selected, provider: provider, painter: painter)
+            drawPicture(item, in: fitted, priority: .selected, provider: provider, painter: painter)
         }
     }
 

@@ -29,6 +29,7 @@ public enum PictureProviderChoice {
                                           environment: environment,
                                           warn: warn, mode: capabilities.graphicsMode,
                                           cellPixelSize: capabilities.cellPixelSize,
+                                          maxSixelSize: capabilities.maxSixelSize,
                                           badge: BadgePainter(corner: badgeCorner, style: badgeStyle),
                                           tmux: decision.passthroughTarget)
         }

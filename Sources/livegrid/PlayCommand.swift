@@ -57,7 +57,8 @@ struct PlayCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let renderer = PlaybackGeometry.frameRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
-                                                      cellPixelSize: capabilities.cellPixelSize)
+                                                      cellPixelSize: capabilities.cellPixelSize,
+                                                      maxSixelSize: capabilities.maxSixelSize)
         let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: renderer.mode,
                                                cell: capabilities.cellPixelSize)
         // libav* is loaded before the first round's clock starts, as the browser loads it at start: the

@@ -62,9 +62,10 @@ struct ShowCommand: ParsableCommand {
         }
         let localPaths = paths, failedDownloads = Set(stagingFailures.keys)
         let mode = capabilities.graphicsMode, depth = capabilities.colorDepth, cell = capabilities.cellPixelSize
+        let sixelLimit = capabilities.maxSixelSize
         let cache = noCache ? nil : ThumbnailCache(version: LivegridVersion.string, environment: LaunchEnvironment.current.variables)
         let results = Parallel.map(count: files.count, makeWorker: {
-            ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell)
+            ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cell, maxSixelSize: sixelLimit)
         }, { renderer, index -> Result<ShownPicture, Error> in
             if failedDownloads.contains(index) { return .failure(CancellationError()) }   // said below, with its reason
             return Result<ShownPicture, Error> {

@@ -42,6 +42,25 @@ final class ViewerZoomTests: XCTestCase {
         XCTAssertNil(keymap.action(for: .character("z"), in: state).map { "\($0)" }, "z does nothing in the grid")
     }
 
+    /// xterm shows nothing of a sixel above its size limit: the 1:1 crop covers the centre of the area within
+    /// it, and the status bar and the pan's edges speak of that crop (one image pixel per terminal pixel).
+    func testTheZoomCoversNoMoreCellsThanTheSixelLimitAllows() throws {
+        var state = viewerState()
+        state.zoomCellPixels = ZoomCellPixels(width: 10, height: 20, maxColumns: 80, maxRows: 24)
+        state.reduce(.toggleViewerZoom)
+        let area = try XCTUnwrap(state.viewerPictureRect), zoomed = try XCTUnwrap(state.viewerZoomRect)
+        XCTAssertEqual(zoomed.width, 80)
+        XCTAssertEqual(zoomed.height, 24)
+        XCTAssertEqual(zoomed.x, area.x + (area.width - 80) / 2, "centred")
+        XCTAssertEqual(zoomed.y, area.y + (area.height - 24) / 2, "centred")
+        let status = try XCTUnwrap(state.viewerZoomStatus)
+        XCTAssertTrue(status.contains(" 800×480 of 4032×3024"), status)
+        for _ in 0..<200 { state.reduce(.move(.right)) }
+        let zoom = try XCTUnwrap(state.zoomedViewer)
+        let crop = zoom.crop(imageWidth: 4032, imageHeight: 3024, columns: 80, rows: 24, cell: state.zoomCellPixels)
+        XCTAssertEqual(crop.x + crop.width, 4032, "the pan reaches the right edge with the smaller crop")
+    }
+
     func testPanStopsAtTheImageEdges() throws {
         var state = viewerState()
         state.zoomCellPixels = ZoomCellPixels(width: 10, height: 20)

@@ -26,11 +26,13 @@ struct ScriptedPtyTerminal {
         var highBytes: Int?
         /// `waitFor` was in what it wrote, colour changes (SGR) left out (nil: nothing was waited for).
         var waitedForSeen: Bool?
+        /// The raster size (`"1;1;W;H`) of every sixel picture it wrote, [width, height], in order.
+        var sixelSizes: [[Int]]?
 
         enum CodingKeys: String, CodingKey {
             case exited, status, secondsToExit = "seconds_to_exit", cpuSeconds = "cpu_seconds",
                  probeSeen = "probe_seen", outputTail = "output_tail", sixelSeen = "sixel_seen",
-                 highBytes = "high_bytes", waitedForSeen = "wait_for_seen"
+                 highBytes = "high_bytes", waitedForSeen = "wait_for_seen", sixelSizes = "sixel_sizes"
         }
     }
 
@@ -46,7 +48,8 @@ struct ScriptedPtyTerminal {
         /// No reply; once the program drew (and `minimumOutput` bytes came), the pty's master is closed.
         case vanish
         /// Each query as it comes, as xterm with sixel (`-ti vt340`) answers: cell and window size, DA1 with
-        /// attribute 4, XTGETTCAP (RGB when `answersTruecolor`); nothing to the kitty queries (issue 31.6).
+        /// attribute 4, the cursor position, XTGETTCAP (RGB when `answersTruecolor`), XTSMGRAPHICS's sixel geometry when
+        /// `maxSixelSize` is given; nothing to the kitty queries (issue 31.6).
         case xterm
         /// As `xterm`, on a slow link: bytes reach the "terminal" at `linkRate` bytes a second (a read arrives
         /// when the bytes before it have), and a cursor position query (DSR 6) is answered 25 ms after the link
@@ -63,9 +66,12 @@ struct ScriptedPtyTerminal {
     /// terminal of issue 32.1 is one that is not.
     /// `waitFor`: text the program must have written before the terminal goes on; `type`: typed then.
     /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
+    /// `untilSixelOver`: after typing, wait (up to 20 s) for a sixel picture wider or taller than this many
+    /// pixels (the viewer's picture: its full-size decode can be quiet for longer than the settling half second).
     static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
                     minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
-                    answersTruecolor: Bool = false, linkRate: Double = 0,
+                    answersTruecolor: Bool = false, linkRate: Double = 0, maxSixelSize: (width: Int, height: Int)? = nil,
+                    untilSixelOver: Int = 0,
                     environment: [String: String] = [:], in directory: URL) throws -> Outcome {
         let python = try requirePython()
         let script = directory.appendingPathComponent("pty-terminal.py")
@@ -77,7 +83,8 @@ struct ScriptedPtyTerminal {
                                "--controlling", controlling ? "1" : "0", "--min-output", String(minimumOutput),
                                "--result", report.path, "--wait-for", waitFor, "--type", type,
                                "--block-hup", blockHangup ? "1" : "0", "--tcap-rgb", answersTruecolor ? "1" : "0",
-                               "--link-rate", String(linkRate)] + environmentArguments + ["--"] + arguments
+                               "--link-rate", String(linkRate), "--until-sixel-over", String(untilSixelOver),
+                               "--sixel-max", maxSixelSize.map { "\($0.width);\($0.height)" } ?? ""] + environmentArguments + ["--"] + arguments
         let result = try ToolRunner.run(python, scriptArguments)
         guard let data = FileManager.default.contents(atPath: report.path) else {
             throw MissingRequirement.Failure(description: "the pty script wrote no report: \(result.output.suffix(2000))")
@@ -101,6 +108,8 @@ p.add_argument('--type', default='')
 p.add_argument('--block-hup', type=int, default=0)
 p.add_argument('--tcap-rgb', type=int, default=0)
 p.add_argument('--link-rate', type=float, default=0)
+p.add_argument('--sixel-max', default='')
+p.add_argument('--until-sixel-over', type=int, default=0)
 p.add_argument('argv', nargs=argparse.REMAINDER)
 a = p.parse_args()
 argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
@@ -188,8 +197,11 @@ def answer_queries():
     global scan_from
     queries = [(b'\x1b[16t', b'\x1b[6;20;10t'), (b'\x1b[14t', b'\x1b[4;800;1200t'), (b'\x1b[c', b'\x1b[?62;4;22c'),
                (b'\x1bP+q524742', b'\x1bP1+r524742=382F382F38\x1b\\' if a.tcap_rgb else b'\x1bP0+r524742\x1b\\')]
-    if a.mode == 'slowlink':
-        queries.append((b'\x1b[6n', b'\x1b[1;1R'))
+    # The cursor position (DSR 6), which the link meter asks after a batch of pictures and waits for before
+    # the next big one: xterm answers at once, the slow link later.
+    queries.append((b'\x1b[6n', b'\x1b[1;1R'))
+    if a.sixel_max:
+        queries.append((b'\x1b[?2;1;0S', b'\x1b[?2;0;' + a.sixel_max.encode() + b'S'))
     while True:
         found = [(output.find(q, scan_from), q, r) for q, r in queries]
         found = [f for f in found if f[0] >= 0]
@@ -198,7 +210,7 @@ def answer_queries():
             return
         at, query, reply = min(found)
         scan_from = at + len(query)
-        if query == b'\x1b[6n':
+        if query == b'\x1b[6n' and a.mode == 'slowlink':
             answers.append((link_free + 0.025, reply))
         else:
             send(reply)
@@ -255,6 +267,15 @@ while (len(output) < a.min_output or a.wait_for.encode() not in output) and time
     pass
 if a.type:
     send(a.type.encode())
+def sixel_sizes():
+    return [(int(w), int(h)) for w, h in
+            re.findall(rb'\x1bP[0-9;]*q"[0-9]+;[0-9]+;([0-9]+);([0-9]+)', bytes(output))]
+
+if a.until_sixel_over:
+    end = time.monotonic() + 20
+    while time.monotonic() < end and not any(max(s) > a.until_sixel_over for s in sixel_sizes()):
+        if pump(0.2) is None:
+            break
 wait_quiet(0.5, 1.0 if a.mode == 'vanish' else 8.0)
 
 if a.mode == 'vanish':
@@ -287,6 +308,7 @@ with open(a.result, 'w') as f:
                'output_tail': output[-3000:].decode('utf-8', 'replace'),
                'sixel_seen': re.search(rb'\x1bP[0-9;]*q', bytes(output)) is not None,
                'high_bytes': sum(1 for b in output if b >= 0x80),
+               'sixel_sizes': [list(size) for size in sixel_sizes()],
                'wait_for_seen': (a.wait_for.encode() in re.sub(rb'\x1b\[[0-9;:]*m', b'', bytes(output)))
                                  if a.wait_for else None}, f)
 """#

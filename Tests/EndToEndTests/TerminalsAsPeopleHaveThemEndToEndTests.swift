@@ -35,6 +35,37 @@ final class TerminalsAsPeopleHaveThemEndToEndTests: XCTestCase {
         XCTAssertEqual(outcome.sixelSeen, true, "no sixel (ESC P ... q) in show's output: \(context)")
     }
 
+    /// xterm -ti vt340 shows nothing of a sixel bigger than its maxGraphicSize, and says how big with
+    /// XTSMGRAPHICS: the viewer (Enter on the one photo of a library) and `show` keep every sixel within it.
+    /// Without the limit the viewer's picture was 1200 px wide here (120x40 cells of 10x20 px): xterm's area blank.
+    func testTheViewersSixelStaysWithinTheSizeTheTerminalReports() throws {
+        let binary = try MissingRequirement.livegridBinary()
+        _ = try ScriptedPtyTerminal.requirePython()
+        let library = root.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"),
+                                         toPath: library.appendingPathComponent("train.jpg").path)
+        let limit = (width: 800, height: 480)
+        let viewer = try ScriptedPtyTerminal.run(
+            [binary, library.path], mode: .xterm, term: "xterm-256color", waitFor: "train.jpg", type: "\r",
+            maxSixelSize: limit, untilSixelOver: 300, environment: environment(), in: root)
+        let show = try ScriptedPtyTerminal.run(
+            [binary, "show", "--no-cache", "--size", "120x39", Fixtures.committed("train.jpg")], mode: .xterm,
+            term: "xterm-256color", maxSixelSize: limit, environment: environment(), in: root)
+        for (name, outcome) in [("viewer", viewer), ("show", show)] {
+            let context = "\(name): output ended with \(outcome.outputTail.suffix(300).debugDescription)"
+            let sizes = try XCTUnwrap(outcome.sixelSizes, context)
+            XCTAssertFalse(sizes.isEmpty, "no sixel: \(context)")
+            for size in sizes {
+                XCTAssertLessThanOrEqual(size[0], limit.width, "\(name): a sixel of \(size) px")
+                XCTAssertLessThanOrEqual(size[1], limit.height, "\(name): a sixel of \(size) px")
+            }
+            // The big picture is there, as big as the limit lets it be (not a grid thumbnail).
+            let widest = sizes.map { $0[0] }.max() ?? 0, tallest = sizes.map { $0[1] }.max() ?? 0
+            XCTAssertTrue(widest >= 700 || tallest >= 400, "\(name): no picture near the limit: \(sizes)")
+        }
+    }
+
     /// A terminal that answers nothing: symbols, and show still ends by itself (the probe's deadline, 200 ms).
     func testShowDrawsSymbolsWhenTheTerminalAnswersNothing() throws {
         let binary = try MissingRequirement.livegridBinary()

@@ -20,6 +20,9 @@ final class LateReplyDecodingTests: XCTestCase {
         ("OSC colour, BEL", "\u{1B}]10;rgb:ffff/ffff/ffff\u{07}"),
         ("DECRPM", "\u{1B}[?2026;2$y"),
         ("cursor position (the link meter's round trip)", "\u{1B}[12;40R"),
+        ("XTSMGRAPHICS sixel geometry", "\u{1B}[?2;0;800;480S"),
+        ("XTSMGRAPHICS colour registers", "\u{1B}[?1;0;1024S"),
+        ("XTSMGRAPHICS error", "\u{1B}[?2;3;0S"),
     ].map { ($0.0, Array($0.1.utf8)) }
 
     /// Feeds the pieces with a flush (a pause longer than the Escape timeout) after each, as a reader does.

@@ -14,7 +14,7 @@ extension BrowserState {
     /// The part of the image (fractions of its width and height) the picture area shows at 100 %, when the
     /// item's pixel size is known.
     var zoomVisibleFraction: (width: Double?, height: Double?) {
-        guard let size = selectedItem?.uprightPixelSize, let rect = viewerPictureRect else { return (nil, nil) }
+        guard let size = selectedItem?.uprightPixelSize, let rect = viewerZoomRect else { return (nil, nil) }
         let crop = ViewerZoom(itemID: "").crop(imageWidth: size.width, imageHeight: size.height, columns: rect.width,
                                                rows: rect.height, cell: zoomCellPixels)
         return (Double(crop.width) / Double(size.width), Double(crop.height) / Double(size.height))
@@ -76,7 +76,7 @@ extension BrowserState {
     /// "100 % · 1200,800 of 4032×3024" for the status bar; nil when not zoomed.
     public var viewerZoomStatus: String? {
         guard let zoom = zoomedViewer else { return nil }
-        guard let size = selectedItem?.uprightPixelSize, let rect = viewerPictureRect else {
+        guard let size = selectedItem?.uprightPixelSize, let rect = viewerZoomRect else {
             return "100 % · at \(Int(zoom.centerX * 100)) %, \(Int(zoom.centerY * 100)) %"
         }
         let crop = zoom.crop(imageWidth: size.width, imageHeight: size.height, columns: rect.width, rows: rect.height,

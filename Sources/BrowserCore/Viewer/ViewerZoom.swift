@@ -7,9 +7,14 @@ import MediaFormats
 public struct ZoomCellPixels: Sendable, Hashable {
     public var width: Int
     public var height: Int
-    public init(width: Int, height: Int) {
+    /// The most cells a 1:1 picture may cover (a sixel terminal's size limit, XTSMGRAPHICS), nil: no limit.
+    public var maxColumns: Int?
+    public var maxRows: Int?
+    public init(width: Int, height: Int, maxColumns: Int? = nil, maxRows: Int? = nil) {
         self.width = max(1, width)
         self.height = max(1, height)
+        self.maxColumns = maxColumns.map { max(1, $0) }
+        self.maxRows = maxRows.map { max(1, $0) }
     }
     public static let symbols = ZoomCellPixels(width: 2, height: 4)
 }

@@ -13,6 +13,7 @@ public final class ChafaRendererPool: Sendable {
     /// The settings all renderers share.
     public let mode: GraphicsMode
     public let cellPixelSize: PixelSizeInCells?
+    public let maxSixelSize: PixelSizeInCells?
     /// How many pictures can render at once.
     public let count: Int
     private let idle: Locked<[ChafaRenderer]>
@@ -23,6 +24,7 @@ public final class ChafaRendererPool: Sendable {
         let first = make()
         mode = first.mode
         cellPixelSize = first.cellPixelSize
+        maxSixelSize = first.maxSixelSize
         idle = Locked([first])
         for _ in 1..<count {
             let next = make()

@@ -68,15 +68,16 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// `environment`: the launch environment (where the freedesktop thumbnail cache is).
     public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, environment: [String: String],
                 warn: @escaping @Sendable (String) -> Void,
-         mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, badge: BadgePainter? = nil,
-         tmux: TmuxPassthroughTarget? = nil) {
+         mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, maxSixelSize: PixelSizeInCells? = nil,
+         badge: BadgePainter? = nil, tmux: TmuxPassthroughTarget? = nil) {
         let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         renderers = ChafaRendererPool(count: workers) {
-            ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cellPixelSize)
+            ChafaRenderer(mode: mode, colorDepth: depth, cellPixelSize: cellPixelSize, maxSixelSize: maxSixelSize)
         }
         pixelBadge = mode.isPixelProtocol ? badge : nil
         pixelOutput = mode.isPixelProtocol
-            ? PixelOutput(mode: mode, tmux: tmux, cellPixelSize: cellPixelSize) : nil
+            ? PixelOutput(mode: mode, tmux: tmux, cellPixelSize: cellPixelSize,
+                          maxSixelSize: mode == .sixels ? maxSixelSize : nil) : nil
         renderedLimit = mode.isPixelProtocol ? 300 : 2_000
         scheduler = ThumbnailScheduler(workers: workers)
         diskCache = ThumbnailCache(version: version, environment: environment, warn: warn)
@@ -188,7 +189,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     public var zoomCellPixels: ZoomCellPixels {
         guard renderers.mode.isPixelProtocol else { return .symbols }
         let cell = CellGeometry.pixelBox(columns: 1, rows: 1, cell: renderers.cellPixelSize)
-        return ZoomCellPixels(width: cell.width, height: cell.height)
+        let limit = renderers.maxSixelSize.map { _ in
+            CellGeometry.sixelCells(columns: .max, rows: .max, limit: renderers.maxSixelSize, cell: renderers.cellPixelSize)
+        }
+        return ZoomCellPixels(width: cell.width, height: cell.height, maxColumns: limit?.columns, maxRows: limit?.rows)
     }
 
     /// The viewer's 1:1 zoom: the crop of the full-size image (decoded once per photo), rendered at the key's
@@ -196,10 +200,12 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// pixel.
     private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: PicturePriority) {
         state.withLockedValue { $0.badges[key] = nil }
-        let fullSize = self.fullSize, notes = self.notes
+        let fullSize = self.fullSize, notes = self.notes, cells = pixelCells(key)
         scheduler.submit(Self.schedulerKey(key), priority: Self.schedulerPriority(priority), job: {
             let result = fullSize.frame(for: item).map { frame in
-                let crop = zoom.crop(imageWidth: frame.width, imageHeight: frame.height, columns: key.width, rows: key.height)
+                // Within the terminal's sixel limit the 1:1 crop covers fewer cells (centred where it is shown).
+                let crop = zoom.crop(imageWidth: frame.width, imageHeight: frame.height,
+                                     columns: cells.columns, rows: cells.rows)
                 return frame.cropped(to: PixelRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
             }
             if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
@@ -214,7 +220,9 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         var image: RenderedImage?
         if case .success(let frame) = result {
             let prepared = renderers.mode.isPixelProtocol ? pixelReady(frame, key: key) : frame
-            image = renderers.withRenderer { try? $0.render(prepared, maxColumns: key.width, maxRows: key.height) }
+            let cells = pixelCells(key)
+            // try?: a picture that cannot be rendered (an empty area) is marked failed below, as any other.
+            image = renderers.withRenderer { try? $0.render(prepared, maxColumns: cells.columns, maxRows: cells.rows) }
         }
         let limit = renderedLimit
         state.withLockedValue { s in
@@ -294,7 +302,15 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// into its corner at that size (so the badge keeps its size whatever the photo's resolution).
     private func pixelReady(_ frame: PixelFrame, key: ThumbnailKey) -> PixelFrame {
         let badge = state.withLockedValue { $0.badges[key] }
-        return frame.sizedForCells(columns: key.width, rows: key.height, cell: renderers.cellPixelSize, badge: badge)
+        let cells = pixelCells(key)
+        return frame.sizedForCells(columns: cells.columns, rows: cells.rows, cell: renderers.cellPixelSize, badge: badge)
+    }
+
+    /// The cells a picture for `key` may cover: the key's, or fewer for a sixel above the terminal's limit
+    /// (sized here, before the badge is drawn and the zoom crop is cut, so both keep their pixel size).
+    private func pixelCells(_ key: ThumbnailKey) -> (columns: Int, rows: Int) {
+        CellGeometry.sixelCells(columns: key.width, rows: key.height, limit: renderers.maxSixelSize,
+                                cell: renderers.cellPixelSize)
     }
 
     public func pictureNote(for itemID: String) -> PictureNote? { notes.note(for: itemID) }

@@ -93,7 +93,8 @@ public final class PlaybackController: Sendable {
         self.link = link
         let frameRenderer: (any CellImageRenderer)?
         if let pixels, pixels.mode.isPixelProtocol {
-            frameRenderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
+            frameRenderer = PlaybackGeometry.frameRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize,
+                                                           maxSixelSize: pixels.maxSixelSize)
             self.pixels = pixels
         } else {
             frameRenderer = depth.map { PlaybackGeometry.frameRenderer(mode: .symbols, colorDepth: $0, cellPixelSize: nil) }

@@ -21,11 +21,12 @@ public enum PlaybackGeometry {
     /// The renderer for movie frames: quadrant blocks in symbol mode (DECISIONS.md: chafa's symbol search
     /// costs more than the frame's decode), chafa with the pixel protocol otherwise.
     public static func frameRenderer(mode: GraphicsMode, colorDepth: ColorDepth,
-                                     cellPixelSize: PixelSizeInCells?) -> any CellImageRenderer {
+                                     cellPixelSize: PixelSizeInCells?,
+                                     maxSixelSize: PixelSizeInCells? = nil) -> any CellImageRenderer {
         if mode == .symbols && !symbolFramesUseChafa {
             return QuadrantRenderer(colorDepth: colorDepth, cellPixelSize: cellPixelSize)
         }
-        return ChafaRenderer(mode: mode, colorDepth: colorDepth, cellPixelSize: cellPixelSize,
+        return ChafaRenderer(mode: mode, colorDepth: colorDepth, cellPixelSize: cellPixelSize, maxSixelSize: maxSixelSize,
                              workFactor: mode == .symbols ? chafaWorkFactor : nil)
     }
 

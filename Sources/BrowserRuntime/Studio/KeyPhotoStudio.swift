@@ -50,8 +50,10 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
         self.home = home
         let previewRenderer: ChafaRenderer?
         if let pixels, pixels.mode.isPixelProtocol {
-            renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
-            previewRenderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize)
+            renderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize,
+                                     maxSixelSize: pixels.maxSixelSize)
+            previewRenderer = ChafaRenderer(mode: pixels.mode, colorDepth: .truecolor, cellPixelSize: pixels.cellPixelSize,
+                                     maxSixelSize: pixels.maxSixelSize)
             self.pixels = pixels
         } else {
             renderer = depth.map { ChafaRenderer(mode: .symbols, colorDepth: $0) }
