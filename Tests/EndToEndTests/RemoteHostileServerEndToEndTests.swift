@@ -70,9 +70,13 @@ final class RemoteHostileServerEndToEndTests: RemoteServerTestCase {
         let session = try TmuxSession(command: "env -u SSH_AUTH_SOCK XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' "
                                           + "NETRC=/dev/null TERM=tmux-256color '\(binary)' 'http://127.0.0.1:\(port)/'",
                                       columns: 120, rows: 40)
-        // Visible thumbnails download at once: wait until several bodies are streaming into the cache.
+        // Visible thumbnails download at once: wait until several bodies are streaming into the cache (two files
+        // at least, and 3 MB: on a loaded machine one body alone could pass 3 MB before the next began, the
+        // FLAKY cause).
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, partials(cache).bytes < 3 << 20 { Thread.sleep(forTimeInterval: 0.1) }
+        while Date() < deadline, case let now = partials(cache), now.bytes < 3 << 20 || now.count < 2 {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         let during = partials(cache)
         XCTAssertGreaterThanOrEqual(during.count, 2, "downloads were running when q came")
 

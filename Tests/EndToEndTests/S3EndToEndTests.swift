@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import TestSupport
 import XCTest
 
@@ -408,7 +409,10 @@ final class S3EndToEndTests: XCTestCase {
         let ended = try session.waitFor("the export's end") {
             self.statusLine($0).contains("1 of 1 item exported") || self.statusLine($0).contains("export failed")
         }
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)), ["train.jpg", "train.mov"], statusLine(ended))
+        // The ★★★ rating given above (kept in the index) leaves as a sidecar beside the copy (issue 31.5).
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)), ["train.jpg", "train.mov", "train.jpg.xmp"],
+                       statusLine(ended))
+        XCTAssertEqual(try SidecarTriageStore.read(sidecar: out.appendingPathComponent("train.jpg.xmp").path), TriageState(rating: 3))
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("train.mov")),
                        try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.mov"))), "the movie, byte for byte")
         let again = try livegrid(["scan", "--json", out.path], environment: try self.environment())
