@@ -37,6 +37,25 @@ final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
         try session.waitFor("only \(name) shown") { $0.first?.contains("1 item") == true }
     }
 
+    /// The browser's export of train (filtered to it) into a new folder under the test root: the pair and a
+    /// sidecar holding `state` arrive there.
+    private func exportTrainInBrowser(_ session: TmuxSession, to name: String, expecting state: TriageState) throws {
+        let exported = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: exported, withIntermediateDirectories: true)
+        try show("train", in: session)
+        try session.send("e")
+        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
+        try session.send("Enter")
+        try session.waitFor("the destination prompt") { $0.contains { $0.contains("Export to:") } }
+        try session.send("C-u")
+        try session.run(["send-keys", "-t", session.name, "-l", exported.path], capture: false)
+        try session.send("Enter")
+        try session.waitFor("the export done", timeout: 30) { $0.contains { $0.contains("1 of 1 item exported") } }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exported.path).sorted(),
+                       ["train.jpg", "train.jpg.xmp", "train.mov"])
+        XCTAssertEqual(try SidecarTriageStore.read(sidecar: exported.appendingPathComponent("train.jpg.xmp").path), state)
+    }
+
     private func quit(_ session: TmuxSession) throws {
         try session.send("q")
         try session.waitForExit()
@@ -95,21 +114,7 @@ final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
         let captions = try XCTUnwrap(screen.first { $0.contains("motion-photo-v1.jpeg") && $0.contains("train.jpg") })
         XCTAssertFalse(captions.components(separatedBy: "train.jpg")[0].contains("★"), screen.joined(separator: "\n"))
         // The browser's export writes the rating beside the copy too.
-        let exported = root.appendingPathComponent("exported")
-        try FileManager.default.createDirectory(at: exported, withIntermediateDirectories: true)
-        try show("train", in: session)
-        try session.send("e")
-        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
-        try session.send("Enter")
-        try session.waitFor("the destination prompt") { $0.contains { $0.contains("Export to:") } }
-        try session.send("C-u")
-        try session.run(["send-keys", "-t", session.name, "-l", exported.path], capture: false)
-        try session.send("Enter")
-        try session.waitFor("the export done") { $0.contains { $0.contains("1 of 1 item exported") } }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exported.path).sorted(),
-                       ["train.jpg", "train.jpg.xmp", "train.mov"])
-        XCTAssertEqual(try SidecarTriageStore.read(sidecar: exported.appendingPathComponent("train.jpg.xmp").path),
-                       TriageState(rating: 4, flag: .pick))
+        try exportTrainInBrowser(session, to: "exported", expecting: TriageState(rating: 4, flag: .pick))
         try quit(session)
 
         let item = try scannedItem(folder.url.path, "train.jpg")
@@ -142,21 +147,7 @@ final class RatingsWithoutSidecarsEndToEndTests: RemoteServerTestCase {
             screen.contains { $0.contains("train.jpg") && $0.contains(" ★★★") && !$0.contains("★★★★") }
         }
         // The browser's export of the remote pair carries the rating kept in the index, as the CLI's does.
-        let exported = root.appendingPathComponent("exported-http")
-        try FileManager.default.createDirectory(at: exported, withIntermediateDirectories: true)
-        try show("train", in: session)
-        try session.send("e")
-        try session.waitFor("the export dialog") { $0.contains { $0.contains("Export 1 item") } }
-        try session.send("Enter")
-        try session.waitFor("the destination prompt") { $0.contains { $0.contains("Export to:") } }
-        try session.send("C-u")
-        try session.run(["send-keys", "-t", session.name, "-l", exported.path], capture: false)
-        try session.send("Enter")
-        try session.waitFor("the export done", timeout: 30) { $0.contains { $0.contains("1 of 1 item exported") } }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exported.path).sorted(),
-                       ["train.jpg", "train.jpg.xmp", "train.mov"])
-        XCTAssertEqual(try SidecarTriageStore.read(sidecar: exported.appendingPathComponent("train.jpg.xmp").path),
-                       TriageState(rating: 3, flag: .none))
+        try exportTrainInBrowser(session, to: "exported-http", expecting: TriageState(rating: 3, flag: .none))
         try quit(session)
 
         let item = try scannedItem(url, "train.jpg")
