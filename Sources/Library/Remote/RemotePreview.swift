@@ -230,7 +230,7 @@ enum RemotePreviewReader {
         let wanted = Self.coalesced(bytes.misses)
         if !wanted.isEmpty, wanted.count <= 2, wanted.allSatisfy({ $0.length <= 64 << 10 && $0.length > 0 }) {
             bytes.clearMisses()
-            for miss in wanted { fetched += await fetchPiece(url, miss, source: source, into: bytes) }
+            for miss in wanted { fetched += await fetch(miss, minimum: 0, of: url, source: source, into: bytes) ?? 0 }
             stillInfo = MediaProbe.probe(bytes, limits: limits)
         }
         let replacesStill = bytes.misses.isEmpty && stillInfo.embeddedMovie == nil
@@ -267,21 +267,11 @@ enum RemotePreviewReader {
         var fetched: UInt64 = 0
         let known = bytes.knownRanges
         if !extents.allSatisfy({ extent in known.contains { $0.offset <= extent.offset && extent.offset + extent.length <= $0.offset + $0.length } }) {
-            fetched = await fetchPiece(url, ByteRange(offset: first, length: last - first), source: source, into: bytes)
+            fetched = await fetch(ByteRange(offset: first, length: last - first), minimum: 0, of: url, source: source, into: bytes) ?? 0
         }
         // try?: bytes still missing (the piece could not be fetched) or a broken item: no preview.
         guard let file = try? HEIFSingleImageFile.make(itemID: thumbnail, of: meta, source: bytes, limits: limits) else { return nil }
         return (file, fetched)
-    }
-
-    /// Fetches `range` into `bytes`; the bytes that came, 0 when it could not be fetched (its reads then miss).
-    private static func fetchPiece(_ url: URL, _ range: ByteRange, source: any LibrarySource,
-                                   into bytes: SparseByteSource) async -> UInt64 {
-        // try?: a piece that cannot be fetched leaves its miss, and the still is fetched as before.
-        guard let piece = try? await source.fetch(url, range: .bytes(first: range.offset, last: range.offset + range.length - 1),
-                                                  maxBytes: Int(range.length)) else { return 0 }
-        bytes.add(piece.body, at: piece.bodyOffset)
-        return UInt64(piece.body.count)
     }
 
     /// `ranges` sorted, with overlapping or touching ones joined.
