@@ -6,7 +6,7 @@ import PackageDescription
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
 // TerminalProtocol (pure: input decoding, terminal replies, tmux facts, the graphics decision, escape sequences)
-// has no dependencies; TerminalGraphics, BrowserCore, BrowserRuntime and TerminalUI use it.
+// depends on Concurrent only; TerminalGraphics, BrowserCore, BrowserRuntime and TerminalUI use it.
 // BrowserRuntime holds the services that never draw (no curses); TerminalUI only draws and reads the terminal.
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
 // Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "Concurrent"),
         // MARK: terminal protocol (pure: input decoding, terminal replies, tmux facts, the graphics decision,
         // escape sequences)
-        .target(name: "TerminalProtocol"),
+        .target(name: "TerminalProtocol", dependencies: ["Concurrent"]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats", dependencies: ["Concurrent"]),

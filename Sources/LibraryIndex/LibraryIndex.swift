@@ -82,7 +82,9 @@ public final class LibraryIndex: @unchecked Sendable {
     public let path: String
     /// Said once to the user when the index had to be rebuilt or switched off (plain words).
     public private(set) var warning: String?
-    let lock = NSLock()
+    /// A plain lock around the C connection below (its statements are used in place, so they stay fields of
+    /// the class rather than a value inside the lock).
+    let lock = Locked()
     var db: OpaquePointer?
     private var select: OpaquePointer?
     private var insert: OpaquePointer?

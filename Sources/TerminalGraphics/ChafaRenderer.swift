@@ -4,7 +4,9 @@ import Imaging
 import TerminalProtocol
 
 /// libchafa behind `CellImageRenderer`. Owns its symbol map and one canvas, kept while the picture size
-/// stays the same (thread-safe: a lock serialises renders on it), and unrefs them in deinit. Symbol mode reads cells back with get_char_at/get_colors_at;
+/// stays the same, and unrefs them in deinit. Not thread-safe, and not locked here: its one owner serialises
+/// its use (a `Locked<ChafaRenderer>`, a `ChafaRendererPool` slot, a queue or a single worker), so each
+/// renderer has exactly one lock, the owner's. Symbol mode reads cells back with get_char_at/get_colors_at;
 /// pixel modes print the protocol bytes with a term info made for that protocol. Never writes to an fd.
 public final class ChafaRenderer: CellImageRenderer {
     public let mode: GraphicsMode
@@ -23,7 +25,6 @@ public final class ChafaRenderer: CellImageRenderer {
     private var symbolTermInfo: OpaquePointer?
     /// kitty and iTerm2: livegrid's compressed payload instead of chafa's uncompressed one.
     private let compressedPayload: CompressedPayload.Encoder?
-    private let canvasLock = NSLock()
     private var cachedCanvas: (columns: Int, rows: Int, canvas: OpaquePointer)?
 
     public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil,
@@ -78,8 +79,6 @@ public final class ChafaRenderer: CellImageRenderer {
                                  bytes: try compressedPayload(sized, columns, rows, box),
                                  pixelSize: PixelSize(width: sized.width, height: sized.height))
         }
-        canvasLock.lock()
-        defer { canvasLock.unlock() }
         let canvas = try canvas(columns: columns, rows: rows, sixelPixels: mode == .sixels ? pixels : nil)
         frame.rgba.withUnsafeBufferPointer { px in
             chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, px.baseAddress,
@@ -100,8 +99,6 @@ public final class ChafaRenderer: CellImageRenderer {
     /// yardstick `CellScreenWriter` is measured against, same cells, same colour depth).
     public func chafaPrintedBytes(_ frame: PixelFrame, columns: Int, rows: Int) throws(RenderError) -> [UInt8] {
         _ = try render(frame, columns: columns, rows: rows)
-        canvasLock.lock()
-        defer { canvasLock.unlock() }
         guard let canvas = cachedCanvas?.canvas else { throw RenderError.chafa("no canvas") }
         if termInfo == nil, symbolTermInfo == nil { symbolTermInfo = Self.makeTermInfo(for: .symbols) }
         guard let info = termInfo ?? symbolTermInfo else { throw RenderError.chafa("no term info") }
@@ -121,7 +118,7 @@ public final class ChafaRenderer: CellImageRenderer {
 
     /// The canvas for this geometry: built once and reused while the size stays (a movie plays at one size;
     /// building the config and canvas, with its symbol tables, for every frame cost more than drawing small
-    /// ones). Called with `canvasLock` held.
+    /// ones).
     ///
     /// `sixelPixels`: a sixel picture's size in pixels. chafa makes a sixel image of geometry x cell size, so
     /// the canvas is one "cell" of exactly those pixels: a picture at its own aspect ratio, not stretched over

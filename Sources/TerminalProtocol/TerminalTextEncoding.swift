@@ -1,3 +1,5 @@
+import Concurrent
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -65,15 +67,20 @@ public struct TerminalTextEncoding: Sendable, Hashable {
 
     /// This process's choice, made once by the executable at start (before any thread draws or renders);
     /// UTF-8 until then, so library code and unit tests draw as they always did.
-    nonisolated(unsafe) public private(set) static var current = TerminalTextEncoding(codeset: "UTF-8", source: "")
+    /// `Locked`, not loop-bound: renderers on the picture workers read it too.
+    public static var current: TerminalTextEncoding { chosen.value }
+    private static let chosen = Locked(TerminalTextEncoding(codeset: "UTF-8", source: ""))
+    /// `current.asciiOnly`, asked for every character drawn: one atomic load instead of a lock.
+    private static let chosenAsciiOnly = Atomic<Bool>(false)
 
     /// Makes `encoding` this process's choice. Call once, at start, before other threads run.
     public static func adopt(_ encoding: TerminalTextEncoding) {
-        current = encoding
+        chosen.set(encoding)
+        chosenAsciiOnly.store(encoding.asciiOnly, ordering: .sequentiallyConsistent)
     }
 
     /// True when pictures, badges and text must be ASCII.
-    public static var asciiOnly: Bool { current.asciiOnly }
+    public static var asciiOnly: Bool { chosenAsciiOnly.load(ordering: .sequentiallyConsistent) }
 
     /// The ASCII stand-in for a one-column symbol livegrid draws (box drawing, badge icons, arrows, marks),
     /// nil for one it does not know.

@@ -1,5 +1,6 @@
 import BrowserRuntime
 import CNCurses
+import Concurrent
 import Foundation
 import MediaFormats
 import BrowserCore
@@ -121,15 +122,14 @@ final class CursesSession {
     /// Set when the process continues after Ctrl-Z (the user typed `fg`). ncurses repaints the text itself,
     /// but pictures sent with a pixel protocol are gone from the terminal: the loop takes this flag and sends
     /// them again.
-    nonisolated(unsafe) static var resumedFromStop = false
-    nonisolated(unsafe) private static var cursesStopHandler: (@convention(c) (Int32) -> Void)?
-    nonisolated(unsafe) private static var cursesResizeHandler: (@convention(c) (Int32) -> Void)?
+    /// Signal-safe cells, not `Locked`: the Ctrl-Z and SIGWINCH handlers below read and write them.
+    static let resumedFromStop = SignalSafeFlag(false)
+    private static let cursesStopHandler = SignalHandlerSlot()
+    private static let cursesResizeHandler = SignalHandlerSlot()
 
     /// True once after each resume.
     static func takeResumed() -> Bool {
-        guard resumedFromStop else { return false }
-        resumedFromStop = false
-        return true
+        resumedFromStop.exchange(false)
     }
 
     /// Makes Ctrl-Z arrive as a key instead of the tty's SIGTSTP, and saves that as curses' program mode.
@@ -166,31 +166,33 @@ final class CursesSession {
     /// Wraps ncurses's Ctrl-Z handler (installed by initscr: leave curses, stop, repaint on resume). When it
     /// returns the process has been continued.
     private static func hookResume() {
-        cursesStopHandler = installWithoutRestart(SIGTSTP) { received in
-            if let previous = CursesSession.cursesStopHandler, unsafeBitCast(previous, to: Int.self) > 1 {
+        let stop = installWithoutRestart(SIGTSTP) { received in
+            if let previous = CursesSession.cursesStopHandler.callable() {
                 previous(received)   // returns after SIGCONT
             }
-            CursesSession.resumedFromStop = true
+            CursesSession.resumedFromStop.store(true)
             LoopWake.wakeFromSignal()
         }
+        cursesStopHandler.store(stop)
     }
 
     /// Wraps ncurses's SIGWINCH handler (it only sets a flag that the next read turns into KEY_RESIZE) so the
     /// sleeping event loop wakes: a signal landing just before `poll()` would otherwise wait for the next key.
     static func hookResize() {
-        cursesResizeHandler = installWithoutRestart(SIGWINCH) { received in
-            if let previous = CursesSession.cursesResizeHandler, unsafeBitCast(previous, to: Int.self) > 1 {
+        let resize = installWithoutRestart(SIGWINCH) { received in
+            if let previous = CursesSession.cursesResizeHandler.callable() {
                 previous(received)
             }
             LoopWake.wakeFromSignal()
         }
+        cursesResizeHandler.store(resize)
     }
 
     private static func installSignalHandlers() {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in
                 TemporaryFileRegistry.removeAllForSignal()   // no half-written file or half pair left behind
-                if KittyKeyboard.isPushed { KittyKeyboard.popForSignal() }
+                if KittyKeyboard.isPushed.load() { KittyKeyboard.popForSignal() }
                 endwin()
                 signal(received, SIG_DFL)
                 raise(received)
@@ -198,7 +200,7 @@ final class CursesSession {
         }
         for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP] {
             signal(signalNumber) { received in
-                if KittyKeyboard.isPushed { KittyKeyboard.popForSignal() }
+                if KittyKeyboard.isPushed.load() { KittyKeyboard.popForSignal() }
                 endwin()
                 signal(received, SIG_DFL)
                 raise(received)

@@ -215,18 +215,19 @@ enum TerminalSecretPrompt {
 /// Restores the terminal if livegrid is ended by a signal while the prompt has echo off. Only
 /// async-signal-safe calls in the handler (tcsetattr, signal, raise) on values stored before it is installed.
 enum PromptTerminalGuard {
-    // nonisolated(unsafe): written only before the handlers are installed and after they are removed; a signal
-    // handler cannot take a lock, so plain globals are the only storage it may read.
-    nonisolated(unsafe) private static var fd: Int32 = -1
+    // Not `Locked`: a signal handler reads them and cannot take a lock. The descriptor is an atomic word; the
+    // saved modes (a C struct, too wide for an atomic) are written only before the handlers are installed.
+    private static let fd = SignalSafeDescriptor(-1)
     nonisolated(unsafe) private static var saved = termios()
     private static let signals = [SIGTERM, SIGHUP, SIGQUIT]
 
     static func arm(fd descriptor: Int32, saved settings: termios) {
         saved = settings
-        fd = descriptor
+        fd.store(descriptor)
         for number in signals {
             signal(number) { received in
-                if PromptTerminalGuard.fd >= 0 { _ = tcsetattr(PromptTerminalGuard.fd, TCSANOW, &PromptTerminalGuard.saved) }
+                let fd = PromptTerminalGuard.fd.load()
+                if fd >= 0 { _ = tcsetattr(fd, TCSANOW, &PromptTerminalGuard.saved) }
                 signal(received, SIG_DFL)
                 raise(received)
             }
@@ -235,6 +236,6 @@ enum PromptTerminalGuard {
 
     static func disarm() {
         for number in signals { signal(number, SIG_DFL) }
-        fd = -1
+        fd.store(-1)
     }
 }

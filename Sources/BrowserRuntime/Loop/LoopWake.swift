@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 
 /// The event loop's one wake descriptor: a non-blocking self-pipe. Every background producer (scan, picture
@@ -12,9 +13,9 @@ public final class LoopWake: Sendable {
     public let readDescriptor: Int32
     private let writeDescriptor: Int32
 
-    /// The descriptor signal handlers write to (async-signal-safe: a plain word read, one write(2)).
-    /// Set by `installForSignals`; -1 when no loop runs.
-    nonisolated(unsafe) private static var signalDescriptor: Int32 = -1
+    /// The descriptor signal handlers write to (an atomic load, one write(2); a signal-safe cell, not
+    /// `Locked`, because the handlers read it). Set by `installForSignals`; -1 when no loop runs.
+    private static let signalDescriptor = SignalSafeDescriptor(-1)
 
     public init() {
         var descriptors: [Int32] = [-1, -1]
@@ -29,7 +30,7 @@ public final class LoopWake: Sendable {
     }
 
     deinit {
-        if Self.signalDescriptor == writeDescriptor { Self.signalDescriptor = -1 }
+        Self.signalDescriptor.compareExchange(expected: writeDescriptor, desired: -1)
         if readDescriptor >= 0 { close(readDescriptor) }
         if writeDescriptor >= 0 { close(writeDescriptor) }
     }
@@ -47,11 +48,11 @@ public final class LoopWake: Sendable {
     }
 
     /// Makes `wakeFromSignal` wake this loop.
-    public func installForSignals() { Self.signalDescriptor = writeDescriptor }
+    public func installForSignals() { Self.signalDescriptor.store(writeDescriptor) }
 
     /// For signal handlers: one write(2), nothing else.
     public static func wakeFromSignal() {
-        let descriptor = signalDescriptor
+        let descriptor = signalDescriptor.load()
         if descriptor >= 0 { writeOneByte(descriptor) }
     }
 

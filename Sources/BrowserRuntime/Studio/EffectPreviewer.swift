@@ -1,7 +1,6 @@
 import BrowserCore
 import Concurrent
 import Foundation
-import Synchronization
 import Imaging
 import LivePairing
 import LiveStudio
@@ -42,7 +41,7 @@ final class EffectPreviewer: Sendable {
         /// The player of the current loop or bounce preview (stopped by the next preview and by stop).
         var player: MoviePlayer?
     }
-    private let state = Mutex(PreviewState())
+    private let state = Locked(PreviewState())
 
     init(renderer: sending ChafaRenderer?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
          wake: @escaping @Sendable () -> Void, clock: any PlaybackClock = SystemPlaybackClock()) {
@@ -65,7 +64,7 @@ final class EffectPreviewer: Sendable {
     /// The picture for a preview area of `columns` x `rows`: the latest frame; a new size re-renders the
     /// next frame (a still at once).
     func picture(columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
-        let (current, stillFrame, resized, token): ((image: RenderedImage, serial: Int, columns: Int, rows: Int)?, PixelFrame?, MoviePlayer?, Int) = state.withLock { preview in
+        let (current, stillFrame, resized, token): ((image: RenderedImage, serial: Int, columns: Int, rows: Int)?, PixelFrame?, MoviePlayer?, Int) = state.withLockedValue { preview in
             let sizeChanged = preview.area.columns != columns || preview.area.rows != rows
             preview.area = (columns, rows)
             return (preview.latest, sizeChanged ? preview.still : nil, sizeChanged ? preview.player : nil, preview.generation)
@@ -78,7 +77,7 @@ final class EffectPreviewer: Sendable {
     }
 
     func takeNewFrame() -> Bool {
-        state.withLock { preview in
+        state.withLockedValue { preview in
             defer { preview.hasNewFrame = false }
             return preview.hasNewFrame
         }
@@ -105,7 +104,7 @@ final class EffectPreviewer: Sendable {
 
     /// A new generation: the player of the previous one stops at its next frame, its file is removed.
     private func restart() -> Int {
-        let (old, player, token): (String?, MoviePlayer?, Int) = state.withLock { preview in
+        let (old, player, token): (String?, MoviePlayer?, Int) = state.withLockedValue { preview in
             preview.generation += 1
             preview.latest = nil
             preview.still = nil
@@ -121,7 +120,7 @@ final class EffectPreviewer: Sendable {
         return token
     }
 
-    private func isCurrent(_ token: Int) -> Bool { state.withLock { $0.generation == token } }
+    private func isCurrent(_ token: Int) -> Bool { state.withLockedValue { $0.generation == token } }
 
     private func render(_ item: LibraryItem, _ effect: SharingEffect, token: Int) {
         guard isCurrent(token) else { return }
@@ -130,11 +129,11 @@ final class EffectPreviewer: Sendable {
             if effect == .longExposure {
                 let exposure = try StudioRenderer.longExposure(source: movie)
                 let frame = Self.pixelFrame(exposure.image)
-                state.withLock { if $0.generation == token { $0.still = frame } }
+                state.withLockedValue { if $0.generation == token { $0.still = frame } }
                 present(frame, token: token)
             } else {
                 let path = try Self.temporaryPath(effect, token: token)
-                state.withLock { if $0.generation == token { $0.temporaryFile = path } }
+                state.withLockedValue { if $0.generation == token { $0.temporaryFile = path } }
                 switch effect {
                 case .gif: _ = try StudioRenderer.renderGIF(source: movie, to: path, maxBytes: StudioExport.defaultGIFBytes)
                 default: _ = try StudioRenderer.renderMovieEffect(Self.studioEffect(effect), source: movie, to: path)
@@ -156,7 +155,7 @@ final class EffectPreviewer: Sendable {
         let player = MoviePlayer(source: try FileByteSource(path: path),
                                  options: PlaybackOptions(targetSize: box(), decoderThreads: 1, loops: true),
                                  clock: clock, video: video)
-        let isCurrent: Bool = state.withLock { preview in
+        let isCurrent: Bool = state.withLockedValue { preview in
             guard preview.generation == token else { return false }
             preview.player = player
             return true
@@ -172,7 +171,7 @@ final class EffectPreviewer: Sendable {
     }
 
     private func box() -> PixelSize {
-        let (columns, rows) = state.withLock { $0.area }
+        let (columns, rows) = state.withLockedValue { $0.area }
         return PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: rendererMode, cell: pixels?.cellPixelSize)
     }
 
@@ -186,7 +185,7 @@ final class EffectPreviewer: Sendable {
     /// `renderQueue` may both render).
     private func render(_ frame: PixelFrame) -> (image: RenderedImage, columns: Int, rows: Int)? {
         guard let renderer else { return nil }
-        let (columns, rows) = state.withLock { $0.area }
+        let (columns, rows) = state.withLockedValue { $0.area }
         var picture = frame
         if rendererMode.isPixelProtocol {
             picture = picture.sizedForCells(columns: columns, rows: rows, cell: rendererCell, badge: nil)
@@ -198,7 +197,7 @@ final class EffectPreviewer: Sendable {
 
     /// Keeps `image` as the preview's picture if its preview is still current, and wakes the loop.
     private func store(_ image: RenderedImage, token: Int) {
-        let fresh = state.withLock { preview -> Bool in
+        let fresh = state.withLockedValue { preview -> Bool in
             guard preview.generation == token else { return false }
             preview.serial += 1
             preview.latest = (image, preview.serial, image.columns, image.rows)

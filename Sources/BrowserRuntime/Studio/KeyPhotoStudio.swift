@@ -1,6 +1,6 @@
 import BrowserCore
 import Foundation
-import Synchronization
+import Concurrent
 import Imaging
 import LivePairing
 import LiveStudio
@@ -34,7 +34,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
         var failed: FrameKey?
         var serial = 0
     }
-    private let state = Mutex(FrameState())
+    private let state = Locked(FrameState())
     /// Only touched on `queue`: one decoder per movie while the mode lasts (seeks are cheap, opening is not).
     private var decoder: (itemID: String, decoder: MovieDecoder)?
 
@@ -77,11 +77,11 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
         case .loadFrameTimes(let item):
             queue.async { [self] in loadFrameTimes(item) }
         case .showFrame(let item, let time):
-            state.withLock { $0.wanted = (item, time) }
+            state.withLockedValue { $0.wanted = (item, time) }
         case .writeKeyPhoto(let item, let seconds, let directory):
             writeQueue.async { [self] in write(item, seconds: seconds, directory: directory) }
         case .leave:
-            state.withLock { $0 = FrameState(serial: $0.serial) }
+            state.withLockedValue { $0 = FrameState(serial: $0.serial) }
             queue.async { [self] in decoder = nil }
         case .previewEffect(let item, let effect):
             effects.preview(item, effect)
@@ -96,7 +96,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
     /// for a decode when the frame or the area changed; meanwhile the previous frame stays.
     public func picture(for item: LibraryItem, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
         guard renderer != nil, columns > 0, rows > 0 else { return nil }
-        let (picture, decodeItem, key) = state.withLock { frames -> ((image: RenderedImage, serial: Int)?, LibraryItem?, FrameKey?) in
+        let (picture, decodeItem, key) = state.withLockedValue { frames -> ((image: RenderedImage, serial: Int)?, LibraryItem?, FrameKey?) in
             guard let wanted = frames.wanted, wanted.item.id == item.id else { return (nil, nil, nil) }
             let key = FrameKey(itemID: item.id, time: wanted.time, columns: columns, rows: rows)
             if let shown = frames.shown, shown.key == key { return ((shown.image, shown.serial), nil, nil) }
@@ -128,7 +128,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
 
     private func decode(_ item: LibraryItem, key: FrameKey) {
         // A newer request replaced this one while it waited: skip it.
-        guard state.withLock({ $0.decoding == key }), let renderer else { return }
+        guard state.withLockedValue({ $0.decoding == key }), let renderer else { return }
         do {
             if decoder?.itemID != item.id {
                 guard let source = try PlayableMovie.source(for: item) else { return }
@@ -146,7 +146,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
                 picture = picture.sizedForCells(columns: key.columns, rows: key.rows, cell: renderer.cellPixelSize, badge: nil)
             }
             let image = try renderer.render(picture, maxColumns: key.columns, maxRows: key.rows)
-            let current = state.withLock { frames -> Bool in
+            let current = state.withLockedValue { frames -> Bool in
                 guard frames.decoding == key else { return false }
                 frames.serial += 1
                 frames.shown = (key, image, frames.serial)
@@ -156,7 +156,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
             // Posting wakes the loop, which redraws with the new frame.
             if current { post(.studio(.frameShown(itemID: item.id, time: key.time))) }
         } catch {
-            state.withLock { frames in
+            state.withLockedValue { frames in
                 if frames.decoding == key { frames.decoding = nil }
                 frames.failed = key
             }

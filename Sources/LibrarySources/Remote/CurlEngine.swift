@@ -11,27 +11,31 @@ import Foundation
 /// takes it. The multi handle keeps connections alive between requests (HTTP/1.1 keep-alive) and uses the
 /// system CA store unless the configuration names a bundle.
 ///
-/// Threading: `submit` and `cancel` may be called from any thread (handlers included); they queue work under
-/// a lock and wake the worker with `curl_multi_wakeup`. Only the worker touches the multi handle and the
+/// Threading: `submit` and `cancel` may be called from any thread (handlers included); they queue work in
+/// `shared` and wake the worker with `curl_multi_wakeup`. Only the worker touches the multi handle and the
 /// easy handles.
-// unchecked: owns the curl multi handle (C), touched only by its worker thread; queues are under `lock`.
+// unchecked: owns the curl multi handle (C) and `active`, touched only by its worker thread; the rest is in
+// `shared`.
 final class CurlEngine: @unchecked Sendable {
     /// `curl_global_init` exactly once per process, before the first handle (a `static let` is thread-safe).
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     private let multi: UnsafeMutableRawPointer?
-    private let lock = NSLock()
-    private var inbox: [CurlTransfer] = []
-    private var shuttingDown = false
-    /// The multi handle is freed: a late `cancel` (a task outliving `invalidate`) must not wake it.
-    private var multiFreed = false
-    private var workerStarted = false
+    /// What callers and the worker share.
+    private struct Shared {
+        var inbox: [CurlTransfer] = []
+        var shuttingDown = false
+        /// The multi handle is freed: a late `cancel` (a task outliving `invalidate`) must not wake it.
+        var multiFreed = false
+        var workerStarted = false
+        /// The worker's thread, so that a shutdown from inside a handler does not wait for itself.
+        var workerThread: pthread_t?
+    }
+    private let shared = Locked(Shared())
     /// Worker thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Signalled when the worker has cleaned the multi handle up (its connections closed).
     private let workerEnded = DispatchSemaphore(value: 0)
-    /// The worker's thread, so that a shutdown from inside a handler does not wait for itself.
-    private var workerThread: pthread_t?
 
     init() {
         multi = Self.globalInit == CURLE_OK ? curl_multi_init() : nil
@@ -39,15 +43,14 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Queues `transfer`; its handler is called on the worker thread from now on.
     func submit(_ transfer: CurlTransfer) {
-        let accepted: Bool = lock.withLock {
-            guard !shuttingDown, multi != nil, transfer.setupError == nil else { return false }
-            inbox.append(transfer)
-            if !workerStarted {
-                workerStarted = true
-                NamedThread.start("livegrid-http") { [self] in run() }
-            }
-            return true
+        let canStart = multi != nil && transfer.setupError == nil
+        let (accepted, startsWorker): (Bool, Bool) = shared.withLockedValue { shared in
+            guard !shared.shuttingDown, canStart else { return (false, false) }
+            shared.inbox.append(transfer)
+            defer { shared.workerStarted = true }
+            return (true, !shared.workerStarted)
         }
+        if startsWorker { NamedThread.start("livegrid-http") { [self] in run() } }
         if accepted {
             wake()
         } else {
@@ -65,16 +68,16 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Ends every transfer with `.cancelled` and stops the worker; later submissions complete with `.cancelled`.
     func shutdown() {
-        let (first, started): (Bool, Bool) = lock.withLock {
-            defer { shuttingDown = true }
-            return (!shuttingDown, workerStarted)
+        let (first, started): (Bool, Bool) = shared.withLockedValue { shared in
+            defer { shared.shuttingDown = true }
+            return (!shared.shuttingDown, shared.workerStarted)
         }
         guard first else { return }
         // A running worker cleans the multi handle up on its way out.
         if started {
             wake()
         } else if let multi {
-            lock.withLock { multiFreed = true }
+            shared.withLockedValue { $0.multiFreed = true }
             curl_multi_cleanup(multi)
         }
     }
@@ -83,25 +86,29 @@ final class CurlEngine: @unchecked Sendable {
     /// OpenSSL, and a command that exited right after dropping its client crashed in OpenSSL's exit handlers
     /// under a worker still closing (issue 32.9). Returns at once on the worker itself or when none ran.
     func waitForWorker(until deadline: DispatchTime) {
-        let (started, worker): (Bool, pthread_t?) = lock.withLock { (workerStarted, workerThread) }
+        let (started, worker): (Bool, pthread_t?) = shared.withLockedValue { ($0.workerStarted, $0.workerThread) }
         let onWorker = worker.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         guard started, !onWorker, workerEnded.wait(timeout: deadline) == .success else { return }
         workerEnded.signal()   // for a second caller
     }
 
-    /// Under the lock, so that the worker cannot free the handle during the call.
-    private func wake() { lock.withLock { if !multiFreed, let multi { curl_multi_wakeup(multi) } } }
+    /// Under the lock, so that the worker cannot free the handle during the call (curl_multi_wakeup writes one
+    /// byte to a non-blocking socket: it never waits).
+    private func wake() {
+        let multi = multi
+        shared.withLockedValue { if !$0.multiFreed, let multi { curl_multi_wakeup(multi) } }
+    }
 
     // MARK: worker thread
 
     private func run() {
-        lock.withLock { workerThread = pthread_self() }
+        shared.withLockedValue { $0.workerThread = pthread_self() }
         defer { workerEnded.signal() }
         guard let multi else { return }
         while true {
-            let (incoming, ending): ([CurlTransfer], Bool) = lock.withLock {
-                defer { inbox.removeAll() }
-                return (inbox, shuttingDown)
+            let (incoming, ending): ([CurlTransfer], Bool) = shared.withLockedValue { shared in
+                defer { shared.inbox.removeAll() }
+                return (shared.inbox, shared.shuttingDown)
             }
             for transfer in incoming { add(transfer) }
             if ending {
@@ -133,9 +140,12 @@ final class CurlEngine: @unchecked Sendable {
             // `submit`/`cancel` ends the wait at once either way.
             _ = curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : 100, nil)
         }
-        let leftovers: [CurlTransfer] = lock.withLock { defer { inbox.removeAll() }; return inbox }
+        let leftovers: [CurlTransfer] = shared.withLockedValue { shared in
+            defer { shared.inbox.removeAll() }
+            return shared.inbox
+        }
         for transfer in leftovers { transfer.complete(.cancelled) }
-        lock.withLock { multiFreed = true }
+        shared.withLockedValue { $0.multiFreed = true }
         curl_multi_cleanup(multi)
     }
 

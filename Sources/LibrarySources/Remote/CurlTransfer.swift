@@ -1,4 +1,5 @@
 import CCurl
+import Concurrent
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -34,9 +35,8 @@ final class CurlTransfer {
     var responseDelivered = false
     private(set) var completed = false
 
-    // Any thread, under `lock`.
-    private let lock = NSLock()
-    private var _stopReason: RemoteError?
+    /// Why the transfer ends, once a canceller or a handler said so (any thread).
+    private let recordedStop = Locked<RemoteError?>(nil)
 
     /// Why the request could not be set up (no URL, an option libcurl refused); such a transfer never starts.
     private(set) var setupError: RemoteError?
@@ -141,10 +141,10 @@ final class CurlTransfer {
 
     // MARK: stopping (any thread)
 
-    var stopReason: RemoteError? { lock.withLock { _stopReason } }
+    var stopReason: RemoteError? { recordedStop.value }
 
     /// Records why the transfer ends (the first reason wins); the worker removes it on its next turn.
-    func stop(_ reason: RemoteError) { lock.withLock { if _stopReason == nil { _stopReason = reason } } }
+    func stop(_ reason: RemoteError) { recordedStop.withLockedValue { if $0 == nil { $0 = reason } } }
 
     // MARK: callbacks (worker thread)
 

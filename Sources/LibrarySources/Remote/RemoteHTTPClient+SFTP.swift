@@ -29,7 +29,7 @@ extension RemoteHTTPClient {
         guard let host = parts.host, !host.isEmpty, method == "GET" else { throw RemoteError.unsupportedURL(url.absoluteString) }
         if let password = parts.password {
             let key = Self.sessionKey(url)
-            lock.withLock { sshURLPasswords[key] = password.removingPercentEncoding ?? password }
+            shared.withLockedValue { $0.sshURLPasswords[key] = password.removingPercentEncoding ?? password }
         }
         parts.password = nil
         guard let clean = parts.url else { throw RemoteError.unsupportedURL(url.absoluteString) }
@@ -46,13 +46,13 @@ extension RemoteHTTPClient {
     /// The session of `url`, resolving its host settings (`ssh -G`) on first use.
     func session(for url: URL) -> SSHSession {
         let key = Self.sessionKey(url)
-        if let known = lock.withLock({ sshSessions[key] }) { return known }
+        if let known = shared.withLockedValue({ $0.sshSessions[key] }) { return known }
         let settings = SSHHostSettings.resolve(url, configuration: configuration.ssh)
-        let password = lock.withLock { sshURLPasswords[key] }
-        return lock.withLock {
-            if let raced = sshSessions[key] { return raced }
+        let password = shared.withLockedValue { $0.sshURLPasswords[key] }
+        return shared.withLockedValue { shared in
+            if let raced = shared.sshSessions[key] { return raced }
             let session = SSHSession(settings: settings, auth: password.map { SSHAuthMethod.password($0) })
-            sshSessions[key] = session
+            shared.sshSessions[key] = session
             return session
         }
     }
@@ -91,17 +91,17 @@ extension RemoteHTTPClient {
         try Self.checkResolves(settings.hostname)
         var tried: [String] = []
         func attempt(_ method: SSHAuthMethod) async throws -> Bool {
-            lock.withLock { sshSessions[key]?.auth = method }
+            shared.withLockedValue { $0.sshSessions[key]?.auth = method }
             do {
                 _ = try await fetch(directory, maxBytes: 1, listOnly: true)
-                lock.withLock { sshSessions[key]?.proven = true }
+                shared.withLockedValue { $0.sshSessions[key]?.proven = true }
                 return true
             } catch RemoteError.authenticationFailed {
                 tried.append(method.description)
-                lock.withLock { sshSessions[key]?.auth = nil }
+                shared.withLockedValue { $0.sshSessions[key]?.auth = nil }
                 return false
             } catch {
-                lock.withLock { sshSessions[key]?.auth = nil }
+                shared.withLockedValue { $0.sshSessions[key]?.auth = nil }
                 throw error
             }
         }
@@ -115,7 +115,7 @@ extension RemoteHTTPClient {
             }
             if try await attempt(.key(path: path, passphrase: passphrase)) { return }
         }
-        let urlPassword = lock.withLock { sshURLPasswords[key] }
+        let urlPassword = shared.withLockedValue { $0.sshURLPasswords[key] }
         let login = "\(settings.user)@\(settings.hostname)"
         if let password = urlPassword ?? ssh.askSecret?("Password for \(login): ") {
             if try await attempt(.password(password)) { return }
@@ -161,7 +161,7 @@ extension RemoteHTTPClient {
         let (long, names) = try await (longLines, nameLines)
         var listing = SFTPListingParser.parse(long: long.bytes, names: names.bytes, baseURL: directory)
         let links = SFTPLinks(listing).verdicts()
-        lock.withLock { sftpLinkVerdicts[directory.absoluteString] = links }
+        shared.withLockedValue { $0.sftpLinkVerdicts[directory.absoluteString] = links }
         if long.cut || names.cut || listing.entries.count > maxEntries {
             listing.truncated = true
             if listing.entries.count > maxEntries { listing.entries.removeLast(listing.entries.count - maxEntries) }
@@ -217,7 +217,7 @@ extension RemoteHTTPClient {
     private func linkStep(_ file: URL, fromCache: Bool) async -> LinkStep {
         let directory = RemoteEntryValidator.directoryURL(file.deletingLastPathComponent())
         let name = file.lastPathComponent
-        if fromCache, let verdicts = lock.withLock({ sftpLinkVerdicts[directory.absoluteString] }) {
+        if fromCache, let verdicts = shared.withLockedValue({ $0.sftpLinkVerdicts[directory.absoluteString] }) {
             return verdicts[name].map { .link($0) } ?? .unknown
         }
         do {

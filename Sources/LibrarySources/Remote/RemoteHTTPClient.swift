@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -49,27 +50,29 @@ public struct RemoteTransferHandler: @unchecked Sendable {
 /// streamed straight from curl's buffer to the handler). Nothing is buffered whole: small fetches keep at most
 /// their cap, downloads append each piece to disk. Redirects are followed up to `maxRedirects`, and
 /// credentials from the URL's userinfo or netrc are sent as Basic auth only to the host they belong to.
-// unchecked: fronts the curl engine (C handles on its worker thread); its own state is under `lock`.
-public final class RemoteHTTPClient: @unchecked Sendable {
+public final class RemoteHTTPClient: Sendable {
     public let configuration: RemoteHTTPConfiguration
     /// `engines[0]` serves HTTP; SFTP transfers go to the engine with the fewest running (`sftpWorkers`), so
     /// that each keeps as few SSH connections as the work needs (libcurl opens one per transfer running at once
     /// on an engine and keeps it). An engine starts its thread only when its first transfer arrives.
     private let engines: [CurlEngine]
-    /// SFTP transfers running on each engine (under `lock`).
-    private var sftpRunning: [Int]
-    let lock = NSLock()
-    private var credentialsByHost: [String: Netrc.Credentials] = [:]
-    /// Request signing by `host:port` (`sign(host:port:with:)`).
-    private var signingByHost: [String: RemoteSigning] = [:]
     private let netrc: Netrc
-    /// SFTP: resolved host settings and the login that worked, by `user@host:port` as written in URLs.
-    var sshSessions: [String: SSHSession] = [:]
-    /// SFTP: what the last listing of each folder says about its symbolic links (`SFTPLinks`), by the folder's
-    /// URL; an empty table for a folder listed without links.
-    var sftpLinkVerdicts: [String: [String: SFTPLinks.Verdict]] = [:]
-    /// Passwords given in `sftp://user:password@host/` URLs, by the same key.
-    var sshURLPasswords: [String: String] = [:]
+    /// What requests on any thread learn and share.
+    struct Shared {
+        /// SFTP transfers running on each engine.
+        var sftpRunning: [Int]
+        var credentialsByHost: [String: Netrc.Credentials] = [:]
+        /// Request signing by `host:port` (`sign(host:port:with:)`).
+        var signingByHost: [String: RemoteSigning] = [:]
+        /// SFTP: resolved host settings and the login that worked, by `user@host:port` as written in URLs.
+        var sshSessions: [String: SSHSession] = [:]
+        /// SFTP: what the last listing of each folder says about its symbolic links (`SFTPLinks`), by the
+        /// folder's URL; an empty table for a folder listed without links.
+        var sftpLinkVerdicts: [String: [String: SFTPLinks.Verdict]] = [:]
+        /// Passwords given in `sftp://user:password@host/` URLs, by the same key.
+        var sshURLPasswords: [String: String] = [:]
+    }
+    let shared: Locked<Shared>
 
     /// Receive buffer of downloads: big pieces mean few handler calls (and few write(2)s) per megabyte.
     static let downloadBufferSize = 512 << 10
@@ -91,7 +94,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         self.configuration = configuration
         self.netrc = configuration.netrc ?? Netrc()   // the executable loads ~/.netrc (RemoteCommandSupport)
         engines = (0..<max(1, configuration.sftpWorkers)).map { _ in CurlEngine() }
-        sftpRunning = Array(repeating: 0, count: engines.count)
+        shared = Locked(Shared(sftpRunning: Array(repeating: 0, count: engines.count)))
     }
 
     deinit { invalidate() }
@@ -127,7 +130,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         if let user = parts.user {
             let creds = Netrc.Credentials(login: user.removingPercentEncoding ?? user,
                                           password: (parts.password ?? "").removingPercentEncoding ?? "")
-            lock.withLock { credentialsByHost[hostKey] = creds }
+            shared.withLockedValue { $0.credentialsByHost[hostKey] = creds }
         }
         parts.user = nil
         parts.password = nil
@@ -137,7 +140,7 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")  // byte ranges of the file itself
         if let range { request.setValue(range.headerValue, forHTTPHeaderField: "Range") }
-        if let creds = lock.withLock({ credentialsByHost[hostKey] }) ?? netrc.credentials(forHost: host) {
+        if let creds = shared.withLockedValue({ $0.credentialsByHost[hostKey] }) ?? netrc.credentials(forHost: host) {
             let token = Data("\(creds.login):\(creds.password)".utf8).base64EncodedString()
             request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
         }
@@ -152,14 +155,14 @@ public final class RemoteHTTPClient: @unchecked Sendable {
 
     /// Requests to `host:port` are signed by libcurl with `signing` from now on (an S3 kind's endpoint).
     public func sign(host: String, port: Int, with signing: RemoteSigning) {
-        lock.withLock { signingByHost[host.lowercased() + ":" + String(port)] = signing }
+        shared.withLockedValue { $0.signingByHost[host.lowercased() + ":" + String(port)] = signing }
     }
 
     /// The signing registered for a wire URL's host and port, if any.
     func signing(for url: URL) -> RemoteSigning? {
         guard let host = url.host?.lowercased() else { return nil }
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        return lock.withLock { signingByHost[host + ":" + String(port)] }
+        return shared.withLockedValue { $0.signingByHost[host + ":" + String(port)] }
     }
 
     /// Starts a download of the whole file, or of its rest from `offset` (with `validator` as `If-Range`).
@@ -177,14 +180,16 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         if let url = request.url, Self.isSFTP(url) {
             ssh = transferSettings(for: url)
             ssh?.listOnly = listOnly
-            engineIndex = lock.withLock {
-                let index = sftpRunning.indices.min { sftpRunning[$0] < sftpRunning[$1] } ?? 0
-                sftpRunning[index] += 1
+            engineIndex = shared.withLockedValue { shared in
+                let running = shared.sftpRunning
+                let index = running.indices.min { running[$0] < running[$1] } ?? 0
+                shared.sftpRunning[index] += 1
                 return index
             }
             let completed = handler.onComplete
+            let chosen = engineIndex
             handler.onComplete = { [weak self] error in
-                if let self { self.lock.withLock { self.sftpRunning[engineIndex] -= 1 } }
+                if let self { self.shared.withLockedValue { $0.sftpRunning[chosen] -= 1 } }
                 completed(error)
             }
         }
@@ -194,13 +199,5 @@ public final class RemoteHTTPClient: @unchecked Sendable {
         let engine = engines[engineIndex]
         engine.submit(transfer)
         return Task(transfer: transfer, engine: engine)
-    }
-}
-
-extension NSLock {
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }

@@ -20,7 +20,7 @@ public enum TemporaryFileRegistry {
 
     /// True once a terminating signal has started the cleanup: a writer that creates a temporary now must
     /// remove it itself (the handler's sweep may have passed already) and give up.
-    public static var isEnding: Bool { ending != 0 }
+    public static var isEnding: Bool { ending.load() }
 
     /// Registers a temporary being written. nil when the table is full or the path too long: that file then
     /// relies on the next run's sweep.
@@ -43,7 +43,7 @@ public enum TemporaryFileRegistry {
     /// Removes every registered temporary, then every committed companion whose primary is not in place.
     /// Async-signal-safe: for signal handlers (the browser's calls it before restoring the terminal).
     public static func removeAllForSignal() {
-        ending = 1
+        ending.store(true)
         guard let table else { return }
         // Temporaries first: once the primary's temporary is gone it can no longer be committed, so the
         // check below cannot race with a commit on another thread.
@@ -93,8 +93,10 @@ public enum TemporaryFileRegistry {
         func primary(_ i: Int) -> UnsafeMutablePointer<CChar> { primaries + i * Self.pathBytes }
     }
 
+    // Not `Locked`: the signal handler reads these and cannot take a lock. `table` is C memory published once
+    // (under `lock`, before any handler is installed) and never freed; `ending` is an atomic flag.
     nonisolated(unsafe) static var table: Table?
-    nonisolated(unsafe) static var ending: Int32 = 0
+    static let ending = SignalSafeFlag(false)
     /// Guards `table` and `previousActions` against other threads (the signal handler reads slots by state).
     private static let lock = Locked()
 
@@ -148,6 +150,8 @@ public enum TemporaryFileRegistry {
     }
 
     #if os(Linux)
+    /// The handlers found at installation, called by ours: written under `lock` before it is installed, read
+    /// by the handler (no lock possible there).
     nonisolated(unsafe) static let previousActions: UnsafeMutablePointer<sigaction> = {
         let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
         actions.initialize(repeating: sigaction(), count: 65)

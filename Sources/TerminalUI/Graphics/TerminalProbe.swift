@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import TerminalGraphics
 import TerminalProtocol
@@ -8,9 +9,18 @@ import TerminalProtocol
 /// (TerminalProtocol's `InputDecoder` and `TerminalReplies`, `TerminalCapabilities.detect`); this is the only
 /// part that touches the tty.
 enum TerminalProbe {
+    /// What the start-up reads leave for the loop. Loop-bound, not `Locked`: the browser's thread makes the
+    /// reads before its first turn and takes their results in it; no other thread may touch them.
+    private struct StartupReads {
+        var lastReplies: TerminalReplies?
+        var typedAhead: [KeyEvent] = []
+        var decoder = InputDecoder()
+    }
+    private static let startup = LoopBound(StartupReads())
+
     /// The replies of the probe this process already made (nil: none made): the kitty keyboard check reads
     /// its answer from here instead of asking again.
-    nonisolated(unsafe) private(set) static var lastReplies: TerminalReplies?
+    static var lastReplies: TerminalReplies? { startup.value.lastReplies }
 
     /// - Parameter passthroughDepth: inside tmux with passthrough on, the queries are wrapped this many
     ///   times so the terminal outside tmux answers (tmux 3.3a forwards its replies to the pane); the kitty
@@ -42,7 +52,7 @@ enum TerminalProbe {
         _ = readReplies(input: input, timeoutMilliseconds: timeoutMilliseconds) { replies.record($0) }
         if replies.cellPixelSize == nil { replies.cellPixelSize = cellSizeFromWindowSize(output) }
         // Only a probe the terminal answered (DA1 arrived) can stand in for a later keyboard query.
-        if replies.primaryDeviceAttributes != nil { lastReplies = replies }
+        if replies.primaryDeviceAttributes != nil { startup.withValue { $0.lastReplies = replies } }
         return replies
     }
 
@@ -84,28 +94,28 @@ enum TerminalProbe {
     static func readReplies(input: Int32 = STDIN_FILENO, timeoutMilliseconds: Int,
                             until isComplete: (InputEvent) -> Bool) -> [InputEvent] {
         let events = readEvents(input: input, timeoutMilliseconds: timeoutMilliseconds, until: isComplete)
-        typedAhead += events.compactMap(\.typedKey)
+        startup.withValue { $0.typedAhead += events.compactMap(\.typedKey) }
         return events
     }
 
-    /// Keys typed during the start-up probes, in order, not yet handed to the main loop.
-    nonisolated(unsafe) private(set) static var typedAhead: [KeyEvent] = []
-
-    /// The keys typed during the start-up probes, once (the main loop acts on them before curses' input).
+    /// The keys typed during the start-up probes, in order, once (the main loop acts on them before curses'
+    /// input).
     static func takeTypedAhead() -> [KeyEvent] {
-        defer { typedAhead = [] }
-        return typedAhead
+        startup.withValue { reads in
+            defer { reads.typedAhead = [] }
+            return reads.typedAhead
+        }
     }
 
-    /// The decoder of the start-up reads. What it holds when they end (a reply whose end is late) is the
-    /// beginning of the main reader's input: `TerminalInputReader` takes it over, so the rest of that reply,
-    /// whenever it comes, completes it instead of being read as keys (issue 31).
-    nonisolated(unsafe) private static var decoder = InputDecoder()
-
-    /// The start-up decoder with what it still holds, once (the main input reader continues with it).
+    /// The start-up decoder with what it still holds, once (the main input reader continues with it). What it
+    /// holds when the start-up reads end (a reply whose end is late) is the beginning of the main reader's
+    /// input: `TerminalInputReader` takes it over, so the rest of that reply, whenever it comes, completes it
+    /// instead of being read as keys (issue 31).
     static func takeDecoder() -> InputDecoder {
-        defer { decoder = InputDecoder() }
-        return decoder
+        startup.withValue { reads in
+            defer { reads.decoder = InputDecoder() }
+            return reads.decoder
+        }
     }
 
     private static func readEvents(input: Int32, timeoutMilliseconds: Int,
@@ -125,7 +135,8 @@ enum TerminalProbe {
             bytesRead += count
             // Keys typed right after the last reply may share its read: the whole read is decoded and kept.
             var complete = false
-            for event in decoder.feed(Array(buffer.prefix(count))) {
+            let decoded = startup.withValue { $0.decoder.feed(Array(buffer.prefix(count))) }
+            for event in decoded {
                 events.append(event)
                 if !complete, isComplete(event) { complete = true }
             }

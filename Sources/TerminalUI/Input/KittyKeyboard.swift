@@ -1,6 +1,7 @@
 import BrowserCore
 import BrowserRuntime
 import CNCurses
+import Concurrent
 import Foundation
 import TerminalProtocol
 
@@ -17,11 +18,12 @@ enum KittyKeyboard {
     static let popFlags = TerminalSequences.kittyKeyboardPop
     static let query = TerminalSequences.kittyKeyboardQuery
 
-    /// True while flags are pushed; read by signal handlers (a plain word, written by the UI thread only).
-    nonisolated(unsafe) static var isPushed = false
-    /// Set by SIGCONT: the loop pushes again after the terminal is back.
-    nonisolated(unsafe) static var needsRepush = false
-    nonisolated(unsafe) private static var previousStopHandler: (@convention(c) (Int32) -> Void)?
+    // Signal-safe cells, not `Locked`: the Ctrl-Z and fatal-signal handlers read and write them.
+    /// True while flags are pushed; read by signal handlers.
+    static let isPushed = SignalSafeFlag(false)
+    /// Set by the Ctrl-Z handler: the loop pushes again after the terminal is back.
+    static let needsRepush = SignalSafeFlag(false)
+    private static let previousStopHandler = SignalHandlerSlot()
 
     /// Asks the terminal; reads replies until the DA1 answer or `timeout` seconds. Keys typed meanwhile
     /// are kept for the main loop (`TerminalProbe.takeTypedAhead`). Curses must be set up (cbreak, before its
@@ -49,14 +51,13 @@ enum KittyKeyboard {
     /// Pushes flags 11 and hooks Ctrl-Z / resume so the flags follow the process.
     static func push() {
         writeRaw(pushFlags)
-        isPushed = true
+        isPushed.store(true)
         installSuspendHooks()
     }
 
     /// Pops the flags if pushed. Async-signal-safe (one write(2)).
     static func pop() {
-        guard isPushed else { return }
-        isPushed = false
+        guard isPushed.exchange(false) else { return }
         popForSignal()
     }
 
@@ -68,29 +69,27 @@ enum KittyKeyboard {
 
     /// Called each loop turn: after a resume the flags are pushed again (the screen was left and entered).
     static func repushIfNeeded() {
-        guard needsRepush else { return }
-        needsRepush = false
+        guard needsRepush.exchange(false) else { return }
         writeRaw(pushFlags)
-        isPushed = true
+        isPushed.store(true)
     }
 
     private static func installSuspendHooks() {
         // ncurses installed its SIGTSTP handler (leave curses, stop, repaint on resume) in initscr: pop first,
         // then hand over to it; SIGCONT asks the loop to push again.
-        previousStopHandler = CursesSession.installWithoutRestart(SIGTSTP) { received in
-            if KittyKeyboard.isPushed {
-                KittyKeyboard.isPushed = false
+        let previous = CursesSession.installWithoutRestart(SIGTSTP) { received in
+            if KittyKeyboard.isPushed.exchange(false) {
                 KittyKeyboard.popForSignal()
-                KittyKeyboard.needsRepush = true
+                KittyKeyboard.needsRepush.store(true)
             }
-            if let previous = KittyKeyboard.previousStopHandler,
-               unsafeBitCast(previous, to: Int.self) > 1 {   // not SIG_DFL (0) / SIG_IGN (1)
+            if let previous = KittyKeyboard.previousStopHandler.callable() {   // not SIG_DFL / SIG_IGN
                 previous(received)
             } else {
                 signal(SIGTSTP, SIG_DFL)
                 raise(SIGTSTP)
             }
         }
+        previousStopHandler.store(previous)
     }
 
     static func writeRaw(_ text: String) {
