@@ -56,10 +56,12 @@ struct PlayCommand: ParsableCommand {
             HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))
             throw ExitCode(1)
         }
-        let renderer = PlaybackGeometry.frameRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
-                                                      cellPixelSize: capabilities.cellPixelSize,
-                                                      maxSixelSize: capabilities.maxSixelSize)
-        let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: renderer.mode,
+        // The presenter thread renders every frame; the lock is its only one (never contended).
+        let renderer = Locked(PlaybackGeometry.frameRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
+                                                             cellPixelSize: capabilities.cellPixelSize,
+                                                             maxSixelSize: capabilities.maxSixelSize))
+        let (rendererMode, rendererDepth) = renderer.withLockedValue { ($0.mode, $0.colorDepth) }
+        let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: rendererMode,
                                                cell: capabilities.cellPixelSize)
         // libav* is loaded before the first round's clock starts, as the browser loads it at start: the
         // first-frame figure is then what a press costs.
@@ -69,7 +71,7 @@ struct PlayCommand: ParsableCommand {
         defer { TerminalOutput.write(Array("\u{1B}[0m\u{1B}[?25h\n".utf8)) }
         var failed: PlaybackEnd?
         for round in 1...`repeat` {
-            let run = PlayRun(renderer: renderer, area: area, insideTmux: capabilities.insideTmux)
+            let run = PlayRun(renderer: renderer, colorDepth: rendererDepth, area: area, insideTmux: capabilities.insideTmux)
             let usage = CPUUsage.now()
             // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
             // writes it when it is due.
@@ -97,7 +99,7 @@ struct PlayCommand: ParsableCommand {
             if end == .finished, player.stats.framesShown == 0 { failed = .failed(.unsupported("stream: no frame could be decoded")) }
             if stats {
                 let report = run.report(stats: player.stats, info: player.info, cpuSeconds: cpu, round: round,
-                                        of: `repeat`, target: target, mode: renderer.mode)
+                                        of: `repeat`, target: target, mode: rendererMode)
                 // One note per line: a note escapes control characters, a newline included.
                 for line in report.split(separator: "\n") { HumanOutput.note(String(line)) }
             }
@@ -110,26 +112,27 @@ struct PlayCommand: ParsableCommand {
 }
 
 /// One playback's output side: renders each frame and writes it in place, counting bytes and render time.
-// unchecked: holds a ChafaRenderer (C chafa objects), used only on the player's presenter thread.
-private final class PlayRun: RenderedFrameTarget, @unchecked Sendable {
-    private let renderer: any CellImageRenderer
+private final class PlayRun: RenderedFrameTarget, Sendable {
+    /// A chafa or quadrant renderer (C state for chafa), used on the player's presenter thread.
+    private let renderer: Locked<any CellImageRenderer>
     private let area: (columns: Int, rows: Int)
     private let insideTmux: Bool
     private let totals = Locked((bytesWritten: 0, frames: 0, renderSeconds: 0.0, rendersDone: 0))
     /// What is on screen, so a frame writes only the cells that changed.
     private let writer: Locked<CellScreenWriter>
 
-    init(renderer: any CellImageRenderer, area: (columns: Int, rows: Int), insideTmux: Bool) {
+    init(renderer: Locked<any CellImageRenderer>, colorDepth: ColorDepth, area: (columns: Int, rows: Int), insideTmux: Bool) {
         self.renderer = renderer
         self.area = area
         self.insideTmux = insideTmux
-        writer = Locked(CellScreenWriter(colorDepth: renderer.colorDepth, screenColumns: area.columns, screenRows: area.rows))
+        writer = Locked(CellScreenWriter(colorDepth: colorDepth, screenColumns: area.columns, screenRows: area.rows))
     }
 
     /// Called on the player's presenter thread, ahead of the frame's time.
     func render(_ frame: DecodedFrame) -> RenderedImage? {
         let began = MonotonicClock.now()
-        let image = try? renderer.render(frame.pixels, maxColumns: area.columns, maxRows: area.rows)
+        let area = area
+        let image = renderer.withLockedValue { try? $0.render(frame.pixels, maxColumns: area.columns, maxRows: area.rows) }
         let rendered = MonotonicClock.now() - began
         totals.withLockedValue { $0.renderSeconds += rendered; $0.rendersDone += 1 }
         return image
