@@ -80,7 +80,7 @@ public final class RemoteHTTPClient: Sendable {
     static let fetchBufferSize = 64 << 10
 
     /// A started request; `cancel()` ends it with `.cancelled` (from any thread; a no-op once it completed).
-    // unchecked: wraps a curl easy handle's transfer (C), cancelled through the engine's lock.
+    // unchecked: wraps a curl easy handle's transfer (C, worker-thread state); cancelled through its `Locked` stop reason.
     public final class Task: @unchecked Sendable {
         fileprivate let transfer: CurlTransfer
         fileprivate weak var engine: CurlEngine?
