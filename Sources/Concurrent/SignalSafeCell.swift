@@ -4,6 +4,9 @@ import Synchronization
 // that holds any lock (a `Locked` included), and taking that lock again in the handler deadlocks, so this is
 // the one kind of shared state that is not `Locked`: lock-free atomics, async-signal-safe (no lock, no
 // allocation). Atomics are typed by their size, so there is one small type per kind of word.
+// Touch a cell kept in a `static let` before installing the handler that reads it: a static is made on first
+// use (through swift_once in debug builds), and a first use inside a handler that interrupted that very
+// initialisation on the same thread would deadlock.
 
 /// A flag that a signal handler sets or reads (`CursesSession`'s resume, `KittyKeyboard`'s pushed flags).
 public struct SignalSafeFlag: ~Copyable, Sendable {

@@ -52,6 +52,7 @@ final class CursesSession {
             throw TerminalUIError.cannotInitialise
         }
         window = screen
+        Self.prepareSignalCells()
         Self.installSignalHandlers()
         Self.hookResume()
         Self.hookResize()
@@ -130,6 +131,15 @@ final class CursesSession {
     /// True once after each resume.
     static func takeResumed() -> Bool {
         resumedFromStop.exchange(false)
+    }
+
+    /// Touches every signal-safe cell the handlers read before they are installed: a `static let` is made on
+    /// first use (through swift_once in debug builds), and a first use inside a handler that interrupted that
+    /// very initialisation on the same thread would deadlock.
+    private static func prepareSignalCells() {
+        _ = (resumedFromStop.load(), cursesStopHandler.callable(), cursesResizeHandler.callable(), TemporaryFileRegistry.isEnding)
+        KittyKeyboard.prepareSignalCells()
+        LoopWake.prepareForSignals()
     }
 
     /// Makes Ctrl-Z arrive as a key instead of the tty's SIGTSTP, and saves that as curses' program mode.

@@ -47,6 +47,10 @@ public final class LoopWake: Sendable {
         while buffer.withUnsafeMutableBytes({ read(readDescriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
 
+    /// Makes the signal descriptor's cell before a handler can read it (a `static let` is made on first use,
+    /// and a first use inside a handler that interrupted that very initialisation would deadlock).
+    public static func prepareForSignals() { _ = signalDescriptor.load() }
+
     /// Makes `wakeFromSignal` wake this loop.
     public func installForSignals() { Self.signalDescriptor.store(writeDescriptor) }
 

@@ -131,6 +131,7 @@ public enum TemporaryFileRegistry {
     private static func installIfNeeded() {
         guard table == nil else { return }
         table = Table()
+        _ = ending.load()   // made before the handler can read it (a `static let` is made on first use)
         #if os(Linux)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             var old = sigaction()

@@ -25,6 +25,11 @@ enum KittyKeyboard {
     static let needsRepush = SignalSafeFlag(false)
     private static let previousStopHandler = SignalHandlerSlot()
 
+    /// Makes the cells above before any handler can read them (`CursesSession.prepareSignalCells`).
+    static func prepareSignalCells() {
+        _ = (isPushed.load(), needsRepush.load(), previousStopHandler.callable())
+    }
+
     /// Asks the terminal; reads replies until the DA1 answer or `timeout` seconds. Keys typed meanwhile
     /// are kept for the main loop (`TerminalProbe.takeTypedAhead`). Curses must be set up (cbreak, before its
     /// first read).
