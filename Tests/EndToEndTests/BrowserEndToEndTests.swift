@@ -200,9 +200,10 @@ final class BrowserEndToEndTests: XCTestCase {
     }
 
     func testCtrlCRestoresTheTerminal() throws {
-        let session = try open(after: "echo EXIT=\\$?; stty -a | tr ' ' '\\\\n' | grep -x echo; sleep 30")
+        // CHECKED comes after stty's answer: waiting for EXIT= alone read the screen before it (seen once).
+        let session = try open(after: "echo EXIT=\\$?; stty -a | tr ' ' '\\\\n' | grep -x echo; echo CHECKED; sleep 30")
         try session.send("C-c")
-        let screen = try session.waitFor("the shell after Ctrl-C") { $0.contains { $0.contains("EXIT=") } }
+        let screen = try session.waitFor("the shell after Ctrl-C") { $0.contains { $0.contains("CHECKED") } }
         XCTAssertTrue(screen.contains { $0.contains("EXIT=130") }, "ended by SIGINT:\n" + screen.joined(separator: "\n"))
         XCTAssertTrue(screen.contains { $0 == "echo" }, "echo is back on:\n" + screen.joined(separator: "\n"))
         XCTAssertEqual(try session.display("#{alternate_on}"), "0")
