@@ -174,10 +174,11 @@ final class BrowserEndToEndTests: XCTestCase {
     }
 
     func testQuitLeavesTheAlternateScreenAndRestoresTheTerminal() throws {
-        let session = try open(after: "echo EXIT=\\$?; stty -a | tr ' ' '\\\\n' | grep -x echo; sleep 30")
+        // CHECKED comes after stty's answer: waiting for EXIT= alone read the screen before it (seen in CI).
+        let session = try open(after: "echo EXIT=\\$?; stty -a | tr ' ' '\\\\n' | grep -x echo; echo CHECKED; sleep 30")
         XCTAssertEqual(try session.display("#{alternate_on}"), "1", "the browser uses the alternate screen")
         try session.send("q")
-        let screen = try session.waitFor("the shell after exit") { $0.contains { $0.contains("EXIT=") } }
+        let screen = try session.waitFor("the shell after exit") { $0.contains { $0.contains("CHECKED") } }
         XCTAssertTrue(screen.contains { $0.contains("EXIT=0") }, screen.joined(separator: "\n"))
         XCTAssertTrue(screen.contains { $0 == "echo" }, "echo is back on:\n" + screen.joined(separator: "\n"))
         XCTAssertEqual(try session.display("#{alternate_on}"), "0", "the alternate screen was left")
