@@ -129,6 +129,7 @@ private final class PlayRun: RenderedFrameTarget, @unchecked Sendable {
     /// Called on the player's presenter thread, ahead of the frame's time.
     func render(_ frame: DecodedFrame) -> RenderedImage? {
         let began = MonotonicClock.now()
+        // try?: a frame that cannot be rendered is not presented; the player goes on with the next one.
         let image = try? renderer.render(frame.pixels, maxColumns: area.columns, maxRows: area.rows)
         let rendered = MonotonicClock.now() - began
         totals.withLockedValue { $0.renderSeconds += rendered; $0.rendersDone += 1 }

@@ -287,6 +287,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     private func finishPrewarm(_ key: ThumbnailKey, _ result: Result<PixelFrame, ImagingError>) {
         var image: RenderedImage?
         if case .success(let frame) = result {
+            // try?: a cache hit that cannot be rendered is left to the normal request, which records why it failed.
             image = renderers.withRenderer { try? $0.render(frame, maxColumns: key.width, maxRows: key.height) }
         }
         let limit = renderedLimit

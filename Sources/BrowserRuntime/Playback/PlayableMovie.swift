@@ -31,7 +31,7 @@ public enum PlayableMovie {
         for ext in ["mov", "MOV", "mp4", "MP4"] {
             let candidate = base.appendingPathExtension(ext).path
             guard PathBytes.exists(candidate) else { continue }
-            let movieInfo = try? MediaProbe.probe(path: candidate)
+            let movieInfo = try? MediaProbe.probe(path: candidate)   // try?: an unreadable movie pairs by name alone
             if let stillID = info.contentIdentifier, let movieID = movieInfo?.contentIdentifier,
                stillID.uppercased() != movieID.uppercased() { continue }
             return (try source(path: candidate, range: nil), "companion movie \(candidate)")

@@ -114,7 +114,7 @@ final class EffectPreviewer: Sendable {
         }
         player?.stop()
         if let old {
-            try? FileManager.default.removeItem(atPath: old)
+            try? FileManager.default.removeItem(atPath: old)   // try?: a stale temporary preview; a leftover costs only temporary space
             // The per-process folder goes too once empty (rmdir leaves it while another preview renders).
             _ = rmdir((old as NSString).deletingLastPathComponent)
         }
@@ -139,6 +139,7 @@ final class EffectPreviewer: Sendable {
                 case .gif: _ = try StudioRenderer.renderGIF(source: movie, to: path, maxBytes: StudioExport.defaultGIFBytes)
                 default: _ = try StudioRenderer.renderMovieEffect(Self.studioEffect(effect), source: movie, to: path)
                 }
+                // try?: a preview no longer wanted; a leftover temporary costs only temporary space.
                 guard isCurrent(token) else { try? FileManager.default.removeItem(atPath: path); return }
                 try play(path, token: token)
             }

@@ -92,6 +92,7 @@ public final class TriageWorker: Sendable {
                 // Checked after every chunk: the item being copied is rolled back (its temporaries removed).
                 if isCancelled { throw FileOperationError.cancelled }
             }
+            // try?: the names of the files that moved; each failure is counted and told from `outcomes` below.
             let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
                 .map { ($0.destination as NSString).lastPathComponent }
             let done = outcomes.filter { $0.error == nil }.count
