@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrowserCore
 import BrowserRuntime
 import Concurrent
 import Foundation

@@ -1,3 +1,4 @@
+import BrowserCore
 import Concurrent
 import Foundation
 import Imaging

@@ -145,7 +145,7 @@ final class EffectPreviewer: Sendable {
             }
             if isCurrent(token) { post(.studio(.effectPreviewReady(itemID: item.id, effect: effect))) }
         } catch {
-            if isCurrent(token) { post(.studio(.effectPreviewFailed(itemID: item.id, effect: effect, reason: "\(error)"))) }
+            if isCurrent(token) { post(.studio(.effectPreviewFailed(itemID: item.id, effect: effect, .effectNotRendered(cause: StudioFailure.cause(error))))) }
         }
     }
 
