@@ -63,7 +63,8 @@ public final class TriageWorker: Sendable {
                 case .index(let reason): return .keptInIndex(reason: reason)
                 }
             } catch {
-                return .stateNotSaved(itemID: item.id, state: store.read([item])[item.id] ?? .unrated, error: "\(error)")
+                return .stateNotSaved(itemID: item.id, state: store.read([item])[item.id] ?? .unrated,
+                                      .ratingNotSaved(cause: error.description))
             }
         case .loadRemoteStates(let subjects):
             return .statesLoaded(store.read(remote: subjects))
@@ -73,7 +74,7 @@ public final class TriageWorker: Sendable {
                 return .keptInIndex(reason: TriageStore.remoteReason)
             } catch {
                 return .stateNotSaved(itemID: subject.itemID, state: store.read(remote: [subject])[subject.itemID] ?? .unrated,
-                                      error: "\(error)")
+                                      .ratingNotSaved(cause: error.description))
             }
         case .trash(let items):
             let (undo, outcomes) = ItemFileOperations.trash(items, using: trash)
@@ -125,7 +126,7 @@ public final class TriageWorker: Sendable {
                     return .offerConvertToStill(item, adjustment, reason: reason)
                 }
             } catch {
-                return .finished(message: "cannot rotate \(item.displayName): \(error)", filesChanged: false)
+                return .failed(.cannotRotate(itemName: item.displayName, cause: TriageFailure.cause(error)))
             }
         case .rotatedStillCopy(let item, let adjustment):
             return rotatedStillCopy(item, adjustment)
@@ -156,7 +157,7 @@ public final class TriageWorker: Sendable {
     /// Live or Motion Photo is left as it was.
     private func rotatedStillCopy(_ item: LibraryItem, _ adjustment: Adjustment) -> TriageResult {
         guard let still = item.still else {
-            return .finished(message: "\(item.displayName) has no still", filesChanged: false)
+            return .failed(.noStill(itemName: item.displayName))
         }
         let directory = (still.path as NSString).deletingLastPathComponent
         do {
@@ -164,8 +165,7 @@ public final class TriageWorker: Sendable {
             plan.setChoiceForAll(.stillPhoto)
             let report = try ExportRunner().run(plan)
             guard let copy = report.results.first?.written.first, report.failedCount == 0 else {
-                return .finished(message: "cannot make a still copy: \(report.results.first?.failure ?? "?")",
-                                 filesChanged: false)
+                return .failed(.cannotCopyStill(cause: report.results.first?.failure ?? "?"))
             }
             let file = MediaFile(path: copy, size: 0, modificationTime: 0, info: MediaInfo(format: .jpeg))
             _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
@@ -175,7 +175,7 @@ public final class TriageWorker: Sendable {
                                     reason: "a new file is not deleted by undo; trash it with d if unwanted",
                                     message: "Wrote a rotated still \(name); \(item.displayName) is unchanged", filesChanged: true)
         } catch {
-            return .finished(message: "cannot make a rotated still: \(error)", filesChanged: true)
+            return .failed(.cannotMakeRotatedStill(cause: TriageFailure.cause(error)))
         }
     }
 
@@ -216,7 +216,7 @@ public final class TriageWorker: Sendable {
             let failures = lines.filter { $0.hasPrefix("failed") }
             return .finished(message: ([lines.last ?? ""] + failures).joined(separator: " · "), filesChanged: false)
         } catch {
-            return .finished(message: "export failed: \(error)", filesChanged: false)
+            return .failed(.exportFailed(cause: TriageFailure.cause(error)))
         }
     }
 
