@@ -46,7 +46,7 @@ public final class RemoteItemExport: Sendable {
                 // The folder stays until the worker has written the export from it.
                 worker.waitUntilIdle()
             } catch {
-                post(.triage(.result(.failed(.exportFailed(cause: "cannot stage the downloaded files: \(TriageFailure.cause(error))")))))
+                post(.triage(.result(.failed(.exportFailed(cause: "cannot stage the downloaded files: \(ErrorCause.of(error))")))))
             }
         }
     }

@@ -92,7 +92,7 @@ final class EffectPreviewer: Sendable {
                     let lines = try StudioExport(destination: destination, effect: Self.studioEffect(effect)).export(item)
                     if let path = lines.first { written.append((path as NSString).lastPathComponent) }
                 } catch {
-                    failures.append("\(item.displayName): \(error)")
+                    failures.append("\(item.displayName): \(ErrorCause.of(error))")
                 }
             }
             var text = written.isEmpty ? "no effect written" : "Exported \(written.joined(separator: ", ")) to \(destination)"
@@ -145,7 +145,7 @@ final class EffectPreviewer: Sendable {
             }
             if isCurrent(token) { post(.studio(.effectPreviewReady(itemID: item.id, effect: effect))) }
         } catch {
-            if isCurrent(token) { post(.studio(.effectPreviewFailed(itemID: item.id, effect: effect, .effectNotRendered(cause: StudioFailure.cause(error))))) }
+            if isCurrent(token) { post(.studio(.effectPreviewFailed(itemID: item.id, effect: effect, .effectNotRendered(cause: ErrorCause.of(error))))) }
         }
     }
 

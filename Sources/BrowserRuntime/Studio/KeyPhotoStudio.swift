@@ -122,7 +122,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
             let times = try StudioRenderer.frameTimes(ofMovie: source)
             post(.studio(.frameTimesLoaded(itemID: item.id, times: times, stillImageTime: item.movie?.info.stillImageTime)))
         } catch {
-            post(.studio(.failed(itemID: item.id, .framesUnreadable(cause: StudioFailure.cause(error)))))
+            post(.studio(.failed(itemID: item.id, .framesUnreadable(cause: ErrorCause.of(error)))))
         }
     }
 
@@ -160,7 +160,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
                 if frames.decoding == key { frames.decoding = nil }
                 frames.failed = key
             }
-            post(.studio(.failed(itemID: item.id, .frameUndecodable(seconds: key.time, cause: StudioFailure.cause(error)))))
+            post(.studio(.failed(itemID: item.id, .frameUndecodable(seconds: key.time, cause: ErrorCause.of(error)))))
         }
     }
 
@@ -172,7 +172,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
             let written = try StudioEditor(item: still, outputDirectory: directory, request: .keyPhoto(at: seconds)).write()
             post(.studio(.written(itemID: item.id, paths: written.paths)))
         } catch {
-            post(.studio(.failed(itemID: item.id, .notWritten(cause: StudioFailure.cause(error)))))
+            post(.studio(.failed(itemID: item.id, .notWritten(cause: ErrorCause.of(error)))))
         }
     }
 }

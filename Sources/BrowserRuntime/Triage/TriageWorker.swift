@@ -126,7 +126,7 @@ public final class TriageWorker: Sendable {
                     return .offerConvertToStill(item, adjustment, reason: reason)
                 }
             } catch {
-                return .failed(.cannotRotate(itemName: item.displayName, cause: TriageFailure.cause(error)))
+                return .failed(.cannotRotate(itemName: item.displayName, cause: ErrorCause.of(error)))
             }
         case .rotatedStillCopy(let item, let adjustment):
             return rotatedStillCopy(item, adjustment)
@@ -138,7 +138,7 @@ public final class TriageWorker: Sendable {
                     _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
                         .apply(adjustment.inverse, to: item, target: .inPlace(confirmed: true))
                 } catch {
-                    failures.append("\(item.displayName): \(error)")
+                    failures.append("\(item.displayName): \(ErrorCause.of(error))")
                 }
             }
             let names = items.prefix(3).map(\.displayName).joined(separator: ", ") + (items.count > 3 ? ", …" : "")
@@ -175,7 +175,7 @@ public final class TriageWorker: Sendable {
                                     reason: "a new file is not deleted by undo; trash it with d if unwanted",
                                     message: "Wrote a rotated still \(name); \(item.displayName) is unchanged", filesChanged: true)
         } catch {
-            return .failed(.cannotMakeRotatedStill(cause: TriageFailure.cause(error)))
+            return .failed(.cannotMakeRotatedStill(cause: ErrorCause.of(error)))
         }
     }
 
@@ -187,7 +187,7 @@ public final class TriageWorker: Sendable {
                     return location.description
                 }
             } catch {
-                return "unreadable (\(error))"
+                return "unreadable (\(ErrorCause.of(error)))"
             }
         }
         return "not readable from the file"
@@ -216,12 +216,12 @@ public final class TriageWorker: Sendable {
             let failures = lines.filter { $0.hasPrefix("failed") }
             return .finished(message: ([lines.last ?? ""] + failures).joined(separator: " · "), filesChanged: false)
         } catch {
-            return .failed(.exportFailed(cause: TriageFailure.cause(error)))
+            return .failed(.exportFailed(cause: ErrorCause.of(error)))
         }
     }
 
     private static func failures(_ errors: [any Error]) -> String {
         guard let first = errors.first else { return "" }
-        return " · \(errors.count) failed: \(first)"
+        return " · \(errors.count) failed: \(ErrorCause.of(first))"
     }
 }
