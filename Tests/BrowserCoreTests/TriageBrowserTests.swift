@@ -396,7 +396,7 @@ final class TriageBrowserTests: XCTestCase {
         press(.character("]"), in: &state)
         XCTAssertEqual(state.triage.prompt?.line, "Rotate IMG_1.HEIC (still + movie) right in place? y/N ")
         XCTAssertEqual(press(.character("y"), in: &state), [.triage(.rotate(items[0], .rotateClockwise))])
-        state.reduce(.triage(.result(.offerConvertToStill(items[0], .rotateClockwise, reason: "no matrix"))))
+        state.reduce(.triage(.result(.offerConvertToStill(items[0], .rotateClockwise, .writerRefused(cause: "no matrix")))))
         XCTAssertTrue(state.triage.prompt?.line.contains("convert") == true || state.triage.prompt?.line.contains("Convert") == true)
         XCTAssertEqual(press(.character("y"), in: &state), [.triage(.rotatedStillCopy(items[0], .rotateClockwise))])
         press(.character("["), .character("N"), in: &state)

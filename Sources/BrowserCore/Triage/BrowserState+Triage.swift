@@ -431,9 +431,9 @@ extension BrowserState {
             triage.prompt?.applyCompletions(candidates, for: typed)
         case .location(let id, let text):
             if triage.showsLocation { triage.locations[id] = text }
-        case .offerConvertToStill(let item, let adjustment, let reason):
+        case .offerConvertToStill(let item, let adjustment, let why):
             triage.prompt = TriagePrompt(.confirmStillCopy(item, adjustment),
-                                         label: "The movie cannot be rotated (\(reason)). Convert to a rotated still copy? y/N ")
+                                         label: "The movie cannot be rotated (\(why.description)). Convert to a rotated still copy? y/N ")
         case .progress(let text):
             triage.activity = text
         case .finished(let text, let filesChanged):

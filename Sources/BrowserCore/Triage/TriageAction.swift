@@ -71,7 +71,7 @@ public enum TriageResult: Sendable {
     case completions(for: String, candidates: [String])
     /// The item's coordinates for the info panel (asked for with `L`), or why there are none.
     case location(itemID: String, text: String)
-    case offerConvertToStill(LibraryItem, Adjustment, reason: String)
+    case offerConvertToStill(LibraryItem, Adjustment, AdjustmentApplier.MovieNotAdjustable)
     /// An item turned in place (undoable by the inverse turn).
     case rotated(LibraryItem, Adjustment, message: String)
     /// Something done that `u` cannot take back (a rotated still written as a new file): kept on the undo

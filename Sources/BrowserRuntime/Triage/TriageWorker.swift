@@ -122,8 +122,8 @@ public final class TriageWorker: Sendable {
                 case .applied(let paths):
                     let names = paths.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
                     return .rotated(item, adjustment, message: "Rotated \(names) (u undoes)")
-                case .offerConvertToStill(let reason):
-                    return .offerConvertToStill(item, adjustment, reason: reason)
+                case .offerConvertToStill(let why):
+                    return .offerConvertToStill(item, adjustment, why)
                 }
             } catch {
                 return .failed(.cannotRotate(itemName: item.displayName, cause: ErrorCause.of(error)))
