@@ -165,7 +165,7 @@ public final class TriageWorker: Sendable {
             plan.setChoiceForAll(.stillPhoto)
             let report = try ExportRunner().run(plan)
             guard let copy = report.results.first?.written.first, report.failedCount == 0 else {
-                return .failed(.cannotCopyStill(cause: report.results.first?.failure ?? "?"))
+                return .failed(.cannotCopyStill(cause: report.results.first?.failure?.description ?? "?"))
             }
             let file = MediaFile(path: copy, size: 0, modificationTime: 0, info: MediaInfo(format: .jpeg))
             _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
