@@ -83,6 +83,7 @@ demo-library: release demo-deps
 # ends with a summary naming each failed test with its assertion lines, and reruns a failed real-component test once.
 test: test-deps
 	python3 scripts/check-package-imports.py
+	python3 scripts/check-try-reasons.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	FUZZ_BUILD_ONLY=1 Benchmarks/fuzz-decode.sh
 	LIVEGRID=.build/debug/livegrid AUDIT_SMOKE=1 Benchmarks/audit.py

@@ -12,7 +12,7 @@ enum FileEnd {
             return (try? source.read(at: start, count: Int(size - start))) ?? []   // try?: unread end = not known cut
         }
         func littleEndian32(at offset: UInt64) -> UInt64? {
-            guard let bytes = try? source.read(at: offset, count: 4), bytes.count == 4 else { return nil }
+            guard let bytes = try? source.read(at: offset, count: 4), bytes.count == 4 else { return nil }   // try?: unread = not known cut
             return UInt64(bytes[0]) | UInt64(bytes[1]) << 8 | UInt64(bytes[2]) << 16 | UInt64(bytes[3]) << 24
         }
         switch format {
@@ -47,7 +47,7 @@ enum FileEnd {
         var offset: UInt64 = 0
         for _ in 0..<100_000 {
             guard offset < size else { return false }
-            guard let header = try? source.read(at: offset, count: 16), header.count >= 8 else { return true }
+            guard let header = try? source.read(at: offset, count: 16), header.count >= 8 else { return true }   // try?: an unreadable box = cut
             var length = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             if length == 1 {
                 guard header.count == 16 else { return true }

@@ -19,10 +19,11 @@ extension HEIFDecoder {
         guard let fullSize = primary.uprightSize else { throw ImagingError.cannotDecode("HEIF clap leaves no picture") }
         let target = fullSize.fittedDown(in: box)
 
+        // try?: a thumbnail that cannot be rendered is no thumbnail; the primary image is decoded below.
         if options.useEmbeddedThumbnails, let thumbnail = largestThumbnail(of: primary.itemID, in: meta, source: source, limits: limits),
            let thumbnailSize = thumbnail.uprightSize,
            options.embeddedThumbnail(thumbnailSize, serves: target, of: fullSize),
-           let (frame, thumbnailDamage) = try? render(thumbnail, source: source,
+           let (frame, thumbnailDamage) = try? render(thumbnail, source: source,   // try?: see above
                                                       upright: thumbnailSize.covers(target) ? target : thumbnailSize, limits: limits),
            thumbnailDamage == nil
         {

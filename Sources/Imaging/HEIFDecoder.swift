@@ -47,9 +47,10 @@ enum HEIFDecoder {
             }
             let target = fullSize.fittedDown(in: box)
 
+            // try?: a thumbnail that cannot be decoded is no thumbnail; the primary image is decoded below.
             if options.useEmbeddedThumbnails, let thumbnail = primary.largestThumbnail(),
                options.embeddedThumbnail(thumbnail.size, serves: target, of: fullSize),
-               let frame = try? thumbnail.decodeRGBA()
+               let frame = try? thumbnail.decodeRGBA()   // try?: see above
             {
                 let fitted = frame.size.covers(target) ? frame.resized(to: target) : frame
                 return DecodedImage(frame: fitted, path: .heifThumbnail, fullSize: fullSize)

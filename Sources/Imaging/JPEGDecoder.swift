@@ -43,20 +43,20 @@ enum JPEGDecoder {
         // try?: a thumbnail that cannot be read or decoded is no thumbnail; the photo itself is decoded below.
         if options.useEmbeddedThumbnails, let range = info.exifThumbnail,
            range.length > 0, range.length <= maxExifThumbnailBytes, range.fits(in: source.size),
-           let thumbBytes = try? source.readExactly(at: range.offset, count: Int(range.length)),
-           let thumbSize = try? handle.header(of: thumbBytes)
+           let thumbBytes = try? source.readExactly(at: range.offset, count: Int(range.length)),   // try?: see above
+           let thumbSize = try? handle.header(of: thumbBytes)   // try?: see above
         {
             // A 3:2 photo's 4:3 thumbnail between black bars serves as the picture inside them.
             let letterbox = LetterboxedThumbnail.contentRect(of: thumbSize, for: header)
             var thumbnail: PixelFrame?
             if let letterbox {
                 if options.embeddedThumbnail(letterbox.size, serves: storedTarget, of: header),
-                   let (frame, damage) = try? handle.decode(thumbBytes, header: thumbSize, target: thumbSize, allowScaling: false),
+                   let (frame, damage) = try? handle.decode(thumbBytes, header: thumbSize, target: thumbSize, allowScaling: false),   // try?: see above
                    damage == nil {
                     thumbnail = LetterboxedThumbnail.cropped(frame, to: letterbox)
                 }
             } else if options.embeddedThumbnail(thumbSize, serves: storedTarget, of: header),
-                      let (frame, damage) = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true),
+                      let (frame, damage) = try? handle.decode(thumbBytes, header: thumbSize, target: storedTarget, allowScaling: true),   // try?: see above
                       damage == nil {
                 thumbnail = frame
             }

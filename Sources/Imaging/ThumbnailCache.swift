@@ -186,6 +186,7 @@ public final class ThumbnailCache: Sendable {
             ("Thumb::URI", uri(forFile: path)), ("Thumb::MTime", String(mtime)), ("Software", software),
         ]
         // The spec's "empty" failure PNG: a 1x1 transparent picture carrying the metadata.
+        // try?: the failure mark only saves a retry on the next run; without it the file is tried again.
         guard let png = try? PNGCodec.encode(PixelFrame(width: 1, height: 1, fill: (0, 0, 0, 0)), text: text) else { return }
         _ = writeAtomically(png, to: failurePath(forFile: path))
     }

@@ -97,6 +97,7 @@ public enum LibraryScanner {
     /// shifts the real order a little; an unreadable directory gives no paths.
     public static func firstStills(directory: String, count: Int) -> [String] {
         var warnings: [String] = []
+        // try?: a guess at the first screen; the scan itself reports an unreadable directory.
         guard count > 0, let paths = try? listMediaFiles(root: directory, recursive: false, warnings: &warnings) else {
             return []
         }

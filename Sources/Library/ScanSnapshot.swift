@@ -53,6 +53,7 @@ extension ScanSnapshot {
     static func encode(root: String, recursive: Bool, warnings: [String], items: [LibraryItem],
                        listings: [FolderListing], stamps: [[(name: String, stamp: FileStamp)]]) -> [UInt8]? {
         var output = MemorySnapshotOutput()
+        // try?: a snapshot that cannot be made is no snapshot; the library is scanned in full next time.
         guard (try? encode(root: root, recursive: recursive, warnings: warnings, items: items, listings: listings,
                            stamps: stamps, into: &output)) == true else { return nil }
         return output.bytes

@@ -108,6 +108,7 @@ public final class LibraryIndex: @unchecked Sendable {
     public init(path: String) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
+        // try?: opening the index below fails with the reason, kept in `warning`.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let movedAside = moveAsideWhatIsNotADatabaseFile()
         var opened = openAndPrepare()

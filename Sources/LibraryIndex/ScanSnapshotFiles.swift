@@ -54,6 +54,7 @@ public struct ScanSnapshotFiles: Sendable {
     public func store(library: String, _ fill: (inout SnapshotFileOutput) throws -> Bool) {
         mkdir(folder, 0o700)
         let final = path(library)
+        // try?: a snapshot that cannot be written is none; the library is scanned in full next time.
         guard let writer = try? AtomicFileWriter(destination: final, permissions: 0o600) else { return }
         var output = SnapshotFileOutput(writer: writer)
         do {

@@ -32,6 +32,7 @@ public enum StudioWriting {
     /// `base.ext` for every extension, or `base-2.ext`... : the first name under which no file exists
     /// (compared case-insensitively, since Live Photo pairs are matched that way).
     public static func freeNames(directory: String, base: String, extensions: [String]) throws -> [String] {
+        // try?: an unreadable folder has no names to avoid; the write into it then fails with the reason.
         let existing = Set(((try? PathBytes.entries(of: directory)) ?? []).map { $0.name.lowercased() })
         for n in 1...1000 {
             let stem = n == 1 ? base : "\(base)-\(n)"

@@ -37,6 +37,7 @@ extension HEIFMeta {
         var root = meta
         guard let (header, payload) = ISOTreeCheck.nextBox(&root), header.typeCode == ISOTreeCheck.meta else { return nil }
         var body = payload
+        // try?: the probe declines (nil) and the full parser reports why.
         guard (try? body.skip(min(ISOTreeCheck.childrenOffset(typeCode: header.typeCode, payload: payload),
                                   body.remaining))) != nil else { return nil }
         var children = Children()
@@ -113,10 +114,12 @@ extension HEIFMeta {
             guard let (header, entry) = ISOTreeCheck.nextBox(&r) else { return nil }
             guard header.typeCode == Code.infe else { continue }
             var e = entry
-            // Every infe is read to its end, as the full parser does, so that a broken one is noticed.
+            // Every infe is read to its end, as the full parser does, so that a broken one is noticed (try?: a short
+            // one makes the probe decline, nil, and the full parser reports why).
             guard let word = try? e.readU32() else { return nil }
             let entryVersion = word >> 24
             guard entryVersion >= 2 else { continue }
+            // try?: as above.
             guard let id = try? (entryVersion == 2 ? UInt32(e.readU16()) : e.readU32()),
                   (try? e.skip(2)) != nil, let type = try? e.readU32() else { return nil }
             skipCString(&e)   // the name, which the probe does not keep
@@ -135,7 +138,7 @@ extension HEIFMeta {
         let limit = min(r.remaining, 4096)
         var length = 0
         while length < limit, r.peekU8(at: length) != 0 { length += 1 }
-        try? r.seek(to: min(r.position + length + 1, r.count))
+        try? r.seek(to: min(r.position + length + 1, r.count))   // try?: clamped to the end, so it cannot fail
     }
 
     /// `thmb` and `cdsc` references (the others are checked, not kept). nil where the full parser would

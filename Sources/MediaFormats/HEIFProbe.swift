@@ -33,6 +33,7 @@ public enum HEIFProbe {
     /// The `meta` box read by the probe-only walk; nil when it cannot be read or the walk declines (the full
     /// parser then reports why).
     static func probeMeta(_ topLevel: ISOBMFFTopLevel, source: any ByteSource, limits: ParseLimits) -> HEIFMeta? {
+        // try?: the probe declines (nil) and the full parser reports why.
         guard let box = topLevel.first("meta"), box.range.length <= UInt64(limits.maxStructureBytes),
               let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }
         return HEIFMeta.parseForProbe(ByteReader(bytes, baseOffset: box.range.offset), limits: limits)
@@ -84,6 +85,7 @@ public enum HEIFProbe {
     /// A grid item's output size from its data, when it lacks an ispe.
     static func gridSize(_ id: UInt32, meta: HEIFMeta, source: any ByteSource, limits: ParseLimits) -> (width: Int, height: Int)? {
         guard meta.item(id)?.type == "grid",
+              // try?: a grid that cannot be read has no size; the decoder reports the damage.
               let data = try? meta.data(of: id, from: source, limits: limits),
               let grid = try? HEIFImageGrid(parsing: data.bytes) else { return nil }
         return (grid.outputWidth, grid.outputHeight)

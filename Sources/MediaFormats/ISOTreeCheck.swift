@@ -48,7 +48,7 @@ enum ISOTreeCheck {
     @inline(__always)
     static func nextBox(_ r: inout ByteReader) -> (header: Header, payload: ByteReader)? {
         guard let header = header(&r, available: UInt64(r.remaining)),
-              let payload = try? r.subReader(Int(header.size) - header.headerSize) else { return nil }
+              let payload = try? r.subReader(Int(header.size) - header.headerSize) else { return nil }   // try?: broken = nil
         return (header, payload)
     }
 
@@ -57,7 +57,7 @@ enum ISOTreeCheck {
     static func box(_ r: inout ByteReader, depth: Int, limits: ParseLimits) -> Bool {
         let end = r.remainingSlice.withUnsafeBytes { Walk(bytes: $0, limits: limits).box(at: 0, depth: depth) }
         guard let end else { return false }
-        try? r.skip(end)
+        try? r.skip(end)   // try?: the walk ended inside `r`
         return true
     }
 
@@ -68,7 +68,7 @@ enum ISOTreeCheck {
             Walk(bytes: bytes, limits: limits).sequence(from: 0, to: bytes.count, depth: depth)
         }
         guard let end else { return false }
-        try? r.skip(end)
+        try? r.skip(end)   // try?: the walk ended inside `r`
         return true
     }
 

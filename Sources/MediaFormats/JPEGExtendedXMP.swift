@@ -20,6 +20,7 @@ struct JPEGExtendedXMP {
     /// Adds one chunk (the APP1 payload after the signature).
     mutating func add(_ body: [UInt8], limits: ParseLimits, problems: inout [ParseProblem]) {
         var reader = ByteReader(body)
+        // try?: a short chunk header is reported below as a warning.
         guard let guidBytes = try? reader.readBytes(32), let fullLength = try? reader.readU32(),
               let offset = try? reader.readU32() else {
             problems.append(ParseProblem(.warning, "jpeg/APP1(extended XMP)", "chunk header truncated"))

@@ -13,7 +13,7 @@ public enum MotionPhotoLocator {
     /// True when `range` lies in the source and its bytes 4..<8 are `ftyp` (an ISO BMFF/MP4 start).
     public static func startsMP4(_ source: any ByteSource, _ range: ByteRange) -> Bool {
         guard range.length >= 8, range.fits(in: source.size),
-              let head = try? source.readExactly(at: range.offset, count: 8) else { return false }
+              let head = try? source.readExactly(at: range.offset, count: 8) else { return false }   // try?: unread = not an MP4
         return Array(head[4..<8]) == Array("ftyp".utf8)
     }
 

@@ -28,6 +28,7 @@ extension QuickTimeMovie {
         // The walk reads the bytes by index through one pointer: a `ByteReader` window per box (each retaining
         // and releasing the buffer) was a third of the walk's CPU (issue 17, item 4).
         moov.remainingSlice.withUnsafeBytes { bytes in
+            // try?: the probe declines (nil) and the full parser reports why.
             try? MoovWalk(bytes: bytes, moov: moov, limits: limits).movie()
         }
     }

@@ -34,7 +34,7 @@ public enum QuickTimeProbe {
         guard let box = topLevel.first("moov"), box.range.length <= UInt64(limits.maxStructureBytes) else { return nil }
         // A camera movie's moov ends the file: the top-level walk has read it already.
         if let bytes = topLevel.tailBytes(of: box) { return QuickTimeMovie.parseForProbe(bytes, limits: limits) }
-        guard let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }
+        guard let bytes = try? source.readExactly(at: box.range.offset, count: Int(box.range.length)) else { return nil }   // try?: the full parser says why
         return QuickTimeMovie.parseForProbe(ByteReader(bytes, baseOffset: box.range.offset), limits: limits)
     }
 

@@ -95,6 +95,7 @@ struct TIFFDirectoryReader {
             }
         }
         try reader.skip(12 * fitting)
+        // try?: a directory without its next-offset word is the last one.
         if fitting == declared, let next = try? reader.readU32() {
             directory.nextOffset = next
         }

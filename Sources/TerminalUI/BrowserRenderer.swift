@@ -399,8 +399,8 @@ final class BrowserRenderer {
         switch preview.phase {
         case .rendering:
             painter.text("rendering…", x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .dimText)
-        case .failed(let reason):
-            painter.text(reason, x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .warning)
+        case .failed(let failure):
+            painter.text(failure.description, x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .warning)
         case .showing:
             guard let (image, serial) = effectPreview?(rect), image.rows > 0 else { return }
             let key = ThumbnailKey(itemID: "effect-preview-\(preview.itemID)", width: rect.width, height: rect.height, movieFrame: serial)

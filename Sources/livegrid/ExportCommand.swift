@@ -132,7 +132,7 @@ struct ExportCommand: ParsableCommand {
             switch try AdjustmentApplier(writer: MediaWritingOrientationWriter())
                 .apply(adjustment, to: item, target: .inPlace(confirmed: true)) {
             case .applied: return nil
-            case .offerConvertToStill(let reason): return "\(reason) (export it --as still to rotate the picture)"
+            case .offerConvertToStill(let why): return "\(why.description) (export it --as still to rotate the picture)"
             }
         } catch {
             return "\(error)"

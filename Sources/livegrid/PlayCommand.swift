@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrowserCore
 import BrowserRuntime
 import Concurrent
 import Foundation
@@ -132,6 +133,7 @@ private final class PlayRun: RenderedFrameTarget, Sendable {
     func render(_ frame: DecodedFrame) -> RenderedImage? {
         let began = MonotonicClock.now()
         let area = area
+        // try?: a frame that cannot be rendered is not presented; the player goes on with the next one.
         let image = renderer.withLockedValue { try? $0.render(frame.pixels, maxColumns: area.columns, maxRows: area.rows) }
         let rendered = MonotonicClock.now() - began
         totals.withLockedValue { $0.renderSeconds += rendered; $0.rendersDone += 1 }

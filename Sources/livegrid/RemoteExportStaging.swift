@@ -36,14 +36,14 @@ struct RemoteExportStaging {
                 if let rating = staged.rating { ratings[rating.name] = rating.state }
             }
         } catch {
-            try? FileManager.default.removeItem(at: directory)   // nothing of it is kept on failure; a leftover is only temporary space
+            try? FileManager.default.removeItem(at: directory)   // try?: nothing of it is kept on failure; a leftover is only temporary space
             throw error
         }
         return RemoteExportStaging(directory: directory, paths: paths, ratings: ratings)
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: directory)   // temporary copies; a leftover costs only temporary space
+        try? FileManager.default.removeItem(at: directory)   // try?: temporary copies; a leftover costs only temporary space
     }
 
     /// Downloads the files of the item `url` names (its still and movie) and returns the local path of `url`'s.
@@ -79,7 +79,7 @@ struct RemoteExportStaging {
               let handle = FileHandle(forWritingAtPath: destination.path) else {
             throw Failure(description: "cannot write the temporary copy \(destination.path)")
         }
-        defer { try? handle.close() }   // the copy is complete or removed with its folder either way
+        defer { try? handle.close() }   // try?: the copy is complete or removed with its folder either way
         let outcome = Locked<RemoteError??>(nil)
         let done = DispatchSemaphore(value: 0)
         let transfer = try source.fetchWhole(url, from: 0, validator: nil, handler: RemoteTransferHandler(

@@ -32,6 +32,7 @@ enum ShowLiveBadge {
         let probe = { (names: [String]) -> [MediaFile] in
             names.compactMap { name in
                 let moviePath = folder.appendingPathComponent(name).path
+                // try?: a movie that cannot be probed is no candidate.
                 return (try? MediaProbe.probe(path: moviePath)).flatMap { mediaFile(moviePath, info: $0) }
             }
         }
@@ -44,7 +45,7 @@ enum ShowLiveBadge {
     }
 
     static func mediaFile(_ path: String, info: MediaInfo) -> MediaFile? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }   // try?: vanished = no file
         let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
         let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         return MediaFile(path: path, size: size, modificationTime: time, info: info)

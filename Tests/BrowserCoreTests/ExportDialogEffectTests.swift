@@ -65,8 +65,8 @@ final class ExportDialogEffectTests: XCTestCase {
     func testAFailedPreviewSaysWhy() {
         var state = inDialog()
         press(.character("e"), in: &state)
-        state.reduce(.studio(.effectPreviewFailed(itemID: items[0].id, effect: .loop, reason: "cannot decode")))
-        XCTAssertEqual(state.triage.exportDialog?.preview?.phase, .failed("cannot decode"))
+        state.reduce(.studio(.effectPreviewFailed(itemID: items[0].id, effect: .loop, .effectNotRendered(cause: "cannot decode"))))
+        XCTAssertEqual(state.triage.exportDialog?.preview?.phase, .failed(.effectNotRendered(cause: "cannot decode")))
         XCTAssertEqual(state.message, "loop cannot be made: cannot decode")
     }
 

@@ -100,17 +100,27 @@ final class KeyPhotoModeTests: XCTestCase {
         XCTAssertEqual(state.selection, 1)
     }
 
+    /// The worker posts the kind of failure; the sentence is made here, in the words the status bar always had.
+    func testStudioFailuresSayTheirSentence() {
+        XCTAssertEqual(StudioFailure.noMovie(itemName: "IMG_0001").description, "IMG_0001 has no movie")
+        XCTAssertEqual(StudioFailure.noFrame(seconds: 1.5).description, "no frame at 1.500 s")
+        XCTAssertEqual(StudioFailure.frameUndecodable(seconds: 0.0334, cause: "corrupt").description,
+                       "the frame at 0.033 s does not decode (corrupt)")
+        XCTAssertEqual(StudioFailure.notWritten(cause: "disk full").description, "nothing written: disk full")
+        XCTAssertEqual(StudioFailure.effectNotRendered(cause: "cannot decode").description, "cannot decode")
+    }
+
     func testAFailureEndsTheModeWithItsReason() {
         var state = inViewer()
         press(.character("K"), in: &state)
-        XCTAssertEqual(state.reduce(.studio(.failed(itemID: items[0].id, reason: "the movie's frames cannot be read (x)"))),
+        XCTAssertEqual(state.reduce(.studio(.failed(itemID: items[0].id, .framesUnreadable(cause: "x")))),
                        [.studio(.leave)])
         XCTAssertNil(state.keyPhoto)
         XCTAssertEqual(state.message, "key photo: the movie's frames cannot be read (x)")
         // A failed write also ends it, nothing else happens.
         state = inKeyPhotoMode()
         press(.right, .enter, in: &state)
-        XCTAssertEqual(state.reduce(.studio(.failed(itemID: items[0].id, reason: "nothing written: disk full"))), [.studio(.leave)])
+        XCTAssertEqual(state.reduce(.studio(.failed(itemID: items[0].id, .notWritten(cause: "disk full")))), [.studio(.leave)])
         XCTAssertEqual(state.message, "key photo: nothing written: disk full")
     }
 

@@ -55,7 +55,7 @@ final class PlaybackMachineTests: XCTestCase {
     func testFailuresBecomeLiveOffMessagesInTheReducer() {
         var state = state(kittyKeys: true)
         state.reduce(.playInput(.key(.press), at: 100))
-        state.reduce(.playback(.failed(itemID: live.id, reason: "cannot play its movie: damaged")))
+        state.reduce(.playback(.failed(itemID: live.id, .cannotDecode("damaged"))))
         XCTAssertEqual(state.playback.phase, .idle)
         XCTAssertEqual(state.message, "LIVE OFF: cannot play its movie: damaged")
         XCTAssertEqual(state.liveOffReason(for: live), "cannot play its movie: damaged")
@@ -68,7 +68,7 @@ final class PlaybackMachineTests: XCTestCase {
     func testTooSmallHereIsSaidButNotRemembered() {
         var state = state(kittyKeys: true)
         state.reduce(.playInput(.key(.press), at: 100))
-        state.reduce(.playback(.refused(itemID: live.id, reason: "the picture is too small to play here", permanent: false)))
+        state.reduce(.playback(.refused(itemID: live.id, .tooSmall)))
         XCTAssertEqual(state.message, "LIVE OFF: the picture is too small to play here")
         XCTAssertNil(state.liveOffReason(for: live))
         state.reduce(.playInput(.key(.release), at: 101))

@@ -22,7 +22,7 @@ final class SoundStatusTests: XCTestCase {
     func testTheSoundNoteNeverCoversALiveOffReasonAndShowsAfterTheNextKey() {
         var state = state()
         state.reduce(.playInput(.key(.press), at: 100))
-        state.reduce(.playback(.failed(itemID: live.id, reason: "cannot play its movie: damaged")))
+        state.reduce(.playback(.failed(itemID: live.id, .cannotDecode("damaged"))))
         XCTAssertEqual(state.messagePriority, .reason)
         // The sound server was asked in the background: its answer comes after the reason.
         state.reduce(.playback(.soundNote(noServer)))
@@ -40,8 +40,8 @@ final class SoundStatusTests: XCTestCase {
         state.reduce(.playInput(.key(.press), at: 100))
         state.reduce(.playback(.soundNote(noServer)))
         XCTAssertEqual(state.message, noServer, "nothing else to say: the note shows at once")
-        state.reduce(.playback(.refused(itemID: live.id, reason: "the movie is missing", permanent: true)))
-        XCTAssertEqual(state.message, "LIVE OFF: the movie is missing")
+        state.reduce(.playback(.refused(itemID: live.id, .noMovie("/photos/IMG_0001.MOV"))))
+        XCTAssertEqual(state.message, "LIVE OFF: no movie found for /photos/IMG_0001.MOV")
         state.reduce(.redraw)
         XCTAssertNil(state.message, "the replaced note does not come back")
     }
@@ -49,7 +49,7 @@ final class SoundStatusTests: XCTestCase {
     func testTheRememberedReasonOfASecondPressIsNotCoveredEither() {
         var state = state()
         state.reduce(.playInput(.key(.press), at: 100))
-        state.reduce(.playback(.failed(itemID: live.id, reason: "cannot play its movie: damaged")))
+        state.reduce(.playback(.failed(itemID: live.id, .cannotDecode("damaged"))))
         state.reduce(.playInput(.key(.release), at: 101))
         state.reduce(.redraw)
         XCTAssertEqual(state.reduce(.playInput(.key(.press), at: 102)), [], "LIVE OFF: no second attempt")

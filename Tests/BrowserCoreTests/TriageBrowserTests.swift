@@ -60,6 +60,24 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertTrue(state.triage.infoLines(for: items[0]).contains { $0.label == "Rating" && $0.value.contains("(3)") })
     }
 
+    /// The worker posts the kind of failure; the status bar says it, and the cell goes back to what is stored.
+    func testTriageFailuresArriveAsValuesAndAreSaidInTheStatusBar() {
+        var state = loaded()
+        press(.character("3"), in: &state)
+        let sentence = "/photos/IMG_1.HEIC.xmp: cannot write sidecar: Permission denied"
+        state.reduce(.triage(.result(.stateNotSaved(itemID: items[0].id, state: TriageState(), .ratingNotSaved(cause: sentence)))))
+        XCTAssertEqual(state.message, sentence)
+        XCTAssertEqual(state.triage.state(of: items[0].id), TriageState(), "back to what is stored")
+
+        XCTAssertEqual(state.reduce(.triage(.result(.failed(.cannotRotate(itemName: "IMG_1.HEIC", cause: "read-only"))))), [])
+        XCTAssertEqual(state.message, "cannot rotate IMG_1.HEIC: read-only")
+        XCTAssertEqual(state.reduce(.triage(.result(.failed(.cannotMakeRotatedStill(cause: "disk full"))))), [.startScan],
+                       "the still copy was written before the turn failed: the folder is scanned again")
+        XCTAssertEqual(state.message, "cannot make a rotated still: disk full")
+        state.reduce(.triage(.result(.failed(.notAvailableRemotely))))
+        XCTAssertEqual(state.message, "not available for a remote directory")
+    }
+
     /// Issue 31.4: one action model. With marks present a rating or flag acts on the marked items, like every
     /// other action, and the status bar names them and says how to act on the cursor item instead.
     func testRatingAndFlagsActOnTheMarksWhenThereAreMarks() {
@@ -378,7 +396,7 @@ final class TriageBrowserTests: XCTestCase {
         press(.character("]"), in: &state)
         XCTAssertEqual(state.triage.prompt?.line, "Rotate IMG_1.HEIC (still + movie) right in place? y/N ")
         XCTAssertEqual(press(.character("y"), in: &state), [.triage(.rotate(items[0], .rotateClockwise))])
-        state.reduce(.triage(.result(.offerConvertToStill(items[0], .rotateClockwise, reason: "no matrix"))))
+        state.reduce(.triage(.result(.offerConvertToStill(items[0], .rotateClockwise, .writerRefused(cause: "no matrix")))))
         XCTAssertTrue(state.triage.prompt?.line.contains("convert") == true || state.triage.prompt?.line.contains("Convert") == true)
         XCTAssertEqual(press(.character("y"), in: &state), [.triage(.rotatedStillCopy(items[0], .rotateClockwise))])
         press(.character("["), .character("N"), in: &state)

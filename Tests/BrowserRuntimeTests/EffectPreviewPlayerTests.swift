@@ -31,7 +31,7 @@ final class EffectPreviewPlayerTests: XCTestCase {
     func testABouncePreviewLoopsOnItsClockAndStopsWithThePreview() throws {
         let clock = ManualPlaybackClock()
         let ready = expectation(description: "the bounce is rendered")
-        let failure = Locked<String?>(nil)
+        let failure = Locked<StudioFailure?>(nil)
         let previewer = EffectPreviewer(renderer: ChafaRenderer(mode: .symbols, colorDepth: .truecolor), pixels: nil, post: { action in
             if case .studio(.effectPreviewReady) = action { ready.fulfill() }
             if case .studio(.effectPreviewFailed(_, _, let reason)) = action { failure.set(reason); ready.fulfill() }

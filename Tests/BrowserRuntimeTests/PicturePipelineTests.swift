@@ -61,4 +61,34 @@ final class PicturePipelineTests: XCTestCase {
         provider.invalidate(itemIDs: [good.id])
         XCTAssertNil(provider.picture(for: goodKey))
     }
+
+    /// A picture that decodes but cannot be drawn keeps its reason (it used to disappear behind a `try?`):
+    /// a cell of no columns is what chafa refuses.
+    func testARenderFailureKeepsItsReasonForTheCellAndTheInfoPanel() throws {
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in })
+        let woken = expectation(description: "the ready handler wakes the loop")
+        provider.setReadyHandler { woken.fulfill() }
+        let good = try still(Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.jpg"))), as: "good.jpg")
+        let emptyKey = ThumbnailKey(itemID: good.id, width: 0, height: 6)
+        provider.request(emptyKey, item: good, priority: .visible)
+        wait(for: [woken], timeout: 30)
+
+        XCTAssertEqual(provider.takeReadyKeys(), [emptyKey])
+        XCTAssertTrue(provider.hasFailed(emptyKey))
+        let note = try XCTUnwrap(provider.pictureNote(for: good.id), "the failure keeps its reason")
+        XCTAssertEqual(note.failure, .render(.emptyArea))
+        XCTAssertNil(note.error, "the file itself decoded")
+        XCTAssertEqual(note.shortLabel, "cannot draw")
+        XCTAssertEqual(note.infoLines.first?.value, "the picture was decoded but cannot be drawn: cannot render into an empty area")
+
+        // The same item drawn at a real size: the render note goes.
+        let drawn = expectation(description: "the real size is drawn")
+        provider.setReadyHandler { drawn.fulfill() }
+        let goodKey = ThumbnailKey(itemID: good.id, width: 20, height: 6)
+        provider.request(goodKey, item: good, priority: .visible)
+        wait(for: [drawn], timeout: 30)
+        XCTAssertNotNil(provider.picture(for: goodKey))
+        XCTAssertNil(provider.pictureNote(for: good.id), "a picture drawn since clears the render note")
+    }
 }

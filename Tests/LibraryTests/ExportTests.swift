@@ -79,7 +79,7 @@ final class ExportTests: XCTestCase {
         }
         let report = try ExportRunner(copier: failing).run(ExportPlan(items: [first, second], destination: destination))
         XCTAssertEqual(report.exportedCount, 1)
-        XCTAssertEqual(report.results.last?.failure?.contains("No space left"), true, report.summary)
+        XCTAssertEqual(report.results.last?.failure?.description.contains("No space left"), true, report.summary)
         XCTAssertEqual(TriageFixtures.names(destination), ["IMG_0004.JPG", "IMG_0004.MOV"],
                        "no half movie, no orphaned still, no temporary file")
     }

@@ -44,8 +44,8 @@ final class TriageAdjustmentTests: XCTestCase {
         let before = TriageFixtures.names(root).map { TriageFixtures.bytes(root + "/" + $0) }
         let outcome = try AdjustmentApplier(writer: FakeOrientationWriter(movieFails: true))
             .apply(.rotateCounterclockwise, to: item, target: .inPlace(confirmed: true))
-        guard case .offerConvertToStill(let reason) = outcome else { return XCTFail("\(outcome)") }
-        XCTAssertTrue(reason.contains("codec without a display matrix"), reason)
+        guard case .offerConvertToStill(.writerRefused(let cause)) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertTrue(cause.contains("codec without a display matrix"), cause)
         XCTAssertEqual(TriageFixtures.names(root).map { TriageFixtures.bytes(root + "/" + $0) }, before)
     }
 

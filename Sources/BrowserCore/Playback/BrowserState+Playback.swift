@@ -5,7 +5,7 @@ import LivePairing
 extension BrowserState {
     /// Why `item` cannot play: the scan's reason (its movie is missing) or a failure met while playing.
     public func liveOffReason(for item: LibraryItem) -> String? {
-        item.liveOffReason ?? playback.failures[item.id]
+        item.liveOffReason ?? playback.failures[item.id]?.description
     }
 
     /// A hold starts on `item`: it plays at once, or once a remote item's copy is here.
@@ -70,15 +70,15 @@ extension BrowserState {
             if case .loading(id, let purpose) = playback.phase { playback.phase = .playing(itemID: id, purpose: purpose) }
         case .ended(let id):
             if playback.phase.isActive, playback.phase.itemID == id { playback.phase = .idle }
-        case .refused(let id, let reason, let permanent):
-            if permanent { playback.failures[id] = reason }
+        case .refused(let id, let failure):
+            if failure.isPermanent { playback.failures[id] = failure }
             guard playback.phase.isActive, playback.phase.itemID == id else { return }
-            if case .loading(_, .hold) = playback.phase { say("LIVE OFF: \(reason)", priority: .reason) }
+            if case .loading(_, .hold) = playback.phase { say("LIVE OFF: \(failure.description)", priority: .reason) }
             playback.phase = .idle
-        case .failed(let id, let reason):
-            playback.failures[id] = reason
+        case .failed(let id, let failure):
+            playback.failures[id] = failure
             guard playback.phase.isActive, playback.phase.itemID == id else { return }
-            say("LIVE OFF: \(reason)", priority: .reason)
+            say("LIVE OFF: \(failure.description)", priority: .reason)
             playback.phase = .idle
         case .stopped:
             if case .returning = playback.phase { playback.phase = .idle }

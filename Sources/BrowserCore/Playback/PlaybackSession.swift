@@ -57,11 +57,11 @@ public enum PlaybackReport: Sendable, Equatable {
     case firstFrame(itemID: String)
     /// The movie played to its end, or stopped because its picture area changed.
     case ended(itemID: String)
-    /// The movie could not start: `reason` in plain words. `permanent`: the file's fault (remembered as LIVE
-    /// OFF), not the screen's (a picture area too small here). A hold says it in the status bar; a hint is quiet.
-    case refused(itemID: String, reason: String, permanent: Bool)
+    /// The movie could not start. A permanent failure is the file's fault (remembered as LIVE OFF), not the
+    /// screen's (a picture area too small here). A hold says it in the status bar; a hint is quiet.
+    case refused(itemID: String, PlaybackFailure)
     /// The movie failed while playing (a corrupt stream, no frame at all): LIVE OFF from now on.
-    case failed(itemID: String, reason: String)
+    case failed(itemID: String, PlaybackFailure)
     /// The stop asked for is done: the key photo shows again.
     case stopped
     /// The current hold's sound is heard (its item gets the sound mark).
@@ -118,7 +118,7 @@ public struct PlaybackSession: Sendable {
     /// its hint already played.
     public internal(set) var hintCandidate: (itemID: String, since: Double?, done: Bool)?
     /// Items whose movie failed to play, with the reason: they show as LIVE OFF and do not try again.
-    public internal(set) var failures: [String: String] = [:]
+    public internal(set) var failures: [String: PlaybackFailure] = [:]
 
     public init() {}
 

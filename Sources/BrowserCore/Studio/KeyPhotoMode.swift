@@ -25,8 +25,8 @@ public enum StudioAction: Sendable {
     case frameTimesLoaded(itemID: String, times: [Double], stillImageTime: Double?)
     /// The frame at `time` is decoded and drawn in the picture area.
     case frameShown(itemID: String, time: Double)
-    /// Something failed (the movie does not decode, the write failed): the sentence for the status bar.
-    case failed(itemID: String, reason: String)
+    /// Something failed (the movie does not decode, the write failed): the status bar says why.
+    case failed(itemID: String, StudioFailure)
     /// The new Live Photo is written: its paths, for the status bar.
     case written(itemID: String, paths: [String])
 
@@ -34,7 +34,7 @@ public enum StudioAction: Sendable {
     case dialogCycleEffect
     /// The effect's preview is rendered and shown in the dialog, or could not be made.
     case effectPreviewReady(itemID: String, effect: SharingEffect)
-    case effectPreviewFailed(itemID: String, effect: SharingEffect, reason: String)
+    case effectPreviewFailed(itemID: String, effect: SharingEffect, StudioFailure)
     /// The effects were written (or some failed): the status line.
     case effectsExported(message: String)
 }
@@ -130,7 +130,8 @@ extension BrowserState {
             keyPhoto = nil
             message = session.isWriting ? "key photo: leaving; the new Live Photo is still being written" : "key photo: left, nothing written"
             return [.studio(.leave)]
-        case .failed(let id, let reason):
+        case .failed(let id, let failure):
+            let reason = failure.description
             guard let session = keyPhoto, session.item.id == id else { message = "key photo: \(reason)"; return [] }
             if session.picker == nil || session.isWriting {
                 // Nothing to step through (or the write failed): back to the still with the reason.
@@ -181,10 +182,10 @@ extension BrowserState {
             guard let preview = triage.exportDialog?.preview, preview.itemID == id, preview.effect == effect else { return [] }
             triage.exportDialog?.preview?.phase = .showing
             message = "previewing \(effect.name.lowercased()) · e next effect · Enter exports · Esc cancels (nothing written yet)"
-        case .effectPreviewFailed(let id, let effect, let reason):
+        case .effectPreviewFailed(let id, let effect, let failure):
             guard let preview = triage.exportDialog?.preview, preview.itemID == id, preview.effect == effect else { return [] }
-            triage.exportDialog?.preview?.phase = .failed(reason)
-            message = "\(effect.name.lowercased()) cannot be made: \(reason)"
+            triage.exportDialog?.preview?.phase = .failed(failure)
+            message = "\(effect.name.lowercased()) cannot be made: \(failure.description)"
         case .effectsExported(let text):
             message = text
         default:

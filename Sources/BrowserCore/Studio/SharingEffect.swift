@@ -29,7 +29,7 @@ public struct EffectPreview: Sendable, Equatable {
     public enum Phase: Sendable, Equatable {
         case rendering
         case showing
-        case failed(String)
+        case failed(StudioFailure)
     }
     public var itemID: String
     public var effect: SharingEffect

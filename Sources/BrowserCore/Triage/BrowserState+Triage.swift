@@ -393,10 +393,10 @@ extension BrowserState {
         case .statesLoaded(let states):
             triage.states.merge(states) { _, loaded in loaded }
             refilter()
-        case .stateNotSaved(let id, let state, let error):
+        case .stateNotSaved(let id, let state, let failure):
             triage.states[id] = state
             refilter()
-            message = error
+            message = failure.description
         case .keptInIndex(let reason):
             guard !triage.toldWhereRatingsGo else { break }
             triage.toldWhereRatingsGo = true
@@ -431,18 +431,25 @@ extension BrowserState {
             triage.prompt?.applyCompletions(candidates, for: typed)
         case .location(let id, let text):
             if triage.showsLocation { triage.locations[id] = text }
-        case .offerConvertToStill(let item, let adjustment, let reason):
+        case .offerConvertToStill(let item, let adjustment, let why):
             triage.prompt = TriagePrompt(.confirmStillCopy(item, adjustment),
-                                         label: "The movie cannot be rotated (\(reason)). Convert to a rotated still copy? y/N ")
+                                         label: "The movie cannot be rotated (\(why.description)). Convert to a rotated still copy? y/N ")
         case .progress(let text):
             triage.activity = text
         case .finished(let text, let filesChanged):
-            if triage.isExporting { triage.isExporting = false; triage.activity = nil }
-            message = text
-            if let quit = quitIfWaiting() { return quit }
-            return filesChanged ? [.startScan] : []
+            return finish(saying: text, filesChanged: filesChanged)
+        case .failed(let failure):
+            return finish(saying: failure.description, filesChanged: failure.filesChanged)
         }
         return []
+    }
+
+    /// An operation is over (done or failed): its line in the status bar, a rescan when files changed.
+    private mutating func finish(saying text: String, filesChanged: Bool) -> [BrowserEffect] {
+        if triage.isExporting { triage.isExporting = false; triage.activity = nil }
+        message = text
+        if let quit = quitIfWaiting() { return quit }
+        return filesChanged ? [.startScan] : []
     }
 
     /// Results of one confirmed batch of rotations make one undo entry.

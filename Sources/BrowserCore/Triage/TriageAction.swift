@@ -61,7 +61,7 @@ public enum TriageAction: Sendable {
 public enum TriageResult: Sendable {
     case statesLoaded([String: TriageState])
     /// A rating or flag could not be written: the state read back from disk (or unrated) and why.
-    case stateNotSaved(itemID: String, state: TriageState, error: String)
+    case stateNotSaved(itemID: String, state: TriageState, TriageFailure)
     /// A rating or flag was kept in livegrid's index, not a sidecar, and why (said once per session).
     case keptInIndex(reason: String)
     case trashed(ItemFileOperations.TrashUndo, message: String)
@@ -71,7 +71,7 @@ public enum TriageResult: Sendable {
     case completions(for: String, candidates: [String])
     /// The item's coordinates for the info panel (asked for with `L`), or why there are none.
     case location(itemID: String, text: String)
-    case offerConvertToStill(LibraryItem, Adjustment, reason: String)
+    case offerConvertToStill(LibraryItem, Adjustment, AdjustmentApplier.MovieNotAdjustable)
     /// An item turned in place (undoable by the inverse turn).
     case rotated(LibraryItem, Adjustment, message: String)
     /// Something done that `u` cannot take back (a rotated still written as a new file): kept on the undo
@@ -81,6 +81,8 @@ public enum TriageResult: Sendable {
     case progress(String)
     /// A finished operation: the line for the status bar, and whether files changed so a rescan is due.
     case finished(message: String, filesChanged: Bool)
+    /// An operation that failed as a whole (a failure of some items among others is part of `finished`).
+    case failed(TriageFailure)
 }
 
 /// File work the reducer asks the front end to run off the draw loop.

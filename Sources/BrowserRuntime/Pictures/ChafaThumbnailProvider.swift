@@ -221,8 +221,16 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         if case .success(let frame) = result {
             let prepared = renderers.mode.isPixelProtocol ? pixelReady(frame, key: key) : frame
             let cells = pixelCells(key)
-            // try?: a picture that cannot be rendered (an empty area) is marked failed below, as any other.
-            image = renderers.withRenderer { try? $0.render(prepared, maxColumns: cells.columns, maxRows: cells.rows) }
+            // A picture that cannot be drawn is marked failed below, as any other, and its note says why.
+            switch renderers.withRenderer({ renderer in
+                Result { () throws(RenderError) in try renderer.render(prepared, maxColumns: cells.columns, maxRows: cells.rows) }
+            }) {
+            case .success(let rendered):
+                image = rendered
+                if case .render? = notes.note(for: key.itemID)?.failure { notes.set(nil, for: key.itemID) }
+            case .failure(let why):
+                notes.set(PictureNote(renderFailure: why), for: key.itemID)
+            }
         }
         let limit = renderedLimit
         state.withLockedValue { s in
@@ -287,6 +295,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     private func finishPrewarm(_ key: ThumbnailKey, _ result: Result<PixelFrame, ImagingError>) {
         var image: RenderedImage?
         if case .success(let frame) = result {
+            // try?: a cache hit that cannot be rendered is left to the normal request, which records why it failed.
             image = renderers.withRenderer { try? $0.render(frame, maxColumns: key.width, maxRows: key.height) }
         }
         let limit = renderedLimit

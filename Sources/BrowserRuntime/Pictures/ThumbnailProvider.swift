@@ -111,16 +111,33 @@ public final class PlaceholderThumbnailProvider: ThumbnailProvider {
 
 /// Why an item's picture is missing or partial, for the cell's mark and the info panel (issue 15.5/15.6).
 public struct PictureNote: Sendable, Equatable {
-    public var error: ImagingError
+    /// Where making the picture failed: reading the file, or drawing its decoded pixels into the cells.
+    public enum Failure: Sendable, Equatable {
+        case decode(ImagingError)
+        /// The pixels were decoded but chafa (or the pixel protocol's encoder) could not draw them (issue 27.6).
+        case render(RenderError)
+    }
+    public var failure: Failure
     /// True when a picture is shown (what decoded of a damaged file), false when there is none.
     public var shownInPart: Bool
     public init(error: ImagingError, shownInPart: Bool) {
-        self.error = error
+        failure = .decode(error)
         self.shownInPart = shownInPart
+    }
+    public init(renderFailure: RenderError) {
+        failure = .render(renderFailure)
+        shownInPart = false
+    }
+
+    /// The decode failure, when the file is what failed.
+    public var error: ImagingError? {
+        if case .decode(let error) = failure { return error }
+        return nil
     }
 
     /// The few words a grid cell has room for.
     public var shortLabel: String {
+        guard case .decode(let error) = failure else { return "cannot draw" }
         switch error.problem {
         case .damaged: return "damaged"
         case .notAPicture: return "not a picture"
@@ -134,9 +151,14 @@ public struct PictureNote: Sendable, Equatable {
 
     /// Info panel lines: the sentence, then the library's detail (the panel is where it belongs).
     public var infoLines: [(label: String, value: String)] {
-        var lines = [(label: "Warning", value: error.description + (shownInPart ? " (shown as far as it decodes)" : ""))]
-        if let detail = error.detail { lines.append((label: "Detail", value: detail)) }
-        return lines
+        switch failure {
+        case .render(let why):
+            return [(label: "Warning", value: "the picture was decoded but cannot be drawn: \(why.description)")]
+        case .decode(let error):
+            var lines = [(label: "Warning", value: error.description + (shownInPart ? " (shown as far as it decodes)" : ""))]
+            if let detail = error.detail { lines.append((label: "Detail", value: detail)) }
+            return lines
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import BrowserCore
 import Foundation
 import LivePairing
 import MediaFormats
@@ -31,33 +32,11 @@ public enum PlayableMovie {
         for ext in ["mov", "MOV", "mp4", "MP4"] {
             let candidate = base.appendingPathExtension(ext).path
             guard PathBytes.exists(candidate) else { continue }
-            let movieInfo = try? MediaProbe.probe(path: candidate)
+            let movieInfo = try? MediaProbe.probe(path: candidate)   // try?: an unreadable movie pairs by name alone
             if let stillID = info.contentIdentifier, let movieID = movieInfo?.contentIdentifier,
                stillID.uppercased() != movieID.uppercased() { continue }
             return (try source(path: candidate, range: nil), "companion movie \(candidate)")
         }
         throw PlaybackFailure.noMovie(path)
     }
-}
-
-/// Why a live item could not play (kept per item; shown in the status bar).
-public enum PlaybackFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    case noMovie(String)
-    case cannotOpen(String)
-    case cannotDecode(String)
-    case noFrames
-    case tooSmall
-
-    public var description: String {
-        switch self {
-        case .noMovie(let path): return "no movie found for \(path)"
-        case .cannotOpen(let why): return "cannot open its movie: \(why)"
-        case .cannotDecode(let why): return "cannot play its movie: \(why)"
-        case .noFrames: return "its movie has no playable frames"
-        case .tooSmall: return "the picture is too small to play here"
-        }
-    }
-
-    /// Failures that belong to the file (remembered), as opposed to the screen (a bigger cell may play).
-    public var isPermanent: Bool { self != .tooSmall }
 }

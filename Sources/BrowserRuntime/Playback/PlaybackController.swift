@@ -1,3 +1,4 @@
+import BrowserCore
 import Concurrent
 import Foundation
 import Imaging
@@ -157,7 +158,7 @@ public final class PlaybackController: Sendable {
             guard let found = try PlayableMovie.source(for: item) else { return remember(.noMovie(item.displayName), key) }
             source = found
         } catch {
-            return remember(.cannotOpen("\(error)"), key)
+            return remember(.cannotOpen(ErrorCause.of(error)), key)
         }
         let target = PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: rendererMode, cell: pixels?.cellPixelSize)
         let badge = pixels == nil ? nil : badgePainter?.badge(for: item.kind)

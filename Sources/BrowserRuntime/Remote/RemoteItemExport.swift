@@ -34,7 +34,7 @@ public final class RemoteItemExport: Sendable {
             let staging = FileManager.default.temporaryDirectory
                 .appendingPathComponent("livegrid-export-\(getpid())-\(UUID().uuidString)")
             defer {
-                try? FileManager.default.removeItem(at: staging)   // temporary links; a leftover costs only temporary space
+                try? FileManager.default.removeItem(at: staging)   // try?: temporary links; a leftover costs only temporary space
             }
             do {
                 let staged = try Self.stage(remoteItems, in: staging)
@@ -46,7 +46,7 @@ public final class RemoteItemExport: Sendable {
                 // The folder stays until the worker has written the export from it.
                 worker.waitUntilIdle()
             } catch {
-                post(.triage(.result(.finished(message: "export failed: cannot stage the downloaded files: \(error)", filesChanged: false))))
+                post(.triage(.result(.failed(.exportFailed(cause: "cannot stage the downloaded files: \(ErrorCause.of(error))")))))
             }
         }
     }

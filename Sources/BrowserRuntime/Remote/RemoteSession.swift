@@ -99,11 +99,10 @@ public final class RemoteSession {
     /// files here, so trash/copy/rotate/ratings would act on the working directory. Only in-memory triage
     /// (marks, filters) works remotely for now; the refusal goes back as an ordinary result.
     public static func refusal(of request: TriageRequest) -> TriageResult {
-        let message = "not available for a remote directory"
         switch request {
         case .loadStates: return .statesLoaded([:])
-        case .writeState(let state, let item): return .stateNotSaved(itemID: item.id, state: state, error: message)
-        default: return .finished(message: message, filesChanged: false)
+        case .writeState(let state, let item): return .stateNotSaved(itemID: item.id, state: state, .notAvailableRemotely)
+        default: return .failed(.notAvailableRemotely)
         }
     }
 

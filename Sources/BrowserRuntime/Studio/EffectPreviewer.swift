@@ -91,7 +91,7 @@ final class EffectPreviewer: Sendable {
                     let lines = try StudioExport(destination: destination, effect: Self.studioEffect(effect)).export(item)
                     if let path = lines.first { written.append((path as NSString).lastPathComponent) }
                 } catch {
-                    failures.append("\(item.displayName): \(error)")
+                    failures.append("\(item.displayName): \(ErrorCause.of(error))")
                 }
             }
             var text = written.isEmpty ? "no effect written" : "Exported \(written.joined(separator: ", ")) to \(destination)"
@@ -113,7 +113,7 @@ final class EffectPreviewer: Sendable {
         }
         player?.stop()
         if let old {
-            try? FileManager.default.removeItem(atPath: old)
+            try? FileManager.default.removeItem(atPath: old)   // try?: a stale temporary preview; a leftover costs only temporary space
             // The per-process folder goes too once empty (rmdir leaves it while another preview renders).
             _ = rmdir((old as NSString).deletingLastPathComponent)
         }
@@ -138,12 +138,13 @@ final class EffectPreviewer: Sendable {
                 case .gif: _ = try StudioRenderer.renderGIF(source: movie, to: path, maxBytes: StudioExport.defaultGIFBytes)
                 default: _ = try StudioRenderer.renderMovieEffect(Self.studioEffect(effect), source: movie, to: path)
                 }
+                // try?: a preview no longer wanted; a leftover temporary costs only temporary space.
                 guard isCurrent(token) else { try? FileManager.default.removeItem(atPath: path); return }
                 try play(path, token: token)
             }
             if isCurrent(token) { post(.studio(.effectPreviewReady(itemID: item.id, effect: effect))) }
         } catch {
-            if isCurrent(token) { post(.studio(.effectPreviewFailed(itemID: item.id, effect: effect, reason: "\(error)"))) }
+            if isCurrent(token) { post(.studio(.effectPreviewFailed(itemID: item.id, effect: effect, .effectNotRendered(cause: ErrorCause.of(error))))) }
         }
     }
 

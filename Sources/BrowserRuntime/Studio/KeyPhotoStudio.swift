@@ -116,13 +116,13 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
     private func loadFrameTimes(_ item: LibraryItem) {
         do {
             guard let source = try PlayableMovie.source(for: item) else {
-                post(.studio(.failed(itemID: item.id, reason: "\(item.displayName) has no movie")))
+                post(.studio(.failed(itemID: item.id, .noMovie(itemName: item.displayName))))
                 return
             }
             let times = try StudioRenderer.frameTimes(ofMovie: source)
             post(.studio(.frameTimesLoaded(itemID: item.id, times: times, stillImageTime: item.movie?.info.stillImageTime)))
         } catch {
-            post(.studio(.failed(itemID: item.id, reason: "the movie's frames cannot be read (\(error))")))
+            post(.studio(.failed(itemID: item.id, .framesUnreadable(cause: ErrorCause.of(error)))))
         }
     }
 
@@ -137,7 +137,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
             guard let movie = decoder?.decoder else { return }
             let box = PlaybackGeometry.pixelBox(columns: key.columns, rows: key.rows, mode: renderer.mode, cell: pixels?.cellPixelSize)
             guard let frame = try movie.frame(at: key.time, fitting: box) else {
-                post(.studio(.failed(itemID: item.id, reason: "no frame at \(StudioEditor.seconds(key.time)) s")))
+                post(.studio(.failed(itemID: item.id, .noFrame(seconds: key.time))))
                 return
             }
             var picture = frame.pixels
@@ -160,7 +160,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
                 if frames.decoding == key { frames.decoding = nil }
                 frames.failed = key
             }
-            post(.studio(.failed(itemID: item.id, reason: "the frame at \(StudioEditor.seconds(key.time)) s does not decode (\(error))")))
+            post(.studio(.failed(itemID: item.id, .frameUndecodable(seconds: key.time, cause: ErrorCause.of(error)))))
         }
     }
 
@@ -172,7 +172,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
             let written = try StudioEditor(item: still, outputDirectory: directory, request: .keyPhoto(at: seconds)).write()
             post(.studio(.written(itemID: item.id, paths: written.paths)))
         } catch {
-            post(.studio(.failed(itemID: item.id, reason: "nothing written: \(error)")))
+            post(.studio(.failed(itemID: item.id, .notWritten(cause: ErrorCause.of(error)))))
         }
     }
 }

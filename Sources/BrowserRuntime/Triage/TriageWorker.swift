@@ -63,7 +63,8 @@ public final class TriageWorker: Sendable {
                 case .index(let reason): return .keptInIndex(reason: reason)
                 }
             } catch {
-                return .stateNotSaved(itemID: item.id, state: store.read([item])[item.id] ?? .unrated, error: "\(error)")
+                return .stateNotSaved(itemID: item.id, state: store.read([item])[item.id] ?? .unrated,
+                                      .ratingNotSaved(cause: error.description))
             }
         case .loadRemoteStates(let subjects):
             return .statesLoaded(store.read(remote: subjects))
@@ -73,7 +74,7 @@ public final class TriageWorker: Sendable {
                 return .keptInIndex(reason: TriageStore.remoteReason)
             } catch {
                 return .stateNotSaved(itemID: subject.itemID, state: store.read(remote: [subject])[subject.itemID] ?? .unrated,
-                                      error: "\(error)")
+                                      .ratingNotSaved(cause: error.description))
             }
         case .trash(let items):
             let (undo, outcomes) = ItemFileOperations.trash(items, using: trash)
@@ -92,6 +93,7 @@ public final class TriageWorker: Sendable {
                 // Checked after every chunk: the item being copied is rolled back (its temporaries removed).
                 if isCancelled { throw FileOperationError.cancelled }
             }
+            // try?: the names of the files that moved; each failure is counted and told from `outcomes` below.
             let names = outcomes.compactMap { try? $0.result.get() }.flatMap { $0 }
                 .map { ($0.destination as NSString).lastPathComponent }
             let done = outcomes.filter { $0.error == nil }.count
@@ -120,11 +122,11 @@ public final class TriageWorker: Sendable {
                 case .applied(let paths):
                     let names = paths.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
                     return .rotated(item, adjustment, message: "Rotated \(names) (u undoes)")
-                case .offerConvertToStill(let reason):
-                    return .offerConvertToStill(item, adjustment, reason: reason)
+                case .offerConvertToStill(let why):
+                    return .offerConvertToStill(item, adjustment, why)
                 }
             } catch {
-                return .finished(message: "cannot rotate \(item.displayName): \(error)", filesChanged: false)
+                return .failed(.cannotRotate(itemName: item.displayName, cause: ErrorCause.of(error)))
             }
         case .rotatedStillCopy(let item, let adjustment):
             return rotatedStillCopy(item, adjustment)
@@ -136,7 +138,7 @@ public final class TriageWorker: Sendable {
                     _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
                         .apply(adjustment.inverse, to: item, target: .inPlace(confirmed: true))
                 } catch {
-                    failures.append("\(item.displayName): \(error)")
+                    failures.append("\(item.displayName): \(ErrorCause.of(error))")
                 }
             }
             let names = items.prefix(3).map(\.displayName).joined(separator: ", ") + (items.count > 3 ? ", …" : "")
@@ -155,7 +157,7 @@ public final class TriageWorker: Sendable {
     /// Live or Motion Photo is left as it was.
     private func rotatedStillCopy(_ item: LibraryItem, _ adjustment: Adjustment) -> TriageResult {
         guard let still = item.still else {
-            return .finished(message: "\(item.displayName) has no still", filesChanged: false)
+            return .failed(.noStill(itemName: item.displayName))
         }
         let directory = (still.path as NSString).deletingLastPathComponent
         do {
@@ -163,8 +165,7 @@ public final class TriageWorker: Sendable {
             plan.setChoiceForAll(.stillPhoto)
             let report = try ExportRunner().run(plan)
             guard let copy = report.results.first?.written.first, report.failedCount == 0 else {
-                return .finished(message: "cannot make a still copy: \(report.results.first?.failure ?? "?")",
-                                 filesChanged: false)
+                return .failed(.cannotCopyStill(cause: report.results.first?.failure?.description ?? "?"))
             }
             let file = MediaFile(path: copy, size: 0, modificationTime: 0, info: MediaInfo(format: .jpeg))
             _ = try AdjustmentApplier(writer: MediaWritingOrientationWriter())
@@ -174,7 +175,7 @@ public final class TriageWorker: Sendable {
                                     reason: "a new file is not deleted by undo; trash it with d if unwanted",
                                     message: "Wrote a rotated still \(name); \(item.displayName) is unchanged", filesChanged: true)
         } catch {
-            return .finished(message: "cannot make a rotated still: \(error)", filesChanged: true)
+            return .failed(.cannotMakeRotatedStill(cause: ErrorCause.of(error)))
         }
     }
 
@@ -186,7 +187,7 @@ public final class TriageWorker: Sendable {
                     return location.description
                 }
             } catch {
-                return "unreadable (\(error))"
+                return "unreadable (\(ErrorCause.of(error)))"
             }
         }
         return "not readable from the file"
@@ -215,12 +216,12 @@ public final class TriageWorker: Sendable {
             let failures = lines.filter { $0.hasPrefix("failed") }
             return .finished(message: ([lines.last ?? ""] + failures).joined(separator: " · "), filesChanged: false)
         } catch {
-            return .finished(message: "export failed: \(error)", filesChanged: false)
+            return .failed(.exportFailed(cause: ErrorCause.of(error)))
         }
     }
 
     private static func failures(_ errors: [any Error]) -> String {
         guard let first = errors.first else { return "" }
-        return " · \(errors.count) failed: \(first)"
+        return " · \(errors.count) failed: \(ErrorCause.of(first))"
     }
 }

@@ -86,7 +86,7 @@ public final class MovieDecoder: @unchecked Sendable {
     /// background at start, so the first press does not pay the 50-100 ms of loading them. Never throws: a
     /// missing library is reported when a movie is opened.
     public static func preloadLibraries() {
-        _ = try? LibavSetup.ensure()
+        _ = try? LibavSetup.ensure()   // try?: a missing library is reported when a movie is opened
     }
 
     /// Opens a movie file by path.

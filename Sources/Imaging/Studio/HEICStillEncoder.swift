@@ -9,7 +9,7 @@ extension RGBImage {
         if let problem = CodecLibraries.heifProblem { throw LibavError.unsupported("libheif is unavailable: \(problem)") }
         // The new pixels are upright: Orientation 1 (an Exif that cannot be edited travels unchanged).
         let exif = try original.flatMap { (bytes) throws(LibavError) -> [UInt8]? in try Self.exifTIFF(ofHEIC: bytes) }
-            .map { tiff in (try? MediaWriting.exifTIFFUpright(tiff)) ?? tiff }
+            .map { tiff in (try? MediaWriting.exifTIFFUpright(tiff)) ?? tiff }   // try?: see above
         let context = try HEIFDecoder.Context.studio()
         var encoderRaw: OpaquePointer?
         try Self.check(heif_context_get_encoder_for_format(context.raw, heif_compression_HEVC, &encoderRaw), "HEVC encoder")

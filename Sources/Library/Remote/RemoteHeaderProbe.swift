@@ -61,7 +61,7 @@ public enum RemoteHeaderProbe {
         // Trailers of stills (Samsung SEF, MicroVideo) sit at the end: one small extra request when cheap.
         if !isMovieName, ranged, size > headBytes {
             let n = min(UInt64(limits.trailerProbeBytes), size - headBytes)
-            if let piece = try? await library.fetch(entry.url, range: tail(n), maxBytes: Int(n)) {
+            if let piece = try? await library.fetch(entry.url, range: tail(n), maxBytes: Int(n)) {   // try?: no trailer read = none known
                 requests += 1
                 fetched += UInt64(piece.body.count)
                 source.add(piece.body, at: piece.bodyOffset)

@@ -432,6 +432,7 @@ public final class RemoteLibrary: Sendable {
         var files: [MediaFile] = []
         for (file, state) in [(candidate.item.still, candidate.stillState), (candidate.item.movie, candidate.movieState)] {
             guard var file else { continue }
+            // try?: a downloaded file that cannot be probed leaves the item as the listing paired it.
             guard let local = state.localPath, let info = try? MediaProbe.probe(path: local, limits: limits) else { return }
             file.info = info
             files.append(file)

@@ -22,7 +22,25 @@ public struct ExportReport: Sendable {
         public var choice: ExportChoice
         /// The files written, or why nothing was written for this item.
         public var written: [String]
-        public var failure: String?
+        public var failure: ItemFailure?
+    }
+
+    /// Why an item counts as not exported, kept as a value in the report (issue 27.6); the summary line says it.
+    public enum ItemFailure: Sendable, Equatable, CustomStringConvertible {
+        /// The export was cancelled before this item (the item being copied then is rolled back).
+        case cancelled
+        /// Its files could not be read or written (or it was cancelled while copied); `cause` is the failing
+        /// layer's own sentence.
+        case notWritten(cause: String)
+        /// The copies are complete, but the rating kept in livegrid's index could not be written beside them.
+        case ratingNotWritten(cause: String)
+        public var description: String {
+            switch self {
+            case .cancelled: return FileOperationError.cancelled.description
+            case .notWritten(let cause): return cause
+            case .ratingNotWritten(let cause): return "copied, but its rating could not be written beside the copy: \(cause)"
+            }
+        }
     }
     public var destination: String
     public var results: [ItemResult]
@@ -39,7 +57,7 @@ public struct ExportReport: Sendable {
 
     public var summaryLines: [String] {
         var lines = results.map { r -> String in
-            if let failure = r.failure { return "\(Self.failurePrefix)\(r.displayName): \(failure)" }
+            if let failure = r.failure { return "\(Self.failurePrefix)\(r.displayName): \(failure.description)" }
             let names = r.written.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
             let label = r.kind.isLive ? r.choice.rawValue : r.kind.rawValue
             return "\(label.padding(toLength: 6, withPad: " ", startingAt: 0))  \(names)"
@@ -75,11 +93,11 @@ public struct ExportRunner: Sendable {
             var result = ExportReport.ItemResult(itemID: entry.item.id, displayName: entry.item.displayName,
                                                  kind: entry.item.kind, choice: entry.choice, written: [], failure: nil)
             defer { results.append(result) }
-            if cancelled { result.failure = FileOperationError.cancelled.description; continue }
+            if cancelled { result.failure = .cancelled; continue }
             let files: [String]
             switch sources[index] {
             case .success(let f): files = f
-            case .failure(let error): result.failure = "\(error)"; continue
+            case .failure(let error): result.failure = .notWritten(cause: String(describing: error)); continue
             }
             let before = done
             var finishedFiles: UInt64 = 0
@@ -108,12 +126,12 @@ public struct ExportRunner: Sendable {
                         if PathBytes.exists(sidecar), !result.written.contains(sidecar) { result.written.append(sidecar) }
                     } catch {
                         // The copies are complete; the item still counts as failed, since its rating did not go along.
-                        result.failure = "copied, but its rating could not be written beside the copy: \(error)"
+                        result.failure = .ratingNotWritten(cause: String(describing: error))
                     }
                 }
             } catch {
                 done = before + files.reduce(0) { $0 + fileSize($1) }
-                result.failure = "\(error)"
+                result.failure = .notWritten(cause: String(describing: error))
                 if case FileOperationError.cancelled = error { cancelled = true }
             }
         }

@@ -42,7 +42,22 @@ public struct AdjustmentApplier: Sendable {
         /// The files written (copies, or the originals replaced).
         case applied([String])
         /// The movie cannot take the change; nothing was written. Offer: export/convert to a still.
-        case offerConvertToStill(reason: String)
+        case offerConvertToStill(MovieNotAdjustable)
+    }
+
+    /// Why a Live or Motion Photo's movie cannot take a lossless turn, kept as a value up to the prompt that
+    /// offers a still instead (issue 27.6); the prompt and the CLI make the sentence (`description`).
+    public enum MovieNotAdjustable: Sendable, Equatable, CustomStringConvertible {
+        /// The embedded movie of a Motion Photo has no display matrix livegrid writes yet.
+        case embeddedMovie
+        /// The movie's writer refused; `cause` is its own sentence.
+        case writerRefused(cause: String)
+        public var description: String {
+            switch self {
+            case .embeddedMovie: return "rotating a Motion Photo's embedded movie is not yet supported"
+            case .writerRefused(let cause): return "the movie cannot be adjusted: \(cause)"
+            }
+        }
     }
 
     public enum ApplyError: Error, CustomStringConvertible, Equatable {
@@ -65,7 +80,7 @@ public struct AdjustmentApplier: Sendable {
         if case .inPlace(confirmed: false) = target { throw ApplyError.inPlaceNeedsConfirmation }
         if item.kind == .motion {
             // TODO(writers): the embedded movie's display matrix; until then the still must not turn alone.
-            return .offerConvertToStill(reason: "rotating a Motion Photo's embedded movie is not yet supported")
+            return .offerConvertToStill(.embeddedMovie)
         }
         var planned: [(file: MediaFile, source: any ByteSource, assembly: ByteAssembly)] = []
         if let movie = item.movie {
@@ -74,7 +89,7 @@ public struct AdjustmentApplier: Sendable {
                 planned.append((movie, source, try writer.reorientMovie(movie, source: source, by: adjustment)))
             } catch {
                 guard item.still != nil else { throw error }
-                return .offerConvertToStill(reason: "the movie cannot be adjusted: \(error)")
+                return .offerConvertToStill(.writerRefused(cause: String(describing: error)))
             }
         }
         if let still = item.still {

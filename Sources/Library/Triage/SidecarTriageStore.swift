@@ -146,7 +146,7 @@ public enum SidecarTriageStore {
         // try?: the fresh packet has its rdf:Description, so neither can fail; a failure only means "no match".
         try? apply(.unrated, to: &plain)
         try? apply(TriageState(rating: 0, flag: .pick), to: &withPickLabel)
-        try? apply(.unrated, to: &withPickLabel)
+        try? apply(.unrated, to: &withPickLabel)   // try?: as above
         return packet.bytes == plain.bytes || packet.bytes == withPickLabel.bytes
     }
 

@@ -103,7 +103,7 @@ public struct S3SettingsError: Error, Sendable, Equatable, CustomStringConvertib
 /// (nested `s3 =` blocks) are skipped: livegrid reads only the top-level keys.
 enum AWSConfigFile {
     static func read(_ path: String) -> [String: [String: String]] {
-        // An absent or unreadable file is as if empty: the AWS tools treat it so too.
+        // try?: an absent or unreadable file is as if empty: the AWS tools treat it so too.
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
         return parse(text)
     }

@@ -50,6 +50,7 @@ extension DownloadCache {
         // try?: a cache that cannot be listed has nothing livegrid could evict.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
         return names.compactMap { key -> Entry? in
+            // try?: an entry that cannot be listed cannot be evicted either; it is skipped.
             guard Self.isKey(key), let files = try? FileManager.default.contentsOfDirectory(atPath: root + "/" + key) else {
                 return nil
             }
@@ -77,6 +78,7 @@ extension DownloadCache {
     /// Removes the regular files of one entry (the names inside are the cache's own), then its directory.
     func removeEntry(_ key: String) {
         let directory = root + "/" + key
+        // try?: unlisted = nothing to unlink; the rmdir below then leaves the entry, to be retried.
         for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
             unlink(directory + "/" + file)
         }

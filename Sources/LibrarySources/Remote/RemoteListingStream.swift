@@ -308,6 +308,7 @@ public final class RemoteListingStream {
     }
 
     private func handleJSONObject(_ data: Data) {
+        // try?: a line that is not JSON is rejected below, with its text.
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let rawName = object["name"] as? String else {
             listing.rejected.append(RejectedRemoteEntry(raw: String(decoding: data.prefix(200), as: UTF8.self),

@@ -97,6 +97,7 @@ enum LocationWriter {
     static func oldExtents(of itemID: UInt32, in editor: HEIFMetaEditor, what: String) throws(MediaError) -> [ByteRange] {
         // idat lives in the meta box, which the editor re-serialises from its own copy: zeroing file ranges
         // would not reach it.
+        // try?: extents that cannot be read are refused below, with the reason the user can act on.
         guard editor.meta.locations[itemID]?.constructionMethod == 0,
               let extents = try? editor.meta.fileExtents(of: itemID, fileSize: editor.source.size) else {
             throw MediaError.unsupported("the \(what) item is stored inside the HEIF meta box (idat); its old copy with the position cannot be cleared")

@@ -45,6 +45,7 @@ extension TIFFAppendEditor {
         guard ifd0Offset != 0 else { return false }
         let ifd0 = try readDirectory(at: ifd0Offset, context: "Exif IFD0")
         guard let entry = ifd0.entries.first(where: { $0.tag == LocationWriter.gpsIFDPointerTag }) else { return false }
+        // try?: a GPS directory that cannot be read has nothing to zero; the pointer to it is still removed.
         if let offset = pointer(entry), offset >= minimumIFDOffset, Int(offset) + 2 <= bytes.count,
            let gps = try? readDirectory(at: offset, context: "GPS IFD") {
             for gpsEntry in gps.entries {

@@ -48,8 +48,8 @@ struct TIFFAppendEditor {
     static func empty() -> [UInt8] { Array("MM".utf8) + [0, 0x2A] + BigEndian.u32(0) }
 
     var ifd0Offset: UInt32 {
-        guard var r = try? reader(at: 4) else { return 0 }
-        return (try? r.readU32()) ?? 0
+        guard var r = try? reader(at: 4) else { return 0 }   // try?: too short = no IFD0
+        return (try? r.readU32()) ?? 0   // try?: too short = no IFD0
     }
 
     func reader(at index: Int) throws(MediaError) -> ByteReader {
@@ -72,14 +72,14 @@ struct TIFFAppendEditor {
             directory.valueFieldIndexes.append(r.position)
             directory.entries.append(Entry(tag: tag, type: type, count: n, value: try r.readBytes(4)))
         }
-        directory.next = (try? r.readU32()) ?? 0
+        directory.next = (try? r.readU32()) ?? 0   // try?: no next word = last
         return directory
     }
 
     /// Value of a LONG/IFD pointer entry.
     func pointer(_ entry: Entry) -> UInt32? {
         var r = ByteReader(entry.value, byteOrder: byteOrder)
-        return entry.type == 3 ? (try? r.readU16()).map(UInt32.init) : try? r.readU32()
+        return entry.type == 3 ? (try? r.readU16()).map(UInt32.init) : try? r.readU32()   // try?: 4 bytes, cannot fail
     }
 
     /// The value bytes of an entry (inline or out of line), or nil when they lie outside the data.

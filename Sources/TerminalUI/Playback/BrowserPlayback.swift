@@ -30,7 +30,7 @@ final class BrowserPlayback {
         controller = PlaybackController(depth: session.colorDecision?.depth, pixels: pixels, badge: badge, trace: trace,
                                         wake: wake, notify: { post(.showMessage($0)) },
                                         onEnd: { itemID, failure in
-                                            post(.playback(failure.map { .failed(itemID: itemID, reason: $0.description) }
+                                            post(.playback(failure.map { .failed(itemID: itemID, $0) }
                                                            ?? .ended(itemID: itemID)))
                                         },
                                         soundNote: { post(.playback(.soundNote($0))) },
@@ -84,11 +84,11 @@ final class BrowserPlayback {
     /// picture area of `shownID` (grid cell or viewer). Returns the engine's refusal, if any, as a report.
     func start(_ item: LibraryItem, shownID: String, purpose: PlaybackPurpose, state: BrowserState) -> [BrowserAction] {
         guard let rect = state.selectedPictureRect else {
-            return [.playback(.refused(itemID: shownID, reason: PlaybackFailure.tooSmall.description, permanent: false))]
+            return [.playback(.refused(itemID: shownID, .tooSmall))]
         }
         let enginePurpose: PlaybackController.Purpose = purpose == .hold ? .hold : .hint
         if let failure = controller.start(item, as: shownID, purpose: enginePurpose, columns: rect.width, rows: rect.height) {
-            return [.playback(.refused(itemID: shownID, reason: failure.description, permanent: failure.isPermanent))]
+            return [.playback(.refused(itemID: shownID, failure))]
         }
         return []
     }

@@ -1,0 +1,30 @@
+import BrowserCore
+import Foundation
+import Imaging
+import Library
+import LibrarySources
+import LiveStudio
+import MediaFormats
+import TerminalGraphics
+
+/// The failing layer's own sentence for an error a worker caught, to go as the `cause` of a typed failure
+/// (`StudioFailure`, `TriageFailure`, `PlaybackFailure`) into the state, where the status bar says it after
+/// its own words (issue 27.6). Each typed error the workers meet says its sentence; anything else (a
+/// Foundation error: a temporary folder that cannot be made) is printed as Swift does.
+enum ErrorCause {
+    static func of(_ error: any Error) -> String {
+        switch error {
+        case let error as LibavError: return error.description
+        case let error as RenderError: return error.description
+        case let error as ImagingError: return error.description
+        case let error as MediaError: return error.description
+        case let error as StudioWriting.Failure: return error.description
+        case let error as PlaybackFailure: return error.description
+        case let error as AdjustmentApplier.ApplyError: return error.description
+        case let error as ExportError: return error.description
+        case let error as FileOperationError: return error.description
+        case let error as TriageStore.StoreError: return error.description
+        default: return String(describing: error)
+        }
+    }
+}
