@@ -55,6 +55,9 @@ let package = Package(
         // MARK: terminal protocol (pure: input decoding, terminal replies, tmux facts, the graphics decision,
         // escape sequences)
         .target(name: "TerminalProtocol"),
+        // MARK: the words of picture settings (graphics mode, colour depth, badge corner and style): values
+        // with no C below them, so the config (BrowserCore) needs no renderer
+        .target(name: "GraphicsSettings", dependencies: ["TerminalProtocol"]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats", dependencies: ["Concurrent"]),
@@ -64,7 +67,7 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
                 swiftSettings: cModuleSettings),
         .target(name: "VideoPlayback", dependencies: ["Concurrent", "MediaFormats", "Imaging", "CCodecLoader"]),
-        .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa", "TerminalProtocol"],
+        .target(name: "TerminalGraphics", dependencies: ["GraphicsSettings", "Imaging", "CChafa", "TerminalProtocol"],
                 swiftSettings: cModuleSettings),
 
         // MARK: library
@@ -75,15 +78,15 @@ let package = Package(
         // The Live Photo studio's editing shared by `livegrid edit` and the browser's key-photo mode.
         .target(name: "LiveStudio", dependencies: ["Imaging", "Library", "LivePairing", "MediaFormats"]),
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics",
+        .target(name: "BrowserCore", dependencies: ["GraphicsSettings", "Library", "LivePairing", "LibrarySources", "MediaFormats",
                                                   "TerminalProtocol"]),
         // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
-                dependencies: ["BrowserCore", "Concurrent", "TerminalGraphics", "TerminalProtocol", "VideoPlayback", "Imaging", "Library", "LibrarySources",
+                dependencies: ["BrowserCore", "Concurrent", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol", "VideoPlayback", "Imaging", "Library", "LibrarySources",
                                "LivePairing", "LiveStudio", "MediaFormats"]),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "GraphicsSettings", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 
@@ -91,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "livegrid",
             dependencies: [
-                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics", "TerminalProtocol",
+                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
                 "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 "CAllocator", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -110,15 +113,15 @@ let package = Package(
         .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "Concurrent", "VideoPlayback", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "TerminalProtocolTests", dependencies: ["TerminalProtocol"]),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"],
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Concurrent", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "TerminalProtocol", "Library", "LibrarySources", "LivePairing",
-                                                          "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "GraphicsSettings", "TerminalProtocol", "Library", "LibrarySources",
+                                                          "LivePairing", "MediaFormats"], swiftSettings: cModuleSettings),
         .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "Concurrent", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol",
                                                              "Imaging", "LivePairing", "MediaFormats", "VideoPlayback"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol",
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
                                                          "Library", "LivePairing", "MediaFormats", "CNCurses"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],

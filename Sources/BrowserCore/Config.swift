@@ -1,6 +1,6 @@
 import Foundation
+import GraphicsSettings
 import LibrarySources
-import TerminalGraphics
 import TerminalProtocol
 
 /// The user's settings (`$XDG_CONFIG_HOME/livegrid/config.toml`); every field has a default, so a missing
@@ -11,7 +11,7 @@ public struct BrowserConfig: Sendable {
     /// The same words as `--colors` (`ColorDepth(userName:)`).
     public var colors: ColorDepth?
     public var badgeCorner: BadgeCorner = .topLeft
-    public var badgeStyle: LiveBadge.Style = .solid
+    public var badgeStyle: BadgeStyle = .solid
     public var zoom = GridLayout.defaultZoom
     public var mouse = true
     /// `[playback] hints`: play a second of a live item's movie once it stays selected (`--no-motion` = false).

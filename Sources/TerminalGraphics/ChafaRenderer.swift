@@ -1,5 +1,6 @@
 import CChafa
 import Foundation
+import GraphicsSettings
 import Imaging
 import TerminalProtocol
 

@@ -1,5 +1,6 @@
 import BrowserCore
 import BrowserRuntime
+import GraphicsSettings
 import Library
 import LivePairing
 import MediaFormats

@@ -1,6 +1,7 @@
 import BrowserCore
 import BrowserRuntime
 import CNCurses
+import GraphicsSettings
 import Library
 import LivePairing
 import TerminalGraphics
