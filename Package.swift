@@ -6,15 +6,21 @@ import PackageDescription
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
 //   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
 // TerminalProtocol (pure: input decoding, terminal replies, tmux facts, the graphics decision, escape sequences)
-// has no dependencies; TerminalGraphics, BrowserCore, BrowserRuntime and TerminalUI use it.
+// has no dependencies; GraphicsSettings (the words of picture settings: mode, colours, badge) is TerminalProtocol's
+// only user below TerminalGraphics, so the config in BrowserCore names them without the renderer.
+// No C below: Concurrent, TerminalProtocol, GraphicsSettings, MediaFormats, LivePairing (checked, with the C each
+// other module may reach, by scripts/check-package-imports.py). BrowserCore still reaches curl, GLib and SQLite
+// through Library (issue 27 item 8: its triage, scan and transfer values are still to move out).
 // BrowserRuntime holds the services that never draw (no curses); TerminalUI only draws and reads the terminal.
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
 // Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
 // the media core imports no C.
 
-/// Modules that touch C pointers all day keep the Swift 5 language mode: strict sendability checking of
-/// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode (Concurrent, MediaFormats,
-/// LivePairing, VideoPlayback, Library, livegrid); BrowserCore and TerminalUI follow with the runtime rework.
+/// Swift 5 language mode, for the three targets that do not compile in Swift 6 mode yet: LibrarySources
+/// (CurlEngine hands its non-Sendable CurlTransfer to a @Sendable closure), TerminalUI (curses' globals
+/// `curscr`, `COLS`, `LINES` are shared mutable C state) and ImagingTests (ThumbnailSchedulerTests captures the
+/// non-Sendable test case in @Sendable closures); TerminalUITests likewise (TmuxGraphicsTests). Every other
+/// target, C-facing or not (Imaging, TerminalGraphics, LibraryIndex), builds in Swift 6 mode.
 let cModuleSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -64,15 +70,13 @@ let package = Package(
         .target(name: "LivePairing", dependencies: ["Concurrent", "MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
-                swiftSettings: cModuleSettings),
+        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"]),
         .target(name: "VideoPlayback", dependencies: ["Concurrent", "MediaFormats", "Imaging", "CCodecLoader"]),
-        .target(name: "TerminalGraphics", dependencies: ["GraphicsSettings", "Imaging", "CChafa", "TerminalProtocol"],
-                swiftSettings: cModuleSettings),
+        .target(name: "TerminalGraphics", dependencies: ["GraphicsSettings", "Imaging", "CChafa", "TerminalProtocol"]),
 
         // MARK: library
         .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"], swiftSettings: cModuleSettings),
+        .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"]),
         .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
 
         // The Live Photo studio's editing shared by `livegrid edit` and the browser's key-photo mode.
@@ -110,21 +114,17 @@ let package = Package(
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "LivePairingTests", dependencies: ["LivePairing", "MediaFormats"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG", "CJPEGScans"], swiftSettings: cModuleSettings),
-        .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "Concurrent", "VideoPlayback", "Imaging", "MediaFormats"],
-                    swiftSettings: cModuleSettings),
+        .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "Concurrent", "VideoPlayback", "Imaging", "MediaFormats"]),
         .testTarget(name: "TerminalProtocolTests", dependencies: ["TerminalProtocol"]),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"],
-                    swiftSettings: cModuleSettings),
-        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Concurrent", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"],
-                    swiftSettings: cModuleSettings),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"]),
+        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Concurrent", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"]),
         .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "GraphicsSettings", "TerminalProtocol", "Library", "LibrarySources",
-                                                          "LivePairing", "MediaFormats"], swiftSettings: cModuleSettings),
+                                                          "LivePairing", "MediaFormats"]),
         .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "Concurrent", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol",
                                                              "Imaging", "LivePairing", "MediaFormats", "VideoPlayback"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
                                                          "Library", "LivePairing", "MediaFormats", "CNCurses"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
-                    swiftSettings: cModuleSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"]),
     ]
 )
