@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserRuntime
 import Concurrent
 import Foundation
 import LibrarySources

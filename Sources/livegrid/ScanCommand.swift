@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserCore
+import BrowserRuntime
 import Foundation
 import Library
 import LibraryIndex
