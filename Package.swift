@@ -4,13 +4,14 @@ import PackageDescription
 // Dependency direction, top to bottom (see DECISIONS.md):
 //   Concurrent (Locked, Parallel.map; no dependencies, used by every module)
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
-//   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
+//   LivePairing -> LibraryCore (pure) -> LibrarySources -> Library
+//   GraphicsSettings + LibraryCore -> BrowserCore (pure) -> BrowserRuntime -> TerminalUI -> livegrid
 // TerminalProtocol (pure: input decoding, terminal replies, tmux facts, the graphics decision, escape sequences)
 // has no dependencies; GraphicsSettings (the words of picture settings: mode, colours, badge) is TerminalProtocol's
 // only user below TerminalGraphics, so the config in BrowserCore names them without the renderer.
 // No C below: Concurrent, TerminalProtocol, GraphicsSettings, MediaFormats, LivePairing (checked, with the C each
-// other module may reach, by scripts/check-package-imports.py). BrowserCore still reaches curl, GLib and SQLite
-// through Library (issue 27 item 8: its triage, scan and transfer values are still to move out).
+// other module may reach, by scripts/check-package-imports.py), nor below LibraryCore (what of a library needs no
+// C) and BrowserCore (the reducer), whose tests link no C library.
 // BrowserRuntime holds the services that never draw (no curses); TerminalUI only draws and reads the terminal.
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
 // Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
@@ -75,22 +76,24 @@ let package = Package(
         .target(name: "TerminalGraphics", dependencies: ["GraphicsSettings", "Imaging", "CChafa", "TerminalProtocol"]),
 
         // MARK: library
-        .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
+        // What of a library needs no C: local file operations (copy, move, trash), triage values and undo
+        // records, scan results, remote entries, items and download states. The browser's state needs no more.
+        .target(name: "LibraryCore", dependencies: ["LivePairing", "MediaFormats"]),
+        .target(name: "LibrarySources", dependencies: ["Concurrent", "LibraryCore", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
         .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"]),
-        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
+        .target(name: "Library", dependencies: ["Concurrent", "LibraryCore", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
 
         // The Live Photo studio's editing shared by `livegrid edit` and the browser's key-photo mode.
         .target(name: "LiveStudio", dependencies: ["Imaging", "Library", "LivePairing", "MediaFormats"]),
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["GraphicsSettings", "Library", "LivePairing", "LibrarySources", "MediaFormats",
-                                                  "TerminalProtocol"]),
+        .target(name: "BrowserCore", dependencies: ["GraphicsSettings", "LibraryCore", "LivePairing", "MediaFormats", "TerminalProtocol"]),
         // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
-                dependencies: ["BrowserCore", "Concurrent", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol", "VideoPlayback", "Imaging", "Library", "LibrarySources",
+                dependencies: ["BrowserCore", "Concurrent", "GraphicsSettings", "LibraryCore", "TerminalGraphics", "TerminalProtocol", "VideoPlayback", "Imaging", "Library", "LibrarySources",
                                "LivePairing", "LiveStudio", "MediaFormats"]),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "GraphicsSettings", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "GraphicsSettings", "LibraryCore", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 
@@ -99,7 +102,7 @@ let package = Package(
             name: "livegrid",
             dependencies: [
                 "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
-                "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
+                "LibraryCore", "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 "CAllocator", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -117,14 +120,14 @@ let package = Package(
         .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "Concurrent", "VideoPlayback", "Imaging", "MediaFormats"]),
         .testTarget(name: "TerminalProtocolTests", dependencies: ["TerminalProtocol"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"]),
-        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Concurrent", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"]),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "GraphicsSettings", "TerminalProtocol", "Library", "LibrarySources",
+        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Concurrent", "Library", "LibraryCore", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"]),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "GraphicsSettings", "TerminalProtocol", "LibraryCore",
                                                           "LivePairing", "MediaFormats"]),
         .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "Concurrent", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol",
                                                              "Imaging", "LivePairing", "MediaFormats", "VideoPlayback"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
-                                                         "Library", "LivePairing", "MediaFormats", "CNCurses"],
+                                                         "Library", "LibraryCore", "LivePairing", "MediaFormats", "CNCurses"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryCore", "LibraryIndex", "Imaging"]),
     ]
 )

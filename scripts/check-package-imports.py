@@ -26,9 +26,6 @@ MAY_REACH_C = {
     "LibraryIndex": {"CSQLite"},
     "Library": LIBRARY_C,
     "LiveStudio": IMAGING_C | LIBRARY_C,
-    # Not yet C-free: Library (transfers through curl, the index in SQLite) still holds the triage, scan and
-    # transfer values the reducer keeps (issue 27 item 8, to move into a C-free module).
-    "BrowserCore": LIBRARY_C,
     "BrowserRuntime": IMAGING_C | LIBRARY_C | {"CChafa"},
     "TerminalUI": IMAGING_C | LIBRARY_C | {"CChafa", "CNCurses"},
     "livegrid": IMAGING_C | LIBRARY_C | {"CChafa", "CNCurses", "CAllocator"},

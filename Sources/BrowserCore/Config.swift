@@ -1,6 +1,6 @@
 import Foundation
 import GraphicsSettings
-import LibrarySources
+import LibraryCore
 import TerminalProtocol
 
 /// The user's settings (`$XDG_CONFIG_HOME/livegrid/config.toml`); every field has a default, so a missing
@@ -21,7 +21,7 @@ public struct BrowserConfig: Sendable {
     /// `[export] strip_location`: the export dialog's "remove the location" starts on.
     public var stripLocation = false
     /// `[remote] max_entries`: entries kept from one remote listing (`--max-entries` overrides it).
-    public var remoteMaxEntries = RemoteListingParser.defaultMaxEntries
+    public var remoteMaxEntries = RemoteListingLimits.defaultMaxEntries
     /// `[library] index`: keep probes in the persistent library index (`--no-index` = false).
     public var libraryIndex = true
     /// `[triage] auto_advance`: after a rating, pick or reject the cursor moves on (`--auto-advance`).

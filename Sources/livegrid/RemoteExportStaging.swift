@@ -2,6 +2,7 @@ import BrowserCore
 import BrowserRuntime
 import Concurrent
 import Foundation
+import LibraryCore
 import LibrarySources
 import Library
 import LivePairing

@@ -3,6 +3,7 @@ import BrowserCore
 import BrowserRuntime
 import Foundation
 import Library
+import LibraryCore
 import LibraryIndex
 import LibrarySources
 

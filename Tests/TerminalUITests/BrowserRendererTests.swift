@@ -2,6 +2,7 @@ import BrowserCore
 import BrowserRuntime
 import GraphicsSettings
 import Library
+import LibraryCore
 import LivePairing
 import MediaFormats
 import TerminalGraphics

@@ -3,6 +3,7 @@ import BrowserRuntime
 import CNCurses
 import GraphicsSettings
 import Library
+import LibraryCore
 import LivePairing
 import TerminalGraphics
 
