@@ -4,17 +4,24 @@ import PackageDescription
 // Dependency direction, top to bottom (see DECISIONS.md):
 //   Concurrent (Locked, Parallel.map; no dependencies, used by every module)
 //   C shims -> MediaFormats (pure Swift) -> LivePairing -> Imaging / VideoPlayback -> TerminalGraphics
-//   -> LibrarySources -> Library -> BrowserCore -> BrowserRuntime -> TerminalUI -> livegrid
+//   LivePairing -> LibraryCore (pure) -> LibrarySources -> Library
+//   GraphicsSettings + LibraryCore -> BrowserCore (pure) -> BrowserRuntime -> TerminalUI -> livegrid
 // TerminalProtocol (pure: input decoding, terminal replies, tmux facts, the graphics decision, escape sequences)
-// depends on Concurrent only; TerminalGraphics, BrowserCore, BrowserRuntime and TerminalUI use it.
+// depends on Concurrent only; GraphicsSettings (the words of picture settings: mode, colours, badge) is TerminalProtocol's
+// only user below TerminalGraphics, so the config in BrowserCore names them without the renderer.
+// No C below: Concurrent, TerminalProtocol, GraphicsSettings, MediaFormats, LivePairing (checked, with the C each
+// other module may reach, by scripts/check-package-imports.py), nor below LibraryCore (what of a library needs no
+// C) and BrowserCore (the reducer), whose tests link no C library.
 // BrowserRuntime holds the services that never draw (no curses); TerminalUI only draws and reads the terminal.
 // Only TerminalUI imports CNCurses; only TerminalGraphics imports CChafa; only LibrarySources imports CCurl;
 // Imaging and LibrarySources import CGLib for GChecksum only (GLib is loaded anyway, by chafa);
 // the media core imports no C.
 
-/// Modules that touch C pointers all day keep the Swift 5 language mode: strict sendability checking of
-/// OpaquePointer-heavy code buys nothing there. Pure-Swift modules use Swift 6 mode (Concurrent, MediaFormats,
-/// LivePairing, VideoPlayback, Library, livegrid); BrowserCore and TerminalUI follow with the runtime rework.
+/// Swift 5 language mode, for the three targets that do not compile in Swift 6 mode yet: LibrarySources
+/// (CurlEngine hands its non-Sendable CurlTransfer to a @Sendable closure), TerminalUI (curses' globals
+/// `curscr`, `COLS`, `LINES` are shared mutable C state) and ImagingTests (ThumbnailSchedulerTests captures the
+/// non-Sendable test case in @Sendable closures); TerminalUITests likewise (TmuxGraphicsTests). Every other
+/// target, C-facing or not (Imaging, TerminalGraphics, LibraryIndex), builds in Swift 6 mode.
 let cModuleSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -55,35 +62,38 @@ let package = Package(
         // MARK: terminal protocol (pure: input decoding, terminal replies, tmux facts, the graphics decision,
         // escape sequences)
         .target(name: "TerminalProtocol", dependencies: ["Concurrent"]),
+        // MARK: the words of picture settings (graphics mode, colour depth, badge corner and style): values
+        // with no C below them, so the config (BrowserCore) needs no renderer
+        .target(name: "GraphicsSettings", dependencies: ["TerminalProtocol"]),
 
         // MARK: pure-Swift media core
         .target(name: "MediaFormats", dependencies: ["Concurrent"]),
         .target(name: "LivePairing", dependencies: ["Concurrent", "MediaFormats"]),
 
         // MARK: pixels
-        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"],
-                swiftSettings: cModuleSettings),
+        .target(name: "Imaging", dependencies: ["Concurrent", "MediaFormats", "CTurboJPEG", "CJPEGScans", "CHeif", "CFFmpeg", "CCodecLoader", "CPNG", "CGLib"]),
         .target(name: "VideoPlayback", dependencies: ["Concurrent", "MediaFormats", "Imaging", "CCodecLoader"]),
-        .target(name: "TerminalGraphics", dependencies: ["Imaging", "CChafa", "TerminalProtocol"],
-                swiftSettings: cModuleSettings),
+        .target(name: "TerminalGraphics", dependencies: ["GraphicsSettings", "Imaging", "CChafa", "TerminalProtocol"]),
 
         // MARK: library
-        .target(name: "LibrarySources", dependencies: ["Concurrent", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
-        .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"], swiftSettings: cModuleSettings),
-        .target(name: "Library", dependencies: ["Concurrent", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
+        // What of a library needs no C: local file operations (copy, move, trash), triage values and undo
+        // records, scan results, remote entries, items and download states. The browser's state needs no more.
+        .target(name: "LibraryCore", dependencies: ["LivePairing", "MediaFormats"]),
+        .target(name: "LibrarySources", dependencies: ["Concurrent", "LibraryCore", "MediaFormats", "CCurl", "CGLib"], swiftSettings: cModuleSettings),
+        .target(name: "LibraryIndex", dependencies: ["CSQLite", "Concurrent", "MediaFormats"]),
+        .target(name: "Library", dependencies: ["Concurrent", "LibraryCore", "MediaFormats", "LivePairing", "LibrarySources", "LibraryIndex"]),
 
         // The Live Photo studio's editing shared by `livegrid edit` and the browser's key-photo mode.
         .target(name: "LiveStudio", dependencies: ["Imaging", "Library", "LivePairing", "MediaFormats"]),
         // MARK: UI
-        .target(name: "BrowserCore", dependencies: ["Library", "LivePairing", "LibrarySources", "MediaFormats", "TerminalGraphics",
-                                                  "TerminalProtocol"]),
+        .target(name: "BrowserCore", dependencies: ["GraphicsSettings", "LibraryCore", "LivePairing", "MediaFormats", "TerminalProtocol"]),
         // Services apart from drawing (no curses): the event loop's wake-up and timers, the picture pipeline,
         // the remote session, the triage worker, the playback engine driver.
         .target(name: "BrowserRuntime",
-                dependencies: ["BrowserCore", "Concurrent", "TerminalGraphics", "TerminalProtocol", "VideoPlayback", "Imaging", "Library", "LibrarySources",
+                dependencies: ["BrowserCore", "Concurrent", "GraphicsSettings", "LibraryCore", "TerminalGraphics", "TerminalProtocol", "VideoPlayback", "Imaging", "Library", "LibrarySources",
                                "LivePairing", "LiveStudio", "MediaFormats"]),
         .target(name: "TerminalUI",
-                dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
+                dependencies: ["BrowserCore", "BrowserRuntime", "Concurrent", "GraphicsSettings", "LibraryCore", "TerminalProtocol", "TerminalGraphics", "VideoPlayback", "Library", "LibrarySources", "LivePairing",
                                "MediaFormats", "CNCurses"],
                 swiftSettings: cModuleSettings),
 
@@ -91,8 +101,8 @@ let package = Package(
         .executableTarget(
             name: "livegrid",
             dependencies: [
-                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "TerminalGraphics", "TerminalProtocol",
-                "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
+                "Concurrent", "MediaFormats", "LivePairing", "Imaging", "VideoPlayback", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
+                "LibraryCore", "LibrarySources", "LibraryIndex", "Library", "LiveStudio", "BrowserCore", "BrowserRuntime", "TerminalUI",
                 "CAllocator", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,21 +117,17 @@ let package = Package(
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "LivePairingTests", dependencies: ["LivePairing", "MediaFormats"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging", "MediaFormats", "CTurboJPEG", "CJPEGScans"], swiftSettings: cModuleSettings),
-        .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "Concurrent", "VideoPlayback", "Imaging", "MediaFormats"],
-                    swiftSettings: cModuleSettings),
+        .testTarget(name: "VideoPlaybackTests", dependencies: ["TestSupport", "Concurrent", "VideoPlayback", "Imaging", "MediaFormats"]),
         .testTarget(name: "TerminalProtocolTests", dependencies: ["TerminalProtocol"]),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"],
-                    swiftSettings: cModuleSettings),
-        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Concurrent", "Library", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"],
-                    swiftSettings: cModuleSettings),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "TerminalProtocol", "Library", "LibrarySources", "LivePairing",
-                                                          "MediaFormats", "TerminalGraphics"], swiftSettings: cModuleSettings),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol", "Imaging", "MediaFormats"]),
+        .testTarget(name: "LibraryTests", dependencies: ["TestSupport", "Concurrent", "Library", "LibraryCore", "LibraryIndex", "LibrarySources", "LivePairing", "MediaFormats"]),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["TestSupport", "BrowserCore", "GraphicsSettings", "TerminalProtocol", "LibraryCore",
+                                                          "LivePairing", "MediaFormats"]),
         .testTarget(name: "BrowserRuntimeTests", dependencies: ["TestSupport", "Concurrent", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol",
                                                              "Imaging", "LivePairing", "MediaFormats", "VideoPlayback"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "TerminalGraphics", "TerminalProtocol",
-                                                         "Library", "LivePairing", "MediaFormats", "CNCurses"],
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "BrowserCore", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
+                                                         "Library", "LibraryCore", "LivePairing", "MediaFormats", "CNCurses"],
                     swiftSettings: cModuleSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryIndex", "Imaging"],
-                    swiftSettings: cModuleSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryCore", "LibraryIndex", "Imaging"]),
     ]
 )

@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 
 /// A direction of the selection cursor.
 public enum MoveDirection: Sendable, Hashable {

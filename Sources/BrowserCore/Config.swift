@@ -1,6 +1,6 @@
 import Foundation
-import LibrarySources
-import TerminalGraphics
+import GraphicsSettings
+import LibraryCore
 import TerminalProtocol
 
 /// The user's settings (`$XDG_CONFIG_HOME/livegrid/config.toml`); every field has a default, so a missing
@@ -11,7 +11,7 @@ public struct BrowserConfig: Sendable {
     /// The same words as `--colors` (`ColorDepth(userName:)`).
     public var colors: ColorDepth?
     public var badgeCorner: BadgeCorner = .topLeft
-    public var badgeStyle: LiveBadge.Style = .solid
+    public var badgeStyle: BadgeStyle = .solid
     public var zoom = GridLayout.defaultZoom
     public var mouse = true
     /// `[playback] hints`: play a second of a live item's movie once it stays selected (`--no-motion` = false).
@@ -21,7 +21,7 @@ public struct BrowserConfig: Sendable {
     /// `[export] strip_location`: the export dialog's "remove the location" starts on.
     public var stripLocation = false
     /// `[remote] max_entries`: entries kept from one remote listing (`--max-entries` overrides it).
-    public var remoteMaxEntries = RemoteListingParser.defaultMaxEntries
+    public var remoteMaxEntries = RemoteListingLimits.defaultMaxEntries
     /// `[library] index`: keep probes in the persistent library index (`--no-index` = false).
     public var libraryIndex = true
     /// `[triage] auto_advance`: after a rating, pick or reject the cursor moves on (`--auto-advance`).

@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 
 /// Why a scan of the library folder failed, kept as a value from the scan's thread through the action and the
 /// state; only the status bar and the empty grid turn it into a sentence (`description`).

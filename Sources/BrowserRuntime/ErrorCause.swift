@@ -2,6 +2,7 @@ import BrowserCore
 import Foundation
 import Imaging
 import Library
+import LibraryCore
 import LibrarySources
 import LiveStudio
 import MediaFormats

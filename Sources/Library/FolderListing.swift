@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LibraryCore
 import LibraryIndex
 import LivePairing
 import MediaFormats

@@ -1,4 +1,5 @@
 import Concurrent
+import LibraryCore
 import LibraryIndex
 import LivePairing
 import MediaFormats

@@ -1,3 +1,4 @@
+import GraphicsSettings
 import TerminalProtocol
 
 /// One symbol picture to put on screen: `image`'s cells from its top-left corner, at screen column `x`, row `y`,

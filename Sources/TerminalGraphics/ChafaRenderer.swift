@@ -1,5 +1,6 @@
 import CChafa
 import Foundation
+import GraphicsSettings
 import Imaging
 import TerminalProtocol
 
@@ -8,7 +9,9 @@ import TerminalProtocol
 /// its use (a `Locked<ChafaRenderer>`, a `ChafaRendererPool` slot, a queue or a single worker), so each
 /// renderer has exactly one lock, the owner's. Symbol mode reads cells back with get_char_at/get_colors_at;
 /// pixel modes print the protocol bytes with a term info made for that protocol. Never writes to an fd.
-public final class ChafaRenderer: CellImageRenderer {
+/// @unchecked Sendable: owners hand a renderer between threads (a pool slot taken by one worker, then given
+/// back); the owner's one lock or queue orders every use, which the compiler cannot see through chafa's pointers.
+public final class ChafaRenderer: CellImageRenderer, @unchecked Sendable {
     public let mode: GraphicsMode
     public let colorDepth: ColorDepth
     /// The terminal's cell size in pixels when known: pixel protocols then get exact geometry.

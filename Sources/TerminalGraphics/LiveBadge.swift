@@ -1,16 +1,6 @@
+import GraphicsSettings
 import Imaging
 import TerminalProtocol
-
-/// Which corner every badge sits in (one corner for all items, so the eye learns where to look).
-/// The raw values are the words of config.toml's `[badge] corner`.
-public enum BadgeCorner: String, Sendable, CaseIterable, Hashable {
-    case topLeft = "top-left"
-    case topRight = "top-right"
-    case bottomLeft = "bottom-left"
-    case bottomRight = "bottom-right"
-    var isTop: Bool { self == .topLeft || self == .topRight }
-    var isLeft: Bool { self == .topLeft || self == .bottomLeft }
-}
 
 /// The mark on a picture that moves. Apple's Live icon is concentric circles, so the live marks use ◎ and
 /// never anything like a play triangle (▶ means "video" to everyone and Live Photos are not videos).
@@ -25,13 +15,8 @@ public struct LiveBadge: Sendable, Hashable {
         case video
     }
 
-    /// The raw values are the words of config.toml's `[badge] style`.
-    public enum Style: String, Sendable, CaseIterable, Hashable {
-        /// Over the picture, with a darkened backing so it reads on any photo.
-        case overlay
-        /// An opaque label.
-        case solid
-    }
+    /// The words of config.toml's `[badge] style` (GraphicsSettings, so the config needs no renderer).
+    public typealias Style = BadgeStyle
 
     public var variant: Variant
     public var style: Style

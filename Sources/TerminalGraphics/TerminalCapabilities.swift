@@ -1,3 +1,4 @@
+import GraphicsSettings
 import TerminalProtocol
 
 /// What the terminal can show, and why livegrid thinks so: the colour decision (chafa's terminal database,

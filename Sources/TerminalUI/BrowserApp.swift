@@ -5,6 +5,7 @@ import CNCurses
 import Concurrent
 import Foundation
 import Library
+import LibraryCore
 import LibrarySources
 import LivePairing
 import TerminalGraphics

@@ -1,3 +1,4 @@
+import GraphicsSettings
 import TerminalGraphics
 
 /// How many colours the terminal (as ncurses sees it) can show, and how RGB maps onto them.
@@ -18,7 +19,7 @@ public enum CursesColorDepth: Sendable, Equatable {
     }
 
     /// The depth chafa should render for, so pictures use exactly the colours curses can show; nil = none.
-    public var renderDepth: TerminalGraphics.ColorDepth? {
+    public var renderDepth: GraphicsSettings.ColorDepth? {
         switch self {
         case .direct: return .truecolor
         case .indexed256: return .indexed256

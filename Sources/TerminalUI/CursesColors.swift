@@ -1,4 +1,5 @@
 import CNCurses
+import GraphicsSettings
 import TerminalGraphics
 
 /// The fixed colour pairs of the interface (text, not pictures).
@@ -34,10 +35,10 @@ final class CursesColors {
     /// What curses can send (the terminfo entry it started with).
     let depth: CursesColorDepth
     /// What pictures are rendered with (the colour decision, at most what curses can send); nil = none.
-    let pictureDepth: TerminalGraphics.ColorDepth?
+    let pictureDepth: GraphicsSettings.ColorDepth?
     private var allocator: ColorPairAllocator
 
-    init(depth: CursesColorDepth, pictureDepth: TerminalGraphics.ColorDepth?) {
+    init(depth: CursesColorDepth, pictureDepth: GraphicsSettings.ColorDepth?) {
         self.depth = depth
         self.pictureDepth = pictureDepth
         let pairLimit = Int32(min(Int(lg_color_pairs()), 65_535))

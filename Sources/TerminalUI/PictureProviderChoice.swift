@@ -1,6 +1,7 @@
 import BrowserCore
 import BrowserRuntime
 import Foundation
+import GraphicsSettings
 import TerminalGraphics
 
 /// Chooses how the grid gets its pictures from the config, the environment and what curses can show, and

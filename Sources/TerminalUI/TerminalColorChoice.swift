@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import GraphicsSettings
 import TerminalGraphics
 import TerminalProtocol
 

@@ -3,6 +3,7 @@ import BrowserCore
 import BrowserRuntime
 import Concurrent
 import Foundation
+import GraphicsSettings
 import Library
 import LibraryIndex
 import LibrarySources

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LibraryCore
 import LibrarySources
 import Imaging
 import LiveStudio

@@ -2,6 +2,7 @@ import ArgumentParser
 import Imaging
 import Foundation
 import Library
+import LibraryCore
 import LibraryIndex
 import LibrarySources
 import LivePairing

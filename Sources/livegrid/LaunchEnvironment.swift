@@ -1,5 +1,6 @@
 import Foundation
 import BrowserRuntime
+import GraphicsSettings
 import Imaging
 import TerminalGraphics
 import TerminalProtocol

@@ -3,6 +3,7 @@ import BrowserCore
 import BrowserRuntime
 import Concurrent
 import Foundation
+import GraphicsSettings
 import Imaging
 import MediaFormats
 import TerminalGraphics

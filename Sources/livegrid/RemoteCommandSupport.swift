@@ -3,6 +3,7 @@ import BrowserRuntime
 import Concurrent
 import Foundation
 import Library
+import LibraryCore
 import LibrarySources
 import LivePairing
 

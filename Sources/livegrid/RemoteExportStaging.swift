@@ -1,6 +1,8 @@
 import BrowserCore
+import BrowserRuntime
 import Concurrent
 import Foundation
+import LibraryCore
 import LibrarySources
 import Library
 import LivePairing

@@ -1,7 +1,9 @@
 import ArgumentParser
 import BrowserCore
+import BrowserRuntime
 import Foundation
 import Library
+import LibraryCore
 import LibraryIndex
 import LibrarySources
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserCore
+import GraphicsSettings
 import TerminalGraphics
 import TerminalProtocol
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BrowserCore
 import Foundation
+import GraphicsSettings
 import TerminalGraphics
 import TerminalProtocol
 import TerminalUI

@@ -1,5 +1,5 @@
 import BrowserCore
-import TerminalGraphics
+import GraphicsSettings
 import XCTest
 
 /// `[graphics] colors`: the same words as `--colors` (one `ColorDepth` vocabulary), "auto" = decide.

@@ -1,5 +1,5 @@
 import BrowserCore
-import Library
+import LibraryCore
 import LivePairing
 import MediaFormats
 import TestSupport

@@ -1,5 +1,6 @@
 import BrowserCore
-import Library
+import LibraryCore
+import LibraryCore
 import LivePairing
 import MediaFormats
 import TerminalProtocol

@@ -1,8 +1,8 @@
 import Foundation
+import LibraryCore
 import XCTest
 @testable import BrowserCore
-import Library
-import LibrarySources
+import LibraryCore
 import LivePairing
 import MediaFormats
 

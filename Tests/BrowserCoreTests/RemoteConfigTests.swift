@@ -1,5 +1,5 @@
 import BrowserCore
-import LibrarySources
+import LibraryCore
 import TestSupport
 import XCTest
 
@@ -8,7 +8,7 @@ final class RemoteConfigTests: XCTestCase {
     func testMaxEntriesDefaultValueAndRefusals() throws {
         let documented = try BrowserConfig.load(path: Fixtures.packageRoot.appendingPathComponent("Resources/config.toml").path)
         XCTAssertEqual(documented.remoteMaxEntries, 200_000)
-        XCTAssertEqual(BrowserConfig().remoteMaxEntries, RemoteListingParser.defaultMaxEntries)
+        XCTAssertEqual(BrowserConfig().remoteMaxEntries, RemoteListingLimits.defaultMaxEntries)
         XCTAssertEqual(try BrowserConfig(parsing: "[remote]\nmax_entries = 5000\n").remoteMaxEntries, 5000)
         for bad in ["max_entries = 0", "max_entries = \"many\"", "max_entries = -3"] {
             XCTAssertThrowsError(try BrowserConfig(parsing: "[remote]\n\(bad)\n"), bad) { error in

@@ -1,5 +1,6 @@
 @testable import BrowserCore
-import Library
+import LibraryCore
+import LibraryCore
 import LivePairing
 import MediaFormats
 import XCTest

@@ -1,8 +1,8 @@
 import Foundation
+import LibraryCore
 import XCTest
 @testable import BrowserCore
-import Library
-import LibrarySources
+import LibraryCore
 import LivePairing
 import MediaFormats
 import TerminalProtocol
@@ -37,7 +37,7 @@ final class TriageWhereRatingsGoTests: XCTestCase {
         var state = remoteState()
         let a = remoteItem("A 1.JPG")
         let effects = state.reduce(.remote(.event(directory: base, .listed(items: [a], subdirectories: [], rejected: []))))
-        let subject = TriageStore.RemoteSubject(itemID: "A 1.JPG", location: "http://127.0.0.1:8080/my photos/A 1.JPG",
+        let subject = RemoteTriageSubject(itemID: "A 1.JPG", location: "http://127.0.0.1:8080/my photos/A 1.JPG",
                                                 file: a.item.primary, displayName: "A 1.JPG")
         XCTAssertEqual(effects, [.triage(.loadRemoteStates([subject]))], "no password, decoded, as scan names it")
         state.reduce(.select(index: 0))
@@ -47,7 +47,7 @@ final class TriageWhereRatingsGoTests: XCTestCase {
                        "said with the first remote rating")
         press("3", in: &state)
         XCTAssertEqual(state.message, "rated A 1.JPG ★★★", "once")
-        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.remoteReason))))
+        state.reduce(.triage(.result(.keptInIndex(reason: TriageIndexReason.remote))))
         XCTAssertEqual(state.message, "rated A 1.JPG ★★★", "the result does not say it again")
         XCTAssertEqual(press("u", in: &state), [.triage(.writeRemoteState(TriageState(rating: 4), subject))])
         XCTAssertEqual(press("u", in: &state), [.triage(.writeRemoteState(.unrated, subject))])
@@ -56,10 +56,10 @@ final class TriageWhereRatingsGoTests: XCTestCase {
     func testTheStatusBarSaysOnceWhereRatingsGo() {
         var state = BrowserState(rootPath: "/photos", terminal: TerminalSize(columns: 120, rows: 40))
         state.message = "rated A.JPG ★"
-        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.readOnlyReason))))
+        state.reduce(.triage(.result(.keptInIndex(reason: TriageIndexReason.readOnly))))
         XCTAssertEqual(state.message, "rated A.JPG ★ · ratings are kept in livegrid's index: this folder is read-only")
         state.message = "rated A.JPG ★★"
-        state.reduce(.triage(.result(.keptInIndex(reason: TriageStore.readOnlyReason))))
+        state.reduce(.triage(.result(.keptInIndex(reason: TriageIndexReason.readOnly))))
         XCTAssertEqual(state.message, "rated A.JPG ★★", "said once")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import LibraryCore
 import LivePairing
 import TestSupport
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 import XCTest
 import LibrarySources
 import TestSupport

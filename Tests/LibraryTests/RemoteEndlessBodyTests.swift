@@ -1,5 +1,6 @@
 import Concurrent
 import Foundation
+import LibraryCore
 import XCTest
 import LibrarySources
 import TestSupport

@@ -1,5 +1,6 @@
 import Concurrent
 import Foundation
+import LibraryCore
 @testable import LibrarySources
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Library
+import LibraryCore
 import LibraryIndex
 import LivePairing
 import MediaFormats

@@ -1,3 +1,4 @@
+import GraphicsSettings
 import Imaging
 import TerminalGraphics
 import TerminalProtocol

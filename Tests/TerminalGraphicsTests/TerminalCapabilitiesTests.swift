@@ -1,3 +1,4 @@
+import GraphicsSettings
 import TerminalGraphics
 import TerminalProtocol
 import XCTest

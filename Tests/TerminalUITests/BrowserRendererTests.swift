@@ -1,6 +1,8 @@
 import BrowserCore
 import BrowserRuntime
+import GraphicsSettings
 import Library
+import LibraryCore
 import LivePairing
 import MediaFormats
 import TerminalGraphics

@@ -1,3 +1,4 @@
+import GraphicsSettings
 @testable import TerminalUI
 import TerminalGraphics
 import XCTest

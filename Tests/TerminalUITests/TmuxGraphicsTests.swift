@@ -59,7 +59,7 @@ final class TmuxGraphicsTests: XCTestCase {
         XCTAssertTrue(TmuxPaneView.needsRedraw(before: shown, after: reattached))
     }
 
-    func testWatchReportsARedrawOnceWithTheNewOrigin() {
+    func testWatchReportsARedrawOnceWithTheNewOrigin() throws {
         final class Script: @unchecked Sendable {
             var chains: [TmuxChain]
             init(_ chains: [TmuxChain]) { self.chains = chains }
@@ -73,7 +73,9 @@ final class TmuxGraphicsTests: XCTestCase {
         let lock = NSLock()
         let watch = TmuxRedrawWatch(depth: 1, interval: 3600) { _ in lock.withLock { script.next() } }
         defer { watch.stop() }
-        Thread.sleep(forTimeInterval: 0.2)   // the thread's first poll: shown
+        // The thread's first two polls (at start, then the first of its hourly ones): shown, then away. Wait
+        // until the second is recorded, so the thread asks no more while the test asks.
+        try wait("the watch thread's first polls") { watch.currentView?.shown == false }
         lock.withLock { script.chains = [TmuxChain(levels: [away]), TmuxChain(levels: [back])] }
         watch.poll()
         XCTAssertNil(watch.takeRedraw(), "switched away: nothing to draw")
@@ -192,9 +194,16 @@ final class TerminalProbeReaderTests: XCTestCase {
         XCTAssertEqual(bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }, bytes.count)
         _ = TerminalProbe.takeTypedAhead()
         var replies = TerminalReplies()
-        let started = Date()
-        let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 20_000) { replies.record($0) }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "DA1 ends the wait, not the deadline")
+        var asked: [InputEvent] = []
+        var completedBy: InputEvent?
+        let events = TerminalProbe.readReplies(input: fds[0], timeoutMilliseconds: 20_000) { event in
+            asked.append(event)
+            let complete = replies.record(event)
+            if complete, completedBy == nil { completedBy = event }
+            return complete
+        }
+        XCTAssertEqual(completedBy, .primaryDeviceAttributes([63, 4]), "DA1 ends the wait, not the deadline")
+        XCTAssertEqual(asked.count, 4, "nothing is asked after DA1: the key, the two replies, then DA1")
         XCTAssertEqual(events.first, .key(KeyEvent(.character("x"))))
         XCTAssertEqual(events.suffix(2), [.primaryDeviceAttributes([63, 4]), .key(KeyEvent(.character("j")))],
                        "a key in the same read as DA1 is decoded too")

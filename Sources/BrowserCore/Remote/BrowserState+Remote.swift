@@ -1,6 +1,5 @@
 import Foundation
-import Library
-import LibrarySources
+import LibraryCore
 import LivePairing
 
 extension BrowserState {
@@ -134,10 +133,10 @@ extension BrowserState {
     }
 
     /// How livegrid's index keys a remote item: its primary file's URL as shown (no password), decoded.
-    func remoteTriageSubject(_ item: LibraryItem) -> TriageStore.RemoteSubject? {
+    func remoteTriageSubject(_ item: LibraryItem) -> RemoteTriageSubject? {
         guard let remoteItem = remote?.itemsByID[item.id],
               let url = item.still != nil ? remoteItem.stillURL : remoteItem.movieURL else { return nil }
-        return TriageStore.RemoteSubject(itemID: item.id, location: TriageStore.location(ofRemote: Self.displayString(url)),
+        return RemoteTriageSubject(itemID: item.id, location: RemoteTriageSubject.location(ofRemote: Self.displayString(url)),
                                          file: item.primary, displayName: item.displayName)
     }
 
@@ -181,7 +180,7 @@ extension BrowserState {
         guard let entry = remote.directoriesByID[id] else { return [] }
         self.remote?.parents.append(remote.url)
         self.remote?.depth += 1
-        enterRemoteDirectory(RemoteEntryValidator.directoryURL(entry.url), selecting: nil)
+        enterRemoteDirectory(RemoteLocation.directoryURL(entry.url), selecting: nil)
         return [.remote(.openDirectory(entry))]
     }
 

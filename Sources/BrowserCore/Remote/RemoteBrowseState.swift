@@ -1,6 +1,5 @@
 import Foundation
-import Library
-import LibrarySources
+import LibraryCore
 import LivePairing
 import MediaFormats
 

@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 
 /// Remote items by id, for `RemoteBrowseState.itemsByID`: the items in one array and their positions in a
 /// dictionary. A `[String: RemoteItem]` of a 200,000-entry listing had 524,288 buckets of ~300 bytes each

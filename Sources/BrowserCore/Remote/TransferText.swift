@@ -1,6 +1,5 @@
 import Foundation
-import Library
-import LibrarySources
+import LibraryCore
 import LivePairing
 
 /// The words and bars the browser shows for downloads: one cell line per item, the compact status-bar

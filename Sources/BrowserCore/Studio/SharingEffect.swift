@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 import LivePairing
 
 /// The Live Photo effects the export dialog offers besides "Live Photo" and "still photo" (issue 20):

@@ -1,5 +1,5 @@
 import Foundation
-import Library
+import LibraryCore
 import LivePairing
 
 extension BrowserState {
@@ -207,7 +207,7 @@ extension BrowserState {
         // back (the next key's message would cover it at once).
         if remote != nil, !previous.isEmpty, !triage.toldWhereRatingsGo {
             triage.toldWhereRatingsGo = true
-            message! += " · ratings are kept in livegrid's index: \(TriageStore.remoteReason)"
+            message! += " · ratings are kept in livegrid's index: \(TriageIndexReason.remote)"
         }
         refilter()
         // Auto-advance (Lightroom's Caps Lock): on to the next item after rating the one under the cursor.

@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 import LivePairing
 
 /// The export dialog: the items to export, each with its choice (Live Photo or still), and a cursor.

@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 import LivePairing
 
 /// Triage and sharing in the browser: keys translated by the keymap, and results of the file work the
@@ -90,8 +90,8 @@ public enum TriageRequest: Sendable, Equatable {
     case loadStates([LibraryItem])
     case writeState(TriageState, LibraryItem)
     /// A remote library's items: their ratings live in livegrid's index, keyed by URL (issue 31.5).
-    case loadRemoteStates([TriageStore.RemoteSubject])
-    case writeRemoteState(TriageState, TriageStore.RemoteSubject)
+    case loadRemoteStates([RemoteTriageSubject])
+    case writeRemoteState(TriageState, RemoteTriageSubject)
     case trash([LibraryItem])
     case restore(ItemFileOperations.TrashUndo)
     /// Undo of a copy (removes the unchanged copies) or a move (moves back, never over something new).

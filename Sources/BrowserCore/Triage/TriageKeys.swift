@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 import TerminalProtocol
 
 /// Keys while a triage prompt or the export dialog is open: they take every key, so typing a directory

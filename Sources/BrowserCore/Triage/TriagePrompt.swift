@@ -1,5 +1,5 @@
 import Foundation
-import Library
+import LibraryCore
 import LivePairing
 
 /// The one-line prompt over the status bar: a y/N question, a directory to type, or the filter menu.

@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 import LivePairing
 
 /// The browser's triage state: marks, ratings and flags (from the sidecars), the triage filter, and the
@@ -71,8 +71,8 @@ public struct TriageSession: Sendable {
         public var item: LibraryItem
         public var previous: TriageState
         /// A remote item's key (its URL), taken when it was rated: undone in the folder it was rated in.
-        public var remote: TriageStore.RemoteSubject?
-        public init(item: LibraryItem, previous: TriageState, remote: TriageStore.RemoteSubject? = nil) {
+        public var remote: RemoteTriageSubject?
+        public init(item: LibraryItem, previous: TriageState, remote: RemoteTriageSubject? = nil) {
             self.item = item
             self.previous = previous
             self.remote = remote

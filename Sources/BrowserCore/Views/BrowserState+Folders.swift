@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 import LivePairing
 import MediaFormats
 

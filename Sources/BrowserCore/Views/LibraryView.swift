@@ -1,4 +1,4 @@
-import Library
+import LibraryCore
 import LivePairing
 
 /// The order of the grid (`s` cycles it; `--sort`, `[grid] sort`).

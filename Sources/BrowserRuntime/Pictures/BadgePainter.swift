@@ -1,4 +1,5 @@
 import BrowserCore
+import GraphicsSettings
 import LivePairing
 import TerminalGraphics
 

@@ -1,6 +1,7 @@
 import BrowserCore
 import Concurrent
 import Foundation
+import GraphicsSettings
 import Imaging
 import LivePairing
 import MediaFormats
@@ -60,13 +61,13 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     private let pixelBadge: BadgePainter?
     public let pixelOutput: PixelOutput?
 
-    public convenience init(depth: TerminalGraphics.ColorDepth, reason: String, version: String,
+    public convenience init(depth: GraphicsSettings.ColorDepth, reason: String, version: String,
                             environment: [String: String], warn: @escaping @Sendable (String) -> Void) {
         self.init(depth: depth, reason: reason, version: version, environment: environment, warn: warn, mode: .symbols)
     }
 
     /// `environment`: the launch environment (where the freedesktop thumbnail cache is).
-    public init(depth: TerminalGraphics.ColorDepth, reason: String, version: String, environment: [String: String],
+    public init(depth: GraphicsSettings.ColorDepth, reason: String, version: String, environment: [String: String],
                 warn: @escaping @Sendable (String) -> Void,
          mode: GraphicsMode, cellPixelSize: PixelSizeInCells? = nil, maxSixelSize: PixelSizeInCells? = nil,
          badge: BadgePainter? = nil, tmux: TmuxPassthroughTarget? = nil) {

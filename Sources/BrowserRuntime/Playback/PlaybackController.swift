@@ -1,6 +1,7 @@
 import BrowserCore
 import Concurrent
 import Foundation
+import GraphicsSettings
 import Imaging
 import LivePairing
 import MediaFormats
@@ -86,7 +87,7 @@ public final class PlaybackController: Sendable {
     }
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
-    public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
+    public init(depth: GraphicsSettings.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
          onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil,
          soundNote: (@Sendable (String) -> Void)? = nil, soundPlaying: (@Sendable () -> Void)? = nil,

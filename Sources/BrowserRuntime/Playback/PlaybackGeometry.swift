@@ -1,4 +1,5 @@
 import Foundation
+import GraphicsSettings
 import Imaging
 import TerminalGraphics
 import TerminalProtocol

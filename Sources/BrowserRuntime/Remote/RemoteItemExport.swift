@@ -2,6 +2,7 @@ import BrowserCore
 import Concurrent
 import Foundation
 import Library
+import LibraryCore
 import LibrarySources
 import LivePairing
 import MediaFormats

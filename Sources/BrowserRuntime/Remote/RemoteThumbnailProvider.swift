@@ -1,6 +1,7 @@
 import BrowserCore
 import Foundation
 import Library
+import LibraryCore
 import LibrarySources
 import LivePairing
 import TerminalGraphics

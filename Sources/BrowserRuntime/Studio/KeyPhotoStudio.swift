@@ -1,6 +1,7 @@
 import BrowserCore
 import Foundation
 import Concurrent
+import GraphicsSettings
 import Imaging
 import LivePairing
 import LiveStudio
@@ -45,7 +46,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
 
     /// `depth` nil: the terminal has no colours (no frames are drawn; writing still works). `wake` wakes the
     /// event loop when a preview frame is ready (`takeNewFrame`).
-    public init(depth: TerminalGraphics.ColorDepth?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
+    public init(depth: GraphicsSettings.ColorDepth?, pixels: PixelOutput?, post: @escaping @Sendable (BrowserAction) -> Void,
                 home: String? = nil, wake: @escaping @Sendable () -> Void = {}) {
         self.home = home
         let previewRenderer: ChafaRenderer?

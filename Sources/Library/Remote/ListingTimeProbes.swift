@@ -1,5 +1,6 @@
 import Concurrent
 import Foundation
+import LibraryCore
 import LibrarySources
 
 /// Header probes of the files an SFTP listing has already confirmed (`SFTPListingConfirmer`), run while the

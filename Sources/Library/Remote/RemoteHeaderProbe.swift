@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 import LibrarySources
 import LivePairing
 import MediaFormats

@@ -1,5 +1,6 @@
 import Concurrent
 import Foundation
+import LibraryCore
 import LibrarySources
 import LivePairing
 import MediaFormats

@@ -1,3 +1,4 @@
+import LibraryCore
 import LivePairing
 import MediaFormats
 

@@ -1,3 +1,4 @@
+import LibraryCore
 import MediaFormats
 import Foundation
 import LibrarySources

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 import LibraryIndex
 import LivePairing
 import MediaFormats
@@ -44,8 +45,8 @@ public struct TriageStore: Sendable {
     }
 
     /// The reason a remote library's ratings are kept in the index.
-    public static let remoteReason = "livegrid never writes to a remote library"
-    public static let readOnlyReason = "this folder is read-only"
+    public static let remoteReason = TriageIndexReason.remote
+    public static let readOnlyReason = TriageIndexReason.readOnly
 
     /// Where a local item's rating goes: its sidecar unless `access(W_OK)` refuses its folder (asked, not found
     /// out by failing a write: a failed write would be a temporary file tried in the user's folder).
@@ -129,25 +130,11 @@ public struct TriageStore: Sendable {
 
     // MARK: remote items
 
-    /// A remote item as the store keys it: its primary file's location (see `location(ofRemote:)`) and what
-    /// the listing said about that file.
-    public struct RemoteSubject: Sendable, Hashable {
-        public var itemID: String
-        public var location: String
-        public var file: MediaFile
-        public var displayName: String
-        public init(itemID: String, location: String, file: MediaFile, displayName: String) {
-            self.itemID = itemID
-            self.location = location
-            self.file = file
-            self.displayName = displayName
-        }
-    }
+    /// A remote item as the store keys it (LibraryCore, so the browser's state names it without SQLite).
+    public typealias RemoteSubject = RemoteTriageSubject
 
-    /// The key of a remote file: its URL as shown (no user or password: `BrowserState.displayString`) with
-    /// percent-escapes decoded, so `scan`'s paths (the shown URL of the folder plus decoded names) and the
-    /// browser's URLs name a file alike.
-    public static func location(ofRemote shown: String) -> String { shown.removingPercentEncoding ?? shown }
+    /// The key of a remote file (`RemoteTriageSubject.location(ofRemote:)`).
+    public static func location(ofRemote shown: String) -> String { RemoteTriageSubject.location(ofRemote: shown) }
 
     /// Subjects for items whose paths are already their shown URLs (a remote `scan`'s items).
     public static func remoteSubjects(ofScanned items: [LibraryItem]) -> [RemoteSubject] {

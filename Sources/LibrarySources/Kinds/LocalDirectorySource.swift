@@ -2,6 +2,7 @@ import Concurrent
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LibraryCore
 #endif
 
 /// A directory on this machine (`file://` URLs), through the same verbs as the remote kinds: what lets one

@@ -2,6 +2,7 @@ import Concurrent
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LibraryCore
 #endif
 
 /// A bucket (or a prefix in it) of S3-compatible object storage: `s3://BUCKET/PREFIX/`. Listed with

@@ -2,6 +2,7 @@ import Concurrent
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LibraryCore
 #endif
 
 /// Downloads remote files into the cache in the background: a few at a time, most wanted first, resumable,

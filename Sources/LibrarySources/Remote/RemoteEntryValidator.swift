@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 
 /// Decides whether a listing entry is safe: a server (or a file name on it) must never make us reach a path
 /// outside the listed directory, or create a cache/local name that is not one plain path segment.
@@ -100,15 +101,8 @@ public enum RemoteEntryValidator {
         return parts.url
     }
 
-    /// The URL with a trailing slash on its path (a directory).
-    public static func directoryURL(_ url: URL) -> URL {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
-        if parts.percentEncodedPath.isEmpty { parts.percentEncodedPath = "/" }
-        if !parts.percentEncodedPath.hasSuffix("/") { parts.percentEncodedPath += "/" }
-        parts.query = nil
-        parts.fragment = nil
-        return parts.url ?? url
-    }
+    /// The URL with a trailing slash on its path (a directory): `RemoteLocation.directoryURL`.
+    public static func directoryURL(_ url: URL) -> URL { RemoteLocation.directoryURL(url) }
 
     static func isControl(_ s: Unicode.Scalar) -> Bool {
         s.value < 0x20 || s.value == 0x7F || (0x80...0x9F).contains(s.value) || s == "\u{2028}" || s == "\u{2029}"

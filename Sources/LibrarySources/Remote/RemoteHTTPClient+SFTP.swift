@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LibraryCore
 #endif
 
 /// One SSH destination as the client knows it: where it really is and the login that worked.

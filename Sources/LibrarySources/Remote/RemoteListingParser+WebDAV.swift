@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
+import LibraryCore
 #endif
 
 extension RemoteListingParser {

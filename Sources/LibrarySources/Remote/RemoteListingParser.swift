@@ -1,10 +1,11 @@
 import Foundation
+import LibraryCore
 
 /// Turns a directory listing body into checked entries. Pure functions of (body, base URL): no network.
 public enum RemoteListingParser {
     /// Entries a listing keeps by default (`remote.max_entries`, `--max-entries`): far above any real folder,
     /// far below what would exhaust memory.
-    public static let defaultMaxEntries = 200_000
+    public static let defaultMaxEntries = RemoteListingLimits.defaultMaxEntries
 
     /// Detects the format and parses (a whole body at once; `RemoteListingStream` is the same parser fed in
     /// pieces). `baseURL` is the directory that was listed.

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 
 /// Parses a directory listing while its bytes arrive, keeping at most `maxEntries` entries: a hostile or huge
 /// listing (1,000,000 names in 27 MB) costs memory for the entries kept, not for the body or a whole-body

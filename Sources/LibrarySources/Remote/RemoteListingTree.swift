@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 
 /// A directory and every folder below it, listed in one walk (`LibrarySource.listTree`: S3, where folders are
 /// only slashes in keys, so one flat listing is the whole tree). Folder 0 is the directory itself; the others

@@ -1,5 +1,6 @@
 import Concurrent
 import Foundation
+import LibraryCore
 
 /// Entries of an SFTP listing that are sure to be in `SFTPListingParser.parse`'s result, found while the two
 /// listings still arrive, so that `scan` can probe them before the last line is read (issue 32.9).

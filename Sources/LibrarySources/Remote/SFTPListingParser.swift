@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 
 /// Reads an SFTP directory from the two listings libcurl gives: the servers' `ls -l`-style long names (type,
 /// size, date, then the name; libcurl appends ` -> target` to links) and the bare names (`DIRLISTONLY`), one

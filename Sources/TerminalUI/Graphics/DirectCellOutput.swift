@@ -2,6 +2,7 @@ import BrowserCore
 import BrowserRuntime
 import CNCurses
 import Foundation
+import GraphicsSettings
 import TerminalGraphics
 import TerminalProtocol
 

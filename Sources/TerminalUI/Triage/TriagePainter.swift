@@ -1,7 +1,9 @@
 import BrowserCore
 import BrowserRuntime
 import CNCurses
+import GraphicsSettings
 import Library
+import LibraryCore
 import LivePairing
 import TerminalGraphics
 

@@ -12,15 +12,6 @@ public struct RemoteLocation: Sendable, Hashable, CustomStringConvertible {
     public final class Prefix: Sendable {
         public let text: String
         public init(text: String) { self.text = text }
-
-        /// The prefix of the entries listed in `directory` (password, query and fragment removed; the user too,
-        /// except for SFTP, whose entries connect as the listing's user, `SFTPListingParser.entryURL`).
-        public static func listing(_ directory: URL) -> Prefix {
-            var parts = URLComponents(url: RemoteEntryValidator.directoryURL(directory), resolvingAgainstBaseURL: false)
-            if !RemoteHTTPClient.isSFTP(directory) { parts?.user = nil }
-            parts?.password = nil
-            return Prefix(text: parts?.string ?? directory.absoluteString)
-        }
     }
 
     private enum Storage: Sendable {

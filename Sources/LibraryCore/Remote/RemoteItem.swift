@@ -1,5 +1,4 @@
 import Foundation
-import LibrarySources
 import LivePairing
 
 /// One grid cell of a remote library: the paired item plus the download state of each of its files.

@@ -1,5 +1,4 @@
 import Foundation
-import LibrarySources
 import LivePairing
 import MediaFormats
 

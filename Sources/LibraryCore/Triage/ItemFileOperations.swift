@@ -1,5 +1,4 @@
 import Foundation
-import LibrarySources
 import LivePairing
 
 /// Trash, move and copy whole library items: a Live Photo's still, its movie and the sidecars go together,

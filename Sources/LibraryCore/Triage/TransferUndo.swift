@@ -1,5 +1,4 @@
 import Foundation
-import LibrarySources
 
 extension ItemFileOperations {
     /// What a copy or move did, kept for `u`: per item, where each file came from and went, and the copy's

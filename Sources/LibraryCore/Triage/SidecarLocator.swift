@@ -60,7 +60,7 @@ public enum SidecarLocator {
         let names = ((try? PathBytes.entries(of: dir.isEmpty ? "." : dir)) ?? []).map(\.name)
         return names.contains { name in
             let ext = (name as NSString).pathExtension.lowercased()
-            return !own.contains(name) && LibraryScanner.mediaExtensions.contains(ext)
+            return !own.contains(name) && LibraryScan.mediaExtensions.contains(ext)
                 && (name as NSString).deletingPathExtension.lowercased() == base
         }
     }

@@ -1,4 +1,4 @@
-import BrowserCore
+import BrowserRuntime
 import Foundation
 import XCTest
 
