@@ -13,17 +13,6 @@ public struct ThumbnailRequestKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(itemID)@\(size)" }
 }
 
-/// The first screen while the scan runs, then visible cells, then the next page, then everything else.
-/// `firstScreen` jobs survive `cancelAll` (the loop cancels what left the screen on every frame, and during the
-/// scan nothing is on screen yet); `cancel` or `shutdown` still drop them.
-public enum ThumbnailPriority: Int, Sendable, Comparable, CaseIterable {
-    case firstScreen = 0
-    case visible = 1
-    case nextPage = 2
-    case background = 3
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// A bounded pool of worker threads (one per core) running thumbnail jobs by priority. `submit` and `cancel`
 /// only take a lock: the caller (the UI loop) never waits. Completions run on a worker thread; the caller
 /// hands them to its own loop. Workers sleep on a semaphore that counts queued jobs (a replaced or cancelled
@@ -40,8 +29,8 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     private struct Queues {
-        /// One FIFO per priority.
-        var byPriority: [[Pending]] = Array(repeating: [], count: ThumbnailPriority.allCases.count)
+        /// One FIFO per lane, most urgent first (see `lane(for:)`).
+        var byPriority: [[Pending]] = Array(repeating: [], count: ThumbnailScheduler.laneCount)
         /// The generation a key's result must carry to be delivered; absent = cancelled.
         var current: [ThumbnailRequestKey: UInt64] = [:]
         var nextGeneration: UInt64 = 1
@@ -58,6 +47,18 @@ public final class ThumbnailScheduler: Sendable {
     private let jobsWaiting = DispatchSemaphore(value: 0)
     public let workerCount: Int
 
+    private static let laneCount = 3
+    /// The first screen while the scan runs, then on-screen pictures (the selected one in the same FIFO, in
+    /// request order: the viewer's picture is asked for alone), then the next page. `firstScreen` jobs survive
+    /// `cancelAll`; `cancel` or `shutdown` still drop them.
+    private static func lane(for urgency: Urgency) -> Int {
+        switch urgency {
+        case .firstScreen: return 0
+        case .play, .selected, .visible: return 1
+        case .prefetch: return 2
+        }
+    }
+
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         workerCount = max(1, workers)
         for i in 0..<workerCount {
@@ -68,7 +69,7 @@ public final class ThumbnailScheduler: Sendable {
     deinit { shutdown() }
 
     /// Queues `job`; replaces any queued or running request with the same key (its result will be dropped).
-    public func submit(_ key: ThumbnailRequestKey, priority: ThumbnailPriority, job: @escaping Job,
+    public func submit(_ key: ThumbnailRequestKey, priority: Urgency, job: @escaping Job,
                        completion: @escaping Completion)
     {
         queues.withLockedValue { queues in
@@ -77,7 +78,7 @@ public final class ThumbnailScheduler: Sendable {
             queues.nextGeneration += 1
             queues.current[key] = generation
             if priority == .firstScreen { queues.firstScreen.insert(key) } else { queues.firstScreen.remove(key) }
-            queues.byPriority[priority.rawValue].append(Pending(key: key, generation: generation, job: job,
+            queues.byPriority[Self.lane(for: priority)].append(Pending(key: key, generation: generation, job: job,
                                                                 completion: completion))
         }
         jobsWaiting.signal()
@@ -85,7 +86,7 @@ public final class ThumbnailScheduler: Sendable {
 
     /// Runs `work` on a worker in `priority`'s queue, under `key` like a picture: work that is not a decode but
     /// should share the pool's cores and order with them (the listing that names the first screen's pictures).
-    public func submit(_ key: ThumbnailRequestKey, priority: ThumbnailPriority, work: @escaping @Sendable () -> Void) {
+    public func submit(_ key: ThumbnailRequestKey, priority: Urgency, work: @escaping @Sendable () -> Void) {
         submit(key, priority: priority, job: {
             work()
             return .failure(.cannotDecode("not a picture"))
@@ -93,13 +94,13 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     /// Moves a queued request to another priority (a cell scrolled into view).
-    public func reprioritize(_ key: ThumbnailRequestKey, to priority: ThumbnailPriority) {
+    public func reprioritize(_ key: ThumbnailRequestKey, to priority: Urgency) {
         queues.withLockedValue { queues in
             for p in queues.byPriority.indices {
                 if let i = queues.byPriority[p].firstIndex(where: { $0.key == key }) {
                     if priority == .firstScreen { queues.firstScreen.insert(key) } else { queues.firstScreen.remove(key) }
                     let pending = queues.byPriority[p].remove(at: i)
-                    queues.byPriority[priority.rawValue].append(pending)
+                    queues.byPriority[Self.lane(for: priority)].append(pending)
                     return
                 }
             }

@@ -1,6 +1,7 @@
 import BrowserCore
 import BrowserRuntime
 import CNCurses
+import Concurrent
 import LivePairing
 import MediaFormats
 import TerminalGraphics
@@ -12,7 +13,7 @@ final class BrowserRenderer {
     var badge: BadgePainter
     let keymap: Keymap
     /// Keys of the pictures the last frame wanted, most wanted first.
-    private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
+    private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: Urgency)] = []
     /// Playback hooks: the movie frame to draw instead of the key photo, and why an item shows LIVE OFF.
     var livePicture: ((LibraryItem, CellRect) -> (image: RenderedImage, serial: Int)?)?
     var liveOffReason: ((LibraryItem) -> String?)?
@@ -271,7 +272,7 @@ final class BrowserRenderer {
     /// the same corner; queues the request either way.
     /// Returns where the picture went (its badge's and mark's corners), or `rect` for a placeholder.
     @discardableResult
-    private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: PicturePriority,
+    private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: Urgency,
                              provider: ThumbnailProvider, painter: ScreenPainter) -> CellRect {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))

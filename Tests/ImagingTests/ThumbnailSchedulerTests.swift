@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import Imaging
 import XCTest
@@ -25,7 +26,7 @@ final class ThumbnailSchedulerTests: XCTestCase {
                          job: { started.signal(); gate.wait(); return .success(PixelFrame(width: 1, height: 1)) },
                          completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
         XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the blocker")
-        scheduler.submit(key("background"), priority: .background, job: { self.frame() },
+        scheduler.submit(key("prefetch"), priority: .prefetch, job: { self.frame() },
                          completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
         scheduler.submit(key("cancelled"), priority: .visible, job: { self.frame() },
                          completion: { k, _ in recorder.add(k.itemID) })
@@ -35,7 +36,7 @@ final class ThumbnailSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.queuedCount, 2)
         gate.signal()
         wait(for: [done], timeout: 30)
-        XCTAssertEqual(recorder.all, ["blocker", "visible", "background"])
+        XCTAssertEqual(recorder.all, ["blocker", "visible", "prefetch"])
     }
 
     func testAResubmittedKeyDropsTheRunningResult() {
@@ -82,5 +83,28 @@ final class ThumbnailSchedulerTests: XCTestCase {
         gate.signal()
         wait(for: [done], timeout: 30)
         XCTAssertEqual(recorder.all, ["blocker", "first", "listing", "visible"])
+    }
+
+    /// One urgency scale, three lanes: the first screen, then on-screen pictures in request order (the selected
+    /// one is not moved ahead of cells asked for before it), then the next page.
+    func testLanesFollowTheUrgencyScale() {
+        let scheduler = ThumbnailScheduler(workers: 1)
+        let recorder = Recorder()
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = expectation(description: "all delivered")
+        done.expectedFulfillmentCount = 5
+        scheduler.submit(key("blocker"), priority: .visible,
+                         job: { started.signal(); gate.wait(); return .success(PixelFrame(width: 1, height: 1)) },
+                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the blocker")
+        for (id, urgency) in [("prefetch", Urgency.prefetch), ("visible", .visible), ("selected", .selected),
+                              ("first", .firstScreen)] {
+            scheduler.submit(key(id), priority: urgency, job: { self.frame() },
+                             completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        }
+        gate.signal()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(recorder.all, ["blocker", "first", "visible", "selected", "prefetch"])
     }
 }

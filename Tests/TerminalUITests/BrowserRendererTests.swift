@@ -1,5 +1,6 @@
 import BrowserCore
 import BrowserRuntime
+import Concurrent
 import Library
 import LivePairing
 import MediaFormats
@@ -14,7 +15,7 @@ final class BrowserRendererTests: XCTestCase {
     private final class FakeProvider: ThumbnailProvider {
         let modeDescription = "symbols: test"
         var pictured: Set<String> = []
-        func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {}
+        func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {}
         func cancelAll(except keep: Set<ThumbnailKey>) {}
         func picture(for key: ThumbnailKey) -> RenderedImage? {
             guard pictured.contains(key.itemID) else { return nil }

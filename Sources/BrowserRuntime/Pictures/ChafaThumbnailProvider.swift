@@ -31,7 +31,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         var rendered: [ThumbnailKey: RenderedImage] = [:]
         var renderedOrder: [ThumbnailKey] = []
         var failed: Set<ThumbnailKey> = []
-        var inFlight: [ThumbnailKey: PicturePriority] = [:]
+        var inFlight: [ThumbnailKey: Urgency] = [:]
         var ready: [ThumbnailKey] = []
         /// Badges of requests in flight (pixel modes draw the badge when the picture is rendered).
         var badges: [ThumbnailKey: LiveBadge] = [:]
@@ -114,8 +114,8 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         }
     }
 
-    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
-        let known: (known: Bool, previous: PicturePriority?) = state.withLockedValue { s in
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {
+        let known: (known: Bool, previous: Urgency?) = state.withLockedValue { s in
             (s.rendered[key] != nil || s.failed.contains(key) || s.prewarming.contains(key), s.inFlight[key])
         }
         if known.known { return }
@@ -123,7 +123,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         if let previous = known.previous {
             if previous != priority {
                 state.withLockedValue { $0.inFlight[key] = priority }
-                scheduler.reprioritize(schedulerKey, to: Self.schedulerPriority(priority))
+                scheduler.reprioritize(schedulerKey, to: priority)
             }
             return
         }
@@ -141,7 +141,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         let size = thumbnailSize(for: key)
         // Symbols: an embedded thumbnail with what the cells can show serves (never stored in the shared cache).
         let options = CellPictureResolution.decodeOptions(mode: renderers.mode, columns: key.width, rows: key.height)
-        scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
+        scheduler.submit(schedulerKey, priority: priority, job: {
             let result = Self.decode(item, size: size, options: options, frames: frames, diskCache: diskCache, notes: notes)
             if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
             return result
@@ -198,10 +198,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// The viewer's 1:1 zoom: the crop of the full-size image (decoded once per photo), rendered at the key's
     /// cells; in pixel modes the crop has exactly the cells' pixels, so it is sent one image pixel per terminal
     /// pixel.
-    private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: PicturePriority) {
+    private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: Urgency) {
         state.withLockedValue { $0.badges[key] = nil }
         let fullSize = self.fullSize, notes = self.notes, cells = pixelCells(key)
-        scheduler.submit(Self.schedulerKey(key), priority: Self.schedulerPriority(priority), job: {
+        scheduler.submit(Self.schedulerKey(key), priority: priority, job: {
             let result = fullSize.frame(for: item).map { frame in
                 // Within the terminal's sixel limit the 1:1 crop covers fewer cells (centred where it is shown).
                 let crop = zoom.crop(imageWidth: frame.width, imageHeight: frame.height,
@@ -355,12 +355,5 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         // A zoomed crop is its own job: the loop's `cancelAll(except:)` must keep it and cancel the old crops.
         let itemID = key.zoom.map { "\(key.itemID)#zoom \($0.centerX),\($0.centerY)" } ?? key.itemID
         return ThumbnailRequestKey(itemID: itemID, size: key.width << 16 | key.height)
-    }
-
-    private static func schedulerPriority(_ priority: PicturePriority) -> Imaging.ThumbnailPriority {
-        switch priority {
-        case .selected, .visible: return .visible
-        case .prefetch: return .nextPage
-        }
     }
 }

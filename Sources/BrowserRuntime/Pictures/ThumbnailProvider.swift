@@ -43,14 +43,6 @@ public struct ZoomedPicture: Sendable, Hashable {
     }
 }
 
-/// Visible cells first, the next page after, full-size viewer pictures before everything.
-public enum PicturePriority: Int, Sendable, Comparable {
-    case prefetch = 0
-    case visible = 1
-    case selected = 2
-    public static func < (a: PicturePriority, b: PicturePriority) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// Makes cell pictures (symbol-mode `RenderedImage`s, sized to fit the key's cells) in the background. The UI thread calls every method and never waits on a decode:
 /// `picture(for:)` answers from memory or says nil (the cell shows a placeholder), and the provider wakes
 /// the loop (`setReadyHandler`), which takes `takeReadyKeys()` to know what to redraw.
@@ -58,7 +50,7 @@ public protocol ThumbnailProvider: AnyObject {
     /// Why pictures look the way they do ("symbols: TERM=xterm-256color"), for the status bar.
     var modeDescription: String { get }
     /// Asks for a picture; repeating a request already queued only updates its priority.
-    func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)
+    func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency)
     /// Cancels every queued or running request whose key is not in `keep` (cells scrolled away).
     func cancelAll(except keep: Set<ThumbnailKey>)
     /// A finished picture, if there is one in memory.
@@ -102,7 +94,7 @@ extension ThumbnailProvider {
 public final class PlaceholderThumbnailProvider: ThumbnailProvider {
     public let modeDescription: String
     public init(reason: String) { modeDescription = reason }
-    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {}
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {}
     public func cancelAll(except keep: Set<ThumbnailKey>) {}
     public func picture(for key: ThumbnailKey) -> RenderedImage? { nil }
     public func hasFailed(_ key: ThumbnailKey) -> Bool { false }

@@ -1,4 +1,5 @@
 import BrowserCore
+import Concurrent
 import Foundation
 import Library
 import LibrarySources
@@ -6,7 +7,7 @@ import LivePairing
 import TerminalGraphics
 
 /// Pictures of remote items: the renderer asks for a cell's picture as for a local item; this turns the ask
-/// into a download of the item (visible cells at `.visible`, the next page at `.background`) and, once the
+/// into a download of the item (visible cells at `.visible`, the next page at `.prefetch`) and, once the
 /// still (or a video's movie) is on disk, into a request to the real provider with the local copy.
 /// Cells scrolled away drop their downloads that have not started, so the queue follows the screen.
 public final class RemoteThumbnailProvider: ThumbnailProvider {
@@ -15,7 +16,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
     private var remoteItems = RemoteItemTable()
     private var directory: URL?
     /// Items whose download this provider asked for, at which priority.
-    private var requested: [String: DownloadPriority] = [:]
+    private var requested: [String: Urgency] = [:]
     /// The kind each item had when its picture was asked for: pixel pictures carry the badge, so a kind that
     /// changes with pairing (a guessed Live Photo that is a lone still) makes the picture again.
     private var kindAtRequest: [String: ItemKind] = [:]
@@ -61,7 +62,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
 
     public var modeDescription: String { inner.modeDescription }
 
-    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {
         guard let remoteItem = remoteItems[key.itemID] else { return }  // folder entries have no picture
         // A picture as soon as the still is on disk and its own info is known (its header probe, or the
         // downloaded copy read locally): never from a name-guessed placeholder, whose missing orientation would
@@ -77,7 +78,9 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
             inner.request(key, item: Self.previewItem(preview), priority: priority)
         }
         guard remoteItem.failure == nil, remoteItem.localItem == nil else { return }
-        let wanted: DownloadPriority = priority == .prefetch ? .background : .visible
+        // A picture's download never ranks above `.visible`: `.play` (front of the queue, past the automatic size
+        // cap) is for the user's own request.
+        let wanted = min(priority, .visible)
         // Symbols: the head's thumbnail is drawn first (pixel modes would send the picture twice).
         if inner.pixelOutput == nil, remoteItem.stillState.localPath == nil, case .notTried = remoteItem.preview,
            previewAsked.insert(id).inserted {

@@ -453,7 +453,7 @@ public final class RemoteLibrary: Sendable {
     // MARK: downloads
 
     /// Downloads every file of an item (the grid calls this for visible items).
-    public func download(_ id: String, priority: DownloadPriority = .visible) {
+    public func download(_ id: String, priority: Urgency = .visible) {
         guard let item = items.first(where: { $0.id == id }) else { return }
         for (url, name) in [(item.stillURL, item.item.still?.path), (item.movieURL, item.item.movie?.path)] {
             guard let url else { continue }
@@ -520,7 +520,7 @@ public final class RemoteLibrary: Sendable {
     }
 
     /// Downloads an item's movie only (its still waits until its preview is known not to serve).
-    public func downloadMovie(_ id: String, priority: DownloadPriority = .visible) {
+    public func downloadMovie(_ id: String, priority: Urgency = .visible) {
         guard let item = items.first(where: { $0.id == id }), let url = item.movieURL else { return }
         let entry = item.item.movie.flatMap { n in state.withLockedValue { s in s.entry(named: n.path) } }
         downloads.request(url, priority: priority, expectedSize: entry?.size, expectedETag: entry?.etag)
