@@ -1,28 +1,18 @@
 import Concurrent
 import Foundation
 
-/// What a thumbnail request is for: the item and the pixel size. A new request with the same key replaces the
-/// old one; results of replaced or cancelled requests are dropped.
-public struct ThumbnailRequestKey: Hashable, Sendable, CustomStringConvertible {
-    public var itemID: String
-    public var size: Int
-    public init(itemID: String, size: Int) {
-        self.itemID = itemID
-        self.size = size
-    }
-    public var description: String { "\(itemID)@\(size)" }
-}
-
 /// A bounded pool of worker threads (one per core) running thumbnail jobs by priority. `submit` and `cancel`
 /// only take a lock: the caller (the UI loop) never waits. Completions run on a worker thread; the caller
 /// hands them to its own loop. Workers sleep on a semaphore that counts queued jobs (a replaced or cancelled
 /// job leaves one spare count behind: a worker wakes, finds nothing, and sleeps again).
-public final class ThumbnailScheduler: Sendable {
+/// `Key` is what a request is for (the picture provider's typed `ThumbnailKey`): a new request with the same key
+/// replaces the old one; results of replaced or cancelled requests are dropped.
+public final class ThumbnailScheduler<Key: Hashable & Sendable>: Sendable {
     public typealias Job = @Sendable () -> Result<PixelFrame, ImagingError>
-    public typealias Completion = @Sendable (ThumbnailRequestKey, Result<PixelFrame, ImagingError>) -> Void
+    public typealias Completion = @Sendable (Key, Result<PixelFrame, ImagingError>) -> Void
 
     private struct Pending: Sendable {
-        var key: ThumbnailRequestKey
+        var key: Key
         var generation: UInt64
         var job: Job
         var completion: Completion
@@ -32,13 +22,13 @@ public final class ThumbnailScheduler: Sendable {
         /// One FIFO per lane, most urgent first (see `lane(for:)`).
         var byPriority: [[Pending]] = Array(repeating: [], count: ThumbnailScheduler.laneCount)
         /// The generation a key's result must carry to be delivered; absent = cancelled.
-        var current: [ThumbnailRequestKey: UInt64] = [:]
+        var current: [Key: UInt64] = [:]
         var nextGeneration: UInt64 = 1
         var stopping = false
         /// Keys whose request has the `firstScreen` priority (kept by `cancelAll`).
-        var firstScreen: Set<ThumbnailRequestKey> = []
+        var firstScreen: Set<Key> = []
 
-        mutating func removeQueued(_ key: ThumbnailRequestKey) {
+        mutating func removeQueued(_ key: Key) {
             for p in byPriority.indices { byPriority[p].removeAll { $0.key == key } }
         }
     }
@@ -47,10 +37,10 @@ public final class ThumbnailScheduler: Sendable {
     private let jobsWaiting = DispatchSemaphore(value: 0)
     public let workerCount: Int
 
-    private static let laneCount = 3
     /// The first screen while the scan runs, then on-screen pictures (the selected one in the same FIFO, in
     /// request order: the viewer's picture is asked for alone), then the next page. `firstScreen` jobs survive
     /// `cancelAll`; `cancel` or `shutdown` still drop them.
+    private static var laneCount: Int { 3 }
     private static func lane(for urgency: Urgency) -> Int {
         switch urgency {
         case .firstScreen: return 0
@@ -69,7 +59,7 @@ public final class ThumbnailScheduler: Sendable {
     deinit { shutdown() }
 
     /// Queues `job`; replaces any queued or running request with the same key (its result will be dropped).
-    public func submit(_ key: ThumbnailRequestKey, priority: Urgency, job: @escaping Job,
+    public func submit(_ key: Key, priority: Urgency, job: @escaping Job,
                        completion: @escaping Completion)
     {
         queues.withLockedValue { queues in
@@ -86,7 +76,7 @@ public final class ThumbnailScheduler: Sendable {
 
     /// Runs `work` on a worker in `priority`'s queue, under `key` like a picture: work that is not a decode but
     /// should share the pool's cores and order with them (the listing that names the first screen's pictures).
-    public func submit(_ key: ThumbnailRequestKey, priority: Urgency, work: @escaping @Sendable () -> Void) {
+    public func submit(_ key: Key, priority: Urgency, work: @escaping @Sendable () -> Void) {
         submit(key, priority: priority, job: {
             work()
             return .failure(.cannotDecode("not a picture"))
@@ -94,7 +84,7 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     /// Moves a queued request to another priority (a cell scrolled into view).
-    public func reprioritize(_ key: ThumbnailRequestKey, to priority: Urgency) {
+    public func reprioritize(_ key: Key, to priority: Urgency) {
         queues.withLockedValue { queues in
             for p in queues.byPriority.indices {
                 if let i = queues.byPriority[p].firstIndex(where: { $0.key == key }) {
@@ -108,7 +98,7 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     /// Forgets a request: removed from the queue if waiting, its result dropped if running.
-    public func cancel(_ key: ThumbnailRequestKey) {
+    public func cancel(_ key: Key) {
         queues.withLockedValue { queues in
             queues.removeQueued(key)
             queues.current[key] = nil
@@ -117,7 +107,7 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     /// Cancels every request whose key is not in `keep` (the new visible page), except `firstScreen` ones.
-    public func cancelAll(except keep: Set<ThumbnailRequestKey> = []) {
+    public func cancelAll(except keep: Set<Key> = []) {
         queues.withLockedValue { queues in
             let kept = keep.union(queues.firstScreen)
             for p in queues.byPriority.indices { queues.byPriority[p].removeAll { !kept.contains($0.key) } }

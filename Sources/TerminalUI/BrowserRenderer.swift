@@ -280,7 +280,7 @@ final class BrowserRenderer {
         if let (frame, serial) = livePicture?(item, rect), frame.rows > 0 {
             // A playing movie: each frame is its own picture, replacing the key photo in place. The badge is
             // composited into symbol cells here (pixel frames carry it in their pixels already).
-            let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, movieFrame: serial)
+            let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, variant: .movieFrame(serial))
             return output.show(badge.badged(frame, item: item, liveOff: liveOff), key: frameKey, in: rect, painter: painter)
         } else if let picture = provider.picture(for: key), picture.rows > 0 {
             let placement = output.show(badge.badged(picture, item: item, liveOff: liveOff), key: key, in: rect,
@@ -377,7 +377,7 @@ final class BrowserRenderer {
     /// sixel terminal's size limit), `fitted` the whole picture area, where the fitted picture already is.
     private func drawZoomed(_ item: LibraryItem, zoom: ZoomedPicture, in rect: CellRect, fittedIn fitted: CellRect,
                             provider: ThumbnailProvider, painter: ScreenPainter) {
-        let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, zoom: zoom)
+        let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, variant: .zoom(zoom))
         wantedPictures.append((key, item, .selected))
         if let picture = provider.picture(for: key), picture.rows > 0 {
             output.show(picture, key: key, in: rect, painter: painter)
@@ -404,7 +404,8 @@ final class BrowserRenderer {
             painter.text(reason, x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .warning)
         case .showing:
             guard let (image, serial) = effectPreview?(rect), image.rows > 0 else { return }
-            let key = ThumbnailKey(itemID: "effect-preview-\(preview.itemID)", width: rect.width, height: rect.height, movieFrame: serial)
+            let key = ThumbnailKey(itemID: preview.itemID, width: rect.width, height: rect.height,
+                                   variant: .effectPreviewFrame(serial))
             output.show(image, key: key, in: rect, painter: painter)
         }
     }

@@ -14,13 +14,34 @@ import TerminalProtocol
 /// finished `RenderedImage`s to the UI thread through a locked dictionary. The UI thread only ever takes
 /// locks for a moment: it never waits on a decode.
 public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
+    /// What the picture workers run: a picture, or the listing that names the first screen's pictures while
+    /// the scan runs (`prewarm`; one per cell size, a later listing replacing a queued one).
+    enum Job: Hashable, Sendable {
+        case picture(ThumbnailKey)
+        case prewarmListing(columns: Int, rows: Int)
+    }
+
+    /// Decoded pixels are kept by item and freedesktop size; a small embedded thumbnail is kept apart, for
+    /// cells no bigger than those it was taken for.
+    struct FrameKey: Hashable, Sendable {
+        var itemID: String
+        var size: ThumbnailSize
+        /// Set on an embedded thumbnail smaller than `size`: the largest cell box it serves.
+        var servesAtMost: PixelSize?
+        init(itemID: String, size: ThumbnailSize, servesAtMost: PixelSize? = nil) {
+            self.itemID = itemID
+            self.size = size
+            self.servesAtMost = servesAtMost
+        }
+    }
+
     public let modeDescription: String
-    private let scheduler: ThumbnailScheduler
+    private let scheduler: ThumbnailScheduler<Job>
     /// One renderer per worker, so pictures render in parallel.
     private let renderers: ChafaRendererPool
     private let diskCache: ThumbnailCache
     /// Decoded pixels by item and freedesktop size: a resize or zoom re-renders without decoding again.
-    private let frames = ThumbnailMemoryCache<String>(capacityBytes: 256 << 20)
+    private let frames = ThumbnailMemoryCache<FrameKey>(capacityBytes: 256 << 20)
     /// What is wrong with items whose picture failed or shows only part of a damaged file.
     private let notes = PictureNotes()
     /// The viewer's 1:1 zoom: the full-size image of the one photo zoomed, decoded once and kept while the
@@ -119,11 +140,11 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
             (s.rendered[key] != nil || s.failed.contains(key) || s.prewarming.contains(key), s.inFlight[key])
         }
         if known.known { return }
-        let schedulerKey = Self.schedulerKey(key)
+        let job = Job.picture(key)
         if let previous = known.previous {
             if previous != priority {
                 state.withLockedValue { $0.inFlight[key] = priority }
-                scheduler.reprioritize(schedulerKey, to: priority)
+                scheduler.reprioritize(job, to: priority)
             }
             return
         }
@@ -141,7 +162,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         let size = thumbnailSize(for: key)
         // Symbols: an embedded thumbnail with what the cells can show serves (never stored in the shared cache).
         let options = CellPictureResolution.decodeOptions(mode: renderers.mode, columns: key.width, rows: key.height)
-        scheduler.submit(schedulerKey, priority: priority, job: {
+        scheduler.submit(job, priority: priority, job: {
             let result = Self.decode(item, size: size, options: options, frames: frames, diskCache: diskCache, notes: notes)
             if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
             return result
@@ -153,7 +174,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     public func invalidate(itemIDs: Set<String>) {
         guard !itemIDs.isEmpty else { return }
         for id in itemIDs {
-            for size in ThumbnailSize.allCases { frames.remove("\(id)@\(size.rawValue)") }
+            for size in ThumbnailSize.allCases { frames.remove(FrameKey(itemID: id, size: size)) }
             notes.set(nil, for: id)
         }
         state.withLockedValue { s in
@@ -179,7 +200,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     }
 
     public func cancelAll(except keep: Set<ThumbnailKey>) {
-        scheduler.cancelAll(except: Set(keep.map(Self.schedulerKey)))
+        scheduler.cancelAll(except: Set(keep.map(Job.picture)))
         state.withLockedValue { s in
             s.inFlight = s.inFlight.filter { keep.contains($0.key) }
             s.badges = s.badges.filter { keep.contains($0.key) }
@@ -201,7 +222,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: Urgency) {
         state.withLockedValue { $0.badges[key] = nil }
         let fullSize = self.fullSize, notes = self.notes, cells = pixelCells(key)
-        scheduler.submit(Self.schedulerKey(key), priority: priority, job: {
+        scheduler.submit(.picture(key), priority: priority, job: {
             let result = fullSize.frame(for: item).map { frame in
                 // Within the terminal's sixel limit the 1:1 crop covers fewer cells (centred where it is shown).
                 let crop = zoom.crop(imageWidth: frame.width, imageHeight: frame.height,
@@ -253,8 +274,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// per picture.
     public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {
         guard !renderers.mode.isPixelProtocol, width > 0, height > 0 else { return }
-        let listing = ThumbnailRequestKey(itemID: "prewarm listing \(width)x\(height)", size: 0)
-        scheduler.submit(listing, priority: .firstScreen, work: { [weak self] in
+        scheduler.submit(.prewarmListing(columns: width, rows: height), priority: .firstScreen, work: { [weak self] in
             let keys = stills().map { ThumbnailKey(itemID: $0, width: width, height: height) }
             guard let self, !keys.isEmpty else { return }
             // A picture the loop already asked for (the scan finished before this listing ran) keeps its request.
@@ -269,9 +289,9 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
 
     private func submitPrewarm(_ key: ThumbnailKey) {
         let size = thumbnailSize(for: key)
-        let cacheKey = "\(key.itemID)@\(size.rawValue)"
+        let cacheKey = FrameKey(itemID: key.itemID, size: size)
         let frames = self.frames, diskCache = self.diskCache
-        scheduler.submit(Self.schedulerKey(key), priority: .firstScreen, job: {
+        scheduler.submit(.picture(key), priority: .firstScreen, job: {
             guard let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID, size: size) else {
                 return .failure(.cannotDecode("not in the thumbnail cache"))
             }
@@ -316,11 +336,11 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     public func pictureNote(for itemID: String) -> PictureNote? { notes.note(for: itemID) }
 
     private static func decode(_ item: LibraryItem, size: ThumbnailSize, options: DecodeOptions,
-                               frames: ThumbnailMemoryCache<String>,
+                               frames: ThumbnailMemoryCache<FrameKey>,
                                diskCache: ThumbnailCache, notes: PictureNotes) -> Result<PixelFrame, ImagingError> {
-        var cacheKey = "\(item.id)@\(size.rawValue)"
+        var cacheKey = FrameKey(itemID: item.id, size: size)
         // A small embedded thumbnail is kept apart, for cells no bigger than those it was taken for.
-        let smallKey = options.embeddedThumbnailSufficientBox.map { "\(cacheKey)<=\($0.width)x\($0.height)" }
+        let smallKey = options.embeddedThumbnailSufficientBox.map { FrameKey(itemID: item.id, size: size, servesAtMost: $0) }
         if let frame = frames.frame(for: cacheKey) ?? smallKey.flatMap({ frames.frame(for: $0) }) { return .success(frame) }
         do {
             let frame: PixelFrame
@@ -349,11 +369,5 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
             throw ImagingError.cannotDecode("the movie has no video frame")
         }
         return frame.pixels
-    }
-
-    private static func schedulerKey(_ key: ThumbnailKey) -> ThumbnailRequestKey {
-        // A zoomed crop is its own job: the loop's `cancelAll(except:)` must keep it and cancel the old crops.
-        let itemID = key.zoom.map { "\(key.itemID)#zoom \($0.centerX),\($0.centerY)" } ?? key.itemID
-        return ThumbnailRequestKey(itemID: itemID, size: key.width << 16 | key.height)
     }
 }

@@ -5,22 +5,43 @@ import Imaging
 import LivePairing
 import TerminalGraphics
 
-/// Which picture of which item at which size: the signature a request is cached and cancelled by.
+/// Which picture of which item at which size: the signature a request is cached, scheduled and cancelled by,
+/// and the outputs place pictures by. Every field is typed (issue 27 item 5: no ids built from strings).
 public struct ThumbnailKey: Sendable, Hashable {
+    /// Which picture of the item.
+    public enum Variant: Sendable, Hashable {
+        /// The item's picture: its still, or a movie's poster frame.
+        case picture
+        /// A frame of the item's playing movie: each frame is its own picture for the tty writer.
+        case movieFrame(Int)
+        /// A frame of the studio's sharing-effect preview of the item (not the item's own picture).
+        case effectPreviewFrame(Int)
+        /// The viewer's 1:1 zoom: the crop of the full-size image shown (a new key per crop position, so the
+        /// outputs send again only when the crop moves).
+        case zoom(ZoomedPicture)
+    }
+
     public var itemID: String
+    /// The cells the picture fits in.
     public var width: Int
     public var height: Int
-    /// Set on a playing movie's frames (pixel modes): each frame is its own picture for the tty writer.
-    public var movieFrame: Int?
-    /// Set on the viewer's 1:1 zoom: the crop of the full-size image shown (a new key per crop position, so the
-    /// outputs send again only when the crop moves).
-    public var zoom: ZoomedPicture?
-    public init(itemID: String, width: Int, height: Int, movieFrame: Int? = nil, zoom: ZoomedPicture? = nil) {
+    public var variant: Variant
+    public init(itemID: String, width: Int, height: Int, variant: Variant = .picture) {
         self.itemID = itemID
         self.width = width
         self.height = height
-        self.movieFrame = movieFrame
-        self.zoom = zoom
+        self.variant = variant
+    }
+
+    /// The serial of a movie's (or effect preview's) frame: the outputs replace such pictures in place.
+    public var movieFrame: Int? {
+        switch variant {
+        case .movieFrame(let serial), .effectPreviewFrame(let serial): return serial
+        case .picture, .zoom: return nil
+        }
+    }
+    public var zoom: ZoomedPicture? {
+        if case .zoom(let zoom) = variant { return zoom } else { return nil }
     }
 }
 
