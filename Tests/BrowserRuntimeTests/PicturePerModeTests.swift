@@ -51,7 +51,7 @@ final class PicturePerModeTests: XCTestCase {
         let picture = try waitForPicture(key, provider: provider)
         XCTAssertEqual(picture.columns, 24)
         let cache = ThumbnailCache(version: "test", environment: ProcessInfo.processInfo.environment)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.thumbnailPath(forFile: photo.id, size: .large)),
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.thumbnailPath(forFile: photo.primary.path, size: .large)),
                        "a 160x120 Exif thumbnail is no 256 px freedesktop thumbnail")
 
         // Pixel modes need the cells' pixels: the 256 px thumbnail is decoded and shared with file managers.
@@ -60,7 +60,7 @@ final class PicturePerModeTests: XCTestCase {
                                            mode: .sixels, cellPixelSize: PixelSizeInCells(width: 10, height: 20))
         sixel.request(key, item: photo, priority: .visible)
         _ = try waitForPicture(key, provider: sixel)
-        XCTAssertEqual(cache.cached(forFile: photo.id, size: .large)?.size, PixelSize(width: 256, height: 192))
+        XCTAssertEqual(cache.cached(forFile: photo.primary.path, size: .large)?.size, PixelSize(width: 256, height: 192))
     }
 
     func testASixelPictureScrolledBackToIsNotEncodedAgain() throws {

@@ -14,7 +14,7 @@ final class BrowserRendererTests: XCTestCase {
     /// Pictures on demand: symbol pictures for the items in `pictured`, filling the cells asked for.
     private final class FakeProvider: ThumbnailProvider {
         let modeDescription = "symbols: test"
-        var pictured: Set<String> = []
+        var pictured: Set<ItemID> = []
         func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {}
         func cancelAll(except keep: Set<ThumbnailKey>) {}
         func picture(for key: ThumbnailKey) -> RenderedImage? {

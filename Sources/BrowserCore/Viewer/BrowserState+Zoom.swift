@@ -1,3 +1,5 @@
+import LivePairing
+
 /// The viewer's 1:1 zoom and pan (issue 31.3): `z` zooms to 100 % around the last click in the picture (or the
 /// centre), hjkl/arrows/the wheel pan, `z` or Esc fits again. Leaving the photo fits again.
 extension BrowserState {
@@ -87,7 +89,7 @@ extension BrowserState {
 
 /// Where the last click in the fitted viewer landed, as a fraction of the image.
 public struct ViewerClickPoint: Sendable, Hashable {
-    public var itemID: String
+    public var itemID: ItemID
     public var x: Double
     public var y: Double
 }

@@ -36,11 +36,11 @@ public struct ZoomCrop: Sendable, Hashable {
 /// The viewer's 1:1 zoom (`z`, as Lightroom's Z): which item, and where the crop's centre is, as a fraction of
 /// the upright image's width and height (the state rarely knows the image's pixels; the picture pipeline does).
 public struct ViewerZoom: Sendable, Hashable {
-    public var itemID: String
+    public var itemID: ItemID
     public var centerX: Double
     public var centerY: Double
 
-    public init(itemID: String, centerX: Double = 0.5, centerY: Double = 0.5) {
+    public init(itemID: ItemID, centerX: Double = 0.5, centerY: Double = 0.5) {
         self.itemID = itemID
         self.centerX = min(max(centerX, 0), 1)
         self.centerY = min(max(centerY, 0), 1)

@@ -24,11 +24,11 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// Decoded pixels are kept by item and freedesktop size; a small embedded thumbnail is kept apart, for
     /// cells no bigger than those it was taken for.
     struct FrameKey: Hashable, Sendable {
-        var itemID: String
+        var itemID: ItemID
         var size: ThumbnailSize
         /// Set on an embedded thumbnail smaller than `size`: the largest cell box it serves.
         var servesAtMost: PixelSize?
-        init(itemID: String, size: ThumbnailSize, servesAtMost: PixelSize? = nil) {
+        init(itemID: ItemID, size: ThumbnailSize, servesAtMost: PixelSize? = nil) {
             self.itemID = itemID
             self.size = size
             self.servesAtMost = servesAtMost
@@ -57,7 +57,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         /// Badges of requests in flight (pixel modes draw the badge when the picture is rendered).
         var badges: [ThumbnailKey: LiveBadge] = [:]
         /// Live items whose movie could not be played: they show as stills with the LIVE OFF badge.
-        var liveOffIDs: Set<String> = []
+        var liveOffIDs: Set<ItemID> = []
         /// First-screen pictures being made from the disk cache while the scan runs (see `prewarm`); a request
         /// for one of them waits for it instead of decoding the same file twice.
         var prewarming: Set<ThumbnailKey> = []
@@ -171,7 +171,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         })
     }
 
-    public func invalidate(itemIDs: Set<String>) {
+    public func invalidate(itemIDs: Set<ItemID>) {
         guard !itemIDs.isEmpty else { return }
         for id in itemIDs {
             for size in ThumbnailSize.allCases { frames.remove(FrameKey(itemID: id, size: size)) }
@@ -186,7 +186,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
 
     /// Pixel modes: these items' movies could not be played, so their pictures are drawn again with the
     /// LIVE OFF badge (symbol mode composites the badge when drawing and needs nothing).
-    public func markLiveOff(itemIDs: Set<String>) {
+    public func markLiveOff(itemIDs: Set<ItemID>) {
         guard pixelBadge != nil, !itemIDs.isEmpty else { return }
         state.withLockedValue { s in
             let added = itemIDs.subtracting(s.liveOffIDs)
@@ -272,7 +272,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// the picture workers (the one decode pool), with the `firstScreen` priority that the loop's per-frame
     /// `cancelAll` leaves alone: first `stills` (item ids, i.e. still paths, in display order), then one job
     /// per picture.
-    public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {
+    public func prewarm(stills: @escaping @Sendable () -> [ItemID], width: Int, height: Int) {
         guard !renderers.mode.isPixelProtocol, width > 0, height > 0 else { return }
         scheduler.submit(.prewarmListing(columns: width, rows: height), priority: .firstScreen, work: { [weak self] in
             let keys = stills().map { ThumbnailKey(itemID: $0, width: width, height: height) }
@@ -292,7 +292,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         let cacheKey = FrameKey(itemID: key.itemID, size: size)
         let frames = self.frames, diskCache = self.diskCache
         scheduler.submit(.picture(key), priority: .firstScreen, job: {
-            guard let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID, size: size) else {
+            guard let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID.rawValue, size: size) else {
                 return .failure(.cannotDecode("not in the thumbnail cache"))
             }
             frames.insert(frame, for: cacheKey)
@@ -333,7 +333,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
                                 cell: renderers.cellPixelSize)
     }
 
-    public func pictureNote(for itemID: String) -> PictureNote? { notes.note(for: itemID) }
+    public func pictureNote(for itemID: ItemID) -> PictureNote? { notes.note(for: itemID) }
 
     private static func decode(_ item: LibraryItem, size: ThumbnailSize, options: DecodeOptions,
                                frames: ThumbnailMemoryCache<FrameKey>,

@@ -21,12 +21,12 @@ public struct ThumbnailKey: Sendable, Hashable {
         case zoom(ZoomedPicture)
     }
 
-    public var itemID: String
+    public var itemID: ItemID
     /// The cells the picture fits in.
     public var width: Int
     public var height: Int
     public var variant: Variant
-    public init(itemID: String, width: Int, height: Int, variant: Variant = .picture) {
+    public init(itemID: ItemID, width: Int, height: Int, variant: Variant = .picture) {
         self.itemID = itemID
         self.width = width
         self.height = height
@@ -88,25 +88,25 @@ public protocol ThumbnailProvider: AnyObject {
     var zoomCellPixels: ZoomCellPixels { get }
     /// Starts making pictures of `width`x`height` cells for the item ids `stills` returns (evaluated in the
     /// background) before they are requested: the first screen while the scan runs. Best effort.
-    func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int)
+    func prewarm(stills: @escaping @Sendable () -> [ItemID], width: Int, height: Int)
     /// Forgets every picture of these items: their files changed (rotated in place, replaced), so the
     /// pictures in memory are stale. The freedesktop cache notices by itself (its entries carry the mtime).
-    func invalidate(itemIDs: Set<String>)
+    func invalidate(itemIDs: Set<ItemID>)
     /// These live items' movies could not be played: pictures with a badge drawn in (pixel modes) are made
     /// again with LIVE OFF.
-    func markLiveOff(itemIDs: Set<String>)
+    func markLiveOff(itemIDs: Set<ItemID>)
 
     /// What is wrong with an item's file, once its picture failed or showed only part of a damaged file.
-    func pictureNote(for itemID: String) -> PictureNote?
+    func pictureNote(for itemID: ItemID) -> PictureNote?
 }
 
 extension ThumbnailProvider {
     public var pixelOutput: PixelOutput? { nil }
     public var zoomCellPixels: ZoomCellPixels { .symbols }
-    public func pictureNote(for itemID: String) -> PictureNote? { nil }
-    public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
-    public func invalidate(itemIDs: Set<String>) {}
-    public func markLiveOff(itemIDs: Set<String>) {}
+    public func pictureNote(for itemID: ItemID) -> PictureNote? { nil }
+    public func prewarm(stills: @escaping @Sendable () -> [ItemID], width: Int, height: Int) {}
+    public func invalidate(itemIDs: Set<ItemID>) {}
+    public func markLiveOff(itemIDs: Set<ItemID>) {}
     public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) {}
 }
 
@@ -155,7 +155,7 @@ public struct PictureNote: Sendable, Equatable {
 
 /// Notes by item id, written by decode workers, read by the UI thread.
 public final class PictureNotes: Sendable {
-    private let notes = Locked<[String: PictureNote]>([:])
-    public func set(_ note: PictureNote?, for itemID: String) { notes.withLockedValue { $0[itemID] = note } }
-    public func note(for itemID: String) -> PictureNote? { notes.withLockedValue { $0[itemID] } }
+    private let notes = Locked<[ItemID: PictureNote]>([:])
+    public func set(_ note: PictureNote?, for itemID: ItemID) { notes.withLockedValue { $0[itemID] = note } }
+    public func note(for itemID: ItemID) -> PictureNote? { notes.withLockedValue { $0[itemID] } }
 }

@@ -16,18 +16,18 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
     private var remoteItems = RemoteItemTable()
     private var directory: URL?
     /// Items whose download this provider asked for, at which priority.
-    private var requested: [String: Urgency] = [:]
+    private var requested: [ItemID: Urgency] = [:]
     /// The kind each item had when its picture was asked for: pixel pictures carry the badge, so a kind that
     /// changes with pairing (a guessed Live Photo that is a lone still) makes the picture again.
-    private var kindAtRequest: [String: ItemKind] = [:]
+    private var kindAtRequest: [ItemID: ItemKind] = [:]
     /// Items drawn from their preview (the Exif thumbnail in the still's head): drawn again from the still
     /// once it is here.
-    private var shownFromPreview: Set<String> = []
+    private var shownFromPreview: Set<ItemID> = []
     /// Items whose still's download waits for their preview (symbols: a preview that covers the cell makes
     /// the whole still unnecessary; issue 28.1).
-    private var stillDeferred: Set<String> = []
+    private var stillDeferred: Set<ItemID> = []
     /// Items whose preview was asked for (once each: the library looks the item up in its whole listing).
-    private var previewAsked: Set<String> = []
+    private var previewAsked: Set<ItemID> = []
 
     public init(inner: ThumbnailProvider, session: RemoteSession) {
         self.inner = inner
@@ -143,7 +143,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
         }
     }
 
-    public func invalidate(itemIDs: Set<String>) { inner.invalidate(itemIDs: itemIDs) }
+    public func invalidate(itemIDs: Set<ItemID>) { inner.invalidate(itemIDs: itemIDs) }
     public func picture(for key: ThumbnailKey) -> RenderedImage? { inner.picture(for: key) }
     public func hasFailed(_ key: ThumbnailKey) -> Bool { inner.hasFailed(key) }
     public func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }
