@@ -17,8 +17,8 @@ extension BrowserState {
     /// item's pixel size is known.
     var zoomVisibleFraction: (width: Double?, height: Double?) {
         guard let size = selectedItem?.uprightPixelSize, let rect = viewerZoomRect else { return (nil, nil) }
-        let crop = ViewerZoom(itemID: "").crop(imageWidth: size.width, imageHeight: size.height, columns: rect.width,
-                                               rows: rect.height, cell: zoomCellPixels)
+        let crop = ViewerZoom.crop(centerX: 0.5, centerY: 0.5, imageWidth: size.width, imageHeight: size.height,
+                                   columns: rect.width, rows: rect.height, cell: zoomCellPixels)
         return (Double(crop.width) / Double(size.width), Double(crop.height) / Double(size.height))
     }
 

@@ -59,8 +59,8 @@ public struct ZoomedPicture: Sendable, Hashable {
 
     /// The crop of a full-size image of this size that the key's cells show.
     public func crop(imageWidth: Int, imageHeight: Int, columns: Int, rows: Int) -> ZoomCrop {
-        ViewerZoom(itemID: "", centerX: Double(centerX) / 10_000, centerY: Double(centerY) / 10_000)
-            .crop(imageWidth: imageWidth, imageHeight: imageHeight, columns: columns, rows: rows, cell: cell)
+        ViewerZoom.crop(centerX: Double(centerX) / 10_000, centerY: Double(centerY) / 10_000, imageWidth: imageWidth,
+                        imageHeight: imageHeight, columns: columns, rows: rows, cell: cell)
     }
 }
 
