@@ -90,6 +90,17 @@ public final class ThumbnailMemoryCache<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Removes every picture whose key matches (all the sizes and variants of a changed file).
+    public func removeAll(where matches: (Key) -> Bool) {
+        lru.withLockedValue { lru in
+            for (key, node) in lru.entries.filter({ matches($0.key) }) {
+                lru.entries[key] = nil
+                lru.unlink(node)
+                lru.totalBytes -= node.frame.byteCount
+            }
+        }
+    }
+
     public func removeAll() {
         lru.withLockedValue { $0 = LRU() }
     }

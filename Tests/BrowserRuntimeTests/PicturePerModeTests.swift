@@ -63,6 +63,28 @@ final class PicturePerModeTests: XCTestCase {
         XCTAssertEqual(cache.cached(forFile: photo.primary.path, size: .large)?.size, PixelSize(width: 256, height: 192))
     }
 
+    /// A changed file (rotated or replaced in place) is drawn again from its new bytes: `invalidate` also drops
+    /// the decoded Exif thumbnail kept for small cells (the string keys of that frame were never removed).
+    func testAReplacedFileDropsItsExifThumbnailFrame() throws {
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in })
+        let photo = try item("photo.jpg")
+        let key = ThumbnailKey(itemID: photo.id, width: 24, height: 12)
+        provider.request(key, item: photo, priority: .visible)
+        let before = try waitForPicture(key, provider: provider)
+
+        let other = try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("motion-photo-v1.jpeg")))
+        try other.write(to: URL(fileURLWithPath: photo.primary.path))
+        let replaced = LibraryItem(kind: .still, still: MediaFile(path: photo.primary.path, size: UInt64(other.count),
+                                                                  modificationTime: 1,
+                                                                  info: try MediaProbe.probe(path: photo.primary.path)))
+        XCTAssertEqual(replaced.id, photo.id)
+        provider.invalidate(itemIDs: [photo.id])
+        provider.request(key, item: replaced, priority: .visible)
+        let after = try waitForPicture(key, provider: provider)
+        XCTAssertTrue(after.cells != before.cells, "the new file's picture, not the old file's Exif thumbnail")
+    }
+
     func testASixelPictureScrolledBackToIsNotEncodedAgain() throws {
         let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
                                               environment: ProcessInfo.processInfo.environment, warn: { _ in },

@@ -173,10 +173,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
 
     public func invalidate(itemIDs: Set<ItemID>) {
         guard !itemIDs.isEmpty else { return }
-        for id in itemIDs {
-            for size in ThumbnailSize.allCases { frames.remove(FrameKey(itemID: id, size: size)) }
-            notes.set(nil, for: id)
-        }
+        // Every size, and the small Exif thumbnails kept for small cells (these stayed behind while the keys
+        // were strings, and a rotated or replaced photo came back from them unchanged).
+        frames.removeAll { itemIDs.contains($0.itemID) }
+        for id in itemIDs { notes.set(nil, for: id) }
         state.withLockedValue { s in
             for key in s.rendered.keys where itemIDs.contains(key.itemID) { s.rendered[key] = nil }
             s.renderedOrder.removeAll { itemIDs.contains($0.itemID) }
