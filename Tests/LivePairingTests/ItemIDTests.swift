@@ -20,4 +20,10 @@ final class ItemIDTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode([ItemID].self, from: Data(#"["/p/a.heic"]"#.utf8)), ["/p/a.heic"])
         XCTAssertEqual(try JSONDecoder().decode([String].self, from: data), ids.map(\.rawValue))
     }
+
+    /// Sets and dictionaries keyed by item cost what they cost with bare strings (memory per item, issue 17).
+    func testIsLaidOutAsTheStringItWraps() {
+        XCTAssertEqual(MemoryLayout<ItemID>.size, MemoryLayout<String>.size)
+        XCTAssertEqual(MemoryLayout<ItemID>.stride, MemoryLayout<String>.stride)
+    }
 }

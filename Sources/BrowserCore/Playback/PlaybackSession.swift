@@ -1,5 +1,6 @@
-import TerminalProtocol
 import LivePairing
+import TerminalProtocol
+
 /// Why a movie plays.
 public enum PlaybackPurpose: Sendable, Equatable {
     /// Press and hold: the whole movie from the start while held.
