@@ -1,4 +1,5 @@
 import LibraryCore
+import LivePairing
 
 /// A direction of the selection cursor.
 public enum MoveDirection: Sendable, Hashable {
@@ -73,9 +74,9 @@ public enum BrowserAction: Sendable {
 public enum BrowserEffect: Sendable, Equatable {
     case startScan
     case redrawAll
-    case startPlayback(itemID: String)
+    case startPlayback(itemID: ItemID)
     /// Plays the hint of movement of `itemID` (about a second, once).
-    case startHint(itemID: String)
+    case startHint(itemID: ItemID)
     case stopPlayback
     case quit
     /// Network work for a remote library.

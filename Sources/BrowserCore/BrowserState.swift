@@ -137,7 +137,7 @@ public struct BrowserState: Sendable {
         applyFilter(keeping: selectedItem?.id)
     }
 
-    private mutating func applyFilter(keeping selectedID: String?) {
+    private mutating func applyFilter(keeping selectedID: ItemID?) {
         if filter.isEmpty {
             items = allItems
         } else {

@@ -90,6 +90,14 @@ public final class ThumbnailMemoryCache<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Removes every picture whose key matches (all the sizes and variants of a changed file).
+    /// The keys are matched outside the lock (the caller's closure never runs under it); a key another
+    /// thread removed in between is simply absent.
+    public func removeAll(where matches: (Key) -> Bool) {
+        let keys = lru.withLockedValue { Array($0.entries.keys) }
+        for key in keys where matches(key) { remove(key) }
+    }
+
     public func removeAll() {
         lru.withLockedValue { $0 = LRU() }
     }

@@ -1,55 +1,34 @@
 import Concurrent
 import Foundation
 
-/// What a thumbnail request is for: the item and the pixel size. A new request with the same key replaces the
-/// old one; results of replaced or cancelled requests are dropped.
-public struct ThumbnailRequestKey: Hashable, Sendable, CustomStringConvertible {
-    public var itemID: String
-    public var size: Int
-    public init(itemID: String, size: Int) {
-        self.itemID = itemID
-        self.size = size
-    }
-    public var description: String { "\(itemID)@\(size)" }
-}
-
-/// The first screen while the scan runs, then visible cells, then the next page, then everything else.
-/// `firstScreen` jobs survive `cancelAll` (the loop cancels what left the screen on every frame, and during the
-/// scan nothing is on screen yet); `cancel` or `shutdown` still drop them.
-public enum ThumbnailPriority: Int, Sendable, Comparable, CaseIterable {
-    case firstScreen = 0
-    case visible = 1
-    case nextPage = 2
-    case background = 3
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// A bounded pool of worker threads (one per core) running thumbnail jobs by priority. `submit` and `cancel`
 /// only take a lock: the caller (the UI loop) never waits. Completions run on a worker thread; the caller
 /// hands them to its own loop. Workers sleep on a semaphore that counts queued jobs (a replaced or cancelled
 /// job leaves one spare count behind: a worker wakes, finds nothing, and sleeps again).
-public final class ThumbnailScheduler: Sendable {
+/// `Key` is what a request is for (the picture provider's typed `ThumbnailKey`): a new request with the same key
+/// replaces the old one; results of replaced or cancelled requests are dropped.
+public final class ThumbnailScheduler<Key: Hashable & Sendable>: Sendable {
     public typealias Job = @Sendable () -> Result<PixelFrame, ImagingError>
-    public typealias Completion = @Sendable (ThumbnailRequestKey, Result<PixelFrame, ImagingError>) -> Void
+    public typealias Completion = @Sendable (Key, Result<PixelFrame, ImagingError>) -> Void
 
     private struct Pending: Sendable {
-        var key: ThumbnailRequestKey
+        var key: Key
         var generation: UInt64
         var job: Job
         var completion: Completion
     }
 
     private struct Queues {
-        /// One FIFO per priority.
-        var byPriority: [[Pending]] = Array(repeating: [], count: ThumbnailPriority.allCases.count)
+        /// One FIFO per lane, most urgent first (see `lane(for:)`).
+        var byPriority: [[Pending]] = Array(repeating: [], count: ThumbnailScheduler.laneCount)
         /// The generation a key's result must carry to be delivered; absent = cancelled.
-        var current: [ThumbnailRequestKey: UInt64] = [:]
+        var current: [Key: UInt64] = [:]
         var nextGeneration: UInt64 = 1
         var stopping = false
         /// Keys whose request has the `firstScreen` priority (kept by `cancelAll`).
-        var firstScreen: Set<ThumbnailRequestKey> = []
+        var firstScreen: Set<Key> = []
 
-        mutating func removeQueued(_ key: ThumbnailRequestKey) {
+        mutating func removeQueued(_ key: Key) {
             for p in byPriority.indices { byPriority[p].removeAll { $0.key == key } }
         }
     }
@@ -57,6 +36,18 @@ public final class ThumbnailScheduler: Sendable {
     private let queues = Locked(Queues())
     private let jobsWaiting = DispatchSemaphore(value: 0)
     public let workerCount: Int
+
+    /// The first screen while the scan runs, then on-screen pictures (the selected one in the same FIFO, in
+    /// request order: the viewer's picture is asked for alone), then the next page. `firstScreen` jobs survive
+    /// `cancelAll`; `cancel` or `shutdown` still drop them.
+    private static var laneCount: Int { 3 }
+    private static func lane(for urgency: Urgency) -> Int {
+        switch urgency {
+        case .firstScreen: return 0
+        case .play, .selected, .visible: return 1
+        case .prefetch: return 2
+        }
+    }
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         workerCount = max(1, workers)
@@ -68,7 +59,7 @@ public final class ThumbnailScheduler: Sendable {
     deinit { shutdown() }
 
     /// Queues `job`; replaces any queued or running request with the same key (its result will be dropped).
-    public func submit(_ key: ThumbnailRequestKey, priority: ThumbnailPriority, job: @escaping Job,
+    public func submit(_ key: Key, priority: Urgency, job: @escaping Job,
                        completion: @escaping Completion)
     {
         queues.withLockedValue { queues in
@@ -77,7 +68,7 @@ public final class ThumbnailScheduler: Sendable {
             queues.nextGeneration += 1
             queues.current[key] = generation
             if priority == .firstScreen { queues.firstScreen.insert(key) } else { queues.firstScreen.remove(key) }
-            queues.byPriority[priority.rawValue].append(Pending(key: key, generation: generation, job: job,
+            queues.byPriority[Self.lane(for: priority)].append(Pending(key: key, generation: generation, job: job,
                                                                 completion: completion))
         }
         jobsWaiting.signal()
@@ -85,7 +76,7 @@ public final class ThumbnailScheduler: Sendable {
 
     /// Runs `work` on a worker in `priority`'s queue, under `key` like a picture: work that is not a decode but
     /// should share the pool's cores and order with them (the listing that names the first screen's pictures).
-    public func submit(_ key: ThumbnailRequestKey, priority: ThumbnailPriority, work: @escaping @Sendable () -> Void) {
+    public func submit(_ key: Key, priority: Urgency, work: @escaping @Sendable () -> Void) {
         submit(key, priority: priority, job: {
             work()
             return .failure(.cannotDecode("not a picture"))
@@ -93,13 +84,13 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     /// Moves a queued request to another priority (a cell scrolled into view).
-    public func reprioritize(_ key: ThumbnailRequestKey, to priority: ThumbnailPriority) {
+    public func reprioritize(_ key: Key, to priority: Urgency) {
         queues.withLockedValue { queues in
             for p in queues.byPriority.indices {
                 if let i = queues.byPriority[p].firstIndex(where: { $0.key == key }) {
                     if priority == .firstScreen { queues.firstScreen.insert(key) } else { queues.firstScreen.remove(key) }
                     let pending = queues.byPriority[p].remove(at: i)
-                    queues.byPriority[priority.rawValue].append(pending)
+                    queues.byPriority[Self.lane(for: priority)].append(pending)
                     return
                 }
             }
@@ -107,7 +98,7 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     /// Forgets a request: removed from the queue if waiting, its result dropped if running.
-    public func cancel(_ key: ThumbnailRequestKey) {
+    public func cancel(_ key: Key) {
         queues.withLockedValue { queues in
             queues.removeQueued(key)
             queues.current[key] = nil
@@ -116,7 +107,7 @@ public final class ThumbnailScheduler: Sendable {
     }
 
     /// Cancels every request whose key is not in `keep` (the new visible page), except `firstScreen` ones.
-    public func cancelAll(except keep: Set<ThumbnailRequestKey> = []) {
+    public func cancelAll(except keep: Set<Key> = []) {
         queues.withLockedValue { queues in
             let kept = keep.union(queues.firstScreen)
             for p in queues.byPriority.indices { queues.byPriority[p].removeAll { !kept.contains($0.key) } }

@@ -69,7 +69,7 @@ public struct ScanReport: Codable, Sendable {
     public var sections: [Section]?
 
     /// With `triage` (item id -> state; a missing id is unrated), each item says its rating and flag.
-    public init(_ scan: LibraryScan, triage: [String: TriageState]?) {
+    public init(_ scan: LibraryScan, triage: [ItemID: TriageState]?) {
         self.init(scan)
         guard let triage else { return }
         for (index, item) in scan.items.enumerated() where items.indices.contains(index) {

@@ -350,7 +350,7 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
         if let movie { return movie }
         preconditionFailure("a LibraryItem always has a still or a movie")
     }
-    public var id: String { primary.path }
+    public var id: ItemID { ItemID(primary.path) }
 
     /// The facts the item is dated by: the still's when it has a capture date, else the movie's (nil without a
     /// movie). Read in place: `item.still` copied the file (three retains, each a cache miss) for every item
@@ -371,6 +371,7 @@ public struct LibraryItem: Sendable, Hashable, Codable, Identifiable {
     public var primaryFolderPrefix: String { storage.still?.folderPrefix ?? storage.movie?.folderPrefix ?? "" }
 
     /// `id` cut where `MediaFile` cuts a path (after its last "/"), for `hasID`.
+    public static func idParts(_ id: ItemID) -> (folderPrefix: String, name: String) { idParts(id.rawValue) }
     public static func idParts(_ id: String) -> (folderPrefix: String, name: String) {
         let utf8 = id.utf8
         guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", id) }

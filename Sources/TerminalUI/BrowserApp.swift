@@ -61,9 +61,9 @@ public struct BrowserOptions {
 /// Remembers which pictures a local view showed first (`LibraryIndex.firstScreen`), by a key naming the folder,
 /// `-r`, the order, the grouping and the cell size.
 public struct FirstScreenMemory: Sendable {
-    public var load: @Sendable (String) -> [String]
-    public var store: @Sendable ([String], String) -> Void
-    public init(load: @escaping @Sendable (String) -> [String], store: @escaping @Sendable ([String], String) -> Void) {
+    public var load: @Sendable (String) -> [ItemID]
+    public var store: @Sendable ([ItemID], String) -> Void
+    public init(load: @escaping @Sendable (String) -> [ItemID], store: @escaping @Sendable ([ItemID], String) -> Void) {
         self.load = load
         self.store = store
     }
@@ -107,7 +107,7 @@ public final class BrowserApp {
     /// remote listings.
     private let scannedModificationTimes = Locked<[Int: Double]>([:])
     /// What the last local scan found changed, set by its thread before it posts the result.
-    private let changedByLocalScan = Locked<Set<String>?>(nil)
+    private let changedByLocalScan = Locked<Set<ItemID>?>(nil)
     /// Every file (still, then movie) of each item marked when the browser quit, in display order: what
     /// `--print-marked` prints.
     public private(set) var markedFilesAtExit: [String] = []
@@ -410,8 +410,8 @@ public final class BrowserApp {
     /// Keyed by a hash of the primary file's folder and name, not by the id: an id is a string made on demand,
     /// 100,000 of them were ~19 MB kept for the whole session. Two files with one hash (64 bits: about one chance
     /// in 10^9 at 100,000 items) cost at worst a thumbnail made again, or one not refreshed until the next change.
-    private static func changedItems(in scan: LibraryScan, times: inout [Int: Double]) -> Set<String> {
-        var changed: Set<String> = []
+    private static func changedItems(in scan: LibraryScan, times: inout [Int: Double]) -> Set<ItemID> {
+        var changed: Set<ItemID> = []
         times.reserveCapacity(scan.items.count)
         for item in scan.items {
             let primary = item.primary
@@ -506,7 +506,7 @@ public final class BrowserApp {
                 switch request {
                 case .export(let items, let choices, let destination, let stripLocation, _):
                     // The ratings shown (kept in the index under the items' URLs) go along as sidecars.
-                    let ratings = items.reduce(into: [String: TriageState]()) { $0[$1.id] = state.triage.states[$1.id] }
+                    let ratings = items.reduce(into: [ItemID: TriageState]()) { $0[$1.id] = state.triage.states[$1.id] }
                     remoteExport.start(items, choices: choices, destination: destination, stripLocation: stripLocation,
                                        ratings: ratings,
                                        library: remote.current, worker: triageWorker, post: { [inbox] in inbox.post($0) })
@@ -538,7 +538,8 @@ public final class BrowserApp {
     private func prewarmFirstScreen(_ provider: ThumbnailProvider, layout: GridLayout) {
         guard !options.recursive, !layout.isList else { return }
         let path = options.path, count = layout.itemsPerPage
-        provider.prewarm(stills: { LibraryScanner.firstStills(directory: path, count: count) },
+        // A lone still is an item named by its path.
+        provider.prewarm(stills: { LibraryScanner.firstStills(directory: path, count: count).map { ItemID($0) } },
                          width: layout.cellWidth, height: layout.pictureHeight)
     }
 

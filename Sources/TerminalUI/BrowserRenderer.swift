@@ -1,6 +1,7 @@
 import BrowserCore
 import BrowserRuntime
 import CNCurses
+import Concurrent
 import LivePairing
 import MediaFormats
 import TerminalGraphics
@@ -12,7 +13,7 @@ final class BrowserRenderer {
     var badge: BadgePainter
     let keymap: Keymap
     /// Keys of the pictures the last frame wanted, most wanted first.
-    private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)] = []
+    private(set) var wantedPictures: [(key: ThumbnailKey, item: LibraryItem, priority: Urgency)] = []
     /// Playback hooks: the movie frame to draw instead of the key photo, and why an item shows LIVE OFF.
     var livePicture: ((LibraryItem, CellRect) -> (image: RenderedImage, serial: Int)?)?
     var liveOffReason: ((LibraryItem) -> String?)?
@@ -271,7 +272,7 @@ final class BrowserRenderer {
     /// the same corner; queues the request either way.
     /// Returns where the picture went (its badge's and mark's corners), or `rect` for a placeholder.
     @discardableResult
-    private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: PicturePriority,
+    private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: Urgency,
                              provider: ThumbnailProvider, painter: ScreenPainter) -> CellRect {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
@@ -279,7 +280,7 @@ final class BrowserRenderer {
         if let (frame, serial) = livePicture?(item, rect), frame.rows > 0 {
             // A playing movie: each frame is its own picture, replacing the key photo in place. The badge is
             // composited into symbol cells here (pixel frames carry it in their pixels already).
-            let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, movieFrame: serial)
+            let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, variant: .movieFrame(serial))
             return output.show(badge.badged(frame, item: item, liveOff: liveOff), key: frameKey, in: rect, painter: painter)
         } else if let picture = provider.picture(for: key), picture.rows > 0 {
             let placement = output.show(badge.badged(picture, item: item, liveOff: liveOff), key: key, in: rect,
@@ -376,7 +377,7 @@ final class BrowserRenderer {
     /// sixel terminal's size limit), `fitted` the whole picture area, where the fitted picture already is.
     private func drawZoomed(_ item: LibraryItem, zoom: ZoomedPicture, in rect: CellRect, fittedIn fitted: CellRect,
                             provider: ThumbnailProvider, painter: ScreenPainter) {
-        let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, zoom: zoom)
+        let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, variant: .zoom(zoom))
         wantedPictures.append((key, item, .selected))
         if let picture = provider.picture(for: key), picture.rows > 0 {
             output.show(picture, key: key, in: rect, painter: painter)
@@ -403,7 +404,8 @@ final class BrowserRenderer {
             painter.text(failure.description, x: rect.x + 1, y: rect.y + rect.height / 2, width: rect.width - 2, color: .warning)
         case .showing:
             guard let (image, serial) = effectPreview?(rect), image.rows > 0 else { return }
-            let key = ThumbnailKey(itemID: "effect-preview-\(preview.itemID)", width: rect.width, height: rect.height, movieFrame: serial)
+            let key = ThumbnailKey(itemID: preview.itemID, width: rect.width, height: rect.height,
+                                   variant: .effectPreviewFrame(serial))
             output.show(image, key: key, in: rect, painter: painter)
         }
     }

@@ -7,6 +7,7 @@ import GraphicsSettings
 import Library
 import LibraryIndex
 import LibrarySources
+import LivePairing
 import MediaFormats
 import TerminalGraphics
 import TerminalUI
@@ -119,8 +120,9 @@ struct BrowseCommand: ParsableCommand {
             // LIVEGRID_TRACE: the scan's own milestones beside the browser's (where the time to the timeline goes).
             let trace = EventTrace(environment: options.environment.variables)
             options.firstScreenMemory = index.map { index in
-                FirstScreenMemory(load: { index.value.firstScreen(view: $0) },
-                                  store: { index.value.storeFirstScreen($0, view: $1) })
+                // The index keeps the ids as their strings.
+                FirstScreenMemory(load: { index.value.firstScreen(view: $0).map { ItemID($0) } },
+                                  store: { index.value.storeFirstScreen($0.map(\.rawValue), view: $1) })
             }
             options.progressiveScan = { path, recursive, progress, beforeRest in
                 try LibraryScanner.scanProgressively(directory: path, recursive: recursive, index: index?.value,

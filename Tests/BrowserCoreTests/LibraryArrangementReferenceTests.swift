@@ -120,7 +120,7 @@ final class LibraryArrangementReferenceTests: XCTestCase {
                 var folderIndex: [Substring: Int] = [:]
                 var folderNames: [Substring] = []
                 for item in items {
-                    let id = item.id
+                    let id = item.id.rawValue
                     let folder = id.utf8.lastIndex(of: UInt8(ascii: "/")).map { id[..<$0] } ?? ""
                     if folderIndex[folder] == nil {
                         folderIndex[folder] = folderNames.count

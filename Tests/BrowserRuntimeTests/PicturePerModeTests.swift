@@ -51,7 +51,7 @@ final class PicturePerModeTests: XCTestCase {
         let picture = try waitForPicture(key, provider: provider)
         XCTAssertEqual(picture.columns, 24)
         let cache = ThumbnailCache(version: "test", environment: ProcessInfo.processInfo.environment)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.thumbnailPath(forFile: photo.id, size: .large)),
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.thumbnailPath(forFile: photo.primary.path, size: .large)),
                        "a 160x120 Exif thumbnail is no 256 px freedesktop thumbnail")
 
         // Pixel modes need the cells' pixels: the 256 px thumbnail is decoded and shared with file managers.
@@ -60,7 +60,29 @@ final class PicturePerModeTests: XCTestCase {
                                            mode: .sixels, cellPixelSize: PixelSizeInCells(width: 10, height: 20))
         sixel.request(key, item: photo, priority: .visible)
         _ = try waitForPicture(key, provider: sixel)
-        XCTAssertEqual(cache.cached(forFile: photo.id, size: .large)?.size, PixelSize(width: 256, height: 192))
+        XCTAssertEqual(cache.cached(forFile: photo.primary.path, size: .large)?.size, PixelSize(width: 256, height: 192))
+    }
+
+    /// A changed file (rotated or replaced in place) is drawn again from its new bytes: `invalidate` also drops
+    /// the decoded Exif thumbnail kept for small cells (the string keys of that frame were never removed).
+    func testAReplacedFileDropsItsExifThumbnailFrame() throws {
+        let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
+                                              environment: ProcessInfo.processInfo.environment, warn: { _ in })
+        let photo = try item("photo.jpg")
+        let key = ThumbnailKey(itemID: photo.id, width: 24, height: 12)
+        provider.request(key, item: photo, priority: .visible)
+        let before = try waitForPicture(key, provider: provider)
+
+        let other = try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("motion-photo-v1.jpeg")))
+        try other.write(to: URL(fileURLWithPath: photo.primary.path))
+        let replaced = LibraryItem(kind: .still, still: MediaFile(path: photo.primary.path, size: UInt64(other.count),
+                                                                  modificationTime: 1,
+                                                                  info: try MediaProbe.probe(path: photo.primary.path)))
+        XCTAssertEqual(replaced.id, photo.id)
+        provider.invalidate(itemIDs: [photo.id])
+        provider.request(key, item: replaced, priority: .visible)
+        let after = try waitForPicture(key, provider: provider)
+        XCTAssertTrue(after.cells != before.cells, "the new file's picture, not the old file's Exif thumbnail")
     }
 
     func testASixelPictureScrolledBackToIsNotEncodedAgain() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import LivePairing
 import TestSupport
 import XCTest
 @testable import BrowserRuntime
@@ -31,8 +32,8 @@ final class PrewarmTests: XCTestCase {
 
         let provider = ChafaThumbnailProvider(depth: .truecolor, reason: "test", version: "test",
                                               environment: environment, warn: { _ in })
-        let keys = paths.map { ThumbnailKey(itemID: $0, width: 24, height: 12) }
-        provider.prewarm(stills: { paths }, width: 24, height: 12)
+        let keys = paths.map { ThumbnailKey(itemID: ItemID($0), width: 24, height: 12) }
+        provider.prewarm(stills: { paths.map { ItemID($0) } }, width: 24, height: 12)
         var ready: Set<ThumbnailKey> = []
         let deadline = Date().addingTimeInterval(60)
         repeat {

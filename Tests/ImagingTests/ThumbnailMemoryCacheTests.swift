@@ -21,4 +21,19 @@ final class ThumbnailMemoryCacheTests: XCTestCase {
         XCTAssertNil(cache.frame(for: "huge"))
         XCTAssertEqual(cache.count, 3)
     }
+
+    /// A changed file's pictures go at once, whatever their size or variant; the byte count follows, and the
+    /// order of what is left still evicts the least recently used.
+    func testRemovesEveryMatchingKey() {
+        let small = PixelFrame(width: 4, height: 4)   // 64 bytes
+        let cache = ThumbnailMemoryCache<String>(capacityBytes: 256)
+        for key in ["a@normal", "a@large", "b@normal", "a@normal<=160x120"] { cache.insert(small, for: key) }
+        cache.removeAll { $0.hasPrefix("a@") }
+        XCTAssertEqual(cache.count, 1)
+        XCTAssertEqual(cache.totalBytes, 64)
+        XCTAssertNotNil(cache.frame(for: "b@normal"))
+        for key in ["c", "d", "e", "f"] { cache.insert(small, for: key) }   // 5 x 64 > 256: b goes first
+        XCTAssertNil(cache.frame(for: "b@normal"))
+        XCTAssertEqual(cache.count, 4)
+    }
 }

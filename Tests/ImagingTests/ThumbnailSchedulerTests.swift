@@ -1,3 +1,4 @@
+import Concurrent
 import Foundation
 import Imaging
 import XCTest
@@ -10,11 +11,11 @@ final class ThumbnailSchedulerTests: XCTestCase {
         var all: [String] { lock.withLock { order } }
     }
 
-    func key(_ id: String) -> ThumbnailRequestKey { ThumbnailRequestKey(itemID: id, size: 128) }
+    func key(_ id: String) -> String { id }
     func frame() -> Result<PixelFrame, ImagingError> { .success(PixelFrame(width: 1, height: 1)) }
 
     func testPrioritiesCancellationAndStaleResults() {
-        let scheduler = ThumbnailScheduler(workers: 1)
+        let scheduler = ThumbnailScheduler<String>(workers: 1)
         let recorder = Recorder()
         let gate = DispatchSemaphore(value: 0)
         let done = expectation(description: "all delivered")
@@ -23,23 +24,23 @@ final class ThumbnailSchedulerTests: XCTestCase {
         let started = DispatchSemaphore(value: 0)
         scheduler.submit(key("blocker"), priority: .visible,
                          job: { started.signal(); gate.wait(); return .success(PixelFrame(width: 1, height: 1)) },
-                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+                         completion: { k, _ in recorder.add(k); done.fulfill() })
         XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the blocker")
-        scheduler.submit(key("background"), priority: .background, job: { self.frame() },
-                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+        scheduler.submit(key("prefetch"), priority: .prefetch, job: { self.frame() },
+                         completion: { k, _ in recorder.add(k); done.fulfill() })
         scheduler.submit(key("cancelled"), priority: .visible, job: { self.frame() },
-                         completion: { k, _ in recorder.add(k.itemID) })
+                         completion: { k, _ in recorder.add(k) })
         scheduler.submit(key("visible"), priority: .visible, job: { self.frame() },
-                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+                         completion: { k, _ in recorder.add(k); done.fulfill() })
         scheduler.cancel(key("cancelled"))
         XCTAssertEqual(scheduler.queuedCount, 2)
         gate.signal()
         wait(for: [done], timeout: 30)
-        XCTAssertEqual(recorder.all, ["blocker", "visible", "background"])
+        XCTAssertEqual(recorder.all, ["blocker", "visible", "prefetch"])
     }
 
     func testAResubmittedKeyDropsTheRunningResult() {
-        let scheduler = ThumbnailScheduler(workers: 1)
+        let scheduler = ThumbnailScheduler<String>(workers: 1)
         let recorder = Recorder()
         let gate = DispatchSemaphore(value: 0)
         let done = expectation(description: "new result")
@@ -58,7 +59,7 @@ final class ThumbnailSchedulerTests: XCTestCase {
     /// The first screen's pictures (made while the scan runs) survive the loop's per-frame `cancelAll`, run
     /// before visible ones, and a plain `cancel` still drops them.
     func testFirstScreenJobsSurviveCancelAllAndRunFirst() {
-        let scheduler = ThumbnailScheduler(workers: 1)
+        let scheduler = ThumbnailScheduler<String>(workers: 1)
         let recorder = Recorder()
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
@@ -66,14 +67,14 @@ final class ThumbnailSchedulerTests: XCTestCase {
         done.expectedFulfillmentCount = 4
         scheduler.submit(key("blocker"), priority: .visible,
                          job: { started.signal(); gate.wait(); return self.frame() },
-                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+                         completion: { k, _ in recorder.add(k); done.fulfill() })
         XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the blocker")
         scheduler.submit(key("visible"), priority: .visible, job: { self.frame() },
-                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+                         completion: { k, _ in recorder.add(k); done.fulfill() })
         scheduler.submit(key("first"), priority: .firstScreen, job: { self.frame() },
-                         completion: { k, _ in recorder.add(k.itemID); done.fulfill() })
+                         completion: { k, _ in recorder.add(k); done.fulfill() })
         scheduler.submit(key("dropped"), priority: .firstScreen, job: { self.frame() },
-                         completion: { k, _ in recorder.add(k.itemID) })
+                         completion: { k, _ in recorder.add(k) })
         scheduler.submit(key("listing"), priority: .firstScreen, work: { recorder.add("listing"); done.fulfill() })
         scheduler.cancel(key("dropped"))
         // The loop's frame: only "visible" is on screen; the first-screen jobs stay queued.
@@ -82,5 +83,28 @@ final class ThumbnailSchedulerTests: XCTestCase {
         gate.signal()
         wait(for: [done], timeout: 30)
         XCTAssertEqual(recorder.all, ["blocker", "first", "listing", "visible"])
+    }
+
+    /// One urgency scale, three lanes: the first screen, then on-screen pictures in request order (the selected
+    /// one is not moved ahead of cells asked for before it), then the next page.
+    func testLanesFollowTheUrgencyScale() {
+        let scheduler = ThumbnailScheduler<String>(workers: 1)
+        let recorder = Recorder()
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = expectation(description: "all delivered")
+        done.expectedFulfillmentCount = 5
+        scheduler.submit(key("blocker"), priority: .visible,
+                         job: { started.signal(); gate.wait(); return .success(PixelFrame(width: 1, height: 1)) },
+                         completion: { k, _ in recorder.add(k); done.fulfill() })
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the worker took the blocker")
+        for (id, urgency) in [("prefetch", Urgency.prefetch), ("visible", .visible), ("selected", .selected),
+                              ("first", .firstScreen)] {
+            scheduler.submit(key(id), priority: urgency, job: { self.frame() },
+                             completion: { k, _ in recorder.add(k); done.fulfill() })
+        }
+        gate.signal()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(recorder.all, ["blocker", "first", "visible", "selected", "prefetch"])
     }
 }

@@ -76,7 +76,7 @@ final class TriageTests: XCTestCase {
         liveOff.still?.path = "b.jpg"
         liveOff.liveOffReason = "movie missing"
         let still = LibraryItem(kind: .still, still: TriageFixtures.file("c.jpg", .jpeg))
-        let states = ["a.jpg": TriageState(rating: 4), "b.jpg": TriageState(rating: 5, flag: .reject),
+        let states: [ItemID: TriageState] = ["a.jpg": TriageState(rating: 4), "b.jpg": TriageState(rating: 5, flag: .reject),
                       "c.jpg": TriageState(rating: 2, flag: .pick)]
         let all = [live, liveOff, still]
         XCTAssertEqual(TriageFilter(minimumRating: 3).apply(to: all, states: states).map(\.id), ["a.jpg"])

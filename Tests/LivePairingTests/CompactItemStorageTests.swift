@@ -137,7 +137,7 @@ final class RankedPairingTests: XCTestCase {
         ])
         // Mixed with another folder's files, in any order: the folder's items are the same.
         let mixed = LivePairer.pair((folder("b/") + folder("a/")).reversed())
-        XCTAssertEqual(summary(mixed.filter { $0.id.hasPrefix("a/") }), summary(alone))
+        XCTAssertEqual(summary(mixed.filter { $0.id.rawValue.hasPrefix("a/") }), summary(alone))
         XCTAssertEqual(mixed.count, 2 * alone.count)
     }
 }

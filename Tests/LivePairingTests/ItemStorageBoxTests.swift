@@ -51,7 +51,7 @@ final class ItemStorageBoxTests: XCTestCase {
         // Canonically equal paths are equal ids, as String's == says.
         let decomposed = LibraryItem(kind: .still, still: file("E\u{301}t\u{E9}/caf\u{E9}.jpg", date: nil))
         let precomposed = "\u{C9}t\u{E9}/caf\u{E9}.jpg"
-        XCTAssertEqual(decomposed.hasID(LibraryItem.idParts(precomposed)), decomposed.id == precomposed)
+        XCTAssertEqual(decomposed.hasID(LibraryItem.idParts(precomposed)), decomposed.id == ItemID(precomposed))
         let video = LibraryItem(kind: .video, movie: file("v/M.MOV", date: nil, movie: true))
         XCTAssertTrue(video.hasID(LibraryItem.idParts("v/M.MOV")))
     }

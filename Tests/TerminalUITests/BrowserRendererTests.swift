@@ -1,5 +1,6 @@
 import BrowserCore
 import BrowserRuntime
+import Concurrent
 import GraphicsSettings
 import Library
 import LibraryCore
@@ -15,8 +16,8 @@ final class BrowserRendererTests: XCTestCase {
     /// Pictures on demand: symbol pictures for the items in `pictured`, filling the cells asked for.
     private final class FakeProvider: ThumbnailProvider {
         let modeDescription = "symbols: test"
-        var pictured: Set<String> = []
-        func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {}
+        var pictured: Set<ItemID> = []
+        func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {}
         func cancelAll(except keep: Set<ThumbnailKey>) {}
         func picture(for key: ThumbnailKey) -> RenderedImage? {
             guard pictured.contains(key.itemID) else { return nil }

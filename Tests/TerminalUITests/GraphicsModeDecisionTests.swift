@@ -1,4 +1,5 @@
 import BrowserCore
+import LivePairing
 import TerminalProtocol
 import XCTest
 import BrowserRuntime
@@ -53,7 +54,7 @@ final class KittyScrollBytesTests: XCTestCase {
             var placements: [ImagePlacement<ThumbnailKey>] = []
             for row in firstRow..<(firstRow + 3) {
                 for column in 0..<5 {
-                    let key = ThumbnailKey(itemID: "\(row)-\(column)", width: 22, height: 10)
+                    let key = ThumbnailKey(itemID: ItemID("\(row)-\(column)"), width: 22, height: 10)
                     let rect = CellRect(x: column * 24, y: (row - firstRow) * 12, width: 22, height: 10)
                     placements.append(ImagePlacement(key: key, rect: rect))
                 }

@@ -1,5 +1,6 @@
 import BrowserCore
 import BrowserRuntime
+import LivePairing
 import TerminalGraphics
 import TerminalProtocol
 import XCTest
@@ -18,7 +19,7 @@ final class PictureOutputTests: XCTestCase {
     }
 
     private func key(_ index: Int, movieFrame: Int? = nil) -> ThumbnailKey {
-        ThumbnailKey(itemID: "item\(index)", width: 24, height: 8, movieFrame: movieFrame)
+        ThumbnailKey(itemID: ItemID("item\(index)"), width: 24, height: 8, variant: movieFrame.map { .movieFrame($0) } ?? .picture)
     }
 
     /// A picture of 20x8 cells whose payload names it (`#item3#`), in the protocol's framing.

@@ -1,4 +1,6 @@
+import LivePairing
 import TerminalProtocol
+
 /// Why a movie plays.
 public enum PlaybackPurpose: Sendable, Equatable {
     /// Press and hold: the whole movie from the start while held.
@@ -13,12 +15,12 @@ public enum PlaybackPurpose: Sendable, Equatable {
 /// A hint goes idle → loading → playing → idle on its own; a movie that ends or fails goes back to idle.
 public enum PlaybackPhase: Sendable, Equatable {
     case idle
-    case pressed(itemID: String)
-    case loading(itemID: String, purpose: PlaybackPurpose)
-    case playing(itemID: String, purpose: PlaybackPurpose)
-    case returning(itemID: String)
+    case pressed(itemID: ItemID)
+    case loading(itemID: ItemID, purpose: PlaybackPurpose)
+    case playing(itemID: ItemID, purpose: PlaybackPurpose)
+    case returning(itemID: ItemID)
 
-    public var itemID: String? {
+    public var itemID: ItemID? {
         switch self {
         case .idle: return nil
         case .pressed(let id), .loading(let id, _), .playing(let id, _), .returning(let id): return id
@@ -54,14 +56,14 @@ public enum PlayInput: Sendable, Equatable {
 /// What the playback engine reports back (its effects run outside the reducer).
 public enum PlaybackReport: Sendable, Equatable {
     /// The first frame of `itemID` is ready to draw.
-    case firstFrame(itemID: String)
+    case firstFrame(itemID: ItemID)
     /// The movie played to its end, or stopped because its picture area changed.
-    case ended(itemID: String)
+    case ended(itemID: ItemID)
     /// The movie could not start. A permanent failure is the file's fault (remembered as LIVE OFF), not the
     /// screen's (a picture area too small here). A hold says it in the status bar; a hint is quiet.
-    case refused(itemID: String, PlaybackFailure)
+    case refused(itemID: ItemID, PlaybackFailure)
     /// The movie failed while playing (a corrupt stream, no frame at all): LIVE OFF from now on.
-    case failed(itemID: String, PlaybackFailure)
+    case failed(itemID: ItemID, PlaybackFailure)
     /// The stop asked for is done: the key photo shows again.
     case stopped
     /// The current hold's sound is heard (its item gets the sound mark).
@@ -116,9 +118,9 @@ public struct PlaybackSession: Sendable {
     public internal(set) var now: Double = 0
     /// The selection the hint timer runs for, since when (stamped by the next tick of the clock), and whether
     /// its hint already played.
-    public internal(set) var hintCandidate: (itemID: String, since: Double?, done: Bool)?
+    public internal(set) var hintCandidate: (itemID: ItemID, since: Double?, done: Bool)?
     /// Items whose movie failed to play, with the reason: they show as LIVE OFF and do not try again.
-    public internal(set) var failures: [String: PlaybackFailure] = [:]
+    public internal(set) var failures: [ItemID: PlaybackFailure] = [:]
 
     public init() {}
 
@@ -128,12 +130,12 @@ public struct PlaybackSession: Sendable {
     }
 
     /// The item whose hold's sound is heard now (set when the sink says it plays, cleared by the next hold).
-    public internal(set) var soundHeard: String?
+    public internal(set) var soundHeard: ItemID?
 
     /// The small sound mark on the item a hold plays (never a play triangle): "♪" while its sound is heard,
     /// "♪ muted" while sound is off; in a locale that is not UTF-8, "sound" / "muted". nil otherwise (no hold,
     /// a hint, no sound heard: no server, no track).
-    public func soundMark(for itemID: String) -> String? {
+    public func soundMark(for itemID: ItemID) -> String? {
         switch phase {
         case .loading(itemID, .hold), .playing(itemID, .hold): break
         default: return nil

@@ -12,11 +12,11 @@ extension BrowserState {
     }
 
     /// The remote state of a grid item, if the browser shows a remote directory.
-    public func remoteItem(id: String) -> RemoteItem? { remote?.itemsByID[id] }
+    public func remoteItem(id: ItemID) -> RemoteItem? { remote?.itemsByID[id] }
 
     /// What the player should open for `id`: the downloaded copy of a remote item (nil while it is not
     /// playable), or the local item itself.
-    public func playableItem(id: String) -> LibraryItem? {
+    public func playableItem(id: ItemID) -> LibraryItem? {
         if let remote {
             guard let item = remote.itemsByID[id], item.isPlayable else { return nil }
             return item.localItem
@@ -171,7 +171,7 @@ extension BrowserState {
         "this folder lists more than \(limit) entries: only the first \(kept) are shown (raise remote.max_entries or --max-entries)"
     }
 
-    static func folderID(_ entry: RemoteEntry) -> String { entry.name.hasSuffix("/") ? entry.name : entry.name + "/" }
+    static func folderID(_ entry: RemoteEntry) -> ItemID { ItemID(entry.name.hasSuffix("/") ? entry.name : entry.name + "/") }
 
     /// Enter on a folder entry opens it (nil: the selection is not a folder, open the viewer as usual).
     mutating func openRemoteDirectoryIfSelected() -> [BrowserEffect]? {
@@ -190,11 +190,11 @@ extension BrowserState {
         let leaving = remote.url.lastPathComponent + "/"
         self.remote?.parents.removeLast()
         self.remote?.depth -= 1
-        enterRemoteDirectory(parent, selecting: leaving)
+        enterRemoteDirectory(parent, selecting: ItemID(leaving))
         return [.remote(.openParent)]
     }
 
-    private mutating func enterRemoteDirectory(_ url: URL, selecting id: String?) {
+    private mutating func enterRemoteDirectory(_ url: URL, selecting id: ItemID?) {
         remote?.url = url
         remote?.itemsByID = [:]
         remote?.directoriesByID = [:]

@@ -16,11 +16,11 @@ public struct RemoteBrowseState: Sendable {
     /// Why the directory could not be listed (shown in the empty grid).
     public var listingError: String?
     /// The folder entry to select once the listing arrives (the one just left, after going up).
-    public var selectAfterListing: String?
+    public var selectAfterListing: ItemID?
     /// Remote state by item id (the id of `BrowserState.items`' entries).
     public var itemsByID = RemoteItemTable()
     /// Folder entries of the grid by their item id (`name/`, and `../` below the root).
-    public var directoriesByID: [String: RemoteEntry] = [:]
+    public var directoriesByID: [ItemID: RemoteEntry] = [:]
     /// True between the listing and the end of pairing (items are placeholders guessed from names).
     public var isPairing = false
     public var activity: DownloadActivity = .idle
@@ -28,21 +28,21 @@ public struct RemoteBrowseState: Sendable {
     public var showsActivityPanel = false
     /// Space was pressed on an item whose files are still downloading: playback starts when it is playable
     /// (if the key is still held).
-    public var pendingPlayID: String?
+    public var pendingPlayID: ItemID?
 
     /// The id of the parent folder entry shown first below the root.
-    public static let parentID = "../"
+    public static let parentID: ItemID = "../"
 
     public init(url: URL) {
         self.url = url
     }
 
-    public func isDirectory(_ id: String) -> Bool { directoriesByID[id] != nil || id == Self.parentID }
+    public func isDirectory(_ id: ItemID) -> Bool { directoriesByID[id] != nil || id == Self.parentID }
 
     /// Grid entries for folders (before the items): a `LibraryItem` whose only file is `name/`, so the grid,
     /// filter and selection treat it like any cell; the renderer draws it as a folder.
     static func folderItems(_ directories: [RemoteEntry], depth: Int) -> [LibraryItem] {
-        var paths = depth > 0 ? [parentID] : []
+        var paths = depth > 0 ? [parentID.rawValue] : []
         paths += directories.map { $0.name.hasSuffix("/") ? $0.name : $0.name + "/" }
         return paths.map { path in
             LibraryItem(kind: .still, still: MediaFile(path: path, size: 0, modificationTime: 0,
@@ -68,7 +68,7 @@ public enum RemoteAction: Sendable {
 public enum RemoteEffect: Sendable, Equatable {
     case openDirectory(RemoteEntry)
     case openParent
-    case retry(itemID: String)
+    case retry(itemID: ItemID)
     /// Move the item's files (its movie above all) to the front of the download queue.
-    case requestPlay(itemID: String)
+    case requestPlay(itemID: ItemID)
 }

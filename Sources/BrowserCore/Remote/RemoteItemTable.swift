@@ -1,4 +1,5 @@
 import LibraryCore
+import LivePairing
 
 /// Remote items by id, for `RemoteBrowseState.itemsByID`: the items in one array and their positions in a
 /// dictionary. A `[String: RemoteItem]` of a 200,000-entry listing had 524,288 buckets of ~300 bytes each
@@ -6,11 +7,11 @@ import LibraryCore
 /// Reads and writes like the dictionary it replaces (`table[id]`, `table[id] = item`, `[:]`, `values`).
 public struct RemoteItemTable: Sendable, ExpressibleByDictionaryLiteral {
     private var items: [RemoteItem] = []
-    private var positions: [String: Int] = [:]
+    private var positions: [ItemID: Int] = [:]
 
     public init() {}
 
-    public init(dictionaryLiteral elements: (String, RemoteItem)...) {
+    public init(dictionaryLiteral elements: (ItemID, RemoteItem)...) {
         for (id, item) in elements { self[id] = item }
     }
 
@@ -24,7 +25,7 @@ public struct RemoteItemTable: Sendable, ExpressibleByDictionaryLiteral {
         }
     }
 
-    public subscript(id: String) -> RemoteItem? {
+    public subscript(id: ItemID) -> RemoteItem? {
         get { positions[id].map { items[$0] } }
         set {
             if let position = positions[id] {
@@ -49,7 +50,7 @@ public struct RemoteItemTable: Sendable, ExpressibleByDictionaryLiteral {
     /// Becomes `listed` (each id once, the first winning), keeping an item already here where `keeps(here,
     /// listed)` says so: changed in place, without a second table of every item.
     public mutating func update(with listed: [RemoteItem], keeps: (RemoteItem, RemoteItem) -> Bool) {
-        var listedIDs = Set<String>()
+        var listedIDs = Set<ItemID>()
         listedIDs.reserveCapacity(listed.count)
         for item in listed where listedIDs.insert(item.id).inserted {
             if let here = self[item.id], keeps(here, item) { continue }

@@ -22,19 +22,19 @@ public enum StudioAction: Sendable {
     case choose
     case leave
     /// The movie's frame times (from the decoder) and the still-image time it carries.
-    case frameTimesLoaded(itemID: String, times: [Double], stillImageTime: Double?)
+    case frameTimesLoaded(itemID: ItemID, times: [Double], stillImageTime: Double?)
     /// The frame at `time` is decoded and drawn in the picture area.
-    case frameShown(itemID: String, time: Double)
+    case frameShown(itemID: ItemID, time: Double)
     /// Something failed (the movie does not decode, the write failed): the status bar says why.
-    case failed(itemID: String, StudioFailure)
+    case failed(itemID: ItemID, StudioFailure)
     /// The new Live Photo is written: its paths, for the status bar.
-    case written(itemID: String, paths: [String])
+    case written(itemID: ItemID, paths: [String])
 
     // The export dialog's effects (`e` cycles the effect of the item under the cursor).
     case dialogCycleEffect
     /// The effect's preview is rendered and shown in the dialog, or could not be made.
-    case effectPreviewReady(itemID: String, effect: SharingEffect)
-    case effectPreviewFailed(itemID: String, effect: SharingEffect, StudioFailure)
+    case effectPreviewReady(itemID: ItemID, effect: SharingEffect)
+    case effectPreviewFailed(itemID: ItemID, effect: SharingEffect, StudioFailure)
     /// The effects were written (or some failed): the status line.
     case effectsExported(message: String)
 }

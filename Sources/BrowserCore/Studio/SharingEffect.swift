@@ -31,11 +31,11 @@ public struct EffectPreview: Sendable, Equatable {
         case showing
         case failed(StudioFailure)
     }
-    public var itemID: String
+    public var itemID: ItemID
     public var effect: SharingEffect
     public var phase: Phase
 
-    public init(itemID: String, effect: SharingEffect, phase: Phase) {
+    public init(itemID: ItemID, effect: SharingEffect, phase: Phase) {
         self.itemID = itemID
         self.effect = effect
         self.phase = phase

@@ -9,7 +9,7 @@ public struct ExportDialog: Sendable {
     /// Remove the location (GPS) from the new files (`g` toggles; the default comes from the config).
     public var stripLocation: Bool
     /// Effects chosen with `e` (loop, bounce, GIF, long exposure), by item id, and the preview shown.
-    public internal(set) var effects: [String: SharingEffect] = [:]
+    public internal(set) var effects: [ItemID: SharingEffect] = [:]
     public internal(set) var preview: EffectPreview?
 
     public init(items: [LibraryItem], stripLocation: Bool = false) {

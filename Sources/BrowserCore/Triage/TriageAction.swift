@@ -59,9 +59,9 @@ public enum TriageAction: Sendable {
 
 /// What the front end reports back from a `TriageRequest`.
 public enum TriageResult: Sendable {
-    case statesLoaded([String: TriageState])
+    case statesLoaded([ItemID: TriageState])
     /// A rating or flag could not be written: the state read back from disk (or unrated) and why.
-    case stateNotSaved(itemID: String, state: TriageState, TriageFailure)
+    case stateNotSaved(itemID: ItemID, state: TriageState, TriageFailure)
     /// A rating or flag was kept in livegrid's index, not a sidecar, and why (said once per session).
     case keptInIndex(reason: String)
     case trashed(ItemFileOperations.TrashUndo, message: String)
@@ -70,7 +70,7 @@ public enum TriageResult: Sendable {
     /// Directories completing `text` in a path prompt (already in the user's spelling: `~/...`).
     case completions(for: String, candidates: [String])
     /// The item's coordinates for the info panel (asked for with `L`), or why there are none.
-    case location(itemID: String, text: String)
+    case location(itemID: ItemID, text: String)
     case offerConvertToStill(LibraryItem, Adjustment, AdjustmentApplier.MovieNotAdjustable)
     /// An item turned in place (undoable by the inverse turn).
     case rotated(LibraryItem, Adjustment, message: String)
@@ -110,7 +110,7 @@ public enum TriageRequest: Sendable, Equatable {
     /// `ratings`: ratings and flags the worker cannot read from the items' files (a remote library's, kept in
     /// the index under the item's URL), by item id, written as sidecars beside the copies.
     case export(items: [LibraryItem], choices: [ExportChoice], destination: String, stripLocation: Bool,
-                ratings: [String: TriageState] = [:])
+                ratings: [ItemID: TriageState] = [:])
     /// Cancels the running export, copy or move (its current item is rolled back).
     case cancelExport
 }

@@ -6,7 +6,7 @@ import LivePairing
 public struct TriageSession: Sendable {
     public var marks = MarkSet()
     /// Item id → rating and flag; missing = unrated (or not loaded yet).
-    public var states: [String: TriageState] = [:]
+    public var states: [ItemID: TriageState] = [:]
     public var filter = TriageFilter.everything
     public var prompt: TriagePrompt?
     public var exportDialog: ExportDialog?
@@ -16,10 +16,10 @@ public struct TriageSession: Sendable {
     /// Set by the prefix key (`;`): the next rating, flag or file key acts on the marked items.
     public var actsOnMarked = false
     /// Where a range mark (`V`) starts: the last item marked with `m` (or the first `V`).
-    public var rangeAnchor: String?
+    public var rangeAnchor: ItemID?
     /// The info panel shows coordinates only after `L`; they are read then and forgotten when hidden.
     public var showsLocation = false
-    public var locations: [String: String] = [:]
+    public var locations: [ItemID: String] = [:]
     /// The export dialog's "strip location" default (`[export] strip_location`).
     public var stripLocationByDefault = false
     /// `HOME` at launch, for `~` in typed destinations (set by the app; nil: `~` stays as typed).
@@ -87,13 +87,13 @@ public struct TriageSession: Sendable {
     /// The most recent entry (what `u` undoes next).
     public var lastUndo: UndoEntry? { undoStack.last }
 
-    public func state(of id: String) -> TriageState { states[id] ?? .unrated }
+    public func state(of id: ItemID) -> TriageState { states[id] ?? .unrated }
 
     /// True while a prompt or the export dialog takes every key.
     public var isModal: Bool { prompt != nil || exportDialog != nil }
 
     /// Stars and flag as shown in a caption: "★★★", "⚑ ★★", "✗" ; empty when unrated.
-    public func captionMarks(for id: String) -> String {
+    public func captionMarks(for id: ItemID) -> String {
         let state = state(of: id)
         var parts: [String] = []
         switch state.flag {

@@ -1,3 +1,5 @@
+import LivePairing
+
 /// Panning the zoomed viewer with the mouse (issue 31.3): button 1 down on the picture, then every motion
 /// report moves the picture with the pointer, as in every image viewer (dragging right shows more of the left
 /// side). Each report moves the crop by what the pointer moved since the last one, so at an edge the picture
@@ -34,7 +36,7 @@ public enum ViewerDragStep: Sendable, Hashable {
 
 /// The pointer's last cell during a drag of the zoomed picture.
 public struct ViewerDragAnchor: Sendable, Hashable {
-    public var itemID: String
+    public var itemID: ItemID
     public var x: Int
     public var y: Int
 }

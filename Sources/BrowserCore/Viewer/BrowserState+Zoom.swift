@@ -1,3 +1,5 @@
+import LivePairing
+
 /// The viewer's 1:1 zoom and pan (issue 31.3): `z` zooms to 100 % around the last click in the picture (or the
 /// centre), hjkl/arrows/the wheel pan, `z` or Esc fits again. Leaving the photo fits again.
 extension BrowserState {
@@ -15,8 +17,8 @@ extension BrowserState {
     /// item's pixel size is known.
     var zoomVisibleFraction: (width: Double?, height: Double?) {
         guard let size = selectedItem?.uprightPixelSize, let rect = viewerZoomRect else { return (nil, nil) }
-        let crop = ViewerZoom(itemID: "").crop(imageWidth: size.width, imageHeight: size.height, columns: rect.width,
-                                               rows: rect.height, cell: zoomCellPixels)
+        let crop = ViewerZoom.crop(centerX: 0.5, centerY: 0.5, imageWidth: size.width, imageHeight: size.height,
+                                   columns: rect.width, rows: rect.height, cell: zoomCellPixels)
         return (Double(crop.width) / Double(size.width), Double(crop.height) / Double(size.height))
     }
 
@@ -87,7 +89,7 @@ extension BrowserState {
 
 /// Where the last click in the fitted viewer landed, as a fraction of the image.
 public struct ViewerClickPoint: Sendable, Hashable {
-    public var itemID: String
+    public var itemID: ItemID
     public var x: Double
     public var y: Double
 }

@@ -36,11 +36,11 @@ public struct ZoomCrop: Sendable, Hashable {
 /// The viewer's 1:1 zoom (`z`, as Lightroom's Z): which item, and where the crop's centre is, as a fraction of
 /// the upright image's width and height (the state rarely knows the image's pixels; the picture pipeline does).
 public struct ViewerZoom: Sendable, Hashable {
-    public var itemID: String
+    public var itemID: ItemID
     public var centerX: Double
     public var centerY: Double
 
-    public init(itemID: String, centerX: Double = 0.5, centerY: Double = 0.5) {
+    public init(itemID: ItemID, centerX: Double = 0.5, centerY: Double = 0.5) {
         self.itemID = itemID
         self.centerX = min(max(centerX, 0), 1)
         self.centerY = min(max(centerY, 0), 1)
@@ -49,10 +49,17 @@ public struct ViewerZoom: Sendable, Hashable {
     /// The crop of a `imageWidth`x`imageHeight` image that fills `columns`x`rows` cells at 100 %, around the
     /// centre, kept inside the image (an image smaller than the area is shown whole along that axis).
     public func crop(imageWidth: Int, imageHeight: Int, columns: Int, rows: Int, cell: ZoomCellPixels) -> ZoomCrop {
+        Self.crop(centerX: centerX, centerY: centerY, imageWidth: imageWidth, imageHeight: imageHeight, columns: columns,
+                  rows: rows, cell: cell)
+    }
+
+    /// The same crop around any centre (no item needed: the picture pipeline's zoomed key, the visible part).
+    public static func crop(centerX: Double, centerY: Double, imageWidth: Int, imageHeight: Int, columns: Int, rows: Int,
+                            cell: ZoomCellPixels) -> ZoomCrop {
         let width = min(max(0, imageWidth), max(1, columns) * cell.width)
         let height = min(max(0, imageHeight), max(1, rows) * cell.height)
-        let x = Self.origin(center: centerX, span: width, total: imageWidth)
-        let y = Self.origin(center: centerY, span: height, total: imageHeight)
+        let x = origin(center: min(max(centerX, 0), 1), span: width, total: imageWidth)
+        let y = origin(center: min(max(centerY, 0), 1), span: height, total: imageHeight)
         return ZoomCrop(x: x, y: y, width: width, height: height)
     }
 

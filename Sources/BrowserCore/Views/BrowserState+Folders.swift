@@ -13,7 +13,7 @@ public struct LocalFolderNavigation: Sendable {
     /// Every photo below `current` (`-r`, or the toggle key), no folder cells.
     public var recursive: Bool
     /// The item to select once the scan of `current` arrives (the folder just left, after going up).
-    var selectAfterScan: String?
+    var selectAfterScan: ItemID?
     /// The scan the view waits for since the user moved (folder and `-r`): results of an earlier scan still
     /// running are dropped. nil before any move: every result is taken, as before folders existed.
     var awaited: AwaitedScan?
@@ -109,7 +109,7 @@ extension BrowserState {
     /// Enter (or a click) on a local folder cell opens it; nil when the selection is not one.
     mutating func openLocalFolderIfSelected() -> [BrowserEffect]? {
         guard remote == nil, let item = selectedItem, item.isFolderEntry else { return nil }
-        var path = item.id
+        var path = item.id.rawValue
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return showFolder(path, selecting: nil)
     }
@@ -129,7 +129,7 @@ extension BrowserState {
             folders.top = parent
             rootPath = parent
         }
-        return showFolder(parent, selecting: leaving)
+        return showFolder(parent, selecting: ItemID(leaving))
     }
 
     /// The toggle key: every photo below the folder (`-r`), or the folder's own photos and subfolders again.
@@ -146,7 +146,7 @@ extension BrowserState {
     }
 
     /// Shows `path` (with the current `-r`): the grid empties and says "Scanning…" until its scan arrives.
-    private mutating func showFolder(_ path: String, selecting id: String?) -> [BrowserEffect] {
+    private mutating func showFolder(_ path: String, selecting id: ItemID?) -> [BrowserEffect] {
         let stop = stopPlaybackIfNeeded()
         folders.current = path
         folders.selectAfterScan = id

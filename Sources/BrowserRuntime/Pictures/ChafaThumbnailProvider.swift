@@ -15,13 +15,34 @@ import TerminalProtocol
 /// finished `RenderedImage`s to the UI thread through a locked dictionary. The UI thread only ever takes
 /// locks for a moment: it never waits on a decode.
 public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
+    /// What the picture workers run: a picture, or the listing that names the first screen's pictures while
+    /// the scan runs (`prewarm`; one per cell size, a later listing replacing a queued one).
+    enum Job: Hashable, Sendable {
+        case picture(ThumbnailKey)
+        case prewarmListing(columns: Int, rows: Int)
+    }
+
+    /// Decoded pixels are kept by item and freedesktop size; a small embedded thumbnail is kept apart, for
+    /// cells no bigger than those it was taken for.
+    struct FrameKey: Hashable, Sendable {
+        var itemID: ItemID
+        var size: ThumbnailSize
+        /// Set on an embedded thumbnail smaller than `size`: the largest cell box it serves.
+        var servesAtMost: PixelSize?
+        init(itemID: ItemID, size: ThumbnailSize, servesAtMost: PixelSize? = nil) {
+            self.itemID = itemID
+            self.size = size
+            self.servesAtMost = servesAtMost
+        }
+    }
+
     public let modeDescription: String
-    private let scheduler: ThumbnailScheduler
+    private let scheduler: ThumbnailScheduler<Job>
     /// One renderer per worker, so pictures render in parallel.
     private let renderers: ChafaRendererPool
     private let diskCache: ThumbnailCache
     /// Decoded pixels by item and freedesktop size: a resize or zoom re-renders without decoding again.
-    private let frames = ThumbnailMemoryCache<String>(capacityBytes: 256 << 20)
+    private let frames = ThumbnailMemoryCache<FrameKey>(capacityBytes: 256 << 20)
     /// What is wrong with items whose picture failed or shows only part of a damaged file.
     private let notes = PictureNotes()
     /// The viewer's 1:1 zoom: the full-size image of the one photo zoomed, decoded once and kept while the
@@ -32,12 +53,12 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         var rendered: [ThumbnailKey: RenderedImage] = [:]
         var renderedOrder: [ThumbnailKey] = []
         var failed: Set<ThumbnailKey> = []
-        var inFlight: [ThumbnailKey: PicturePriority] = [:]
+        var inFlight: [ThumbnailKey: Urgency] = [:]
         var ready: [ThumbnailKey] = []
         /// Badges of requests in flight (pixel modes draw the badge when the picture is rendered).
         var badges: [ThumbnailKey: LiveBadge] = [:]
         /// Live items whose movie could not be played: they show as stills with the LIVE OFF badge.
-        var liveOffIDs: Set<String> = []
+        var liveOffIDs: Set<ItemID> = []
         /// First-screen pictures being made from the disk cache while the scan runs (see `prewarm`); a request
         /// for one of them waits for it instead of decoding the same file twice.
         var prewarming: Set<ThumbnailKey> = []
@@ -115,16 +136,16 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         }
     }
 
-    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
-        let known: (known: Bool, previous: PicturePriority?) = state.withLockedValue { s in
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {
+        let known: (known: Bool, previous: Urgency?) = state.withLockedValue { s in
             (s.rendered[key] != nil || s.failed.contains(key) || s.prewarming.contains(key), s.inFlight[key])
         }
         if known.known { return }
-        let schedulerKey = Self.schedulerKey(key)
+        let job = Job.picture(key)
         if let previous = known.previous {
             if previous != priority {
                 state.withLockedValue { $0.inFlight[key] = priority }
-                scheduler.reprioritize(schedulerKey, to: Self.schedulerPriority(priority))
+                scheduler.reprioritize(job, to: priority)
             }
             return
         }
@@ -142,7 +163,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         let size = thumbnailSize(for: key)
         // Symbols: an embedded thumbnail with what the cells can show serves (never stored in the shared cache).
         let options = CellPictureResolution.decodeOptions(mode: renderers.mode, columns: key.width, rows: key.height)
-        scheduler.submit(schedulerKey, priority: Self.schedulerPriority(priority), job: {
+        scheduler.submit(job, priority: priority, job: {
             let result = Self.decode(item, size: size, options: options, frames: frames, diskCache: diskCache, notes: notes)
             if case .failure(let error) = result { notes.set(PictureNote(error: error, shownInPart: false), for: item.id) }
             return result
@@ -151,12 +172,12 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
         })
     }
 
-    public func invalidate(itemIDs: Set<String>) {
+    public func invalidate(itemIDs: Set<ItemID>) {
         guard !itemIDs.isEmpty else { return }
-        for id in itemIDs {
-            for size in ThumbnailSize.allCases { frames.remove("\(id)@\(size.rawValue)") }
-            notes.set(nil, for: id)
-        }
+        // Every size, and the small Exif thumbnails kept for small cells (these stayed behind while the keys
+        // were strings, and a rotated or replaced photo came back from them unchanged).
+        frames.removeAll { itemIDs.contains($0.itemID) }
+        for id in itemIDs { notes.set(nil, for: id) }
         state.withLockedValue { s in
             for key in s.rendered.keys where itemIDs.contains(key.itemID) { s.rendered[key] = nil }
             s.renderedOrder.removeAll { itemIDs.contains($0.itemID) }
@@ -166,7 +187,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
 
     /// Pixel modes: these items' movies could not be played, so their pictures are drawn again with the
     /// LIVE OFF badge (symbol mode composites the badge when drawing and needs nothing).
-    public func markLiveOff(itemIDs: Set<String>) {
+    public func markLiveOff(itemIDs: Set<ItemID>) {
         guard pixelBadge != nil, !itemIDs.isEmpty else { return }
         state.withLockedValue { s in
             let added = itemIDs.subtracting(s.liveOffIDs)
@@ -180,7 +201,7 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     }
 
     public func cancelAll(except keep: Set<ThumbnailKey>) {
-        scheduler.cancelAll(except: Set(keep.map(Self.schedulerKey)))
+        scheduler.cancelAll(except: Set(keep.map(Job.picture)))
         state.withLockedValue { s in
             s.inFlight = s.inFlight.filter { keep.contains($0.key) }
             s.badges = s.badges.filter { keep.contains($0.key) }
@@ -199,10 +220,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// The viewer's 1:1 zoom: the crop of the full-size image (decoded once per photo), rendered at the key's
     /// cells; in pixel modes the crop has exactly the cells' pixels, so it is sent one image pixel per terminal
     /// pixel.
-    private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: PicturePriority) {
+    private func submitZoomed(_ key: ThumbnailKey, zoom: ZoomedPicture, item: LibraryItem, priority: Urgency) {
         state.withLockedValue { $0.badges[key] = nil }
         let fullSize = self.fullSize, notes = self.notes, cells = pixelCells(key)
-        scheduler.submit(Self.schedulerKey(key), priority: Self.schedulerPriority(priority), job: {
+        scheduler.submit(.picture(key), priority: priority, job: {
             let result = fullSize.frame(for: item).map { frame in
                 // Within the terminal's sixel limit the 1:1 crop covers fewer cells (centred where it is shown).
                 let crop = zoom.crop(imageWidth: frame.width, imageHeight: frame.height,
@@ -260,10 +281,9 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
     /// the picture workers (the one decode pool), with the `firstScreen` priority that the loop's per-frame
     /// `cancelAll` leaves alone: first `stills` (item ids, i.e. still paths, in display order), then one job
     /// per picture.
-    public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {
+    public func prewarm(stills: @escaping @Sendable () -> [ItemID], width: Int, height: Int) {
         guard !renderers.mode.isPixelProtocol, width > 0, height > 0 else { return }
-        let listing = ThumbnailRequestKey(itemID: "prewarm listing \(width)x\(height)", size: 0)
-        scheduler.submit(listing, priority: .firstScreen, work: { [weak self] in
+        scheduler.submit(.prewarmListing(columns: width, rows: height), priority: .firstScreen, work: { [weak self] in
             let keys = stills().map { ThumbnailKey(itemID: $0, width: width, height: height) }
             guard let self, !keys.isEmpty else { return }
             // A picture the loop already asked for (the scan finished before this listing ran) keeps its request.
@@ -278,10 +298,10 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
 
     private func submitPrewarm(_ key: ThumbnailKey) {
         let size = thumbnailSize(for: key)
-        let cacheKey = "\(key.itemID)@\(size.rawValue)"
+        let cacheKey = FrameKey(itemID: key.itemID, size: size)
         let frames = self.frames, diskCache = self.diskCache
-        scheduler.submit(Self.schedulerKey(key), priority: .firstScreen, job: {
-            guard let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID, size: size) else {
+        scheduler.submit(.picture(key), priority: .firstScreen, job: {
+            guard let frame = frames.frame(for: cacheKey) ?? diskCache.cached(forFile: key.itemID.rawValue, size: size) else {
                 return .failure(.cannotDecode("not in the thumbnail cache"))
             }
             frames.insert(frame, for: cacheKey)
@@ -323,14 +343,14 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
                                 cell: renderers.cellPixelSize)
     }
 
-    public func pictureNote(for itemID: String) -> PictureNote? { notes.note(for: itemID) }
+    public func pictureNote(for itemID: ItemID) -> PictureNote? { notes.note(for: itemID) }
 
     private static func decode(_ item: LibraryItem, size: ThumbnailSize, options: DecodeOptions,
-                               frames: ThumbnailMemoryCache<String>,
+                               frames: ThumbnailMemoryCache<FrameKey>,
                                diskCache: ThumbnailCache, notes: PictureNotes) -> Result<PixelFrame, ImagingError> {
-        var cacheKey = "\(item.id)@\(size.rawValue)"
+        var cacheKey = FrameKey(itemID: item.id, size: size)
         // A small embedded thumbnail is kept apart, for cells no bigger than those it was taken for.
-        let smallKey = options.embeddedThumbnailSufficientBox.map { "\(cacheKey)<=\($0.width)x\($0.height)" }
+        let smallKey = options.embeddedThumbnailSufficientBox.map { FrameKey(itemID: item.id, size: size, servesAtMost: $0) }
         if let frame = frames.frame(for: cacheKey) ?? smallKey.flatMap({ frames.frame(for: $0) }) { return .success(frame) }
         do {
             let frame: PixelFrame
@@ -359,18 +379,5 @@ public final class ChafaThumbnailProvider: ThumbnailProvider, Sendable {
             throw ImagingError.cannotDecode("the movie has no video frame")
         }
         return frame.pixels
-    }
-
-    private static func schedulerKey(_ key: ThumbnailKey) -> ThumbnailRequestKey {
-        // A zoomed crop is its own job: the loop's `cancelAll(except:)` must keep it and cancel the old crops.
-        let itemID = key.zoom.map { "\(key.itemID)#zoom \($0.centerX),\($0.centerY)" } ?? key.itemID
-        return ThumbnailRequestKey(itemID: itemID, size: key.width << 16 | key.height)
-    }
-
-    private static func schedulerPriority(_ priority: PicturePriority) -> Imaging.ThumbnailPriority {
-        switch priority {
-        case .selected, .visible: return .visible
-        case .prefetch: return .nextPage
-        }
     }
 }

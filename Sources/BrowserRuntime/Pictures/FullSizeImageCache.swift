@@ -7,7 +7,7 @@ import LivePairing
 final class FullSizeImageCache: Sendable {
     /// Larger than any still livegrid decodes (the decoders refuse bigger ones themselves).
     private static let unlimitedBox = PixelSize(width: 1 << 16, height: 1 << 16)
-    private let kept = Locked<(itemID: String, frame: PixelFrame)?>(nil)
+    private let kept = Locked<(itemID: ItemID, frame: PixelFrame)?>(nil)
 
     func frame(for item: LibraryItem) -> Result<PixelFrame, ImagingError> {
         if let frame = cached(item.id) { return .success(frame) }
@@ -25,7 +25,7 @@ final class FullSizeImageCache: Sendable {
         }
     }
 
-    private func cached(_ itemID: String) -> PixelFrame? {
+    private func cached(_ itemID: ItemID) -> PixelFrame? {
         kept.withLockedValue { $0?.itemID == itemID ? $0?.frame : nil }
     }
 }

@@ -5,22 +5,43 @@ import Imaging
 import LivePairing
 import TerminalGraphics
 
-/// Which picture of which item at which size: the signature a request is cached and cancelled by.
+/// Which picture of which item at which size: the signature a request is cached, scheduled and cancelled by,
+/// and the outputs place pictures by. Every field is typed (issue 27 item 5: no ids built from strings).
 public struct ThumbnailKey: Sendable, Hashable {
-    public var itemID: String
+    /// Which picture of the item.
+    public enum Variant: Sendable, Hashable {
+        /// The item's picture: its still, or a movie's poster frame.
+        case picture
+        /// A frame of the item's playing movie: each frame is its own picture for the tty writer.
+        case movieFrame(Int)
+        /// A frame of the studio's sharing-effect preview of the item (not the item's own picture).
+        case effectPreviewFrame(Int)
+        /// The viewer's 1:1 zoom: the crop of the full-size image shown (a new key per crop position, so the
+        /// outputs send again only when the crop moves).
+        case zoom(ZoomedPicture)
+    }
+
+    public var itemID: ItemID
+    /// The cells the picture fits in.
     public var width: Int
     public var height: Int
-    /// Set on a playing movie's frames (pixel modes): each frame is its own picture for the tty writer.
-    public var movieFrame: Int?
-    /// Set on the viewer's 1:1 zoom: the crop of the full-size image shown (a new key per crop position, so the
-    /// outputs send again only when the crop moves).
-    public var zoom: ZoomedPicture?
-    public init(itemID: String, width: Int, height: Int, movieFrame: Int? = nil, zoom: ZoomedPicture? = nil) {
+    public var variant: Variant
+    public init(itemID: ItemID, width: Int, height: Int, variant: Variant = .picture) {
         self.itemID = itemID
         self.width = width
         self.height = height
-        self.movieFrame = movieFrame
-        self.zoom = zoom
+        self.variant = variant
+    }
+
+    /// The serial of a movie's (or effect preview's) frame: the outputs replace such pictures in place.
+    public var movieFrame: Int? {
+        switch variant {
+        case .movieFrame(let serial), .effectPreviewFrame(let serial): return serial
+        case .picture, .zoom: return nil
+        }
+    }
+    public var zoom: ZoomedPicture? {
+        if case .zoom(let zoom) = variant { return zoom } else { return nil }
     }
 }
 
@@ -38,17 +59,9 @@ public struct ZoomedPicture: Sendable, Hashable {
 
     /// The crop of a full-size image of this size that the key's cells show.
     public func crop(imageWidth: Int, imageHeight: Int, columns: Int, rows: Int) -> ZoomCrop {
-        ViewerZoom(itemID: "", centerX: Double(centerX) / 10_000, centerY: Double(centerY) / 10_000)
-            .crop(imageWidth: imageWidth, imageHeight: imageHeight, columns: columns, rows: rows, cell: cell)
+        ViewerZoom.crop(centerX: Double(centerX) / 10_000, centerY: Double(centerY) / 10_000, imageWidth: imageWidth,
+                        imageHeight: imageHeight, columns: columns, rows: rows, cell: cell)
     }
-}
-
-/// Visible cells first, the next page after, full-size viewer pictures before everything.
-public enum PicturePriority: Int, Sendable, Comparable {
-    case prefetch = 0
-    case visible = 1
-    case selected = 2
-    public static func < (a: PicturePriority, b: PicturePriority) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Makes cell pictures (symbol-mode `RenderedImage`s, sized to fit the key's cells) in the background. The UI thread calls every method and never waits on a decode:
@@ -58,7 +71,7 @@ public protocol ThumbnailProvider: AnyObject {
     /// Why pictures look the way they do ("symbols: TERM=xterm-256color"), for the status bar.
     var modeDescription: String { get }
     /// Asks for a picture; repeating a request already queued only updates its priority.
-    func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority)
+    func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency)
     /// Cancels every queued or running request whose key is not in `keep` (cells scrolled away).
     func cancelAll(except keep: Set<ThumbnailKey>)
     /// A finished picture, if there is one in memory.
@@ -75,25 +88,25 @@ public protocol ThumbnailProvider: AnyObject {
     var zoomCellPixels: ZoomCellPixels { get }
     /// Starts making pictures of `width`x`height` cells for the item ids `stills` returns (evaluated in the
     /// background) before they are requested: the first screen while the scan runs. Best effort.
-    func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int)
+    func prewarm(stills: @escaping @Sendable () -> [ItemID], width: Int, height: Int)
     /// Forgets every picture of these items: their files changed (rotated in place, replaced), so the
     /// pictures in memory are stale. The freedesktop cache notices by itself (its entries carry the mtime).
-    func invalidate(itemIDs: Set<String>)
+    func invalidate(itemIDs: Set<ItemID>)
     /// These live items' movies could not be played: pictures with a badge drawn in (pixel modes) are made
     /// again with LIVE OFF.
-    func markLiveOff(itemIDs: Set<String>)
+    func markLiveOff(itemIDs: Set<ItemID>)
 
     /// What is wrong with an item's file, once its picture failed or showed only part of a damaged file.
-    func pictureNote(for itemID: String) -> PictureNote?
+    func pictureNote(for itemID: ItemID) -> PictureNote?
 }
 
 extension ThumbnailProvider {
     public var pixelOutput: PixelOutput? { nil }
     public var zoomCellPixels: ZoomCellPixels { .symbols }
-    public func pictureNote(for itemID: String) -> PictureNote? { nil }
-    public func prewarm(stills: @escaping @Sendable () -> [String], width: Int, height: Int) {}
-    public func invalidate(itemIDs: Set<String>) {}
-    public func markLiveOff(itemIDs: Set<String>) {}
+    public func pictureNote(for itemID: ItemID) -> PictureNote? { nil }
+    public func prewarm(stills: @escaping @Sendable () -> [ItemID], width: Int, height: Int) {}
+    public func invalidate(itemIDs: Set<ItemID>) {}
+    public func markLiveOff(itemIDs: Set<ItemID>) {}
     public func setReadyHandler(_ handler: @escaping @Sendable () -> Void) {}
 }
 
@@ -102,7 +115,7 @@ extension ThumbnailProvider {
 public final class PlaceholderThumbnailProvider: ThumbnailProvider {
     public let modeDescription: String
     public init(reason: String) { modeDescription = reason }
-    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {}
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {}
     public func cancelAll(except keep: Set<ThumbnailKey>) {}
     public func picture(for key: ThumbnailKey) -> RenderedImage? { nil }
     public func hasFailed(_ key: ThumbnailKey) -> Bool { false }
@@ -164,7 +177,7 @@ public struct PictureNote: Sendable, Equatable {
 
 /// Notes by item id, written by decode workers, read by the UI thread.
 public final class PictureNotes: Sendable {
-    private let notes = Locked<[String: PictureNote]>([:])
-    public func set(_ note: PictureNote?, for itemID: String) { notes.withLockedValue { $0[itemID] = note } }
-    public func note(for itemID: String) -> PictureNote? { notes.withLockedValue { $0[itemID] } }
+    private let notes = Locked<[ItemID: PictureNote]>([:])
+    public func set(_ note: PictureNote?, for itemID: ItemID) { notes.withLockedValue { $0[itemID] = note } }
+    public func note(for itemID: ItemID) -> PictureNote? { notes.withLockedValue { $0[itemID] } }
 }

@@ -46,7 +46,7 @@ public final class PlaybackController: Sendable {
     /// Wakes the event loop (on the presenter thread, after each new frame and at the end).
     private let wake: @Sendable () -> Void
     /// Called when the current movie ended (item key, nil) or any movie failed (key, failure).
-    private let onEnd: (@Sendable (String, PlaybackFailure?) -> Void)?
+    private let onEnd: (@Sendable (ItemID, PlaybackFailure?) -> Void)?
 
     private let pixels: PixelOutput?
     private let badgePainter: BadgePainter?
@@ -63,7 +63,7 @@ public final class PlaybackController: Sendable {
         /// What was said about the sound this session (no server, no library...): each once.
         var soundSaid: Set<String> = []
         var generation = 0
-        var playing: (itemID: String, purpose: Purpose, columns: Int, rows: Int)?
+        var playing: (itemID: ItemID, purpose: Purpose, columns: Int, rows: Int)?
         var latest: RenderedImage?
         /// Counts presented frames: in pixel modes each frame is a new picture for the tty writer.
         var frameSerial = 0
@@ -71,9 +71,9 @@ public final class PlaybackController: Sendable {
         var frameBadge: LiveBadge?
         var hasNewFrame = false
         var firstFrameTraced = true
-        var failures: [String: PlaybackFailure] = [:]
+        var failures: [ItemID: PlaybackFailure] = [:]
         /// Items that failed since `takeNewFailures` was last called (pixel pictures then redraw with LIVE OFF).
-        var newFailures: Set<String> = []
+        var newFailures: Set<ItemID> = []
         /// Frames are drawn at this share of the picture area's width and height, so that their bytes at the
         /// movie's frame rate fit the link (1: the whole area). Kept from one playback to the next.
         var sizing = FrameSizing()
@@ -89,7 +89,7 @@ public final class PlaybackController: Sendable {
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
     public init(depth: GraphicsSettings.ColorDepth?, pixels: PixelOutput? = nil, badge: BadgePainter? = nil,
          trace: EventTrace?, wake: @escaping @Sendable () -> Void = {}, notify: @escaping @Sendable (String) -> Void,
-         onEnd: (@Sendable (String, PlaybackFailure?) -> Void)? = nil,
+         onEnd: (@Sendable (ItemID, PlaybackFailure?) -> Void)? = nil,
          soundNote: (@Sendable (String) -> Void)? = nil, soundPlaying: (@Sendable () -> Void)? = nil,
          link: (@Sendable () -> ThroughputWindow.Estimate?)? = nil) {
         self.link = link
@@ -124,7 +124,7 @@ public final class PlaybackController: Sendable {
     deinit { state.withLockedValue { $0.player }?.stop() }
 
     /// The item being played and why, or nil.
-    public var current: (itemID: String, purpose: Purpose)? {
+    public var current: (itemID: ItemID, purpose: Purpose)? {
         state.withLockedValue { $0.playing.map { ($0.itemID, $0.purpose) } }
     }
 
@@ -148,7 +148,7 @@ public final class PlaybackController: Sendable {
     /// `key` is the id of the item as the grid shows it (a remote item plays its downloaded copy, whose
     /// paths, and so id, differ); frames and failures are kept under it.
     @discardableResult
-    public func start(_ item: LibraryItem, as key: String? = nil, purpose: Purpose, columns: Int, rows: Int) -> PlaybackFailure? {
+    public func start(_ item: LibraryItem, as key: ItemID? = nil, purpose: Purpose, columns: Int, rows: Int) -> PlaybackFailure? {
         stop()
         let key = key ?? item.id
         if let known = state.withLockedValue({ $0.failures[key] }) { return known }
@@ -244,12 +244,12 @@ public final class PlaybackController: Sendable {
     }
 
     /// The frame to draw for `itemID` in a picture area of `columns` x `rows`, if it is playing there.
-    public func picture(for itemID: String, columns: Int, rows: Int) -> RenderedImage? {
+    public func picture(for itemID: ItemID, columns: Int, rows: Int) -> RenderedImage? {
         frame(for: itemID, columns: columns, rows: rows)?.image
     }
 
     /// The same with the frame's number (pixel modes key each frame by it).
-    public func frame(for itemID: String, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
+    public func frame(for itemID: ItemID, columns: Int, rows: Int) -> (image: RenderedImage, serial: Int)? {
         state.withLockedValue { state in
             guard let playing = state.playing, playing.itemID == itemID, playing.columns == columns, playing.rows == rows,
                   let latest = state.latest else { return nil }
@@ -361,7 +361,7 @@ public final class PlaybackController: Sendable {
         wake()
     }
 
-    private func ended(_ end: PlaybackEnd, stats: PlaybackStats, token: Int, key: String) {
+    private func ended(_ end: PlaybackEnd, stats: PlaybackStats, token: Int, key: ItemID) {
         var failure: PlaybackFailure?
         switch end {
         // The status bar says it in plain words, never libav's code (issue 15.5).
@@ -388,12 +388,12 @@ public final class PlaybackController: Sendable {
         if wasCurrent || failure != nil { wake() }
     }
 
-    private func remember(_ failure: PlaybackFailure, _ itemID: String) -> PlaybackFailure {
+    private func remember(_ failure: PlaybackFailure, _ itemID: ItemID) -> PlaybackFailure {
         state.withLockedValue { $0.failures[itemID] = failure; $0.newFailures.insert(itemID) }
         return failure
     }
 
-    public func takeNewFailures() -> Set<String> {
+    public func takeNewFailures() -> Set<ItemID> {
         state.withLockedValue { state in
             defer { state.newFailures.removeAll() }
             return state.newFailures

@@ -23,7 +23,7 @@ public final class RemoteItemExport: Sendable {
 
     /// `ratings` (by the remote item's id): the ratings and flags shown, which leave as sidecars beside the copies.
     public func start(_ items: [LibraryItem], choices: [ExportChoice], destination: String, stripLocation: Bool,
-                      ratings: [String: TriageState] = [:], library: RemoteLibrary, worker: TriageWorker, post: @escaping @Sendable (BrowserAction) -> Void) {
+                      ratings: [ItemID: TriageState] = [:], library: RemoteLibrary, worker: TriageWorker, post: @escaping @Sendable (BrowserAction) -> Void) {
         cancelled.set(false)
         let cancelled = self.cancelled
         NamedThread.start("livegrid-rexport") {
@@ -40,7 +40,7 @@ public final class RemoteItemExport: Sendable {
             do {
                 let staged = try Self.stage(remoteItems, in: staging)
                 // The staged copies have ids of their own (their paths here): the ratings follow them.
-                var stagedRatings: [String: TriageState] = [:]
+                var stagedRatings: [ItemID: TriageState] = [:]
                 for (remote, copy) in zip(remoteItems, staged) { stagedRatings[copy.id] = ratings[remote.item.id] }
                 worker.perform(.export(items: staged, choices: choices, destination: destination, stripLocation: stripLocation,
                                        ratings: stagedRatings))
@@ -56,7 +56,7 @@ public final class RemoteItemExport: Sendable {
 
     /// Asks for every file of the items and waits (on this thread, woken by the library's events) until all
     /// are on disk; a failed file or a cancel ends it.
-    private static func download(_ ids: [String], library: RemoteLibrary, cancelled: Locked<Bool>,
+    private static func download(_ ids: [ItemID], library: RemoteLibrary, cancelled: Locked<Bool>,
                                  post: @escaping @Sendable (BrowserAction) -> Void) -> Result<[RemoteItem], Failure> {
         let wake = DispatchSemaphore(value: 0)
         let token = library.addObserver { event in

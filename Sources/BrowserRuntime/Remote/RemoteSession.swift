@@ -87,7 +87,7 @@ public final class RemoteSession {
 
     /// Drops the library's downloads that are queued but not running (`cancel` leaves running ones' partial
     /// files for a resume; queued ones simply leave the queue).
-    public static func cancelQueued(of library: RemoteLibrary, keeping keep: Set<String> = []) {
+    public static func cancelQueued(of library: RemoteLibrary, keeping keep: Set<ItemID> = []) {
         for item in library.items where !keep.contains(item.id) {
             for (url, state) in [(item.stillURL, item.stillState), (item.movieURL, item.movieState)] {
                 if let url, state == .queued { library.downloads.cancel(url) }

@@ -1,4 +1,5 @@
 import BrowserCore
+import Concurrent
 import Foundation
 import Library
 import LibraryCore
@@ -7,7 +8,7 @@ import LivePairing
 import TerminalGraphics
 
 /// Pictures of remote items: the renderer asks for a cell's picture as for a local item; this turns the ask
-/// into a download of the item (visible cells at `.visible`, the next page at `.background`) and, once the
+/// into a download of the item (visible cells at `.visible`, the next page at `.prefetch`) and, once the
 /// still (or a video's movie) is on disk, into a request to the real provider with the local copy.
 /// Cells scrolled away drop their downloads that have not started, so the queue follows the screen.
 public final class RemoteThumbnailProvider: ThumbnailProvider {
@@ -16,18 +17,18 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
     private var remoteItems = RemoteItemTable()
     private var directory: URL?
     /// Items whose download this provider asked for, at which priority.
-    private var requested: [String: DownloadPriority] = [:]
+    private var requested: [ItemID: Urgency] = [:]
     /// The kind each item had when its picture was asked for: pixel pictures carry the badge, so a kind that
     /// changes with pairing (a guessed Live Photo that is a lone still) makes the picture again.
-    private var kindAtRequest: [String: ItemKind] = [:]
+    private var kindAtRequest: [ItemID: ItemKind] = [:]
     /// Items drawn from their preview (the Exif thumbnail in the still's head): drawn again from the still
     /// once it is here.
-    private var shownFromPreview: Set<String> = []
+    private var shownFromPreview: Set<ItemID> = []
     /// Items whose still's download waits for their preview (symbols: a preview that covers the cell makes
     /// the whole still unnecessary; issue 28.1).
-    private var stillDeferred: Set<String> = []
+    private var stillDeferred: Set<ItemID> = []
     /// Items whose preview was asked for (once each: the library looks the item up in its whole listing).
-    private var previewAsked: Set<String> = []
+    private var previewAsked: Set<ItemID> = []
 
     public init(inner: ThumbnailProvider, session: RemoteSession) {
         self.inner = inner
@@ -62,7 +63,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
 
     public var modeDescription: String { inner.modeDescription }
 
-    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: PicturePriority) {
+    public func request(_ key: ThumbnailKey, item: LibraryItem, priority: Urgency) {
         guard let remoteItem = remoteItems[key.itemID] else { return }  // folder entries have no picture
         // A picture as soon as the still is on disk and its own info is known (its header probe, or the
         // downloaded copy read locally): never from a name-guessed placeholder, whose missing orientation would
@@ -78,7 +79,9 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
             inner.request(key, item: Self.previewItem(preview), priority: priority)
         }
         guard remoteItem.failure == nil, remoteItem.localItem == nil else { return }
-        let wanted: DownloadPriority = priority == .prefetch ? .background : .visible
+        // A picture's download never ranks above `.visible`: `.play` (front of the queue, past the automatic size
+        // cap) is for the user's own request.
+        let wanted = min(priority, .visible)
         // Symbols: the head's thumbnail is drawn first (pixel modes would send the picture twice).
         if inner.pixelOutput == nil, remoteItem.stillState.localPath == nil, case .notTried = remoteItem.preview,
            previewAsked.insert(id).inserted {
@@ -141,7 +144,7 @@ public final class RemoteThumbnailProvider: ThumbnailProvider {
         }
     }
 
-    public func invalidate(itemIDs: Set<String>) { inner.invalidate(itemIDs: itemIDs) }
+    public func invalidate(itemIDs: Set<ItemID>) { inner.invalidate(itemIDs: itemIDs) }
     public func picture(for key: ThumbnailKey) -> RenderedImage? { inner.picture(for: key) }
     public func hasFailed(_ key: ThumbnailKey) -> Bool { inner.hasFailed(key) }
     public func takeReadyKeys() -> [ThumbnailKey] { inner.takeReadyKeys() }

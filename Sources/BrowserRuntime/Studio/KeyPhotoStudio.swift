@@ -21,7 +21,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
     private let post: @Sendable (BrowserAction) -> Void
 
     private struct FrameKey: Equatable {
-        var itemID: String
+        var itemID: ItemID
         var time: Double
         var columns: Int
         var rows: Int
@@ -37,7 +37,7 @@ public final class KeyPhotoStudio: @unchecked Sendable {  // C boundary: `decode
     }
     private let state = Locked(FrameState())
     /// Only touched on `queue`: one decoder per movie while the mode lasts (seeks are cheap, opening is not).
-    private var decoder: (itemID: String, decoder: MovieDecoder)?
+    private var decoder: (itemID: ItemID, decoder: MovieDecoder)?
 
     /// The export dialog's effect previews and effect exports.
     private let effects: EffectPreviewer

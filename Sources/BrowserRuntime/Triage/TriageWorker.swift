@@ -195,7 +195,7 @@ public final class TriageWorker: Sendable {
     }
 
     private func export(_ items: [LibraryItem], choices: [ExportChoice], destination: String,
-                        stripLocation: Bool, ratings: [String: TriageState]) -> TriageResult {
+                        stripLocation: Bool, ratings: [ItemID: TriageState]) -> TriageResult {
         var plan = ExportPlan(items: items, destination: destination, stripLocation: stripLocation)
         for (item, choice) in zip(items, choices) { plan.setChoice(choice, forItem: item.id) }
         // Ratings kept in the index (a read-only folder) leave as sidecars beside the copies (issue 31.5).

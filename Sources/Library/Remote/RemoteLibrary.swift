@@ -63,7 +63,7 @@ public final class RemoteLibrary: Sendable {
         var nextObserver = 0
         var downloadToken: Int?
         /// Items whose preview waits for a place in the window, first asked first.
-        var previewQueue: [String] = []
+        var previewQueue: [ItemID] = []
         var previewsInFlight = 0
 
         /// Rebuilds `itemIndexByFile`; call whenever `items` is replaced.
@@ -133,7 +133,7 @@ public final class RemoteLibrary: Sendable {
     public var items: [RemoteItem] { state.withLockedValue { s in s.items } }
     public var subdirectories: [RemoteEntry] { listing?.directories ?? [] }
     /// One item, without copying the whole list.
-    public func item(id: String) -> RemoteItem? { state.withLockedValue { s in s.items.first { $0.id == id } } }
+    public func item(id: ItemID) -> RemoteItem? { state.withLockedValue { s in s.items.first { $0.id == id } } }
     /// Bytes and requests spent reading headers for pairing.
     public var probeBytes: UInt64 { state.withLockedValue { s in s.probeBytes } }
     public var probeRequests: Int { state.withLockedValue { s in s.probeRequests } }
@@ -455,7 +455,7 @@ public final class RemoteLibrary: Sendable {
     // MARK: downloads
 
     /// Downloads every file of an item (the grid calls this for visible items).
-    public func download(_ id: String, priority: DownloadPriority = .visible) {
+    public func download(_ id: ItemID, priority: Urgency = .visible) {
         guard let item = items.first(where: { $0.id == id }) else { return }
         for (url, name) in [(item.stillURL, item.item.still?.path), (item.movieURL, item.item.movie?.path)] {
             guard let url else { continue }
@@ -471,7 +471,7 @@ public final class RemoteLibrary: Sendable {
     /// Reads the head of an item's JPEG or HEIC still and makes its embedded thumbnail its preview (`RemoteItem.preview`,
     /// announced with `.itemChanged`); an item without one gets `.none`. Asked once per item; a no-op for an
     /// item whose still is already here or cannot have one.
-    public func requestPreview(_ id: String) {
+    public func requestPreview(_ id: ItemID) {
         let queued: Bool = state.withLockedValue { s in
             guard let i = s.items.firstIndex(where: { $0.id == id }), case .notTried = s.items[i].preview,
                   s.items[i].stillState.localPath == nil, let name = s.items[i].item.still?.path,
@@ -485,8 +485,8 @@ public final class RemoteLibrary: Sendable {
 
     private func startPreviews() {
         let client = self.client, limits = self.limits, cache = downloads.cache
-        let starts: [(id: String, url: URL, size: UInt64?)] = state.withLockedValue { s in
-            var starts: [(String, URL, UInt64?)] = []
+        let starts: [(id: ItemID, url: URL, size: UInt64?)] = state.withLockedValue { s in
+            var starts: [(ItemID, URL, UInt64?)] = []
             while s.previewsInFlight < Self.previewWindow, !s.previewQueue.isEmpty {
                 let id = s.previewQueue.removeFirst()
                 guard let item = s.items.first(where: { $0.id == id }), let url = item.stillURL else { continue }
@@ -510,7 +510,7 @@ public final class RemoteLibrary: Sendable {
         }
     }
 
-    private func previewArrived(_ id: String, _ preview: RemotePreview?, freesWindow: Bool) {
+    private func previewArrived(_ id: ItemID, _ preview: RemotePreview?, freesWindow: Bool) {
         let changed: RemoteItem? = state.withLockedValue { s in
             if freesWindow { s.previewsInFlight -= 1 }
             guard let i = s.items.firstIndex(where: { $0.id == id }) else { return nil }
@@ -522,17 +522,17 @@ public final class RemoteLibrary: Sendable {
     }
 
     /// Downloads an item's movie only (its still waits until its preview is known not to serve).
-    public func downloadMovie(_ id: String, priority: DownloadPriority = .visible) {
+    public func downloadMovie(_ id: ItemID, priority: Urgency = .visible) {
         guard let item = items.first(where: { $0.id == id }), let url = item.movieURL else { return }
         let entry = item.item.movie.flatMap { n in state.withLockedValue { s in s.entry(named: n.path) } }
         downloads.request(url, priority: priority, expectedSize: entry?.size, expectedETag: entry?.etag)
     }
 
     /// "Play requested": both halves of a Live Photo go to the front of the queue.
-    public func requestPlay(_ id: String) { download(id, priority: .play) }
+    public func requestPlay(_ id: ItemID) { download(id, priority: .play) }
 
     /// Retries an item's failed files.
-    public func retry(_ id: String) {
+    public func retry(_ id: ItemID) {
         guard let item = items.first(where: { $0.id == id }) else { return }
         for url in [item.stillURL, item.movieURL].compactMap({ $0 }) { downloads.retry(url) }
     }

@@ -17,7 +17,7 @@ public struct ExportProgress: Sendable {
 /// What an export did, item by item.
 public struct ExportReport: Sendable {
     public struct ItemResult: Sendable {
-        public var itemID: String
+        public var itemID: ItemID
         public var displayName: String
         public var kind: ItemKind
         public var choice: ExportChoice

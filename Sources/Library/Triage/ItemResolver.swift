@@ -21,7 +21,7 @@ public enum ItemResolver {
     public static func resolve(_ paths: [String]) throws -> [LibraryItem] {
         var scans: [String: [LibraryItem]] = [:]
         var result: [LibraryItem] = []
-        var seen = Set<String>()
+        var seen = Set<ItemID>()
         for path in paths {
             guard PathBytes.exists(path), !PathBytes.isDirectory(path) else {
                 throw ResolveError.notFound(path)

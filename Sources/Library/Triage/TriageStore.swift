@@ -59,8 +59,8 @@ public struct TriageStore: Sendable {
     // MARK: local items
 
     /// The ratings and flags of local items that have one (unrated ones are left out), by item id.
-    public func read(_ items: [LibraryItem]) -> [String: TriageState] {
-        var states: [String: TriageState] = [:]
+    public func read(_ items: [LibraryItem]) -> [ItemID: TriageState] {
+        var states: [ItemID: TriageState] = [:]
         for item in items {
             // try?: an unreadable sidecar is shown as unrated, as before; writing to it says why it failed.
             if let state = try? SidecarTriageStore.read(for: item), state != .unrated { states[item.id] = state }
@@ -142,10 +142,10 @@ public struct TriageStore: Sendable {
                                   displayName: $0.displayName) }
     }
 
-    public func read(remote subjects: [RemoteSubject]) -> [String: TriageState] {
+    public func read(remote subjects: [RemoteSubject]) -> [ItemID: TriageState] {
         guard let index = openIndex(), !subjects.isEmpty else { return [:] }
         let rows = index.triageRows(locations: subjects.map(\.location))
-        var states: [String: TriageState] = [:]
+        var states: [ItemID: TriageState] = [:]
         for subject in subjects {
             guard let row = rows[subject.location], Self.applies(row, to: subject.file, usesTime: false) else { continue }
             let state = Self.state(of: row)

@@ -1,16 +1,5 @@
 import Foundation
 
-/// How urgently a file is wanted. Higher runs first; equal priorities run in request order.
-public enum DownloadPriority: Int, Sendable, Comparable, Codable {
-    /// Prefetch of items off screen.
-    case background = 0
-    /// Items on screen.
-    case visible = 1
-    /// The user asked to play this movie: goes to the front of the queue.
-    case play = 2
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// What the UI shows for one remote file.
 // indirect: the payloads live in a box, so a state is one word instead of 32 bytes; a remote item holds two
 // states and a 200,000-entry listing holds every item two or three times (issue 17 item 5).

@@ -4,7 +4,7 @@ import LivePairing
 /// One grid cell of a remote library: the paired item plus the download state of each of its files.
 /// `item`'s paths are names relative to the listed directory; `localItem` points at the cached copies.
 public struct RemoteItem: Sendable, Identifiable {
-    public var id: String { item.id }
+    public var id: ItemID { item.id }
     public var item: LibraryItem
     /// True until the headers were read and the item paired (the kind is then only guessed from names).
     public var isPlaceholder: Bool

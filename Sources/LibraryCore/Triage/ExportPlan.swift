@@ -41,7 +41,7 @@ public struct ExportPlan: Sendable {
     /// Ratings and flags kept in the library index (the original's folder cannot be written), by item id:
     /// each is written as an XMP sidecar beside the item's copy (its still's, for a pair), as a sidecar
     /// beside the original would have travelled (issue 31.5).
-    public var ratings: [String: TriageState] = [:]
+    public var ratings: [ItemID: TriageState] = [:]
 
     public init(items: [LibraryItem], destination: String, choiceForAll: ExportChoice? = nil,
                 stripLocation: Bool = false) {
@@ -62,7 +62,7 @@ public struct ExportPlan: Sendable {
         }
     }
 
-    public mutating func setChoice(_ choice: ExportChoice, forItem id: String) {
+    public mutating func setChoice(_ choice: ExportChoice, forItem id: ItemID) {
         for i in entries.indices where entries[i].item.id == id { entries[i].choice = choice }
     }
 

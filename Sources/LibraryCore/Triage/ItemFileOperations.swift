@@ -11,7 +11,7 @@ public enum ItemFileOperations {
 
     /// The outcome of one item in a batch.
     public struct ItemOutcome<Value: Sendable>: Sendable {
-        public var itemID: String
+        public var itemID: ItemID
         public var result: Result<Value, any Error>
         public var error: (any Error)? { if case .failure(let e) = result { return e } else { return nil } }
     }
@@ -41,7 +41,7 @@ public enum ItemFileOperations {
     public static func restore(_ undo: TrashUndo, using trash: FreedesktopTrash)
         -> [ItemOutcome<[String]>] {
         undo.records.map { record in
-            ItemOutcome(itemID: record.entries.first?.originalPath ?? "",
+            ItemOutcome(itemID: ItemID(record.entries.first?.originalPath ?? ""),
                         result: Result { try trash.restore(record) })
         }
     }

@@ -5,11 +5,11 @@ import LivePairing
 /// the listing said about that file. (`TriageStore.RemoteSubject`; here so the browser's state names it
 /// without the SQLite index below it.)
 public struct RemoteTriageSubject: Sendable, Hashable {
-    public var itemID: String
+    public var itemID: ItemID
     public var location: String
     public var file: MediaFile
     public var displayName: String
-    public init(itemID: String, location: String, file: MediaFile, displayName: String) {
+    public init(itemID: ItemID, location: String, file: MediaFile, displayName: String) {
         self.itemID = itemID
         self.location = location
         self.file = file

@@ -1,4 +1,5 @@
 import Foundation
+import LivePairing
 
 extension ItemFileOperations {
     /// What a copy or move did, kept for `u`: per item, where each file came from and went, and the copy's
@@ -76,7 +77,7 @@ extension ItemFileOperations {
     public static func undoTransfer(_ undo: TransferUndo, transfer: FileGroupTransfer = FileGroupTransfer())
         -> [ItemOutcome<[String]>] {
         undo.items.map { group in
-            let id = group.first?.source ?? ""
+            let id = ItemID(group.first?.source ?? "")
             return ItemOutcome(itemID: id, result: Result {
                 undo.isMove ? try moveBack(group, transfer: transfer) : try removeCopies(group)
             })

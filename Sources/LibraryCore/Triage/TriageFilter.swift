@@ -36,7 +36,7 @@ public struct TriageFilter: Sendable, Hashable, Codable {
     }
 
     /// The items that pass, in their order; `states` maps item ids to triage (missing = unrated).
-    public func apply(to items: [LibraryItem], states: [String: TriageState]) -> [LibraryItem] {
+    public func apply(to items: [LibraryItem], states: [ItemID: TriageState]) -> [LibraryItem] {
         items.filter { matches($0, state: states[$0.id] ?? .unrated) }
     }
 }

@@ -20,7 +20,7 @@ public final class DownloadManager: Sendable {
         /// Larger files are refused before a byte is written (when the server says the size), or stopped when
         /// they reach it: the cap of a file the user asked for (`.play`: holding a movie).
         public var sizeCap: UInt64 = 2 << 30
-        /// The cap of downloads nobody asked for in person (`.visible` and `.background`: the files behind the
+        /// The cap of downloads nobody asked for in person (`.visible` and `.prefetch`: the files behind the
         /// thumbnails and the next page). Far below `sizeCap`, so a hostile or broken server that sends endless
         /// bodies costs each visible cell this much at most (it cost 2 GiB each, issue 32.4); far above real
         /// photos (a 100-megapixel JPEG or HEIC is ~30-60 MB, a Live Photo movie 2-15 MB). A larger movie
@@ -59,7 +59,7 @@ public final class DownloadManager: Sendable {
     /// Its fields live under its own lock, taken inside `registry`'s when both are needed, never the other way.
     private final class Job: Sendable {
         struct Fields: Sendable {
-            var priority: DownloadPriority
+            var priority: Urgency
             var order: Int
             var state: DownloadState = .queued
             var expectedSize: UInt64?
@@ -84,7 +84,7 @@ public final class DownloadManager: Sendable {
         let cacheKey: String
         private let fields: Locked<Fields>
 
-        init(url: URL, priority: DownloadPriority, order: Int) {
+        init(url: URL, priority: Urgency, order: Int) {
             self.url = url
             self.cacheKey = DownloadCache.key(for: url)
             self.fields = Locked(Fields(priority: priority, order: order))
@@ -116,7 +116,7 @@ public final class DownloadManager: Sendable {
     deinit { if useLock >= 0 { close(useLock) } }
 
     /// The cap of a download of this urgency (`Configuration.automaticSizeCap`, `sizeCap`).
-    func sizeCap(for priority: DownloadPriority) -> UInt64 {
+    func sizeCap(for priority: Urgency) -> UInt64 {
         priority == .play ? configuration.sizeCap : min(configuration.sizeCap, configuration.automaticSizeCap)
     }
 
@@ -151,7 +151,7 @@ public final class DownloadManager: Sendable {
 
     /// Wants `url` downloaded. A cached complete file (same size/ETag as the listing says, when given) is
     /// reused at once; a running or queued request only has its priority raised.
-    public func request(_ url: URL, priority: DownloadPriority = .visible, expectedSize: UInt64? = nil,
+    public func request(_ url: URL, priority: Urgency = .visible, expectedSize: UInt64? = nil,
                         expectedETag: String? = nil) {
         var announce: DownloadState?
         registry.withLockedValue { r in
@@ -202,7 +202,7 @@ public final class DownloadManager: Sendable {
 
     /// Queues a failed download again (it resumes from its partial file when the server allows).
     public func retry(_ url: URL) {
-        let priority: DownloadPriority? = registry.withLockedValue { r in
+        let priority: Urgency? = registry.withLockedValue { r in
             guard let job = r.jobs[url], case .failed = job.state else { return nil }
             return job.with { f in
                 f.state = .notRequested

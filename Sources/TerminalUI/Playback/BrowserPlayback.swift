@@ -82,7 +82,7 @@ final class BrowserPlayback {
 
     /// `.startPlayback` / `.startHint`: plays `item` (what plays: a remote item's downloaded copy) in the
     /// picture area of `shownID` (grid cell or viewer). Returns the engine's refusal, if any, as a report.
-    func start(_ item: LibraryItem, shownID: String, purpose: PlaybackPurpose, state: BrowserState) -> [BrowserAction] {
+    func start(_ item: LibraryItem, shownID: ItemID, purpose: PlaybackPurpose, state: BrowserState) -> [BrowserAction] {
         guard let rect = state.selectedPictureRect else {
             return [.playback(.refused(itemID: shownID, .tooSmall))]
         }
