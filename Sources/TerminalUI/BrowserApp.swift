@@ -70,7 +70,7 @@ public struct FirstScreenMemory: Sendable {
 
 /// The full-screen browser: one event loop that drains every queued input and background result, applies
 /// them to the state, then renders once.
-public final class BrowserApp {
+public final class BrowserApp: ScanService {
     private let options: BrowserOptions
     private let inbox = EventInbox()
     /// Signalled once the first screen's pictures are drawn: the progressive scan waits for it (a second at
@@ -89,17 +89,9 @@ public final class BrowserApp {
     public var onPlayback: ((LibraryItem?) -> Void)?
     /// Set when browsing a remote directory.
     private var remote: RemoteSession?
-    private let remoteExport = RemoteItemExport()
     /// Writes symbol pictures directly, curses keeping the text (nil in pixel modes, or without colours, or
     /// with LIVEGRID_CURSES_PICTURES=1 to compare with curses drawing them).
     private var directCells: DirectCellOutput?
-    /// Where every picture goes: one type per protocol, chosen once from the graphics decision
-    /// (`PictureOutputs.make`) and handed to the renderer.
-    private var pictureOutput: (any PictureOutput)?
-    /// Press-and-hold playback (set while `run` runs).
-    private var playback: BrowserPlayback?
-    /// The viewer's key-photo mode: frames and the write of the new Live Photo (set while `run` runs).
-    private var keyPhotoStudio: KeyPhotoStudio?
     /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
     /// replaced) drops the item's pictures from memory. Filled by the local scan's thread (after the first
     /// scan's result is posted: 100,000 hashes are not on the way to the first timeline) and by the loop for
@@ -159,7 +151,6 @@ public final class BrowserApp {
         let output = PictureOutputs.make(mode: provider.pixelOutput?.mode ?? .symbols, tmux: provider.pixelOutput?.tmux,
                                          cellHeight: provider.pixelOutput?.cellPixelSize?.height, window: session.window,
                                          direct: directCells, terminal: .fileDescriptor(meter: throughput))
-        pictureOutput = output
         defer { output.removeAll() }
         idlok(session.window, output.letsCursesMoveText)
         idcok(session.window, output.letsCursesMoveText)
@@ -172,7 +163,6 @@ public final class BrowserApp {
                                        post: { [inbox] in inbox.post($0) }, wake: { wake.wake() },
                                        link: { throughput.estimate })
         defer { playback.shutdown() }
-        self.playback = playback
         // Keys typed while livegrid started were read from the tty by the start-up probes (curses never sees
         // them): they are acted on once there is something to act on (the first items, or the scan's end),
         // before anything curses reads.
@@ -210,7 +200,6 @@ public final class BrowserApp {
         let keyPhotoStudio = KeyPhotoStudio(depth: session.colorDecision?.depth, pixels: provider.pixelOutput,
                                             post: { [inbox] in inbox.post($0) }, home: options.environment.home,
                                             wake: { wake.wake() })
-        self.keyPhotoStudio = keyPhotoStudio
         defer { keyPhotoStudio.perform(.stopEffectPreview) }   // its temporary file goes with it
         renderer.effectPreview = { keyPhotoStudio.effectPicture(columns: $0.width, rows: $0.height) }
         // In the key-photo mode the chosen movie frame is drawn where playback frames are.
@@ -218,6 +207,11 @@ public final class BrowserApp {
             keyPhotoStudio.picture(for: $0, columns: $1.width, rows: $1.height) ?? playback.picture(for: $0, in: $1)
         }
         renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
+        let post: @Sendable (BrowserAction) -> Void = { [inbox] in inbox.post($0) }
+        let dispatcher = EffectDispatcher(.init(
+            screen: CursesScreen(output: output), playback: playback, scans: self, triage: triageWorker, studio: keyPhotoStudio,
+            remote: remote.map { RemoteEffects(session: $0, worker: triageWorker, post: post) }, post: post,
+            onPlayback: onPlayback))
         if scanStartedEarly {
             state.reduce(.scanStarted)
             // A progressive scan reports the first screen itself, sooner than a second listing would.
@@ -226,8 +220,8 @@ public final class BrowserApp {
             } else {
                 prewarmRememberedFirstScreen(provider, state: state)
             }
-        } else if startScan(state) {
-            state.reduce(.scanStarted)
+        } else {
+            for report in dispatcher.perform(.startScan, state: state) { state.reduce(report) }
         }
 
         // One loop that sleeps: it blocks in poll() on the tty and the inbox's wake pipe until input comes,
@@ -309,7 +303,7 @@ public final class BrowserApp {
                     }
                     for effect in state.reduce(action) {
                         effectsRan = true
-                        queue += perform(effect, state: state)
+                        queue += dispatcher.perform(effect, state: state)
                     }
                     if case .scanFinished = action, !scanArranged {
                         scanArranged = true
@@ -472,64 +466,9 @@ public final class BrowserApp {
         }
     }
 
-    /// Carries out an effect; returns what it reports back, for the reducer.
-    private func perform(_ effect: BrowserEffect, state: BrowserState) -> [BrowserAction] {
-        switch effect {
-        case .startScan:
-            return startScan(state) ? [.scanStarted] : []
-        case .startPlayback(let itemID), .startHint(let itemID):
-            // Remote items play their downloaded copy (nil until playable); local items play as they are.
-            guard let item = state.playableItem(id: itemID), let playback else { return [] }
-            if case .startPlayback = effect { onPlayback?(item) }
-            return playback.start(item, shownID: itemID, purpose: effect == .startHint(itemID: itemID) ? .hint : .hold,
-                                  state: state)
-        case .stopPlayback:
-            onPlayback?(nil)
-            return playback?.stop() ?? []
-        case .quit:
-            break
-        case .redrawAll:
-            clearok(curscr, true)
-            pictureOutput?.redrawAfterClear(size: TerminalSize(columns: Int(COLS), rows: Int(LINES)))
-        case .remote(let remoteEffect):
-            remote?.perform(remoteEffect)
-        case .triage(let request):
-            // Remote items are names on a server, not files here: file operations would act on the working
-            // directory. Marks, filters, and ratings and flags (kept in livegrid's index) work remotely, and an
-            // export downloads the files and exports local copies.
-            let keptInIndex: Bool = switch request {
-            case .loadRemoteStates, .writeRemoteState: true
-            default: false
-            }
-            if let remote, !keptInIndex {
-                switch request {
-                case .export(let items, let choices, let destination, let stripLocation, _):
-                    // The ratings shown (kept in the index under the items' URLs) go along as sidecars.
-                    let ratings = items.reduce(into: [String: TriageState]()) { $0[$1.id] = state.triage.states[$1.id] }
-                    remoteExport.start(items, choices: choices, destination: destination, stripLocation: stripLocation,
-                                       ratings: ratings,
-                                       library: remote.current, worker: triageWorker, post: { [inbox] in inbox.post($0) })
-                case .cancelExport:
-                    remoteExport.cancel()
-                    triageWorker.perform(request)
-                default:
-                    inbox.post(.triage(.result(RemoteSession.refusal(of: request))))
-                }
-                break
-            }
-            triageWorker.perform(request)
-        case .studio(let request):
-            keyPhotoStudio?.perform(request)
-        }
-        return []
-    }
-
-    /// Starts a scan unless one runs; true when it started (the reducer then hears `.scanStarted`).
-    /// A local scan is of the folder the state shows (entered or left since start) with its `-r`.
-    private func startScan(_ state: BrowserState) -> Bool {
-        guard !state.isScanning else { return false }
-        if let remote { remote.load() } else { launchLocalScan(path: state.folders.current, recursive: state.folders.recursive) }
-        return true
+    /// `ScanService` for the dispatcher: the remote session's listing, or a local scan thread.
+    public func startScan(folder: String, recursive: Bool) {
+        if let remote { remote.load() } else { launchLocalScan(path: folder, recursive: recursive) }
     }
 
     /// The first screen of a local, non-recursive scan is the directory's first stills by name: their cached
