@@ -57,29 +57,11 @@ public struct BrowserOptions {
     }
 }
 
-/// Remembers which pictures a local view showed first (`LibraryIndex.firstScreen`), by a key naming the folder,
-/// `-r`, the order, the grouping and the cell size.
-public struct FirstScreenMemory: Sendable {
-    public var load: @Sendable (String) -> [String]
-    public var store: @Sendable ([String], String) -> Void
-    public init(load: @escaping @Sendable (String) -> [String], store: @escaping @Sendable ([String], String) -> Void) {
-        self.load = load
-        self.store = store
-    }
-}
-
 /// The full-screen browser: one event loop that drains every queued input and background result, applies
 /// them to the state, then renders once.
-public final class BrowserApp: ScanService {
+public final class BrowserApp {
     private let options: BrowserOptions
     private let inbox = EventInbox()
-    /// Signalled once the first screen's pictures are drawn: the progressive scan waits for it (a second at
-    /// most) before probing the rest, so on 2 cores the visible thumbnails do not share them with 6 probes.
-    private let firstScreenDrawn = DispatchSemaphore(value: 0)
-    /// Signalled once the first finished scan's view (the whole timeline) is drawn: the first scan's thread
-    /// notes its items' times after it, not on the cores that arrange and draw that view.
-    private let firstViewShown = DispatchSemaphore(value: 0)
-    private var localScanLaunched = false
     /// `LIVEGRID_TRACE`: start-up milestones (ui-start, scan-finished, grid-complete) for the benchmarks.
     private let trace: EventTrace?
     private lazy var triageWorker = TriageWorker(environment: options.environment, store: options.triageStore) { [inbox] in
@@ -87,18 +69,9 @@ public final class BrowserApp: ScanService {
     }
     /// Set by the playback seam: called with the item to play, or nil to stop.
     public var onPlayback: ((LibraryItem?) -> Void)?
-    /// Set when browsing a remote directory.
-    private var remote: RemoteSession?
     /// Writes symbol pictures directly, curses keeping the text (nil in pixel modes, or without colours, or
     /// with LIVEGRID_CURSES_PICTURES=1 to compare with curses drawing them).
     private var directCells: DirectCellOutput?
-    /// Each item's primary file mtime at the last scan: a rescan that finds it changed (rotated in place,
-    /// replaced) drops the item's pictures from memory. Filled by the local scan's thread (after the first
-    /// scan's result is posted: 100,000 hashes are not on the way to the first timeline) and by the loop for
-    /// remote listings.
-    private let scannedModificationTimes = Locked<[Int: Double]>([:])
-    /// What the last local scan found changed, set by its thread before it posts the result.
-    private let changedByLocalScan = Locked<Set<String>?>(nil)
     /// Every file (still, then movie) of each item marked when the browser quit, in display order: what
     /// `--print-marked` prints.
     public private(set) var markedFilesAtExit: [String] = []
@@ -113,11 +86,18 @@ public final class BrowserApp: ScanService {
         let startupTrace = trace
         startupTrace?.log("ui-start")
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalUIError.notATerminal }
+        let environment = options.environment, inbox = self.inbox
+        let remote = options.remoteURL.map {
+            RemoteSession(url: $0, client: options.remoteClient, inbox: inbox,
+                          downloadCacheRoot: DownloadCache.defaultRoot(environment: environment.variables),
+                          maxEntries: options.config.remoteMaxEntries)
+        }
+        let scans = ScanOrchestrator(scan: options.scan, progressiveScan: options.progressiveScan, remote: remote,
+                                     inbox: inbox, trace: trace)
         // A local scan needs nothing from the terminal: start it first so it overlaps curses' set-up and the
         // terminal probes (first paint waits for it).
-        let scanStartedEarly = options.remoteURL == nil
-        if scanStartedEarly { launchLocalScan(path: options.path, recursive: options.recursive) }
-        let environment = options.environment
+        let scanStartedEarly = remote == nil
+        if scanStartedEarly { scans.startScan(folder: options.path, recursive: options.recursive) }
         let session = try CursesSession(mouse: options.config.mouse,
                                         colorDecision: TerminalColorChoice.decide(override: options.colorOverride,
                                                                                  environment: environment.variables,
@@ -125,7 +105,6 @@ public final class BrowserApp: ScanService {
                                         term: environment.term)
         defer { CursesSession.restore() }
 
-        let inbox = self.inbox
         let wake = inbox.wake
         wake.installForSignals()
         var provider = options.makeProvider(session.colorDecision) { inbox.post(.showMessage($0)) }
@@ -178,11 +157,7 @@ public final class BrowserApp: ScanService {
         state.playback.holdHints(.firstScreen)
         state.playback.soundEnabled = options.config.playbackSound
         state.playback.useKeyInput(kittyKeys: playback.kittyKeys)
-        let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
-            let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,
-                                       downloadCacheRoot: DownloadCache.defaultRoot(environment: environment.variables),
-                                       maxEntries: options.config.remoteMaxEntries)
-            self.remote = remote
+        let remoteProvider = remote.map { remote -> RemoteThumbnailProvider in
             state.beginRemote(libraryURL: remote.current.url)
             return RemoteThumbnailProvider(inner: provider, session: remote)
         }
@@ -193,6 +168,7 @@ public final class BrowserApp: ScanService {
         state.triage.autoAdvance = options.config.autoAdvance
         state.triage.home = environment.home
         defer { markedFilesAtExit = state.markedItems.flatMap { $0.files.map(\.path) } }
+        let firstScreen = FirstScreen(root: options.path, recursive: options.recursive, memory: options.firstScreenMemory)
         let renderer = BrowserRenderer(
             badge: BadgePainter(corner: options.config.badgeCorner, style: options.config.badgeStyle),
             keymap: options.config.keymap)
@@ -209,17 +185,12 @@ public final class BrowserApp: ScanService {
         renderer.liveOffReason = { playback.controller.liveOffReason(for: $0) }
         let post: @Sendable (BrowserAction) -> Void = { [inbox] in inbox.post($0) }
         let dispatcher = EffectDispatcher(.init(
-            screen: CursesScreen(output: output), playback: playback, scans: self, triage: triageWorker, studio: keyPhotoStudio,
+            screen: CursesScreen(output: output), playback: playback, scans: scans, triage: triageWorker, studio: keyPhotoStudio,
             remote: remote.map { RemoteEffects(session: $0, worker: triageWorker, post: post) }, post: post,
             onPlayback: onPlayback))
         if scanStartedEarly {
             state.reduce(.scanStarted)
-            // A progressive scan reports the first screen itself, sooner than a second listing would.
-            if options.progressiveScan == nil {
-                prewarmFirstScreen(provider, layout: state.layout)
-            } else {
-                prewarmRememberedFirstScreen(provider, state: state)
-            }
+            firstScreen.prewarm(provider, state: state, scanIsProgressive: scans.isProgressive)
         } else {
             for report in dispatcher.perform(.startScan, state: state) { state.reduce(report) }
         }
@@ -248,7 +219,7 @@ public final class BrowserApp: ScanService {
                 }
                 if scanArranged, !scanShownTraced {
                     scanShownTraced = true
-                    firstViewShown.signal()
+                    scans.firstViewWasShown()
                     startupTrace?.log("scan-shown")
                 }
                 playback.didDraw()
@@ -293,13 +264,7 @@ public final class BrowserApp: ScanService {
                 var queue = actions[...]
                 while let action = queue.popFirst() {
                     if case .scanFinished(let scan) = action {
-                        let local = changedByLocalScan.withLockedValue { changed in
-                            defer { changed = nil }
-                            return changed
-                        }
-                        provider.invalidate(itemIDs: local ?? scannedModificationTimes.withLockedValue {
-                            Self.changedItems(in: scan, times: &$0)
-                        })
+                        provider.invalidate(itemIDs: scans.takeChangedItems(in: scan))
                     }
                     for effect in state.reduce(action) {
                         effectsRan = true
@@ -352,19 +317,18 @@ public final class BrowserApp: ScanService {
             if !firstPaintTraced, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
                 firstPaintTraced = true
-                firstScreenDrawn.signal()
+                scans.firstScreenWasDrawn()
                 startupTrace?.log("first-thumbnails")   // the first screen's pictures, scan finished or not
                 startupTrace?.log("screen-pictures \(onScreen.count)")
             } else if !firstPaintTraced, onScreen.isEmpty, renderedItems {
                 firstPaintTraced = true                 // items but no pictures to wait for (list view)
-                firstScreenDrawn.signal()
+                scans.firstScreenWasDrawn()
             }
             // The first screen drawn (scan finished or not) is what the next launch of this view shows first.
-            if !firstScreenRemembered, !onScreen.isEmpty, let memory = options.firstScreenMemory,
+            if !firstScreenRemembered, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
                 firstScreenRemembered = true
-                let ids = onScreen.map(\.key.itemID), view = firstScreenView(state)
-                NamedThread.start("livegrid-first-screen") { memory.store(ids, view) }
+                firstScreen.remember(onScreen.map(\.key.itemID), state: state)
             }
             if let startupTrace, !gridCompleteTraced, !state.isScanning, !onScreen.isEmpty,
                onScreen.allSatisfy({ provider.picture(for: $0.key) != nil || provider.hasFailed($0.key) }) {
@@ -397,25 +361,6 @@ public final class BrowserApp: ScanService {
         // File work under way (a rotation, a trash, a sidecar) ends before the terminal is given back: exiting
         // mid-write would leave its temporaries. A copy, move or export was cancelled by the quit question.
         triageWorker.waitUntilIdle()
-    }
-
-    /// Items of `scan` whose primary file changed since the previous scan; remembers this scan's times.
-    /// Keyed by a hash of the primary file's folder and name, not by the id: an id is a string made on demand,
-    /// 100,000 of them were ~19 MB kept for the whole session. Two files with one hash (64 bits: about one chance
-    /// in 10^9 at 100,000 items) cost at worst a thumbnail made again, or one not refreshed until the next change.
-    private static func changedItems(in scan: LibraryScan, times: inout [Int: Double]) -> Set<String> {
-        var changed: Set<String> = []
-        times.reserveCapacity(scan.items.count)
-        for item in scan.items {
-            let primary = item.primary
-            var hasher = Hasher()
-            hasher.combine(primary.folderPrefix)
-            hasher.combine(primary.name)
-            let key = hasher.finalize()
-            if let known = times[key], known != primary.modificationTime { changed.insert(item.id) }
-            times[key] = primary.modificationTime
-        }
-        return changed
     }
 
     private func render(_ state: BrowserState, renderer: BrowserRenderer, provider: ThumbnailProvider,
@@ -463,79 +408,6 @@ public final class BrowserApp: ScanService {
         case .drag where state.viewerDrag != nil: return .viewerDrag(.moved(x: x, y: y))
         case .release where state.viewerDrag != nil: return .viewerDrag(.released)
         default: return nil
-        }
-    }
-
-    /// `ScanService` for the dispatcher: the remote session's listing, or a local scan thread.
-    public func startScan(folder: String, recursive: Bool) {
-        if let remote { remote.load() } else { launchLocalScan(path: folder, recursive: recursive) }
-    }
-
-    /// The first screen of a local, non-recursive scan is the directory's first stills by name: their cached
-    /// thumbnails load while the scan still probes and pairs (a warm first paint then waits only for the scan).
-    private func prewarmFirstScreen(_ provider: ThumbnailProvider, layout: GridLayout) {
-        guard !options.recursive, !layout.isList else { return }
-        let path = options.path, count = layout.itemsPerPage
-        provider.prewarm(stills: { LibraryScanner.firstStills(directory: path, count: count) },
-                         width: layout.cellWidth, height: layout.pictureHeight)
-    }
-
-    /// A known library's first screen: the pictures this view showed first last time are loaded from the
-    /// thumbnail cache while the folder is still listed (cache hits only; a stale memory costs a few look-ups).
-    private func prewarmRememberedFirstScreen(_ provider: ThumbnailProvider, state: BrowserState) {
-        guard let memory = options.firstScreenMemory, !state.layout.isList else { return }
-        let view = firstScreenView(state)
-        provider.prewarm(stills: { memory.load(view) }, width: state.layout.cellWidth, height: state.layout.pictureHeight)
-    }
-
-    /// The key of the remembered first screen: folder, `-r`, order, grouping, cell size and cells per page.
-    private func firstScreenView(_ state: BrowserState) -> String {
-        let layout = state.layout
-        return [options.path, options.recursive ? "-r" : "", state.sortOrder.rawValue, state.grouping.rawValue,
-                "\(layout.cellWidth)x\(layout.pictureHeight)", "\(layout.itemsPerPage)"].joined(separator: "\u{1}")
-    }
-
-    private func launchLocalScan(path: String, recursive: Bool) {
-        let inbox = self.inbox
-        let scan = options.scan, progressiveScan = options.progressiveScan, firstScreenDrawn = self.firstScreenDrawn
-        let waitsForFirstScreen = !localScanLaunched
-        localScanLaunched = true
-        let trace = self.trace
-        let times = scannedModificationTimes, changedByLocalScan = self.changedByLocalScan
-        let firstViewShown = self.firstViewShown
-        NamedThread.start("livegrid-scan") {
-            do {
-                var result: LibraryScan
-                if let progressiveScan {
-                    // Posted through the inbox like every background result: the loop's wake-up carries it.
-                    result = try progressiveScan(path, recursive, { progress in
-                        trace?.log("scan-first-screen")
-                        var progress = progress
-                        progress.scan.recursive = recursive   // the view matches it to the folder it shows
-                        inbox.post(.scanProgress(progress))
-                    }, {
-                        // Only the first scan waits (the semaphore fires once; rescans keep their grid anyway),
-                        // after its whole listing: a recursive scan lists the tree while the screen is drawn.
-                        if waitsForFirstScreen { _ = firstScreenDrawn.wait(timeout: .now() + 1) }
-                    })
-                } else {
-                    result = try scan(path, recursive)
-                }
-                result.recursive = recursive
-                trace?.log("scan-finished")
-                // Nothing can have changed before the first scan: its times are noted after its view is drawn
-                // (a second at most; the lock keeps a rescan waiting until they are).
-                times.withLockedValue { known in
-                    let first = known.isEmpty
-                    changedByLocalScan.withLockedValue { $0 = first ? [] : Self.changedItems(in: result, times: &known) }
-                    inbox.post(.scanFinished(result))
-                    guard first else { return }
-                    if waitsForFirstScreen { _ = firstViewShown.wait(timeout: .now() + 1) }
-                    _ = Self.changedItems(in: result, times: &known)
-                }
-            } catch {
-                inbox.post(.scanFailed(ScanFailure(error)))
-            }
         }
     }
 }
