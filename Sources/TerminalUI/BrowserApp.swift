@@ -158,7 +158,8 @@ public final class BrowserApp {
         // move them behind its back).
         let output = PictureOutputs.make(mode: provider.pixelOutput?.mode ?? .symbols, tmux: provider.pixelOutput?.tmux,
                                          cellHeight: provider.pixelOutput?.cellPixelSize?.height, window: session.window,
-                                         direct: directCells, terminal: .fileDescriptor(meter: throughput))
+                                         direct: directCells,
+                                         terminal: .fileDescriptor(meter: throughput, pacing: .tty(meter: throughput)))
         pictureOutput = output
         defer { output.removeAll() }
         idlok(session.window, output.letsCursesMoveText)
@@ -268,6 +269,7 @@ public final class BrowserApp {
             var timers = LoopTimers()
             timers.add("playback", at: state.playback.nextDeadline)
             timers.add("transfers", at: state.remoteRedrawDeadline().map { MonotonicClock.now() + $0.timeIntervalSinceNow })
+            timers.add("held-pictures", at: throughput.heldPicturesDeadline)   // pictures waiting for the link
             let typedAheadDue = !typedAhead.isEmpty && (!state.items.isEmpty || !state.isScanning)
             let wakeup = LoopWait.wait(wake: wake, timeoutMilliseconds: typedAheadDue ? 0 : timers.pollTimeout(now: MonotonicClock.now()))
             startupTrace?.log("loop-wake \(wakeup.traceName)")
@@ -395,7 +397,7 @@ public final class BrowserApp {
             let newFrame = playback.controller.takeNewFrame() || keyPhotoStudio.takeNewFrame()
             // A timer that fired changes what is drawn (the hint started, the transfer line went away).
             dirty = !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || resumed
-                || tmuxRedraw != nil || wakeup.contains(.timer) || linkNoteChanged
+                || tmuxRedraw != nil || wakeup.contains(.timer) || linkNoteChanged || throughput.heldPicturesAdmitted
         }
         // The link meter's reply, if one is on its way, is read here: after the terminal is given back it would
         // reach the shell as typed text.
