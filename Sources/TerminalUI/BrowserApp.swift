@@ -159,7 +159,8 @@ public final class BrowserApp {
         let output = PictureOutputs.make(mode: provider.pixelOutput?.mode ?? .symbols, tmux: provider.pixelOutput?.tmux,
                                          cellHeight: provider.pixelOutput?.cellPixelSize?.height, window: session.window,
                                          direct: directCells,
-                                         terminal: .fileDescriptor(meter: throughput, pacing: .tty(meter: throughput)))
+                                         terminal: .fileDescriptor(meter: throughput,
+                                                                   pacing: environment.pacesPictures ? .tty(meter: throughput) : nil))
         pictureOutput = output
         defer { output.removeAll() }
         idlok(session.window, output.letsCursesMoveText)
