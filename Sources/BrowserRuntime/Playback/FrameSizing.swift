@@ -52,7 +52,9 @@ public struct FrameSizing: Sendable, Equatable {
             if wholeRender > allowed { fitting = min(fitting, (allowed / wholeRender).squareRoot()) }
         }
         guard fitting < 1 else { return FrameSizing() }
-        let stepped = max(Self.smallest, min(1, (fitting / Self.step).rounded(.down) * Self.step))
+        // Divided, not multiplied, by the steps per unit: 6 / 20 is 0.3 to the last bit, where 6 * 0.05 is
+        // not (traces said "0.30000000000000004").
+        let stepped = max(Self.smallest, min(1, (fitting / Self.step).rounded(.down) / (1 / Self.step)))
         if stepped > scale && stepped < scale + Self.growthMargin { return self }
         return FrameSizing(scale: stepped)
     }
