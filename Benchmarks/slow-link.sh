@@ -15,8 +15,10 @@
 #      and dropped counts, and when the last frame reached the terminal after the press (the movie is 1.23 s).
 #      PLAY_BINARIES="before:/path/livegrid after:/path/livegrid" compares two builds in one run.
 #   4. Keys while pictures are in flight (PARTS=keys): the run-on-server sixel first screen, Page Down twice
-#      0.3 s apart as soon as its first picture is drawn: how long after each key livegrid read it (the trace's
-#      next `loop-wake input`), and what reached the terminal after the second key (bytes, sixel images).
+#      0.3 s apart as soon as its first picture (KEYS_AFTER_PICTURES: that many) reached the terminal: how long
+#      after each key livegrid read it (the trace's next `loop-wake input`), what reached the terminal after the
+#      second key (bytes, sixel images), and of that what came before the new screen's first label (queued for
+#      the screens left) and when that label came. With and without the picture pacing (KEYS_PACING="0 1").
 # Targets (issue 28): playback at 20 Mbit/s keeps the movie's timing with <= 10 % of frames dropped in symbols
 # and kitty modes, and plays visibly in sixel mode. sftp first screen <= 8 s and <= 20 MB at 20 Mbit/s, <= 30 s at 5 Mbit/s; on the server,
 # each mode's bytes <= the best peer's (sixel <= chafa, kitty <= timg --compress, iTerm2 <= 2x the JPEG floor,
@@ -311,29 +313,60 @@ PY
 }
 
 # --- 4. keys while pictures are in flight ---------------------------------------------------------------
+# Both ways in one build: LIVEGRID_PICTURE_PACING=0 writes every picture as soon as it is made (as before issue
+# 28.4's pacing), the default holds pictures while the link is full. What reached the terminal after the second
+# key up to the first label of the screen it moved to is what was queued for the screens left; the time from
+# the key to that label is when the key was answered on the terminal.
 server_keys() { # rate
-  local rate=$1 out=$work/keys.bytes trace=$work/trace-keys times=$work/times-keys fifo=$work/keys-fifo pid last k1 k2 offset
-  : > "$out"; : > "$trace"; : > "$times"; rm -f "$fifo"; mkfifo "$fifo"
+  local rate=$1 pacing
+  for pacing in ${KEYS_PACING:-0 1}; do server_keys_once "$rate" "$pacing"; done
+}
+server_keys_once() { # rate pacing
+  local rate=$1 pacing=$2 out=$work/keys.bytes trace=$work/trace-keys times=$work/times-keys fifo=$work/keys-fifo pid last k1 k2 offset
+  : > "$out"; : > "$trace"; : > "$times"; rm -f "$fifo"; mkfifo "$fifo"; rm -rf "$work/keys-cache-$rate"
   ip netns exec lgcli env TERM=xterm-256color FAKE_TERMINAL_TIMES="$times" python3 "$root/Benchmarks/fake-terminal.py" \
     "$out" "$COLS" "$LINES_" ssh -tt -F "$work/ssh_config" slowlink env TERM=xterm-256color COLORTERM=truecolor \
-    XDG_CACHE_HOME=$work/keys-cache-$rate LIVEGRID_TRACE=$trace "$BIN" --no-motion --graphics sixels "$library" < "$fifo" &
+    XDG_CACHE_HOME=$work/keys-cache-$rate LIVEGRID_TRACE=$trace LIVEGRID_PICTURE_PACING=$pacing \
+    "$BIN" --no-motion --graphics sixels "$library" < "$fifo" &
   pid=$!
   exec 7>"$fifo"
   for _ in $(seq $((TIMEOUT * 10))); do grep -q ' first-picture' "$trace" && break; sleep 0.05; done
+  # KEYS_AFTER_PICTURES: wait for that many pictures on the terminal first (default: the first one).
+  for _ in $(seq $((TIMEOUT * 10))); do
+    [ "$(grep -aoE $'\x1bP[0-9;]*q' "$out" 2>/dev/null | wc -l)" -ge "${KEYS_AFTER_PICTURES:-1}" ] && break; sleep 0.05
+  done
   k1=$(now); printf '\033[6~' >&7; sleep 0.3; k2=$(now); offset=$(stat -c %s "$out"); printf '\033[6~' >&7
-  last=-1; while [ "$(stat -c %s "$out")" != "$last" ]; do last=$(stat -c %s "$out"); sleep 1; done
+  last=-1; while [ "$(stat -c %s "$out")" != "$last" ]; do last=$(stat -c %s "$out"); sleep 2; done
   printf 'q' >&7; exec 7>&-
   wait "$pid" 2>/dev/null || true
-  python3 - "$out" "$trace" "$k1" "$k2" "$offset" "$((rate / 1000000))" <<'PY'
-import re, sys
-out, trace, k1, k2, offset, rate = sys.argv[1:]
+  ls "$library" > "$work/keys-names"
+  python3 - "$out" "$trace" "$k1" "$k2" "$offset" "$((rate / 1000000))" "$times" "$work/keys-names" "$pacing" <<'PY'
+import bisect, re, sys
+out, trace, k1, k2, offset, rate, times, names, pacing = sys.argv[1:]
 k1, k2, offset = float(k1), float(k2), int(offset)
 wakes = [float(t) for t, what in re.findall(r'([0-9.]+) loop-wake (\S+)', open(trace).read()) if 'input' in what]
 read = lambda k: next(("%d ms" % round(1000 * (t - k)) for t in wakes if t >= k), "never")
-after = open(out, 'rb').read()[offset:]
+data = open(out, 'rb').read()
+after = data[offset:]
 images = len(re.findall(rb'\x1bP[0-9;]*q', after))
-print("BENCH keys %s Mbit/s sixels: Page Down read %s and %s after typed (target <= 200 ms); after the second key the terminal got %d bytes, %d sixel images (a screen is 28)"
-      % (rate, read(k1), read(k2), len(after), images))
+# When each byte reached the terminal: (time, bytes received by then) after each read.
+arrivals = [(float(t), int(n)) for t, n in (line.split() for line in open(times))]
+ends = [n for _, n in arrivals]
+arrived = lambda position: arrivals[min(len(arrivals) - 1, bisect.bisect_right(ends, position))][0]
+# The screen moved to: the first label (a file name's first 8 characters) after the second key that the
+# terminal had not been shown before it.
+stems = {name[:8].encode() for name in open(names).read().split()}
+seen = {stem for stem in stems if stem in data[:offset]}
+new = min((at for at in (data.find(stem, offset) for stem in stems - seen) if at >= 0), default=None)
+label = "%s" % pacing
+if new is None:
+    queued = "the new screen's labels never came"
+else:
+    left = data[offset:new]
+    queued = "%d bytes (%d sixel images) for the screens left before the new screen's first label, which reached the terminal %d ms after the key" % (
+        len(left), len(re.findall(rb'\x1bP[0-9;]*q', left)), round(1000 * (arrived(new) - k2)))
+print("BENCH keys %s Mbit/s sixels pacing=%s: Page Down read %s and %s after typed (target <= 200 ms); after the second key the terminal got %d bytes, %d sixel images; %s"
+      % (rate, pacing, read(k1), read(k2), len(after), images, queued))
 PY
 }
 

@@ -86,7 +86,7 @@ final class BrowserLoop {
         let newFrame = playback.controller.takeNewFrame() || parts.studio.takeNewFrame()
         // A timer that fired changes what is drawn (the hint started, the transfer line went away).
         return !events.isEmpty || !actions.isEmpty || effectsRan || !readyPictures.isEmpty || newFrame || outside.resumed
-            || outside.tmuxRedrew || wakeup.contains(.timer) || linkNoteChanged
+            || outside.tmuxRedrew || wakeup.contains(.timer) || linkNoteChanged || parts.terminal.throughput.heldPicturesAdmitted
     }
 
     private func draw() {
@@ -105,6 +105,7 @@ final class BrowserLoop {
         var timers = LoopTimers()
         timers.add("playback", at: state.playback.nextDeadline)
         timers.add("transfers", at: state.remoteRedrawDeadline().map { MonotonicClock.now() + $0.timeIntervalSinceNow })
+        timers.add("held-pictures", at: parts.terminal.throughput.heldPicturesDeadline)   // pictures waiting for the link
         let typedAheadDue = !typedAhead.isEmpty && (!state.items.isEmpty || !state.isScanning)
         let wakeup = LoopWait.wait(wake: parts.inbox.wake,
                                    timeoutMilliseconds: typedAheadDue ? 0 : timers.pollTimeout(now: MonotonicClock.now()))

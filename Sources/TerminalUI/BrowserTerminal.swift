@@ -50,7 +50,9 @@ final class BrowserTerminal: ScreenControl {
         }
         output = PictureOutputs.make(mode: provider.pixelOutput?.mode ?? .symbols, tmux: provider.pixelOutput?.tmux,
                                      cellHeight: provider.pixelOutput?.cellPixelSize?.height, window: session.window,
-                                     direct: directCells, terminal: .fileDescriptor(meter: throughput))
+                                     direct: directCells,
+                                     terminal: .fileDescriptor(meter: throughput,
+                                                               pacing: environment.pacesPictures ? .tty(meter: throughput) : nil))
         // Pixel pictures and directly written cells: curses must never scroll or shift the screen (it would
         // move them behind its back).
         idlok(session.window, output.letsCursesMoveText)

@@ -42,3 +42,47 @@ final class FrameSizingTests: XCTestCase {
                        FrameSizing(), "a link that carries the whole frame: the whole area again")
     }
 }
+
+/// Movie frames sized to the render's cost too (issue 28.4, part 2): kitty playback at 20 Mbit/s showed 4 of 22
+/// frames because each frame's render came late, not because of the link. Render times are injected.
+final class FrameSizingRenderTimeTests: XCTestCase {
+    private let fastLink = ThroughputWindow.Estimate(bytesPerSecond: 50_000_000, isSlow: false)
+
+    func testARenderSlowerThanTheFrameTimeShrinksTheNextFrames() {
+        // 18 frames a second leave 44 ms of render a frame (0.8 of 55.6 ms); a whole frame took 120 ms.
+        let sizing = FrameSizing().following(bytesPerFrame: 300_000, framesPerSecond: 18, link: fastLink,
+                                             renderSeconds: 0.120, columns: 80, rows: 24)
+        // sqrt(0.0444 / 0.120) = 0.61: stepped down to 0.6.
+        XCTAssertEqual(sizing.scale, 0.6, accuracy: 1e-9)
+        // Without any link measured, the render alone decides the same.
+        XCTAssertEqual(FrameSizing().following(bytesPerFrame: 300_000, framesPerSecond: 18, link: nil,
+                                               renderSeconds: 0.120, columns: 80, rows: 24), sizing)
+    }
+
+    func testAtTheSizeThatFitsTheSizingStays() {
+        let sizing = FrameSizing().following(bytesPerFrame: 300_000, framesPerSecond: 18, link: fastLink,
+                                             renderSeconds: 0.120, columns: 80, rows: 24)
+        let cells = sizing.cells(columns: 80, rows: 24)
+        let share = Double(cells.columns * cells.rows) / Double(80 * 24)
+        // The render follows the cells: 120 ms a whole frame, that share of it now.
+        XCTAssertEqual(sizing.following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
+                                        renderSeconds: 0.120 * share, columns: 80, rows: 24), sizing)
+    }
+
+    func testARenderThatKeepsUpDrawsTheWholeArea() {
+        XCTAssertEqual(FrameSizing(scale: 0.5).following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
+                                                         renderSeconds: 0.005, columns: 80, rows: 24), FrameSizing())
+    }
+
+    func testTheSlowerOfLinkAndRenderCounts() {
+        let link = ThroughputWindow.Estimate(bytesPerSecond: 2_500_000, isSlow: true)
+        // The link fits 0.7 of the area (the symbols figure above); a render of 60 ms at 18 fps fits 0.85.
+        let byLink = FrameSizing().following(bytesPerFrame: 209_000, framesPerSecond: 18, link: link,
+                                             renderSeconds: 0.060, columns: 160, rows: 48)
+        XCTAssertEqual(byLink.scale, 0.7, accuracy: 1e-9)
+        // A render of 400 ms fits 0.33: it decides.
+        let byRender = FrameSizing().following(bytesPerFrame: 209_000, framesPerSecond: 18, link: link,
+                                               renderSeconds: 0.400, columns: 160, rows: 48)
+        XCTAssertEqual(byRender.scale, 0.3, accuracy: 1e-9)
+    }
+}

@@ -28,11 +28,25 @@ struct ScriptedPtyTerminal {
         var waitedForSeen: Bool?
         /// The raster size (`"1;1;W;H`) of every sixel picture it wrote, [width, height], in order.
         var sixelSizes: [[Int]]?
+        /// slowLink: every sixel picture it wrote, in order: its bytes, when its last byte was read from the pty
+        /// and when the link delivered it to the "terminal" (seconds on the script's clock).
+        var sixelDeliveries: [SixelDelivery]?
+        /// When `type` was typed (the script's clock), nil when nothing was.
+        var typedAt: Double?
+        /// slowLink: when the link delivered the end of the first `answer` written after `type` (nil: never).
+        var answerDelivered: Double?
+
+        struct SixelDelivery: Decodable {
+            var bytes: Int
+            var written: Double
+            var delivered: Double
+        }
 
         enum CodingKeys: String, CodingKey {
             case exited, status, secondsToExit = "seconds_to_exit", cpuSeconds = "cpu_seconds",
                  probeSeen = "probe_seen", outputTail = "output_tail", sixelSeen = "sixel_seen",
-                 highBytes = "high_bytes", waitedForSeen = "wait_for_seen", sixelSizes = "sixel_sizes"
+                 highBytes = "high_bytes", waitedForSeen = "wait_for_seen", sixelSizes = "sixel_sizes",
+                 sixelDeliveries = "sixel_deliveries", typedAt = "typed_at", answerDelivered = "answer_delivered"
         }
     }
 
@@ -68,10 +82,12 @@ struct ScriptedPtyTerminal {
     /// `blockHangup`: SIGHUP is blocked in the program (a session that outlives its terminal).
     /// `untilSixelOver`: after typing, wait (up to 20 s) for a sixel picture wider or taller than this many
     /// pixels (the viewer's picture: its full-size decode can be quiet for longer than the settling half second).
+    /// `typeAfterSixels`: `type` waits for this many sixel pictures too. `answer`: text the program writes in
+    /// answer to `type` (slowLink: when the link delivered it is reported).
     static func run(_ arguments: [String], mode: Mode, term: String, delay: Double = 0.9, controlling: Bool = true,
                     minimumOutput: Int = 1, waitFor: String = "", type: String = "", blockHangup: Bool = false,
                     answersTruecolor: Bool = false, linkRate: Double = 0, maxSixelSize: (width: Int, height: Int)? = nil,
-                    untilSixelOver: Int = 0,
+                    untilSixelOver: Int = 0, typeAfterSixels: Int = 0, answer: String = "",
                     environment: [String: String] = [:], in directory: URL) throws -> Outcome {
         let python = try requirePython()
         let script = directory.appendingPathComponent("pty-terminal.py")
@@ -84,6 +100,7 @@ struct ScriptedPtyTerminal {
                                "--result", report.path, "--wait-for", waitFor, "--type", type,
                                "--block-hup", blockHangup ? "1" : "0", "--tcap-rgb", answersTruecolor ? "1" : "0",
                                "--link-rate", String(linkRate), "--until-sixel-over", String(untilSixelOver),
+                               "--type-after-sixels", String(typeAfterSixels), "--answer", answer,
                                "--sixel-max", maxSixelSize.map { "\($0.width);\($0.height)" } ?? ""] + environmentArguments + ["--"] + arguments
         let result = try ToolRunner.run(python, scriptArguments)
         guard let data = FileManager.default.contents(atPath: report.path) else {
@@ -110,6 +127,8 @@ p.add_argument('--tcap-rgb', type=int, default=0)
 p.add_argument('--link-rate', type=float, default=0)
 p.add_argument('--sixel-max', default='')
 p.add_argument('--until-sixel-over', type=int, default=0)
+p.add_argument('--type-after-sixels', type=int, default=0)
+p.add_argument('--answer', default='')
 p.add_argument('argv', nargs=argparse.REMAINDER)
 a = p.parse_args()
 argv = a.argv[1:] if a.argv and a.argv[0] == '--' else a.argv
@@ -173,6 +192,7 @@ def pump(timeout):
     output.extend(data)
     if a.mode == 'slowlink':
         link_deliver(len(data))
+        deliveries.append((len(output), time.monotonic(), link_free))
     if a.mode in ('xterm', 'slowlink'):
         answer_queries()
     if probe_at is None and (b'\x1b[c' in output or b'\x1b_Gi=31' in output):
@@ -182,6 +202,7 @@ def pump(timeout):
 scan_from = 0
 link_free = 0.0
 answers = []   # (due, bytes) of the slow link's DSR answers, in order
+deliveries = []   # slowlink: (output length, read at, delivered by) after each read
 
 def link_deliver(count):
     """slowlink mode: the bytes just read reach the terminal once the link has carried them."""
@@ -262,11 +283,38 @@ if a.mode in ('late', 'twice', 'split'):
 # Let it draw: the minimum output (and the text waited for), then quiet (a movie playing is never quiet: at
 # most a second more); then type what there is to type.
 end = time.monotonic() + 20
-while (len(output) < a.min_output or a.wait_for.encode() not in output) and time.monotonic() < end \
+SIXEL = rb'\x1bP[0-9;]*q'
+while (len(output) < a.min_output or a.wait_for.encode() not in output
+       or len(re.findall(SIXEL, bytes(output))) < a.type_after_sixels) and time.monotonic() < end \
         and pump(0.05) is not None:
     pass
+typed_at, typed_length = None, 0
 if a.type:
     send(a.type.encode())
+    typed_at, typed_length = time.monotonic(), len(output)
+def sixel_deliveries():
+    """slowlink: each sixel's bytes, when its last byte was read and when the link delivered that byte."""
+    found = []
+    for match in re.finditer(rb'\x1bP[0-9;]*q[^\x1b]*\x1b\\', bytes(output)):
+        last = match.end() - 1
+        for length, read_at, delivered in deliveries:
+            if length > last:
+                found.append({'bytes': match.end() - match.start(), 'written': read_at,
+                              'delivered': delivered - (length - 1 - last) / a.link_rate})
+                break
+    return found
+
+def answer_delivered():
+    """slowlink: when the link delivered the end of the first `--answer` written after typing."""
+    at = bytes(output).find(a.answer.encode(), typed_length) if a.answer and typed_at else -1
+    if at < 0:
+        return None
+    last = at + len(a.answer.encode()) - 1
+    for length, _, delivered in deliveries:
+        if length > last:
+            return delivered - (length - 1 - last) / a.link_rate
+    return None
+
 def sixel_sizes():
     return [(int(w), int(h)) for w, h in
             re.findall(rb'\x1bP[0-9;]*q"[0-9]+;[0-9]+;([0-9]+);([0-9]+)', bytes(output))]
@@ -309,6 +357,8 @@ with open(a.result, 'w') as f:
                'sixel_seen': re.search(rb'\x1bP[0-9;]*q', bytes(output)) is not None,
                'high_bytes': sum(1 for b in output if b >= 0x80),
                'sixel_sizes': [list(size) for size in sixel_sizes()],
+               'sixel_deliveries': sixel_deliveries() if a.mode == 'slowlink' else None, 'typed_at': typed_at,
+               'answer_delivered': answer_delivered() if a.mode == 'slowlink' else None,
                'wait_for_seen': (a.wait_for.encode() in re.sub(rb'\x1b\[[0-9;:]*m', b'', bytes(output)))
                                  if a.wait_for else None}, f)
 """#

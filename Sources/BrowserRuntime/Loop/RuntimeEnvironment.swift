@@ -26,6 +26,9 @@ public struct RuntimeEnvironment: Sendable {
     /// `LIVEGRID_CURSES_PICTURES=1`: symbol pictures drawn through curses' colour pairs as before the direct
     /// cell writer (to compare bytes and look).
     public var picturesThroughCurses: Bool { variables["LIVEGRID_CURSES_PICTURES"] == "1" }
+    /// `LIVEGRID_PICTURE_PACING=0`: pixel pictures go as soon as they are made, as before issue 28.4's pacing
+    /// (the slow-link benchmark compares both in one build).
+    public var pacesPictures: Bool { variables["LIVEGRID_PICTURE_PACING"] != "0" }
     /// `PATH`, with the usual directories when unset.
     public var executableSearchPath: String { variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin" }
 

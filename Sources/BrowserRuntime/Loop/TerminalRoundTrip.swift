@@ -80,8 +80,9 @@ public struct TerminalRoundTrip: Sendable {
     }
 
     /// Called after a turn's writes: true when a query should be written now (it is then in flight). Gives up
-    /// on a query that timed out.
-    public mutating func takeQueryDue(at time: Double) -> Bool {
+    /// on a query that timed out. `acknowledge`: the writer holds pictures back until the terminal has taken
+    /// what is in flight (`backlog`), so a query goes now whatever the burst, once the terminal has answered one.
+    public mutating func takeQueryDue(at time: Double, acknowledge: Bool = false) -> Bool {
         guard !gaveUp else { return false }
         if let inFlight {
             let backlog = Double(inFlight.writes.reduce(0) { $0 + $1.bytes })
@@ -89,13 +90,38 @@ public struct TerminalRoundTrip: Sendable {
             return false
         }
         let recent = writes.reduce(0) { $0 + ($1.at >= time - settings.burstSpan ? $1.bytes : 0) }
+        let asked = acknowledge && hasAnswered && !writes.isEmpty
         // The first query goes with little in flight: its delay is the round trip the others are corrected by.
-        guard recent >= settings.minimumBytes || (roundTrip == nil && recent < settings.minimumBytes / 4) else {
+        guard asked || recent >= settings.minimumBytes || (roundTrip == nil && recent < settings.minimumBytes / 4) else {
             return false
         }
         inFlight = (time, writes)
         writes = []
         return true
+    }
+
+    /// True once the terminal answered a query (and was not given up on): what it has taken is then known.
+    public var hasAnswered: Bool { lastReply != nil && !gaveUp }
+
+    /// Bytes written that the terminal has not taken yet at `time`, as far as can be told: everything written
+    /// after the last answered query, less what a link of `rate` bytes a second drained since (the same queue
+    /// as the estimate's; without a rate, nothing is counted drained until a reply says so). Nil when the
+    /// terminal never answered (or was given up on): nothing can be told, and nothing is held back for it.
+    public func backlog(at time: Double, rate: Double?) -> Int? {
+        guard hasAnswered, let lastReply else { return nil }
+        let unanswered = (inFlight?.writes ?? []) + writes
+        let total = unanswered.reduce(0) { $0 + $1.bytes }
+        guard let rate, rate > 0, total > 0 else { return total }
+        let drained = Self.finish(unanswered, free: lastReply - (roundTrip ?? 0), query: -.infinity, rate: rate)
+        return min(total, Int((max(0, drained - time) * rate).rounded(.up)))
+    }
+
+    /// When a link of `rate` bytes a second will have taken everything written (nil as for `backlog`, or
+    /// without a rate).
+    public func drained(rate: Double?) -> Double? {
+        guard hasAnswered, let lastReply, let rate, rate > 0 else { return nil }
+        let unanswered = (inFlight?.writes ?? []) + writes
+        return Self.finish(unanswered, free: lastReply - (roundTrip ?? 0), query: -.infinity, rate: rate)
     }
 
     /// The terminal answered the query (the input reader read the cursor position report at `time`). A report

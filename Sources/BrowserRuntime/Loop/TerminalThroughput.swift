@@ -17,6 +17,21 @@ public final class TerminalThroughput: Sendable {
     private struct Meters {
         var window: ThroughputWindow
         var roundTrip: TerminalRoundTrip
+        /// The outputs held pictures back for the link (`PictureBudget`): the first held picture's bytes.
+        var held: Int?
+
+        /// The slower of the two meters' rates at `now`.
+        func estimate(at now: Double) -> ThroughputWindow.Estimate? {
+            let blocking = window.estimate(at: now)
+            guard let rate = roundTrip.bytesPerSecond else { return blocking }
+            if let blocking, blocking.bytesPerSecond <= rate { return blocking }
+            return ThroughputWindow.Estimate(bytesPerSecond: rate, isSlow: rate < window.slowBelow)
+        }
+
+        func budget(at now: Double) -> PictureBudget? {
+            let rate = estimate(at: now)?.bytesPerSecond
+            return roundTrip.backlog(at: now, rate: rate).map { PictureBudget(backlog: $0, bytesPerSecond: rate) }
+        }
     }
     private let meters: Locked<Meters>
     private let clock: @Sendable () -> Double
@@ -45,8 +60,48 @@ public final class TerminalThroughput: Sendable {
     /// After a turn's writes: true when the loop should write the round trip's query now (it is then in flight).
     public func takeQueryDue() -> Bool {
         let now = clock()
-        return meters.withLockedValue { $0.roundTrip.takeQueryDue(at: now) }
+        // While pictures are held, a query goes after every turn that wrote: its reply says what the terminal took.
+        return meters.withLockedValue { $0.roundTrip.takeQueryDue(at: now, acknowledge: $0.held != nil) }
     }
+
+    /// The budget for this turn's pictures: nil while the terminal never answered a query (nothing is held
+    /// back for a terminal that cannot say what it took).
+    public func pictureBudget() -> PictureBudget? {
+        let now = clock()
+        return meters.withLockedValue { $0.budget(at: now) }
+    }
+
+    /// What the outputs' last turn held back: the first held picture's bytes, nil when everything went.
+    public func holdPictures(firstBytes: Int?) {
+        meters.withLockedValue { $0.held = firstBytes }
+    }
+
+    /// True when pictures are held and the first of them would go now: the loop draws again.
+    public var heldPicturesAdmitted: Bool {
+        let now = clock()
+        return meters.withLockedValue { meters in
+            guard let held = meters.held else { return false }
+            return meters.budget(at: now)?.admits(held) ?? true
+        }
+    }
+
+    /// While pictures are held: when the link will have drained enough for the first of them (a reply, which
+    /// wakes the loop anyway, may say so sooner), and never later than `heldPicturesRecheck` from now (a query
+    /// given up on lets everything go).
+    public var heldPicturesDeadline: Double? {
+        let now = clock()
+        return meters.withLockedValue { meters in
+            guard let held = meters.held else { return nil }
+            let latest = now + Self.heldPicturesRecheck
+            guard let budget = meters.budget(at: now), let rate = meters.estimate(at: now)?.bytesPerSecond,
+                  let drained = meters.roundTrip.drained(rate: rate) else { return latest }
+            let opening = drained - Double(max(0, budget.limit - held)) / rate
+            return min(latest, max(now, opening))
+        }
+    }
+
+    /// Seconds between looks at held pictures when nothing else wakes the loop.
+    public static let heldPicturesRecheck = 0.25
 
     /// The terminal's reply to the query was read at `time` (the meter's clock).
     public func replyArrived(at time: Double) {
@@ -60,12 +115,7 @@ public final class TerminalThroughput: Sendable {
     /// measured anything lately.
     public var estimate: ThroughputWindow.Estimate? {
         let now = clock()
-        return meters.withLockedValue { meters in
-            let blocking = meters.window.estimate(at: now)
-            guard let rate = meters.roundTrip.bytesPerSecond else { return blocking }
-            if let blocking, blocking.bytesPerSecond <= rate { return blocking }
-            return ThroughputWindow.Estimate(bytesPerSecond: rate, isSlow: rate < meters.window.slowBelow)
-        }
+        return meters.withLockedValue { $0.estimate(at: now) }
     }
 }
 

@@ -25,17 +25,36 @@ public struct FrameSizing: Sendable, Equatable {
                 max(min(rows, PlaybackController.minimumRows), Int((Double(rows) * scale).rounded())))
     }
 
+    /// The share of a frame's time its render (chafa's sixel or symbols, a PNG for kitty) may take: the player
+    /// decodes on its own thread, and a frame rendered later than its time is dropped by the player.
+    public static let renderShare = 0.8
+
     /// The sizing for the next frames, after one of `bytesPerFrame` drawn at this sizing in a `columns` x `rows`
-    /// area, for a movie of `framesPerSecond` on `link` (nil: nothing measured, the whole area).
+    /// area, for a movie of `framesPerSecond` on `link` (nil: nothing measured), whose render took
+    /// `renderSeconds` (nil: not measured). Bytes and render time both follow the cells drawn, so the share of
+    /// the area that fits is the square root of what fits over what a whole frame takes; the smaller of the two
+    /// counts. Both fitting: the whole area.
     public func following(bytesPerFrame: Int, framesPerSecond: Double, link: ThroughputWindow.Estimate?,
-                          columns: Int, rows: Int) -> FrameSizing {
-        guard let link, bytesPerFrame > 0, columns > 0, rows > 0 else { return FrameSizing() }
+                          renderSeconds: Double? = nil, columns: Int, rows: Int) -> FrameSizing {
+        guard columns > 0, rows > 0, framesPerSecond > 0 else { return FrameSizing() }
         let drawn = cells(columns: columns, rows: rows)
         let share = Double(drawn.columns * drawn.rows) / Double(columns * rows)
-        let wholeFrame = Double(bytesPerFrame) / share
-        guard !link.carries(bytesPerFrame: Int(wholeFrame), framesPerSecond: framesPerSecond) else { return FrameSizing() }
-        let fitting = (link.bytesPerSecond / (wholeFrame * framesPerSecond * ThroughputWindow.Estimate.headroom)).squareRoot()
-        let stepped = max(Self.smallest, min(1, (fitting / Self.step).rounded(.down) * Self.step))
+        var fitting = 1.0
+        if let link, bytesPerFrame > 0 {
+            let wholeFrame = Double(bytesPerFrame) / share
+            if !link.carries(bytesPerFrame: Int(wholeFrame), framesPerSecond: framesPerSecond) {
+                fitting = (link.bytesPerSecond / (wholeFrame * framesPerSecond * ThroughputWindow.Estimate.headroom)).squareRoot()
+            }
+        }
+        if let renderSeconds, renderSeconds > 0 {
+            let wholeRender = renderSeconds / share
+            let allowed = Self.renderShare / framesPerSecond
+            if wholeRender > allowed { fitting = min(fitting, (allowed / wholeRender).squareRoot()) }
+        }
+        guard fitting < 1 else { return FrameSizing() }
+        // Divided, not multiplied, by the steps per unit: 6 / 20 is 0.3 to the last bit, where 6 * 0.05 is
+        // not (traces said "0.30000000000000004").
+        let stepped = max(Self.smallest, min(1, (fitting / Self.step).rounded(.down) / (1 / Self.step)))
         if stepped > scale && stepped < scale + Self.growthMargin { return self }
         return FrameSizing(scale: stepped)
     }

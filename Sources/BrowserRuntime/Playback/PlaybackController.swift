@@ -84,6 +84,8 @@ public final class PlaybackController: Sendable {
         var lastDrawnSerial = -1
         /// The frames' mean duration lately (a variable-frame-rate movie's rate is the mean, not one frame's).
         var meanFrameDuration: Double?
+        /// Seconds a frame's render took lately (its size and the pixel protocol's encoding), at the sizing then.
+        var meanRenderSeconds: Double?
     }
 
     /// `pixels`: the grid's pixel protocol, if it uses one; frames then use it too (with `badge` drawn in).
@@ -173,6 +175,7 @@ public final class PlaybackController: Sendable {
             state.framesDrawn = 0
             state.lastDrawnSerial = -1
             state.meanFrameDuration = nil
+            state.meanRenderSeconds = nil
             return state.generation
         }
         // Pipelined: each frame is rendered on the player's presenter thread ahead of its time (while the next
@@ -296,6 +299,7 @@ public final class PlaybackController: Sendable {
             state.generation == token ? state.playing.map { (($0.columns, $0.rows), state.frameBadge, state.sizing) } : nil
         }) else { return nil }
         let size = sizing.cells(columns: area.0, rows: area.1)
+        let renderStarted = MonotonicClock.now()
         var pixels = frame.pixels
         if mode.isPixelProtocol {
             // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
@@ -305,24 +309,33 @@ public final class PlaybackController: Sendable {
         // try?: a frame chafa cannot render is skipped; the next one replaces it (a failed movie ends through onEnd).
         let image = renderer.withLockedValue { [pixels] in try? $0.render(pixels, maxColumns: size.columns, maxRows: size.rows) }
         // The next frames follow the link: this frame's bytes at the movie's rate against what the terminal takes.
+        // The render's cost too (issue 28.4): a frame rendered later than its time is dropped by the player.
         if let image, let link {
+            let renderSeconds = MonotonicClock.now() - renderStarted
             let estimate = link()
-            let duration = state.withLockedValue { state in
+            let (duration, render) = state.withLockedValue { state in
                 let mean = state.meanFrameDuration.map { 0.8 * $0 + 0.2 * frame.duration } ?? frame.duration
                 state.meanFrameDuration = mean
-                return mean
+                // Over the frames drawn at the sizing now (a new sizing starts its own mean).
+                let render = state.meanRenderSeconds.map { 0.7 * $0 + 0.3 * renderSeconds } ?? renderSeconds
+                state.meanRenderSeconds = render
+                return (mean, render)
             }
             let framesPerSecond = min(60, max(1, 1 / max(duration, 1.0 / 60)))
             let bytes = Self.bytesOnTheWire(image)
             let next = sizing.following(bytesPerFrame: bytes, framesPerSecond: framesPerSecond, link: estimate,
-                                        columns: area.0, rows: area.1)
+                                        renderSeconds: render, columns: area.0, rows: area.1)
+            // The status bar names the link only when the link is what the frames were shrunk for.
+            let forTheLink = sizing.following(bytesPerFrame: bytes, framesPerSecond: framesPerSecond, link: estimate,
+                                              columns: area.0, rows: area.1).scale < 1
             let changed: Bool = state.withLockedValue { state in
                 guard state.generation == token, next != state.sizing else { return false }
-                if next.scale < state.sizing.scale { state.shrunkOn = estimate }
+                if next.scale < state.sizing.scale { state.shrunkOn = forTheLink ? estimate : nil }
                 state.sizing = next
+                state.meanRenderSeconds = nil
                 return true
             }
-            if changed { trace?.log("playback-sizing \(next.scale) for \(bytes) B/frame at \(Int(framesPerSecond)) fps, link \(estimate?.shortDescription ?? "unknown")") }
+            if changed { trace?.log("playback-sizing \(next.scale) for \(bytes) B/frame at \(Int(framesPerSecond)) fps, render \(Int((render * 1000).rounded())) ms, link \(estimate?.shortDescription ?? "unknown")") }
         }
         return image
     }

@@ -66,13 +66,22 @@ final class CellPixelPictures {
     }
 
     /// After the update: each picture to draw, through `payload` (the protocol's bytes of one picture,
-    /// positioned and wrapped).
+    /// positioned and wrapped), one write each, in screen order, as far as the pacing lets them go (issue 28.4);
+    /// the rest are withdrawn from the ledger (their cells hold blank markers) and drawn by a later turn that
+    /// still shows them.
     func afterUpdate(payload: (PixelPicture, TmuxPassthroughTarget?) -> [UInt8]) {
         let pictures = pending
         pending = []
-        var out: [UInt8] = []
-        for picture in pictures { out += payload(picture, tmux) }
-        terminal.send(out)
+        var turn = terminal.beginPictures()
+        for (index, picture) in pictures.enumerated() {
+            let bytes = payload(picture, tmux)
+            guard turn.admits(bytes.count) else {
+                ledger.withdraw(pictures[index...].map { ImagePlacement(key: $0.key, rect: $0.rect) })
+                break
+            }
+            terminal.send(bytes)
+        }
+        turn.finish()
     }
 
     func redrawAfterClear() { ledger.screenCleared() }

@@ -95,6 +95,14 @@ public struct ImagePlacementLedger<Key: Hashable & Sendable>: Sendable {
     /// Rows holding a placed picture (the only rows whose curses changes matter to the writer).
     public var occupiedRows: Set<Int> { Set(placed.flatMap { $0.rect.rowRange }) }
 
+    /// Planned pictures that were not written after all (held back for the link, `PictureTurn`): they count as
+    /// not on screen, so the next plan that still wants them draws them.
+    public mutating func withdraw(_ placements: [ImagePlacement<Key>]) {
+        guard !placements.isEmpty else { return }
+        let withdrawn = Set(placements)
+        placed.removeAll { withdrawn.contains($0) }
+    }
+
     /// The screen was cleared (resize, Ctrl-L): nothing is placed any more, everything is drawn again.
     public mutating func screenCleared() {
         placed.removeAll()

@@ -60,19 +60,29 @@ final class KittyOutput: PictureOutput {
                 out += wrap(PixelSequences.kittyDelete(id: id))
             }
         }
+        terminal.send(out)
+        // Each picture is one write, in screen order, as far as the pacing lets them go (issue 28.4); the rest
+        // are withdrawn from the ledger and drawn by a later turn that still shows them.
         let onScreen = Set(ledger.placed.map(\.key))
-        for placement in plan.draw {
+        var turn = terminal.beginPictures()
+        for (index, placement) in plan.draw.enumerated() {
             guard let image = images[placement.key] else { continue }
+            // A picture the terminal holds is placed by id (a few dozen bytes): the budget counts what is sent.
+            let isStored = placement.key.movieFrame == nil && ids.existing(placement.key) != nil
+            guard turn.admits(isStored ? 64 : image.bytes.count) else {
+                ledger.withdraw(Array(plan.draw[index...]))
+                break
+            }
             let bytes = payload(for: placement.key, image: image, onScreen: onScreen)
             if let tmux {
                 // kitty chunks are split by `positionedThroughTmux` itself.
-                out += PixelSequences.positionedThroughTmux(bytes, row: placement.rect.y, column: placement.rect.x,
-                                                            target: tmux)
+                terminal.send(PixelSequences.positionedThroughTmux(bytes, row: placement.rect.y,
+                                                                   column: placement.rect.x, target: tmux))
             } else {
-                out += PixelSequences.positioned(bytes, row: placement.rect.y, column: placement.rect.x)
+                terminal.send(PixelSequences.positioned(bytes, row: placement.rect.y, column: placement.rect.x))
             }
         }
-        terminal.send(out)
+        turn.finish()
     }
 
     /// The protocol bytes of one picture, unwrapped (the caller positions and wraps them).

@@ -68,14 +68,18 @@ enum PictureOutputs {
 /// the tests.
 struct TerminalBytes {
     let send: ([UInt8]) -> Void
+    /// Holds pictures back while the link is full or a key waits (nil: every picture goes at once).
+    var pacing: PicturePacing? = nil
 
     /// `meter`: counts the bytes against the time the writes blocked (what the link takes, issue 28.4).
-    static func fileDescriptor(_ fd: Int32 = STDOUT_FILENO, meter: TerminalThroughput? = nil) -> TerminalBytes {
-        TerminalBytes { bytes in
+    /// `pacing`: the pixel outputs' pictures wait for the link and for keys (see `PicturePacing`).
+    static func fileDescriptor(_ fd: Int32 = STDOUT_FILENO, meter: TerminalThroughput? = nil,
+                               pacing: PicturePacing? = nil) -> TerminalBytes {
+        TerminalBytes(send: { bytes in
             guard !bytes.isEmpty else { return }
             guard let meter else { return writeAll(bytes, to: fd) }
             meter.measure(bytes: bytes.count) { writeAll(bytes, to: fd) }
-        }
+        }, pacing: pacing)
     }
 
     /// Writes all of `bytes`, retrying short and interrupted writes; stops at a real error (the terminal went).
