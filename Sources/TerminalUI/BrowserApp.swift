@@ -31,6 +31,8 @@ public struct BrowserOptions {
     public var selectPath: String?
     /// The client for `remoteURL` (already logged in for SFTP); nil makes one with default settings.
     public var remoteClient: RemoteHTTPClient?
+    /// Where a remote folder's previews are remembered between runs (the library index; nil: `--no-index`).
+    public var remoteProbeMemory: RemoteProbeMemory?
     /// When set, local scans run through it instead of `scan`: it reports the first screen's items through its
     /// third argument before the rest of the folder is probed (`LibraryScanner.scanProgressively`).
     /// Its fourth argument runs after the whole listing, before the rest of the files are looked at.
@@ -191,7 +193,7 @@ public final class BrowserApp {
         let remoteProvider = options.remoteURL.map { url -> RemoteThumbnailProvider in
             let remote = RemoteSession(url: url, client: options.remoteClient, inbox: inbox,
                                        downloadCacheRoot: DownloadCache.defaultRoot(environment: environment.variables),
-                                       maxEntries: options.config.remoteMaxEntries)
+                                       maxEntries: options.config.remoteMaxEntries, probeMemory: options.remoteProbeMemory)
             self.remote = remote
             state.beginRemote(libraryURL: remote.current.url)
             return RemoteThumbnailProvider(inner: provider, session: remote)

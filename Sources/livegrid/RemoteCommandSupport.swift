@@ -51,14 +51,18 @@ enum RemoteCommandSupport {
     /// Lists, probes and pairs a remote directory (and its subdirectories with `recursive`) like a local scan.
     /// File paths start with the URL as shown (no password), then the names as listed (decoded), as local
     /// paths start with the scanned directory.
+    /// `probeMemory`: header probes kept in the library index under each file's URL and listed validator, so a
+    /// second scan reads only files whose size or ETag changed (nil: `--no-index`).
     static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool,
-                     maxEntries: Int = RemoteListingParser.defaultMaxEntries) throws -> LibraryScan {
+                     maxEntries: Int = RemoteListingParser.defaultMaxEntries,
+                     probeMemory: RemoteProbeMemory? = nil) throws -> LibraryScan {
         let downloads = DownloadManager.Configuration(
             cacheRoot: DownloadCache.defaultRoot(environment: LaunchEnvironment.current.variables))
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
         root.maxEntries = maxEntries
         root.probeConcurrency = scanProbeConcurrency
+        root.probeMemory = probeMemory
         let rootText = BrowserState.displayString(root.url)
         if recursive, let tree = try wait({ try await client.listTree(root.url, maxEntries: maxEntries) }).get() {
             return scan(tree, root: root, rootText: rootText, url: url, maxEntries: maxEntries)
