@@ -270,6 +270,56 @@ final class S3SourceTests: XCTestCase {
         XCTAssertTrue(readProxy.requests.last?.authorization?.contains("/ap-southeast-2/") == true)
     }
 
+    /// Whole-object downloads (the hold's movie, export's GETs) follow the region redirect as the listing and the
+    /// ranged reads do, and a path-style endpoint serving buckets of two regions signs each bucket for its own
+    /// region: two downloads at once, then two requests made one after the other and sent after both (with one
+    /// signing per host, the first went out signed for the second's region).
+    func testWholeDownloadsFollowTheRegionRedirectAndEachBucketKeepsItsRegion() async throws {
+        let server = try server
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory,
+                                         bucketRegions: ["photos": "eu-central-1", S3TestServer.publicBucket: "ap-southeast-2"])
+        defer { proxy.stop() }
+        let client = try client(bucketEndpoint: "http://127.0.0.1:\(proxy.port)")
+        let work = try Fixtures.makeTemporaryDirectory("livegrid-s3-whole-region")
+        defer { try? FileManager.default.removeItem(at: work) }   // a leftover only costs /tmp space
+        let downloads = DownloadManager(client: client, configuration: .init(cacheRoot: work.path))
+        let movie = try XCTUnwrap(URL(string: "s3://photos/lib/train.mov"))
+        let still = try XCTUnwrap(URL(string: "s3://\(S3TestServer.publicBucket)/open/train.jpg"))
+        downloads.request(movie, priority: .play)
+        downloads.request(still, priority: .play)
+        try await waitUntil(seconds: 30) {
+            [movie, still].allSatisfy { url in
+                switch downloads.state(of: url) {
+                case .downloaded, .failed: return true
+                default: return false
+                }
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: XCTUnwrap(downloads.localPath(for: movie), "\(downloads.state(of: movie))"))),
+                       try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.mov"))), "the movie, byte for byte")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: XCTUnwrap(downloads.localPath(for: still), "\(downloads.state(of: still))"))),
+                       try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.jpg"))), "the still, byte for byte")
+        func answered(_ bucket: String) -> [String] {
+            proxy.requests.filter { $0.path.hasPrefix("/\(bucket)/") }.map { request in
+                let region = ["eu-central-1", "ap-southeast-2", "us-east-1"].first { request.authorization?.contains("/\($0)/") == true }
+                return "\(request.status) \(region ?? "?")"
+            }
+        }
+        XCTAssertEqual(answered("photos"), ["400 us-east-1", "200 eu-central-1"], "one redirect, then the bucket's region")
+        XCTAssertEqual(answered(S3TestServer.publicBucket), ["400 us-east-1", "200 ap-southeast-2"])
+
+        // Requests made for each bucket in turn and sent only then: each is signed for its own bucket's region.
+        let source = try source(client, movie) as? S3Source
+        let first = try XCTUnwrap(source).request(for: movie, method: "GET", range: .bytes(first: 0, last: 3))
+        let second = try XCTUnwrap(source).request(for: still, method: "GET", range: .bytes(first: 0, last: 1))
+        let before = proxy.requests.count
+        let replies = [try await S3Exchange.perform(first, client: client, maxBytes: 16),
+                       try await S3Exchange.perform(second, client: client, maxBytes: 16)]
+        XCTAssertEqual(replies.map(\.status), [206, 206])
+        XCTAssertEqual(Array(proxy.requests.dropFirst(before)).map { $0.authorization?.contains("/eu-central-1/") == true },
+                       [true, false], "the movie's bucket signed for eu-central-1, the still's not")
+    }
+
     func testHostileKeyNamesAreListedReadAndEscaped() async throws {
         let client = try client()
         let directory = try XCTUnwrap(URL(string: "s3://photos/odd/"))
