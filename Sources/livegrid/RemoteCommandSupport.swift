@@ -71,6 +71,8 @@ enum RemoteCommandSupport {
         var warnings: [String] = []
         // LIVEGRID_TRACE: per folder, the header probes that started while its listing still arrived.
         let trace = EventTrace(environment: LaunchEnvironment.current.variables)
+        // Files whose facts came from the library index (`scan --stats`: "the rest from the index").
+        let remembered = Locked(0)
         var pending = [(root, "")]
         while let (library, prefix) = pending.popLast() {
             let rejected = Locked<[RejectedRemoteEntry]>([])
@@ -83,6 +85,7 @@ enum RemoteCommandSupport {
             }
             let outcome = wait { try await library.load() }
             library.removeObserver(token)
+            remembered.withLockedValue { $0 += library.probesRemembered }
             trace?.log("remote-scan-listed probes-while-listing=\(library.probesWhileListing) \(BrowserState.displayString(library.url))")
             switch outcome {
             case .failure(let error) where library === root: throw error
@@ -97,8 +100,10 @@ enum RemoteCommandSupport {
                 }
             }
         }
+        let files = items.reduce(0) { $0 + ($1.still == nil ? 0 : 1) + ($1.movie == nil ? 0 : 1) }
         return LibraryScan(root: BrowserState.displayString(url), items: items, warnings: warnings,
-                           bytesRead: root.probeBytes, reads: root.probeRequests)
+                           bytesRead: root.probeBytes, reads: root.probeRequests,
+                           probedFiles: max(0, files - remembered.value))
     }
 
     /// A recursive scan of a kind listed in one walk (S3): each folder of the tree probed and paired as its own
@@ -109,6 +114,7 @@ enum RemoteCommandSupport {
         var warnings: [String] = []
         var bytesRead: UInt64 = 0
         var reads = 0
+        var remembered = 0
         for folder in tree.folders {
             let library = folder.path.isEmpty ? root
                 : root.subdirectory(RemoteEntry(name: folder.path, url: folder.listing.baseURL, isDirectory: true))
@@ -117,12 +123,14 @@ enum RemoteCommandSupport {
             if case .success(let found) = remoteItems { items += found.map { withPaths($0, prefix: rootText + folder.path) } }
             bytesRead += library.probeBytes
             reads += library.probeRequests
+            remembered += library.probesRemembered
         }
         if tree.truncated {
             warnings.append("\(rootText): \(BrowserState.truncationMessage(kept: tree.entryCount, limit: maxEntries))")
         }
+        let files = items.reduce(0) { $0 + ($1.still == nil ? 0 : 1) + ($1.movie == nil ? 0 : 1) }
         return LibraryScan(root: BrowserState.displayString(url), items: items, warnings: warnings,
-                           bytesRead: bytesRead, reads: reads)
+                           bytesRead: bytesRead, reads: reads, probedFiles: max(0, files - remembered))
     }
 
     private static func withPaths(_ remote: RemoteItem, prefix: String) -> LibraryItem {

@@ -151,17 +151,19 @@ final class S3EndToEndTests: XCTestCase {
         defer { proxy.stop() }
         let environment = try environment(keys(server))
         let endpoint = "http://127.0.0.1:\(proxy.port)"
-        func scan(_ options: [String]) throws -> (items: [(kind: String, files: [String])], requests: [S3RecordingProxy.Request]) {
+        func scan(_ options: [String]) throws -> (items: [(kind: String, files: [String])], requests: [S3RecordingProxy.Request],
+                                                  err: String) {
             let before = proxy.requests.count
             let run = try livegrid(["scan", "--json"] + options + ["--endpoint", endpoint, "s3://photos/again/"], environment: environment)
             XCTAssertEqual(run.status, 0, run.err)
-            return (try itemFiles(run.out), Array(proxy.requests.dropFirst(before)))
+            return (try itemFiles(run.out), Array(proxy.requests.dropFirst(before)), run.err)
         }
         let first = try scan(["-r"])
         XCTAssertEqual(Set(first.requests.filter { !$0.isListing }.map(\.path)).count, 3, "every object's head: \(first.requests.map(\.path))")
         XCTAssertEqual(first.items.map(\.kind).sorted(), ["live", "motion"])
 
-        let second = try scan(["-r"])
+        let second = try scan(["-r", "--stats"])
+        XCTAssertTrue(second.err.contains(" 0 probed (the rest from the index)"), second.err)
         XCTAssertEqual(second.requests.map(\.isListing), [true], "the walk only: \(second.requests.map(\.path))")
         XCTAssertEqual(second.items.map(\.kind).sorted(), ["live", "motion"], "the same facts, from the index")
         let flat = try scan([])
@@ -169,7 +171,8 @@ final class S3EndToEndTests: XCTestCase {
         XCTAssertEqual(flat.items.first?.kind, "live")
 
         try server.put("photos", "again/sub/pixel.jpeg", file: Fixtures.committed("train.jpg"))
-        let third = try scan(["-r"])
+        let third = try scan(["-r", "--stats"])
+        XCTAssertTrue(third.err.contains(" 1 probed (the rest from the index)"), third.err)
         XCTAssertEqual(third.requests.filter { !$0.isListing }.map(\.path).uniqued(), ["/photos/again/sub/pixel.jpeg"],
                        "only the overwritten object is read")
         XCTAssertEqual(third.items.first { $0.files == ["s3://photos/again/sub/pixel.jpeg"] }?.kind, "still", "\(third.items)")

@@ -58,6 +58,7 @@ public final class RemoteLibrary: Sendable {
         var items: [RemoteItem] = []
         var probeBytes: UInt64 = 0
         var probeRequests = 0
+        var probesRemembered = 0
         /// Positions in `listing.entries` of the media files by name (the first of a name): an index, not a
         /// second copy of 200,000 entries (a `[String: RemoteEntry]` was 55 MB, issue 17 item 5).
         var entryIndexByName: [String: Int] = [:]
@@ -145,6 +146,8 @@ public final class RemoteLibrary: Sendable {
     /// Bytes and requests spent reading headers for pairing.
     public var probeBytes: UInt64 { state.withLockedValue { s in s.probeBytes } }
     public var probeRequests: Int { state.withLockedValue { s in s.probeRequests } }
+    /// Files of the last `load` whose facts came from the library index (`probeMemory`), not read.
+    public var probesRemembered: Int { state.withLockedValue { s in s.probesRemembered } }
 
     /// A library for a subdirectory, sharing this one's client and cache.
     public func subdirectory(_ entry: RemoteEntry) -> RemoteLibrary {
@@ -334,7 +337,8 @@ public final class RemoteLibrary: Sendable {
             fromIndex.insert(i)
             learned(result.file)
         }
-        let all = entries
+        let all = entries, rememberedCount = fromIndex.count
+        state.withLockedValue { $0.probesRemembered = rememberedCount }
         defer {
             if let memory {
                 // Read now or while the listing arrived: everything not taken from the index.
