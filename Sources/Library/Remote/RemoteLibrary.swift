@@ -533,16 +533,18 @@ public final class RemoteLibrary: Sendable {
             return (starts, s.probeMemory, s.listing?.format)
         }
         for start in starts {
-            // Read before, and the object's listing shows it unchanged: the thumbnail kept in the cache, no request.
-            if let memory, let entry = start.entry, let kind = RemotePreviewReader.kind(entry.name),
-               let known = memory.preview(of: entry, format: format,
-                                          path: cache.directory(for: start.url) + "/" + kind.fileName) {
-                previewArrived(start.id, known, freesWindow: true)
-                continue
-            }
             let size = start.entry?.size
             // A Task: the head is fetched with the client's async API; the window above bounds how many run.
             Task.detached { [weak self] in
+                // Read before, and the object's listing shows it unchanged: the thumbnail kept in the cache, no
+                // request. Asked here, not on the caller's thread (the browser's UI loop): the index may be opened
+                // now, or be busy for a moment.
+                if let memory, let entry = start.entry, let kind = RemotePreviewReader.kind(entry.name),
+                   let known = memory.preview(of: entry, format: format,
+                                              path: cache.directory(for: start.url) + "/" + kind.fileName) {
+                    self?.previewArrived(start.id, known, freesWindow: true)
+                    return
+                }
                 let found = await RemotePreviewReader.read(start.url, size: size, client: client,
                                                            directory: cache.directory(for: start.url), limits: limits)
                 // Shown at once; whether it replaces the still is checked after (a few bytes more), while the
