@@ -482,6 +482,9 @@ public final class LibraryIndex: @unchecked Sendable {
         code = sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS first_screens(view TEXT PRIMARY KEY, items BLOB NOT NULL)",
                             nil, nil, nil)
         if code != SQLITE_OK { return code }
+        // Beside the probes, like the first screens: what remote files' bytes told (LibraryIndex+Remote).
+        code = sqlite3_exec(db, Self.remoteProbeSchema, nil, nil, nil)
+        if code != SQLITE_OK { return code }
         // Never dropped with the probes: ratings are the user's decisions, not a cache (LibraryIndex+Triage).
         return sqlite3_exec(db, Self.triageSchema, nil, nil, nil)
     }

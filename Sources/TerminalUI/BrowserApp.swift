@@ -31,6 +31,8 @@ public struct BrowserOptions {
     public var selectPath: String?
     /// The client for `remoteURL` (already logged in for SFTP); nil makes one with default settings.
     public var remoteClient: RemoteHTTPClient?
+    /// Where a remote folder's previews are remembered between runs (the library index; nil: `--no-index`).
+    public var remoteProbeMemory: RemoteProbeMemory?
     /// When set, local scans run through it instead of `scan`: it reports the first screen's items through its
     /// third argument before the rest of the folder is probed (`LibraryScanner.scanProgressively`).
     /// Its fourth argument runs after the whole listing, before the rest of the files are looked at.
@@ -86,7 +88,7 @@ public final class BrowserApp {
         let remote = options.remoteURL.map {
             RemoteSession(url: $0, client: options.remoteClient, inbox: inbox,
                           downloadCacheRoot: DownloadCache.defaultRoot(environment: options.environment.variables),
-                          maxEntries: config.remoteMaxEntries)
+                          maxEntries: config.remoteMaxEntries, probeMemory: options.remoteProbeMemory)
         }
         let scans = ScanOrchestrator(scan: options.scan, progressiveScan: options.progressiveScan, remote: remote,
                                      inbox: inbox, trace: trace)

@@ -154,6 +154,7 @@ struct BrowseCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             options.remoteClient = client
+            options.remoteProbeMemory = index.map { RemoteProbeMemory(index: $0) }
         }
         let app = BrowserApp(options: options)
         // `files=$(livegrid --print-marked DIR)`: stdout is a pipe, so the browser draws on the terminal

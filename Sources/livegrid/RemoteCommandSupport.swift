@@ -52,14 +52,18 @@ enum RemoteCommandSupport {
     /// Lists, probes and pairs a remote directory (and its subdirectories with `recursive`) like a local scan.
     /// File paths start with the URL as shown (no password), then the names as listed (decoded), as local
     /// paths start with the scanned directory.
+    /// `probeMemory`: header probes kept in the library index under each file's URL and listed validator, so a
+    /// second scan reads only files whose size or ETag changed (nil: `--no-index`).
     static func scan(_ url: URL, client: RemoteHTTPClient, recursive: Bool,
-                     maxEntries: Int = RemoteListingParser.defaultMaxEntries) throws -> LibraryScan {
+                     maxEntries: Int = RemoteListingParser.defaultMaxEntries,
+                     probeMemory: RemoteProbeMemory? = nil) throws -> LibraryScan {
         let downloads = DownloadManager.Configuration(
             cacheRoot: DownloadCache.defaultRoot(environment: LaunchEnvironment.current.variables))
         let manager = DownloadManager(client: client, configuration: downloads)
         let root = RemoteLibrary(url: url, client: client, downloads: manager)
         root.maxEntries = maxEntries
         root.probeConcurrency = scanProbeConcurrency
+        root.probeMemory = probeMemory
         let rootText = BrowserState.displayString(root.url)
         if recursive, let tree = try wait({ try await client.listTree(root.url, maxEntries: maxEntries) }).get() {
             return scan(tree, root: root, rootText: rootText, url: url, maxEntries: maxEntries)
@@ -68,6 +72,8 @@ enum RemoteCommandSupport {
         var warnings: [String] = []
         // LIVEGRID_TRACE: per folder, the header probes that started while its listing still arrived.
         let trace = EventTrace(environment: LaunchEnvironment.current.variables)
+        // Files whose facts came from the library index (`scan --stats`: "the rest from the index").
+        let remembered = Locked(0)
         var pending = [(root, "")]
         while let (library, prefix) = pending.popLast() {
             let rejected = Locked<[RejectedRemoteEntry]>([])
@@ -80,6 +86,7 @@ enum RemoteCommandSupport {
             }
             let outcome = wait { try await library.load() }
             library.removeObserver(token)
+            remembered.withLockedValue { $0 += library.probesRemembered }
             trace?.log("remote-scan-listed probes-while-listing=\(library.probesWhileListing) \(BrowserState.displayString(library.url))")
             switch outcome {
             case .failure(let error) where library === root: throw error
@@ -94,8 +101,10 @@ enum RemoteCommandSupport {
                 }
             }
         }
+        let files = items.reduce(0) { $0 + ($1.still == nil ? 0 : 1) + ($1.movie == nil ? 0 : 1) }
         return LibraryScan(root: BrowserState.displayString(url), items: items, warnings: warnings,
-                           bytesRead: root.probeBytes, reads: root.probeRequests)
+                           bytesRead: root.probeBytes, reads: root.probeRequests,
+                           probedFiles: max(0, files - remembered.value))
     }
 
     /// A recursive scan of a kind listed in one walk (S3): each folder of the tree probed and paired as its own
@@ -106,6 +115,7 @@ enum RemoteCommandSupport {
         var warnings: [String] = []
         var bytesRead: UInt64 = 0
         var reads = 0
+        var remembered = 0
         for folder in tree.folders {
             let library = folder.path.isEmpty ? root
                 : root.subdirectory(RemoteEntry(name: folder.path, url: folder.listing.baseURL, isDirectory: true))
@@ -114,12 +124,14 @@ enum RemoteCommandSupport {
             if case .success(let found) = remoteItems { items += found.map { withPaths($0, prefix: rootText + folder.path) } }
             bytesRead += library.probeBytes
             reads += library.probeRequests
+            remembered += library.probesRemembered
         }
         if tree.truncated {
             warnings.append("\(rootText): \(BrowserState.truncationMessage(kept: tree.entryCount, limit: maxEntries))")
         }
+        let files = items.reduce(0) { $0 + ($1.still == nil ? 0 : 1) + ($1.movie == nil ? 0 : 1) }
         return LibraryScan(root: BrowserState.displayString(url), items: items, warnings: warnings,
-                           bytesRead: bytesRead, reads: reads)
+                           bytesRead: bytesRead, reads: reads, probedFiles: max(0, files - remembered))
     }
 
     private static func withPaths(_ remote: RemoteItem, prefix: String) -> LibraryItem {

@@ -62,7 +62,8 @@ struct ScanCommand: ParsableCommand {
                 let client = RemoteHTTPClient(configuration: try RemoteCommandSupport.configuration(interactive: true, for: url, s3: s3))
                 try RemoteCommandSupport.prepare(url, client: client)
                 guard maxEntries >= 1 else { throw ValidationError("--max-entries must be 1 or more (got \(maxEntries))") }
-                scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive, maxEntries: maxEntries)
+                scan = try RemoteCommandSupport.scan(url, client: client, recursive: recursive, maxEntries: maxEntries,
+                                                     probeMemory: index.map { RemoteProbeMemory(index: $0) })
             } else {
                 scan = try LibraryScanner.scan(directory: path, recursive: recursive, index: index?.value)
             }

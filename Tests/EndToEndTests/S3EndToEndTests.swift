@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import LibraryCore
+import LibraryIndex
 import TestSupport
 import XCTest
 
@@ -139,6 +140,48 @@ final class S3EndToEndTests: XCTestCase {
         XCTAssertEqual(try itemFiles(flat.out).map(\.files), [["s3://photos/tree/top.jpeg"]], "a/ is a folder, not items")
     }
 
+    /// Issue 30 item 4 through the command: `scan` keeps its header probes in the library index
+    /// ($XDG_CACHE_HOME/livegrid/library-index.sqlite) under each key's URL, size and ETag. A second scan (and a
+    /// second `-r` walk) sends the listing and nothing more; an object overwritten since is the one read again,
+    /// and the table says what it is now.
+    func testSecondScanOfAnUnchangedPrefixSendsOnlyTheListing() throws {
+        let server = try server
+        for name in ["train.jpg", "train.mov"] { try server.put("photos", "again/" + name, file: Fixtures.committed(name)) }
+        try server.put("photos", "again/sub/pixel.jpeg", file: Fixtures.committed("motion-photo-v1.jpeg"))
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory)
+        defer { proxy.stop() }
+        let environment = try environment(keys(server))
+        let endpoint = "http://127.0.0.1:\(proxy.port)"
+        func scan(_ options: [String]) throws -> (items: [(kind: String, files: [String])], requests: [S3RecordingProxy.Request],
+                                                  err: String) {
+            let before = proxy.requests.count
+            let run = try livegrid(["scan", "--json"] + options + ["--endpoint", endpoint, "s3://photos/again/"], environment: environment)
+            XCTAssertEqual(run.status, 0, run.err)
+            return (try itemFiles(run.out), Array(proxy.requests.dropFirst(before)), run.err)
+        }
+        let first = try scan(["-r"])
+        XCTAssertEqual(Set(first.requests.filter { !$0.isListing }.map(\.path)).count, 3, "every object's head: \(first.requests.map(\.path))")
+        XCTAssertEqual(first.items.map(\.kind).sorted(), ["live", "motion"])
+
+        let second = try scan(["-r", "--stats"])
+        XCTAssertTrue(second.err.contains(" 0 probed (the rest from the index)"), second.err)
+        XCTAssertEqual(second.requests.map(\.isListing), [true], "the walk only: \(second.requests.map(\.path))")
+        XCTAssertEqual(second.items.map(\.kind).sorted(), ["live", "motion"], "the same facts, from the index")
+        let flat = try scan([])
+        XCTAssertEqual(flat.requests.map(\.isListing), [true], "the delimited listing only: \(flat.requests.map(\.path))")
+        XCTAssertEqual(flat.items.first?.kind, "live")
+
+        try server.put("photos", "again/sub/pixel.jpeg", file: Fixtures.committed("train.jpg"))
+        let third = try scan(["-r", "--stats"])
+        XCTAssertTrue(third.err.contains(" 1 probed (the rest from the index)"), third.err)
+        XCTAssertEqual(third.requests.filter { !$0.isListing }.map(\.path).uniqued(), ["/photos/again/sub/pixel.jpeg"],
+                       "only the overwritten object is read")
+        XCTAssertEqual(third.items.first { $0.files == ["s3://photos/again/sub/pixel.jpeg"] }?.kind, "still", "\(third.items)")
+
+        let unindexed = try scan(["--no-index"])
+        XCTAssertEqual(Set(unindexed.requests.filter { !$0.isListing }.map(\.path)).count, 2, "--no-index reads every head: \(unindexed.requests.map(\.path))")
+    }
+
     /// Each item's kind and file paths, from `scan --json`.
     private func itemFiles(_ json: String) throws -> [(kind: String, files: [String])] {
         guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
@@ -267,6 +310,51 @@ final class S3EndToEndTests: XCTestCase {
                           "at most 1.5x the thumbnails of the screen and the next, listing included (issue 30's target; \(received) bytes)")
         try session.send("q")
         try session.waitForExit(timeout: 20)
+    }
+
+    /// Issue 30 item 4 in the browser: the previews of the first screen (Exif thumbnails from head ranges) are
+    /// remembered in the library index under each key's size and ETag, their thumbnails in the download cache.
+    /// The browser started again on the same prefix draws them with the listing as its only request.
+    func testReopenedBrowserDrawsRememberedThumbnailsWithTheListingOnly() throws {
+        try TmuxSession.requireTmux()
+        let server = try server
+        let camera = server.directory.appendingPathComponent("camera-reopen.jpg")
+        try? FileManager.default.removeItem(at: camera)   // a copy from an earlier run in the same directory
+        try FileManager.default.copyItem(atPath: Fixtures.committed("train.jpg"), toPath: camera.path)
+        _ = try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-makernotes:all=", "-xmp:all=", camera.path])
+        let count = 6
+        try server.putMany("photos", keys: (0..<count).map { String(format: "reopen-browser/IMG_%04d.JPG", $0) },
+                           data: try Data(contentsOf: camera))
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory)
+        defer { proxy.stop() }
+        let binary = try MissingRequirement.livegridBinary()
+        let home = try environment()["HOME"] ?? ""
+        let command = "env HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' XDG_CACHE_HOME='\(home)/cache' NETRC=/dev/null "
+            + "AWS_ACCESS_KEY_ID='\(server.accessKey)' AWS_SECRET_ACCESS_KEY='\(server.secretKey)' "
+            + "TERM=tmux-256color '\(binary)' --endpoint 'http://127.0.0.1:\(proxy.port)' 's3://photos/reopen-browser/'"
+        let index = home + "/cache/livegrid/library-index.sqlite"
+        func open(remembering: Bool) throws -> [S3RecordingProxy.Request] {
+            let before = proxy.requests.count
+            let session = try TmuxSession(command: command, columns: 120, rows: 40)
+            try session.waitFor("thumbnails") { screen in
+                screen.dropFirst().dropLast().filter { $0.range(of: "[\u{2580}-\u{2587}\u{2589}-\u{2590}\u{2594}-\u{259F}]{6,}",
+                                                                 options: .regularExpression) != nil }.count >= 4
+            }
+            if remembering {
+                // Every preview checked and kept (the check of the file's end comes after the picture is shown).
+                let deadline = Date().addingTimeInterval(30)
+                while LibraryIndex(path: index).remoteProbeCount < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+                XCTAssertEqual(LibraryIndex(path: index).remoteProbeCount, count, "a remembered preview per object")
+            }
+            _ = try session.waitForStableScreen()
+            try session.send("q")
+            try session.waitForExit(timeout: 20)
+            return Array(proxy.requests.dropFirst(before))
+        }
+        let first = try open(remembering: true)
+        XCTAssertEqual(Set(first.filter { !$0.isListing }.map(\.path)).count, count, "every object's head the first time")
+        let second = try open(remembering: false)
+        XCTAssertEqual(second.map(\.isListing), [true], "the thumbnails from the index and the cache: \(second.map(\.path))")
     }
 
     /// A prefix of three listing pages (2,501 keys): the browser draws the first screen's pictures while a
@@ -476,5 +564,13 @@ final class S3EndToEndTests: XCTestCase {
             guard cell.x < line.count else { return "" }
             return String(line[cell.x..<min(line.count, cell.x + cell.width)])
         }.joined(separator: "\n")
+    }
+}
+
+private extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -3,6 +3,7 @@ import LibraryCore
 import XCTest
 @testable import LibrarySources
 import Library
+import LibraryIndex
 import TestSupport
 
 /// `s3://` against a real SeaweedFS on 127.0.0.1 (a real SigV4 check), beyond the verbs every kind is held
@@ -138,6 +139,107 @@ final class S3SourceTests: XCTestCase {
         XCTAssertEqual(library.items.first { $0.item.displayName == "train.jpg" }?.item.kind, .live)
     }
 
+    /// Issue 30 item 4: the listing's size and ETag key what the objects' bytes told, in the library index. A
+    /// second `scan` of an unchanged prefix sends the listing and nothing else; an object overwritten since (a
+    /// new ETag) is the only one read again, and what it now is replaces what it was. Counted by the recording
+    /// proxy in front of SeaweedFS.
+    func testReopeningAPrefixProbesOnlyObjectsWhoseETagChanged() async throws {
+        let server = try server
+        for name in ["train.jpg", "train.mov", "motion-photo-v1.jpeg"] {
+            try server.put("photos", "reopen/" + name, file: Fixtures.committed(name))
+        }
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory)
+        defer { proxy.stop() }
+        let client = try client(bucketEndpoint: "http://127.0.0.1:\(proxy.port)")
+        let work = try Fixtures.makeTemporaryDirectory("livegrid-s3-reopen")
+        defer { try? FileManager.default.removeItem(at: work) }   // a leftover only costs /tmp space
+        let memory = RemoteProbeMemory(index: LazyLibraryIndex(path: work.path + "/index.sqlite"))
+        let directory = try XCTUnwrap(URL(string: "s3://photos/reopen/"))
+        func scan() async throws -> (items: [RemoteItem], requests: [S3RecordingProxy.Request]) {
+            let before = proxy.requests.count
+            let library = RemoteLibrary(url: directory, client: client, cacheRoot: work.path + "/cache")
+            library.probeMemory = memory
+            let items = try await library.load()
+            return (items, Array(proxy.requests.dropFirst(before)))
+        }
+        func kinds(_ items: [RemoteItem]) -> [String] { items.map { "\($0.item.displayName) \($0.item.kind)" }.sorted() }
+
+        let first = try await scan()
+        XCTAssertEqual(kinds(first.items), ["motion-photo-v1.jpeg motion", "train.jpg live"])
+        XCTAssertEqual(Set(first.requests.filter { !$0.isListing }.map(\.path)),
+                       ["/photos/reopen/train.jpg", "/photos/reopen/train.mov", "/photos/reopen/motion-photo-v1.jpeg"],
+                       "the first scan reads every object's head")
+
+        let second = try await scan()
+        XCTAssertEqual(second.requests.map(\.isListing), [true], "unchanged objects: the listing only, \(second.requests.map(\.path))")
+        XCTAssertEqual(kinds(second.items), kinds(first.items))
+        let live = try XCTUnwrap(second.items.first { $0.item.kind == .live })
+        XCTAssertEqual(live.item.pairing, first.items.first { $0.item.kind == .live }?.item.pairing,
+                       "paired by content identifier from the stored facts, as when read")
+        XCTAssertNotNil(live.item.still?.info.contentIdentifier)
+
+        // Overwritten with other bytes: a new ETag (and size); only that object is read again.
+        try server.put("photos", "reopen/motion-photo-v1.jpeg", file: Fixtures.committed("train.jpg"))
+        let third = try await scan()
+        XCTAssertEqual(Set(third.requests.filter { !$0.isListing }.map(\.path)), ["/photos/reopen/motion-photo-v1.jpeg"],
+                       "only the changed object is read")
+        XCTAssertEqual(third.requests.filter(\.isListing).count, 1)
+        XCTAssertEqual(kinds(third.items), ["motion-photo-v1.jpeg still", "train.jpg live"], "what it is now, not what it was")
+
+        let fourth = try await scan()
+        XCTAssertEqual(fourth.requests.map(\.isListing), [true], "the new version was kept")
+    }
+
+    /// The browser's previews (the Exif thumbnail from a head range) are remembered the same way: reopening the
+    /// prefix shows them from the cache with no request but the listing; an overwritten object is read again.
+    func testReopenedPrefixShowsRememberedPreviewsWithoutRequests() async throws {
+        let server = try server
+        try server.put("photos", "previews/camera.jpg", file: Fixtures.committed("train.jpg"))
+        try server.put("photos", "previews/pixel.jpg", file: Fixtures.committed("motion-photo-v1.jpeg"))
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory)
+        defer { proxy.stop() }
+        let client = try client(bucketEndpoint: "http://127.0.0.1:\(proxy.port)")
+        let work = try Fixtures.makeTemporaryDirectory("livegrid-s3-previews")
+        defer { try? FileManager.default.removeItem(at: work) }   // a leftover only costs /tmp space
+        let memory = RemoteProbeMemory(index: LazyLibraryIndex(path: work.path + "/index.sqlite"))
+        let directory = try XCTUnwrap(URL(string: "s3://photos/previews/"))
+        func open() async throws -> (previews: [String: RemotePreview], requests: [S3RecordingProxy.Request]) {
+            let before = proxy.requests.count
+            let library = RemoteLibrary(url: directory, client: client, cacheRoot: work.path + "/cache")
+            library.probePolicy = .onDemand
+            library.probeMemory = memory
+            let items = try await library.load()
+            for item in items { library.requestPreview(item.id) }
+            try await waitUntil(seconds: 30) {
+                library.items.allSatisfy { $0.preview.isSettled && ($0.preview.preview.map { $0.replacesStill != nil } ?? true) }
+            }
+            var previews: [String: RemotePreview] = [:]
+            for item in library.items { previews[item.item.displayName] = item.preview.preview }
+            return (previews, Array(proxy.requests.dropFirst(before)))
+        }
+
+        let first = try await open()
+        XCTAssertEqual(first.previews["camera.jpg"]?.replacesStill, true)
+        XCTAssertEqual(first.previews["pixel.jpg"]?.replacesStill, false, "a Motion Photo's XMP keeps its still")
+        XCTAssertGreaterThan(first.requests.filter { !$0.isListing }.count, 0)
+
+        let second = try await open()
+        XCTAssertEqual(second.requests.map(\.isListing), [true], "remembered previews: the listing only, \(second.requests.map(\.path))")
+        let camera = try XCTUnwrap(second.previews["camera.jpg"])
+        XCTAssertEqual(camera.replacesStill, true)
+        XCTAssertEqual(camera.info.pixelWidth, 160)
+        XCTAssertEqual(camera.info.orientation, first.previews["camera.jpg"]?.info.orientation)
+        XCTAssertEqual(camera.bytesFetched, 0)
+        XCTAssertEqual(second.previews["pixel.jpg"]?.replacesStill, false)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: camera.path))
+
+        try server.put("photos", "previews/pixel.jpg", file: Fixtures.committed("train.jpg"))
+        let third = try await open()
+        XCTAssertEqual(Set(third.requests.filter { !$0.isListing }.map(\.path)), ["/photos/previews/pixel.jpg"],
+                       "only the overwritten object is read again")
+        XCTAssertEqual(third.previews["pixel.jpg"]?.replacesStill, true, "its new bytes: a plain camera JPEG")
+    }
+
     /// A bucket in another region, answered as AWS answers: a listing signed for us-east-1 gets 301
     /// PermanentRedirect with `x-amz-bucket-region`, a read gets 400 AuthorizationHeaderMalformed naming the
     /// region. Each is followed once, signed for the bucket's region (SeaweedFS behind the proxy checks that
@@ -167,6 +269,56 @@ final class S3SourceTests: XCTestCase {
         // the reason), then the read signed for the bucket's region.
         XCTAssertEqual(readProxy.requests.map(\.status), [400, 400, 206])
         XCTAssertTrue(readProxy.requests.last?.authorization?.contains("/ap-southeast-2/") == true)
+    }
+
+    /// Whole-object downloads (the hold's movie, export's GETs) follow the region redirect as the listing and the
+    /// ranged reads do, and a path-style endpoint serving buckets of two regions signs each bucket for its own
+    /// region: two downloads at once, then two requests made one after the other and sent after both (with one
+    /// signing per host, the first went out signed for the second's region).
+    func testWholeDownloadsFollowTheRegionRedirectAndEachBucketKeepsItsRegion() async throws {
+        let server = try server
+        let proxy = try S3RecordingProxy(upstreamPort: server.port, directory: server.directory,
+                                         bucketRegions: ["photos": "eu-central-1", S3TestServer.publicBucket: "ap-southeast-2"])
+        defer { proxy.stop() }
+        let client = try client(bucketEndpoint: "http://127.0.0.1:\(proxy.port)")
+        let work = try Fixtures.makeTemporaryDirectory("livegrid-s3-whole-region")
+        defer { try? FileManager.default.removeItem(at: work) }   // a leftover only costs /tmp space
+        let downloads = DownloadManager(client: client, configuration: .init(cacheRoot: work.path))
+        let movie = try XCTUnwrap(URL(string: "s3://photos/lib/train.mov"))
+        let still = try XCTUnwrap(URL(string: "s3://\(S3TestServer.publicBucket)/open/train.jpg"))
+        downloads.request(movie, priority: .play)
+        downloads.request(still, priority: .play)
+        try await waitUntil(seconds: 30) {
+            [movie, still].allSatisfy { url in
+                switch downloads.state(of: url) {
+                case .downloaded, .failed: return true
+                default: return false
+                }
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: XCTUnwrap(downloads.localPath(for: movie), "\(downloads.state(of: movie))"))),
+                       try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.mov"))), "the movie, byte for byte")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: XCTUnwrap(downloads.localPath(for: still), "\(downloads.state(of: still))"))),
+                       try Data(contentsOf: URL(fileURLWithPath: Fixtures.committed("train.jpg"))), "the still, byte for byte")
+        func answered(_ bucket: String) -> [String] {
+            proxy.requests.filter { $0.path.hasPrefix("/\(bucket)/") }.map { request in
+                let region = ["eu-central-1", "ap-southeast-2", "us-east-1"].first { request.authorization?.contains("/\($0)/") == true }
+                return "\(request.status) \(region ?? "?")"
+            }
+        }
+        XCTAssertEqual(answered("photos"), ["400 us-east-1", "200 eu-central-1"], "one redirect, then the bucket's region")
+        XCTAssertEqual(answered(S3TestServer.publicBucket), ["400 us-east-1", "200 ap-southeast-2"])
+
+        // Requests made for each bucket in turn and sent only then: each is signed for its own bucket's region.
+        let source = try source(client, movie) as? S3Source
+        let first = try XCTUnwrap(source).request(for: movie, method: "GET", range: .bytes(first: 0, last: 3))
+        let second = try XCTUnwrap(source).request(for: still, method: "GET", range: .bytes(first: 0, last: 1))
+        let before = proxy.requests.count
+        let replies = [try await S3Exchange.perform(first, client: client, maxBytes: 16),
+                       try await S3Exchange.perform(second, client: client, maxBytes: 16)]
+        XCTAssertEqual(replies.map(\.status), [206, 206])
+        XCTAssertEqual(Array(proxy.requests.dropFirst(before)).map { $0.authorization?.contains("/eu-central-1/") == true },
+                       [true, false], "the movie's bucket signed for eu-central-1, the still's not")
     }
 
     func testHostileKeyNamesAreListedReadAndEscaped() async throws {

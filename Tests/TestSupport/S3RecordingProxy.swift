@@ -11,6 +11,8 @@ import Foundation
 /// - `bucketRegion`: a signed request whose credential scope names another region gets AWS's answer, a 301
 ///   `PermanentRedirect` with `x-amz-bucket-region` (the listing) or a 400 `AuthorizationHeaderMalformed`
 ///   naming the region (any other request); a request signed for that region is passed on.
+///   `bucketRegions` does the same per bucket (the first path segment: a path-style endpoint serving buckets
+///   of several regions); a bucket not named there is passed on.
 /// Without an upstream port it answers itself (`<ListBucketResult>` with no keys, or the object `echo`): a
 /// recording server for what a client sends.
 public final class S3RecordingProxy {
@@ -37,7 +39,9 @@ public final class S3RecordingProxy {
     /// `secret`: the secret key the signatures are checked with, by this proxy's own SigV4 code (AWS's
     /// documented algorithm in the standard library), independently of libcurl's signing.
     public init(upstreamPort: Int?, directory: URL, holdLastListingPage: Bool = false, bucketRegion: String? = nil,
-                secret: String? = nil) throws {
+                bucketRegions: [String: String] = [:], secret: String? = nil) throws {
+        let regions = bucketRegion
+            ?? (bucketRegions.isEmpty ? "-" : bucketRegions.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value }.joined(separator: ","))
         port = try RemoteTestHarness.freePort()
         let script = directory.appendingPathComponent("s3-recording-proxy.py")
         log = directory.appendingPathComponent("s3-proxy-\(port).jsonl")
@@ -47,7 +51,7 @@ public final class S3RecordingProxy {
         server = try RemoteTestHarness.Server(port: port, directory: directory,
                                               arguments: [try RemoteTestHarness.python(), script.path, String(port),
                                                           String(upstreamPort ?? 0), log.path,
-                                                          holdLastListingPage ? release.path : "-", bucketRegion ?? "-", secret ?? "-"],
+                                                          holdLastListingPage ? release.path : "-", regions, secret ?? "-"],
                                               workingDirectory: directory, lifetime: 900)
     }
 
@@ -64,7 +68,12 @@ public final class S3RecordingProxy {
 
     static let script = #"""
     import hashlib, hmac, http.client, http.server, json, os, re, sys, threading, time
-    port, upstream, log_path, release, region, secret = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
+    port, upstream, log_path, release, regions, secret = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
+    def region_of(path):
+        if regions == "-": return None
+        if "=" not in regions: return regions
+        bucket = path.lstrip("/").split("?", 1)[0].split("/", 1)[0]
+        return dict(p.split("=", 1) for p in regions.split(",")).get(bucket)
     def verify(method, path, headers):
         auth = headers.get("Authorization") or ""
         m = re.match(r"AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, *SignedHeaders=([^,]+), *Signature=([0-9a-f]+)", auth)
@@ -106,7 +115,8 @@ public final class S3RecordingProxy {
             body = self.rfile.read(length) if length else b""
             auth = self.headers.get("Authorization") or ""
             scope = re.search(r"Credential=[^/]+/\d+/([^/]+)/", auth)
-            if region != "-" and scope and scope.group(1) != region:
+            region = region_of(self.path)
+            if region and scope and scope.group(1) != region:
                 if "list-type=2" in self.path:
                     xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>PermanentRedirect</Code><Message>The bucket you are "
                            "attempting to access must be addressed using the specified endpoint.</Message><Endpoint>s3.%s.amazonaws.com"

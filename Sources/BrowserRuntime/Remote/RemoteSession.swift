@@ -16,13 +16,16 @@ public final class RemoteSession {
     private var loadTask: Task<Void, Never>?
 
     /// `downloadCacheRoot`: where downloads are kept (from the launch environment).
+    /// `probeMemory`: where previews read before are remembered (the library index), so a reopened folder
+    /// reads none again for files its listing shows unchanged; nil with `--no-index`.
     public init(url: URL, client: RemoteHTTPClient?, inbox: EventInbox, downloadCacheRoot: String,
-                maxEntries: Int = RemoteListingParser.defaultMaxEntries) {
+                maxEntries: Int = RemoteListingParser.defaultMaxEntries, probeMemory: RemoteProbeMemory? = nil) {
         self.inbox = inbox
         let library = RemoteLibrary(url: url, client: client ?? RemoteHTTPClient(), cacheRoot: downloadCacheRoot)
         // The browser reads only what the screen asks for (issue 17): names first, files of the shown items.
         library.probePolicy = .onDemand
         library.maxEntries = maxEntries
+        library.probeMemory = probeMemory
         stack = [library]
     }
 

@@ -1,6 +1,7 @@
 import Concurrent
 import Foundation
 import LibraryCore
+import LibraryIndex
 import LibrarySources
 import LivePairing
 import MediaFormats
@@ -35,6 +36,13 @@ public final class RemoteLibrary: Sendable {
         set { state.withLockedValue { $0.probePolicy = newValue } }
     }
 
+    /// Where what the files' bytes told is kept between runs (`scan`'s header probes, the browser's previews),
+    /// under each file's URL and listed validator: reopening reads only files that changed. nil: nothing kept.
+    public var probeMemory: RemoteProbeMemory? {
+        get { state.withLockedValue { $0.probeMemory } }
+        set { state.withLockedValue { $0.probeMemory = newValue } }
+    }
+
     public enum ProbePolicy: Sendable {
         case everything
         case onDemand
@@ -46,10 +54,12 @@ public final class RemoteLibrary: Sendable {
         var probesWhileListing = 0
         var maxEntries = RemoteListingParser.defaultMaxEntries
         var probePolicy: ProbePolicy = .everything
+        var probeMemory: RemoteProbeMemory?
         var listing: RemoteListing?
         var items: [RemoteItem] = []
         var probeBytes: UInt64 = 0
         var probeRequests = 0
+        var probesRemembered = 0
         /// Positions in `listing.entries` of the media files by name (the first of a name): an index, not a
         /// second copy of 200,000 entries (a `[String: RemoteEntry]` was 55 MB, issue 17 item 5).
         var entryIndexByName: [String: Int] = [:]
@@ -137,6 +147,8 @@ public final class RemoteLibrary: Sendable {
     /// Bytes and requests spent reading headers for pairing.
     public var probeBytes: UInt64 { state.withLockedValue { s in s.probeBytes } }
     public var probeRequests: Int { state.withLockedValue { s in s.probeRequests } }
+    /// Files of the last `load` whose facts came from the library index (`probeMemory`), not read.
+    public var probesRemembered: Int { state.withLockedValue { s in s.probesRemembered } }
 
     /// A library for a subdirectory, sharing this one's client and cache.
     public func subdirectory(_ entry: RemoteEntry) -> RemoteLibrary {
@@ -144,6 +156,7 @@ public final class RemoteLibrary: Sendable {
         sub.probeConcurrency = probeConcurrency
         sub.maxEntries = maxEntries
         sub.probePolicy = probePolicy
+        sub.probeMemory = probeMemory
         return sub
     }
 
@@ -299,14 +312,40 @@ public final class RemoteLibrary: Sendable {
     /// confirmer and the whole parse read the same line) where there is one.
     private func probeAll(_ entries: [RemoteEntry], known: ListingTimeProbes.Results = [:]) async -> [RemoteHeaderProbe.Result] {
         let client = self.client, limits = self.limits, width = max(1, probeConcurrency)
+        let (memory, format) = state.withLockedValue { ($0.probeMemory, $0.listing?.format) }
         var results = [RemoteHeaderProbe.Result?](repeating: nil, count: entries.count)
-        var missing: [Int] = []
+        var unknown: [Int] = []
         for (i, entry) in entries.enumerated() {
             if let result = known[entry.url.absoluteString] {
                 results[i] = result
                 learned(result.file)
             } else {
-                missing.append(i)
+                unknown.append(i)
+            }
+        }
+        // Files whose listing shows them unchanged since they were probed: their stored infos, no request.
+        var missing: [Int] = []
+        var fromIndex = Set<Int>()
+        let remembered = memory?.headers(of: unknown.map { entries[$0] }, format: format) ?? unknown.map { _ in nil }
+        for (i, info) in zip(unknown, remembered) {
+            guard let info else { missing.append(i); continue }
+            let entry = entries[i]
+            let result = RemoteHeaderProbe.Result(
+                file: MediaFile(path: entry.name, size: entry.size ?? 0,
+                                modificationTime: entry.modificationTime?.timeIntervalSince1970 ?? 0, info: info),
+                bytesFetched: 0, requests: 0)
+            results[i] = result
+            fromIndex.insert(i)
+            learned(result.file)
+        }
+        let all = entries, rememberedCount = fromIndex.count
+        state.withLockedValue { $0.probesRemembered = rememberedCount }
+        defer {
+            if let memory {
+                // Read now or while the listing arrived: everything not taken from the index.
+                let probed = all.indices.filter { !fromIndex.contains($0) }
+                    .compactMap { i in results[i].map { (entry: all[i], info: $0.file.info) } }
+                memory.storeHeaders(probed, format: format)
             }
         }
         let entries = missing.map { entries[$0] }
@@ -485,26 +524,37 @@ public final class RemoteLibrary: Sendable {
 
     private func startPreviews() {
         let client = self.client, limits = self.limits, cache = downloads.cache
-        let starts: [(id: ItemID, url: URL, size: UInt64?)] = state.withLockedValue { s in
-            var starts: [(ItemID, URL, UInt64?)] = []
+        let (starts, memory, format) = state.withLockedValue { s in
+            var starts: [(id: ItemID, url: URL, entry: RemoteEntry?)] = []
             while s.previewsInFlight < Self.previewWindow, !s.previewQueue.isEmpty {
                 let id = s.previewQueue.removeFirst()
                 guard let item = s.items.first(where: { $0.id == id }), let url = item.stillURL else { continue }
                 s.previewsInFlight += 1
-                starts.append((id, url, item.item.still.flatMap { s.entry(named: $0.path)?.size }))
+                starts.append((id, url, item.item.still.flatMap { s.entry(named: $0.path) }))
             }
-            return starts
+            return (starts, s.probeMemory, s.listing?.format)
         }
         for start in starts {
+            let size = start.entry?.size
             // A Task: the head is fetched with the client's async API; the window above bounds how many run.
             Task.detached { [weak self] in
-                let found = await RemotePreviewReader.read(start.url, size: start.size, client: client,
+                // Read before, and the object's listing shows it unchanged: the thumbnail kept in the cache, no
+                // request. Asked here, not on the caller's thread (the browser's UI loop): the index may be opened
+                // now, or be busy for a moment.
+                if let memory, let entry = start.entry, let kind = RemotePreviewReader.kind(entry.name),
+                   let known = memory.preview(of: entry, format: format,
+                                              path: cache.directory(for: start.url) + "/" + kind.fileName) {
+                    self?.previewArrived(start.id, known, freesWindow: true)
+                    return
+                }
+                let found = await RemotePreviewReader.read(start.url, size: size, client: client,
                                                            directory: cache.directory(for: start.url), limits: limits)
                 // Shown at once; whether it replaces the still is checked after (a few bytes more), while the
                 // window lets the next head go.
                 self?.previewArrived(start.id, found?.preview, freesWindow: true)
                 guard let found else { return }
                 let checked = await RemotePreviewReader.check(found, client: client)
+                if let memory, let entry = start.entry { memory.storePreview(checked, of: entry, format: format) }
                 self?.previewArrived(start.id, checked, freesWindow: false)
             }
         }

@@ -160,8 +160,18 @@ public struct S3Source: LibrarySource {
     }
 
     /// The whole object; an error answer becomes its sentence (the download shows it) instead of "HTTP 403".
+    /// A redirect to the bucket's region (301 PermanentRedirect, 400 AuthorizationHeaderMalformed) is followed
+    /// once, as the listing and the ranged reads follow it: the region is learnt for the bucket and the
+    /// download starts again, signed for it, before `handler` has seen anything of the refused answer.
     public func fetchWhole(_ file: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler) throws
         -> any LibraryTransfer {
+        let transfer = S3WholeTransfer()
+        try startWhole(file, from: offset, validator: validator, handler: handler, transfer: transfer, redirected: false)
+        return transfer
+    }
+
+    private func startWhole(_ file: URL, from offset: UInt64, validator: String?, handler: RemoteTransferHandler,
+                            transfer: S3WholeTransfer, redirected: Bool) throws {
         let address = try S3Address(file)
         let failing = S3ErrorCollector()
         let settings = self.settings
@@ -175,13 +185,24 @@ public struct S3Source: LibrarySource {
             },
             onData: { data in failing.isActive ? failing.append(data) : handler.onData(data) },
             onComplete: { error in
-                if let reply = failing.reply {
-                    handler.onComplete(S3Failure.error(reply, address: address, settings: settings))
-                } else {
-                    handler.onComplete(error)
+                guard let reply = failing.reply else { return handler.onComplete(error) }
+                if !redirected, !transfer.isCancelled, learnRegion(from: reply, bucket: address.bucket) {
+                    // Started anew off the transfer's own completion (the client's worker thread).
+                    Task.detached {
+                        do {
+                            try startWhole(file, from: offset, validator: validator, handler: handler, transfer: transfer,
+                                           redirected: true)
+                        } catch let error as RemoteError {
+                            handler.onComplete(error)
+                        } catch {
+                            handler.onComplete(.invalidResponse(String(describing: error)))
+                        }
+                    }
+                    return
                 }
+                handler.onComplete(S3Failure.error(reply, address: address, settings: settings))
             })
-        return try client.startWhole(file, from: offset, validator: validator, handler: wrapped)
+        transfer.run(try client.startWhole(file, from: offset, validator: validator, handler: wrapped))
     }
 
     /// `s3://bucket/key` → a signed `GET` of the object on the endpoint (or AWS).
@@ -210,7 +231,10 @@ public struct S3Source: LibrarySource {
         if let range { request.setValue(range.headerValue, forHTTPHeaderField: "Range") }
         if let credentials = settings.credentials {
             if let token = credentials.sessionToken { request.setValue(token, forHTTPHeaderField: "x-amz-security-token") }
+            // Registered for the bucket's own path on a path-style endpoint: two buckets of different regions
+            // behind one endpoint, read at the same moment, each keep their region.
             client.sign(host: host, port: wire.port ?? (wire.scheme == "https" ? 443 : 80),
+                        pathPrefix: S3Address.pathStylePrefix(bucket: bucket, settings: settings) ?? "",
                         with: RemoteSigning(provider: "aws:amz:\(settings.region):s3", accessKey: credentials.accessKey,
                                             secretKey: credentials.secretKey))
         }
@@ -300,6 +324,16 @@ struct S3Address: Sendable, Equatable {
         return out
     }
 
+    /// The percent-encoded path every request for `bucket` starts with when it is addressed path-style
+    /// (`/BASE/bucket/`); nil when the host itself names the bucket (virtual-hosted).
+    static func pathStylePrefix(bucket: String, settings: S3Settings) -> String? {
+        guard settings.endpoint != nil || bucket.contains("."),
+              let wire = wireURL(bucket: bucket, key: "", query: [], settings: settings),
+              let path = URLComponents(url: wire, resolvingAgainstBaseURL: true)?.percentEncodedPath,
+              path.hasSuffix("/") else { return nil }
+        return path
+    }
+
     /// Path-style below an endpoint (`endpoint/bucket/key`); virtual-hosted on AWS (`bucket.s3.REGION.amazonaws.com/key`),
     /// except bucket names with dots, which AWS's certificate does not cover as a host (path-style there too).
     static func wireURL(bucket: String, key: String, query: [(String, String)], settings: S3Settings) -> URL? {
@@ -328,5 +362,29 @@ struct S3Address: Sendable, Equatable {
                 .joined(separator: "&")
         parts.fragment = nil
         return parts.url
+    }
+}
+
+/// A whole-object download that may be started again (once, after a region redirect): `cancel` reaches
+/// whichever request runs, and one started after a cancel is cancelled at once.
+final class S3WholeTransfer: LibraryTransfer {
+    private let state = Locked<(current: (any LibraryTransfer)?, cancelled: Bool)>((nil, false))
+
+    var isCancelled: Bool { state.withLockedValue { $0.cancelled } }
+
+    func run(_ transfer: any LibraryTransfer) {
+        let cancelled = state.withLockedValue { state -> Bool in
+            state.current = transfer
+            return state.cancelled
+        }
+        if cancelled { transfer.cancel() }
+    }
+
+    func cancel() {
+        let current = state.withLockedValue { state -> (any LibraryTransfer)? in
+            state.cancelled = true
+            return state.current
+        }
+        current?.cancel()
     }
 }

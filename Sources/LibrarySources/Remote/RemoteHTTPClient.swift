@@ -153,16 +153,30 @@ public final class RemoteHTTPClient: Sendable {
         start(request, bufferSize: Self.downloadBufferSize, handler: handler)
     }
 
-    /// Requests to `host:port` are signed by libcurl with `signing` from now on (an S3 kind's endpoint).
-    public func sign(host: String, port: Int, with signing: RemoteSigning) {
-        shared.withLockedValue { $0.signingByHost[host.lowercased() + ":" + String(port)] = signing }
+    /// Requests to `host:port` are signed by libcurl with `signing` from now on (an S3 kind's endpoint). With
+    /// `pathPrefix` (a percent-encoded path ending in "/"), only requests below it: a path-style S3 endpoint
+    /// serves buckets of several regions, each signed for its own (the longest registered prefix wins).
+    public func sign(host: String, port: Int, pathPrefix: String = "", with signing: RemoteSigning) {
+        shared.withLockedValue { $0.signingByHost[host.lowercased() + ":" + String(port) + pathPrefix] = signing }
     }
 
-    /// The signing registered for a wire URL's host and port, if any.
+    /// The signing registered for a wire URL's host and port (and the longest registered path prefix of its
+    /// path), if any.
     func signing(for url: URL) -> RemoteSigning? {
         guard let host = url.host?.lowercased() else { return nil }
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        return shared.withLockedValue { $0.signingByHost[host + ":" + String(port)] }
+        let origin = host + ":" + String(port)
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return shared.withLockedValue { shared in
+            // A few keys per client (one per endpoint and bucket): the walk costs nothing beside a request.
+            var best: (length: Int, signing: RemoteSigning)?
+            for (key, signing) in shared.signingByHost where key.hasPrefix(origin) {
+                let prefix = key.dropFirst(origin.count)
+                guard prefix.isEmpty || (prefix.first == "/" && path.hasPrefix(prefix)) else { continue }
+                if prefix.count >= (best?.length ?? -1) { best = (prefix.count, signing) }
+            }
+            return best?.signing
+        }
     }
 
     /// Starts a download of the whole file, or of its rest from `offset` (with `validator` as `If-Range`).
