@@ -29,9 +29,9 @@ final class BrowserLoop {
     private let parts: Parts
     private var milestones: StartupMilestones
     /// Keys typed while livegrid started were read from the tty by the start-up probes (curses never sees
-    /// them): they are acted on once there is something to act on (the first items, or the scan's end),
-    /// before anything curses reads.
-    private var typedAhead: [TerminalEvent]
+    /// them): they, and the keys typed after them, are acted on once there is something to act on (the first
+    /// items, or the scan's end), in the order typed.
+    private var typedAhead: TypeAheadQueue
     /// Whether an effect ran (or the playback reported) in this turn: the screen changes.
     private var effectsRan = false
 
@@ -40,7 +40,7 @@ final class BrowserLoop {
         self.state = state
         self.parts = parts
         milestones = parts.milestones
-        self.typedAhead = typedAhead
+        self.typedAhead = TypeAheadQueue(typedAhead)
     }
 
     /// Runs until the user quits; throws when the terminal is gone.
@@ -117,15 +117,20 @@ final class BrowserLoop {
         // behind wrappers that keep the session, after some dropped ssh links). Leave at once instead of
         // waking on the dead tty forever; the defers restore what can be restored.
         if events.contains(where: \.isHangup) { throw TerminalUIError.terminalGone }
-        guard typedAheadDue else { return (wakeup, events) }
+        guard typedAheadDue else {
+            let keymap = parts.keymap, state = self.state
+            return (wakeup, typedAhead.admit(events, due: false) { event in
+                guard case .key(let key) = event, case .quit? = keymap.action(for: key, in: state) else { return false }
+                return true
+            })
+        }
         // With key releases on, a play key typed before they were switched on is left out: its release was
         // never reported, so the hold it starts would not end.
         let keymap = parts.keymap, kittyKeys = parts.playback.kittyKeys, state = self.state
-        let typed = typedAhead.filter { event in
+        let typed = typedAhead.admit([], due: true).filter { event in
             guard kittyKeys, case .key(let key) = event, case .playPressed? = keymap.action(for: key, in: state) else { return true }
             return false
         }
-        typedAhead = []
         return (wakeup, typed + events)
     }
 
