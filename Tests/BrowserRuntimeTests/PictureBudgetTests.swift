@@ -6,25 +6,6 @@ import XCTest
 /// terminal has not taken yet fits the link's budget. On an injected clock and a simulated link (writes never
 /// block, as over SSH); no test reads real time.
 final class PictureBudgetTests: XCTestCase {
-    private final class TestClock: Sendable {
-        let time = Locked<Double>(1000)
-        func advance(by seconds: Double) { time.withLockedValue { $0 += seconds } }
-        func set(_ seconds: Double) { time.withLockedValue { $0 = seconds } }
-        var now: Double { time.value }
-    }
-
-    /// A link of `rate` bytes a second and `roundTrip` seconds: when the reply to a query written now comes.
-    private struct SimulatedLink {
-        let rate: Double
-        let roundTrip: Double
-        private(set) var free = -Double.infinity
-        mutating func write(_ bytes: Int, at time: Double) { free = max(free, time) + Double(bytes) / rate }
-        mutating func reply(toQueryAt time: Double) -> Double {
-            free = max(free, time)
-            return free + roundTrip
-        }
-    }
-
     func testTheLimitIsWhatTheLinkDrainsInAShortTime() {
         XCTAssertEqual(PictureBudget.limit(bytesPerSecond: nil), PictureBudget.unmeasured)
         XCTAssertEqual(PictureBudget.limit(bytesPerSecond: 2_500_000), 300_000, "20 Mbit/s: 0.12 s of it")
@@ -44,7 +25,7 @@ final class PictureBudgetTests: XCTestCase {
     }
 
     func testNothingIsHeldForATerminalThatNeverAnswered() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         meter.measure(bytes: 900_000) { }
         XCTAssertNil(meter.pictureBudget())
         meter.holdPictures(firstBytes: 50_000)
@@ -52,7 +33,7 @@ final class PictureBudgetTests: XCTestCase {
     }
 
     func testHeldPicturesAskTheTerminalAndGoOnceItTookWhatWasInFlight() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var link = SimulatedLink(rate: 200_000, roundTrip: 0.05)
         XCTAssertTrue(meter.takeQueryDue(), "the first query learns the round trip")
         let first = link.reply(toQueryAt: clock.now)
@@ -81,7 +62,7 @@ final class PictureBudgetTests: XCTestCase {
     }
 
     func testWithARateTheBacklogDrainsWithTimeAndTheDeadlineIsWhenTheNextPictureFits() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var link = SimulatedLink(rate: 1_000_000, roundTrip: 0.05)
         XCTAssertTrue(meter.takeQueryDue())
         var reply = link.reply(toQueryAt: clock.now)

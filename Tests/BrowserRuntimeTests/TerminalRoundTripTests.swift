@@ -6,36 +6,13 @@ import XCTest
 /// window takes them), and a simulated link of a known rate and round trip says when the reply comes. No test
 /// waits or reads real time.
 final class TerminalRoundTripTests: XCTestCase {
-    private final class TestClock: Sendable {
-        let time = Locked<Double>(1000)
-        func advance(by seconds: Double) { time.withLockedValue { $0 += seconds } }
-        func set(_ seconds: Double) { time.withLockedValue { $0 = seconds } }
-        var now: Double { time.value }
-    }
-
-    /// A link taking `rate` bytes a second with `roundTrip` seconds of latency: it says when the terminal
-    /// reaches each byte written, so the reply to a query is that moment plus the round trip.
-    private struct SimulatedLink {
-        let rate: Double
-        let roundTrip: Double
-        private(set) var free = -Double.infinity
-        init(rate: Double, roundTrip: Double) { self.rate = rate; self.roundTrip = roundTrip }
-        /// Bytes written at `time` (the writer's clock; the out leg is part of the round trip).
-        mutating func write(_ bytes: Int, at time: Double) { free = max(free, time) + Double(bytes) / rate }
-        /// A query written at `time`: when its reply is read.
-        mutating func reply(toQueryAt time: Double) -> Double {
-            free = max(free, time)
-            return free + roundTrip
-        }
-    }
-
-    private func write(_ bytes: Int, _ meter: TerminalThroughput, _ link: inout SimulatedLink, _ clock: TestClock) {
+    private func write(_ bytes: Int, _ meter: TerminalThroughput, _ link: inout SimulatedLink, _ clock: LinkTestClock) {
         meter.measure(bytes: bytes) { }
         link.write(bytes, at: clock.now)
     }
 
     /// The first query, with nothing in flight, learns the round trip.
-    private func learnRoundTrip(_ meter: TerminalThroughput, _ link: inout SimulatedLink, _ clock: TestClock) {
+    private func learnRoundTrip(_ meter: TerminalThroughput, _ link: inout SimulatedLink, _ clock: LinkTestClock) {
         XCTAssertTrue(meter.takeQueryDue(), "the first query measures the round trip")
         let reply = link.reply(toQueryAt: clock.now)
         clock.set(reply)
@@ -44,7 +21,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testABurstThatNeverBlocksIsMeasuredByTheReply() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var link = SimulatedLink(rate: 2_500_000, roundTrip: 0.05)   // 20 Mbit/s, 50 ms
         learnRoundTrip(meter, &link, clock)
         clock.advance(by: 1)
@@ -62,7 +39,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testWritesWhileTheQueryIsInFlightCountTowardTheNextOne() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var link = SimulatedLink(rate: 1_000_000, roundTrip: 0.1)
         learnRoundTrip(meter, &link, clock)
         clock.advance(by: 2)
@@ -82,7 +59,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testPicturesWrittenSlowlyOnAFastLinkAreNotASlowLink() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var link = SimulatedLink(rate: 50_000_000, roundTrip: 0.05)
         learnRoundTrip(meter, &link, clock)
         // A picture every 0.3 s as they are decoded, a query after the first; the reply comes a round trip later.
@@ -100,7 +77,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testAFastReplyClearsAnOldSlowEstimate() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var slow = SimulatedLink(rate: 500_000, roundTrip: 0.05)
         learnRoundTrip(meter, &slow, clock)
         write(500_000, meter, &slow, clock)
@@ -121,7 +98,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testSmallWritesNeverAsk() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var link = SimulatedLink(rate: 1_000_000, roundTrip: 0.05)
         learnRoundTrip(meter, &link, clock)
         for _ in 0..<100 {
@@ -133,7 +110,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testATerminalThatNeverAnswersChangesNothing() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         XCTAssertTrue(meter.takeQueryDue())
         for _ in 0..<200 {
             clock.advance(by: 0.1)
@@ -164,7 +141,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testAReplyWithNoQueryChangesNothing() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         meter.replyArrived(at: clock.now)
         meter.measure(bytes: 1_000_000) { }
         clock.advance(by: 5)
@@ -173,7 +150,7 @@ final class TerminalRoundTripTests: XCTestCase {
     }
 
     func testTheSlowerMeterCounts() {
-        let clock = TestClock(), meter = TerminalThroughput(clock: { clock.now })
+        let clock = LinkTestClock(), meter = TerminalThroughput(clock: { clock.now })
         var link = SimulatedLink(rate: 3_000_000, roundTrip: 0.05)
         learnRoundTrip(meter, &link, clock)
         write(600_000, meter, &link, clock)

@@ -5,18 +5,12 @@ import XCTest
 /// The terminal meter and what livegrid does about a slow link, on an injected clock: a "write" moves the
 /// clock by the time it would block, so no test waits or reads real time.
 final class TerminalThroughputTests: XCTestCase {
-    private final class TestClock: Sendable {
-        let time = Locked<Double>(1000)
-        func advance(by seconds: Double) { time.withLockedValue { $0 += seconds } }
-        var now: Double { time.value }
-    }
-
-    private func meter(_ clock: TestClock) -> TerminalThroughput {
+    private func meter(_ clock: LinkTestClock) -> TerminalThroughput {
         TerminalThroughput(clock: { clock.now })
     }
 
     func testWritesThatNeverBlockGiveNoEstimate() {
-        let clock = TestClock(), meter = meter(clock)
+        let clock = LinkTestClock(), meter = meter(clock)
         for _ in 0..<100 { meter.measure(bytes: 200_000) { clock.advance(by: 0.0001) } }
         XCTAssertNil(meter.estimate, "20 MB taken in 10 ms of writing: a local terminal, nothing to say")
         XCTAssertEqual(LinkAdvice(meter.estimate), LinkAdvice(nil))
@@ -25,7 +19,7 @@ final class TerminalThroughputTests: XCTestCase {
     }
 
     func testBlockedWritesMeasureTheLinkAndASlowOneHoldsHints() {
-        let clock = TestClock(), meter = meter(clock)
+        let clock = LinkTestClock(), meter = meter(clock)
         // 20 Mbit/s: a 250 KB picture blocks for 0.1 s.
         for _ in 0..<8 { meter.measure(bytes: 250_000) { clock.advance(by: 0.1) } }
         let estimate = meter.estimate
@@ -39,7 +33,7 @@ final class TerminalThroughputTests: XCTestCase {
     }
 
     func testAFastLinkThatBlocksIsNotSlow() {
-        let clock = TestClock(), meter = meter(clock)
+        let clock = LinkTestClock(), meter = meter(clock)
         for _ in 0..<10 { meter.measure(bytes: 2_000_000) { clock.advance(by: 0.05) } }
         XCTAssertEqual(meter.estimate?.bytesPerSecond ?? 0, 40_000_000, accuracy: 1)
         XCTAssertEqual(meter.estimate?.isSlow, false)
@@ -47,7 +41,7 @@ final class TerminalThroughputTests: XCTestCase {
     }
 
     func testOldWritesAgeOutOfTheWindow() {
-        let clock = TestClock(), meter = meter(clock)
+        let clock = LinkTestClock(), meter = meter(clock)
         for _ in 0..<5 { meter.measure(bytes: 100_000) { clock.advance(by: 0.1) } }
         XCTAssertEqual(meter.estimate?.isSlow, true)
         clock.advance(by: ThroughputWindow().span + 0.01)
