@@ -24,15 +24,7 @@ final class PictureOutputTests: XCTestCase {
 
     /// A picture of 20x8 cells whose payload names it (`#item3#`), in the protocol's framing.
     private func image(_ index: Int, mode: GraphicsMode, tag: String? = nil) -> RenderedImage {
-        let name = Array("#\(tag ?? "item\(index)")#".utf8)
-        let payload: [UInt8]
-        switch mode {
-        case .sixels: payload = Array("\u{1B}P0;1;0q\"1;1;200;160#0;2;0;0;0".utf8) + name + Array("~-\u{1B}\\".utf8)
-        case .kitty: payload = Array("\u{1B}_Ga=T,f=100,s=200,v=160,c=20,r=8;".utf8) + name + Array("\u{1B}\\".utf8)
-        case .iterm: payload = Array("\u{1B}]1337;File=inline=1;width=20;height=8:".utf8) + name + [0x07]
-        case .symbols: payload = []
-        }
-        return RenderedImage(columns: 20, rows: 8, mode: mode, colorDepth: .truecolor, bytes: payload)
+        TaggedPicture.make(tag ?? "item\(index)", mode: mode)
     }
 
     private func introducer(_ mode: GraphicsMode) -> String {

@@ -16,17 +16,9 @@ final class PicturePacingTests: XCTestCase {
         CellRect(x: 1 + (index % 3) * 26, y: 2 + (index / 3) * 10, width: 24, height: 8)
     }
 
-    /// A picture whose payload names it (`#item3#`), 100 bytes, in the protocol's framing.
+    /// A picture whose payload names it (`#item3#`), 100-140 bytes with the protocol's framing.
     private func image(_ name: String, mode: GraphicsMode) -> RenderedImage {
-        let tag = Array("#\(name)#".utf8) + Array(repeating: UInt8(ascii: "?"), count: 80 - name.utf8.count)
-        let payload: [UInt8]
-        switch mode {
-        case .sixels: payload = Array("\u{1B}P0;1;0q\"1;1;200;160".utf8) + tag + Array("\u{1B}\\".utf8)
-        case .kitty: payload = Array("\u{1B}_Ga=T,f=100,s=200,v=160,c=20,r=8;".utf8) + tag + Array("\u{1B}\\".utf8)
-        case .iterm: payload = Array("\u{1B}]1337;File=inline=1;width=20;height=8:".utf8) + tag + [0x07]
-        case .symbols: payload = []
-        }
-        return RenderedImage(columns: 20, rows: 8, mode: mode, colorDepth: .truecolor, bytes: payload)
+        TaggedPicture.make(name, mode: mode, paddedTo: 82)
     }
 
     /// A pacing whose budget and typed keys the test sets; records what each turn held back.
