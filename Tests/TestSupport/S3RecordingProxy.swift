@@ -55,7 +55,7 @@ public final class S3RecordingProxy {
                                               workingDirectory: directory, lifetime: 900)
     }
 
-    /// The requests passed so far, in the order they were answered.
+    /// The requests passed so far, in the order their answers began (each is logged before its answer goes).
     public var requests: [Request] {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""   // not written yet: no requests
         return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Request.self, from: Data($0.utf8)) }
@@ -103,13 +103,15 @@ public final class S3RecordingProxy {
             with lock:
                 with open(log_path, "a") as f: f.write(line + "\n")
         def answer(self, status, headers, body):
+            # Recorded before the answer goes: a client that has its answer finds its request in the log (recorded
+            # after, a test asking right after its last request could read the log without it).
+            self.record(status, len(body))
             self.send_response(status)
             for k, v in headers:
                 if k.lower() not in HOP and k.lower() != "content-length": self.send_header(k, v)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             if self.command != "HEAD": self.wfile.write(body)
-            self.record(status, len(body))
         def handle_one(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
