@@ -5,6 +5,7 @@ import Concurrent
 import Foundation
 import GraphicsSettings
 import Library
+import LibraryCore
 import LibraryIndex
 import LibrarySources
 import LivePairing

@@ -111,19 +111,59 @@ final class RemoteBrowseStateTests: XCTestCase {
 
     func testRetryOnlyForFailedItems() {
         var state = state()
-        let failed = remoteItem("A.JPG", still: .failed(reason: "HTTP 503", retryable: true))
+        let failed = remoteItem("A.JPG", still: .failed(.httpStatus(503, url: base.absoluteString + "A.JPG"), retryable: true))
         state.reduce(.remote(.event(directory: base, .paired([failed, remoteItem("B.JPG")]))))
         XCTAssertEqual(state.reduce(.remote(.retry)), [.remote(.retry(itemID: "A.JPG"))])
         state.reduce(.select(index: 1))
         XCTAssertEqual(state.reduce(.remote(.retry)), [])
     }
 
+    func testRetryIsOfferedForEveryFailureRetryableOrNot() {
+        // As before the failure was typed: `R` asks for a retry of any failed item; the flag only travels with
+        // the state (the download manager sets it, nothing reads it yet).
+        for retryable in [true, false] {
+            var state = state()
+            let error = RemoteError.httpStatus(retryable ? 503 : 404, url: base.absoluteString + "A.JPG")
+            XCTAssertEqual(error.isTransient, retryable, "the download manager's flag follows this")
+            let failed = remoteItem("A.JPG", still: .failed(error, retryable: retryable))
+            state.reduce(.remote(.event(directory: base, .paired([failed]))))
+            XCTAssertEqual(state.reduce(.remote(.retry)), [.remote(.retry(itemID: "A.JPG"))], "retryable: \(retryable)")
+            XCTAssertEqual(state.message, "retrying A.JPG…")
+        }
+    }
+
     func testListingFailureIsKeptForTheEmptyGrid() {
         var state = state()
-        state.reduce(.remote(.listingFailed(directory: base, "HTTP 404")))
+        let error = RemoteError.httpStatus(404, url: base.absoluteString)
+        state.reduce(.remote(.listingFailed(directory: base, error)))
         XCTAssertFalse(state.isScanning)
-        XCTAssertEqual(state.remote?.listingError, "HTTP 404")
-        XCTAssertTrue(state.message?.contains("HTTP 404") == true)
+        XCTAssertEqual(state.remote?.listingError, error)
+        XCTAssertEqual(state.message, "cannot list http://127.0.0.1:8080/photos/: HTTP 404 Not Found for http://127.0.0.1:8080/photos/")
+    }
+
+    /// The typed failures render the sentences the screen showed when they travelled as text (the words are
+    /// written out here, so a change of a renderer shows).
+    func testTypedRemoteFailuresRenderTheSentencesShownBefore() {
+        var state = state()
+        let file = base.absoluteString + "A.JPG"
+        let cases: [(RemoteError, String)] = [
+            (.httpStatus(403, url: file), "HTTP 403 Forbidden for \(file)"),
+            (.httpStatus(599, url: file), "HTTP 599 Server Error for \(file)"),
+            (.tooLarge(size: 3 << 30, cap: 10 << 20), "file is 3221225472 bytes, above the 10485760-byte download cap"),
+            (.timedOut, "the server did not answer in time"),
+            (.unsupportedURL("gopher://h/x", supportedSchemes: ["http", "https"]), "unsupported URL gopher://h/x (http, https only)"),
+            (.brokenLink("A.JPG", .loop), "A.JPG is a link that loops (following it leads back to itself)"),
+            (.hostKeyRejected(host: "h", problem: .revoked(keyType: "ssh-ed25519", fingerprint: "SHA256:x", knownHostsFile: "/k")),
+             "the host key of h (ssh-ed25519 SHA256:x) is REVOKED in /k; refused, as ssh refuses it"),
+        ]
+        for (error, sentence) in cases {
+            let item = remoteItem("A.JPG", still: .failed(error, retryable: error.isTransient))
+            state.reduce(.remote(.event(directory: base, .paired([item]))))
+            XCTAssertEqual(state.remote?.itemsByID["A.JPG"]?.failure, error)
+            XCTAssertEqual(TransferText.transferDetail(item.stillState, barWidth: 4), "failed: " + sentence)
+        }
+        state.reduce(.remote(.listingFailed(directory: base, .notFound("/photos/"))))
+        XCTAssertEqual(state.message, "cannot list http://127.0.0.1:8080/photos/: no such file or directory: /photos/")
     }
 
     func testActivityKeepsPollingUntilTheLingerEnds() {
@@ -162,6 +202,7 @@ final class RemoteBrowseStateTests: XCTestCase {
         busy.queued = 0
         busy.eta = 6.2
         XCTAssertEqual(TransferText.summary(busy), "⇣ 2 downloading · 480 KB/s · 7 s left")
-        XCTAssertEqual(TransferText.transferDetail(.failed(reason: "HTTP 404", retryable: false), barWidth: 4), "failed: HTTP 404")
+        XCTAssertEqual(TransferText.transferDetail(.failed(.notFound("/photos/A.JPG"), retryable: false), barWidth: 4),
+                       "failed: no such file or directory: /photos/A.JPG")
     }
 }

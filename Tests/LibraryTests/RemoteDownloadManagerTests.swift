@@ -23,7 +23,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         return m.state(of: url)
     }
 
-    private func reason(_ s: DownloadState) -> String? { if case .failed(let r, _) = s { return r } else { return nil } }
+    private func reason(_ s: DownloadState) -> String? { if case .failed(let error, _) = s { return error.description } else { return nil } }
 
     /// Starts a throttled download of train.mov and stops nginx once 300 KB have arrived.
     private func interruptedDownload() async throws -> (manager: DownloadManager, url: URL, port: Int) {
@@ -43,7 +43,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         let (m, url, port) = try await interruptedDownload()
         let failed = try await finalState(m, url)
         guard case .failed(let why, let retryable) = failed else { return XCTFail("expected failure, got \(failed)") }
-        XCTAssertTrue(retryable, why)
+        XCTAssertTrue(retryable, why.description)
         let part = m.cache.partPath(for: url)
         let partial = try XCTUnwrap(m.cache.fileSize(part))
         XCTAssertGreaterThan(partial, 300_000)
@@ -99,7 +99,8 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         let r404 = try await finalState(m, missing)
         let r403 = try await finalState(m, forbidden)
         let rLoop = try await finalState(m, loop)
-        XCTAssertEqual(r404, .failed(reason: RemoteError.httpStatus(404, url: missing.absoluteString).description, retryable: false))
+        XCTAssertEqual(r404, .failed(.httpStatus(404, url: missing.absoluteString), retryable: false))
+        XCTAssertEqual(reason(r404), "HTTP 404 Not Found for \(missing.absoluteString)", "the words the status bar always showed")
         XCTAssertTrue(reason(r403)?.contains("HTTP 403") == true)
         XCTAssertEqual(reason(rLoop), RemoteError.tooManyRedirects(5).description)
         XCTAssertFalse(FileManager.default.fileExists(atPath: m.cache.dataPath(for: missing)))
@@ -124,7 +125,7 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         XCTAssertTrue(shortReason.contains("incomplete") || shortReason.contains("connection lost"), shortReason)
         XCTAssertNil(m.cache.completeFile(for: short), "a short body never becomes a complete file")
         XCTAssertEqual(sHuge,
-                       .failed(reason: RemoteError.tooLarge(size: 3 << 30, cap: 10 << 20).description, retryable: false))
+                       .failed(.tooLarge(size: 3 << 30, cap: 10 << 20), retryable: false))
         XCTAssertNil(m.cache.fileSize(m.cache.partPath(for: huge)), "nothing kept of a refused file")
         let slow = try await finalState(m, trickle)
         XCTAssertEqual(slow.localPath.flatMap { m.cache.fileSize($0) }, 3000, "a slow but steady server is fine")

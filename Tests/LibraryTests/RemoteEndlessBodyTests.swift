@@ -69,7 +69,7 @@ final class RemoteEndlessBodyTests: RemoteServerTestCase {
         }
     }
 
-    private func reason(_ state: DownloadState) -> String { if case .failed(let r, _) = state { return r } else { return "\(state)" } }
+    private func reason(_ state: DownloadState) -> String { if case .failed(let error, _) = state { return error.description } else { return "\(state)" } }
 
     /// 30 visible thumbnails' files and one held movie: each automatic download stops at the automatic cap,
     /// the held one at its own (larger) cap, the cache never holds more than its limit, and nothing partial stays.

@@ -1,4 +1,6 @@
+import Concurrent
 import Foundation
+import LibraryCore
 import XCTest
 @testable import Library
 @testable import LibrarySources
@@ -130,15 +132,16 @@ final class RemoteSFTPTests: RemoteServerTestCase {
         XCTAssertEqual(SSHKeyFile.isEncrypted(key), true)
         XCTAssertEqual(SSHKeyFile.isEncrypted(sshd.clientKey), false)
         var configuration = try configuration(identity: key, name: "locked")
-        let asked = StateLog()
+        let prompts = Locked<[String]>([])
         configuration.ssh.askSecret = { prompt in
-            asked.append(URL(fileURLWithPath: "/"), .failed(reason: prompt, retryable: false))
+            prompts.withLockedValue { $0.append(prompt) }
             return "open sesame"
         }
         let items = try await library(configuration).load()
         XCTAssertFalse(items.isEmpty)
-        XCTAssertEqual(asked.all.count, 1, "one prompt, for the passphrase")
-        if case .failed(let prompt, _)? = asked.all.first?.1 { XCTAssertTrue(prompt.contains("locked_ed25519"), prompt) }
+        let asked = prompts.withLockedValue { $0 }
+        XCTAssertEqual(asked.count, 1, "one prompt, for the passphrase")
+        XCTAssertTrue(asked.first?.contains("locked_ed25519") == true, "the prompt names the key: \(asked)")
 
         // Nobody to ask: the key is skipped with a reason, no hang.
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 import XCTest
 @testable import LibrarySources
 

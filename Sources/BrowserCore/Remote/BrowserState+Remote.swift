@@ -58,12 +58,12 @@ extension BrowserState {
         case .event(let directory, let event):
             guard directory == remote?.url else { return [] }
             return apply(event)
-        case .listingFailed(let directory, let reason):
+        case .listingFailed(let directory, let error):
             guard directory == remote?.url else { return [] }
             isScanning = false
             remote?.isPairing = false
-            remote?.listingError = reason
-            message = "cannot list \(rootPath): \(reason)"
+            remote?.listingError = error
+            message = "cannot list \(rootPath): \(error.description)"
         case .retry:
             guard let item = selectedItem, let remoteItem = remote?.itemsByID[item.id] else { break }
             if remoteItem.failure != nil {

@@ -13,8 +13,8 @@ public struct RemoteBrowseState: Sendable {
     public var depth = 0
     /// The directories above this one, nearest last.
     public var parents: [URL] = []
-    /// Why the directory could not be listed (shown in the empty grid).
-    public var listingError: String?
+    /// Why the directory could not be listed (its sentence is shown in the empty grid).
+    public var listingError: RemoteError?
     /// The folder entry to select once the listing arrives (the one just left, after going up).
     public var selectAfterListing: ItemID?
     /// Remote state by item id (the id of `BrowserState.items`' entries).
@@ -55,7 +55,7 @@ public struct RemoteBrowseState: Sendable {
 public enum RemoteAction: Sendable {
     /// An event of the library listing `directory` (events of a directory left since are ignored).
     case event(directory: URL, RemoteLibraryEvent)
-    case listingFailed(directory: URL, String)
+    case listingFailed(directory: URL, RemoteError)
     /// `R`: retry the selected item's failed downloads.
     case retry
     /// `a`: show or hide the transfer panel.

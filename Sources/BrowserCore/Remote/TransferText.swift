@@ -129,7 +129,7 @@ public enum TransferText {
         case .downloading(let bytes, _, let rate):
             return "\(Self.bytes(bytes)) " + Self.rate(rate)
         case .downloaded: return "done"
-        case .failed(let reason, _): return "failed: " + reason
+        case .failed(let error, _): return "failed: " + error.description
         }
     }
 }

@@ -69,8 +69,8 @@ public final class RemoteItemExport: Sendable {
             if cancelled.value { return .failure(Failure(message: "export cancelled")) }
             let items = ids.compactMap { library.item(id: $0) }
             guard items.count == ids.count else { return .failure(Failure(message: "export failed: the folder changed meanwhile")) }
-            if let failed = items.first(where: { $0.failure != nil }), let reason = failed.failure {
-                return .failure(Failure(message: "export failed: \(failed.item.displayName): \(reason)"))
+            if let failed = items.first(where: { $0.failure != nil }), let error = failed.failure {
+                return .failure(Failure(message: "export failed: \(failed.item.displayName): \(error.description)"))
             }
             let states = items.flatMap { item in [item.stillLocation.map { _ in item.stillState }, item.movieLocation.map { _ in item.movieState }] }
                 .compactMap { $0 }

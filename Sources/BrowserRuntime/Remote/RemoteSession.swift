@@ -1,6 +1,7 @@
 import BrowserCore
 import Foundation
 import Library
+import LibraryCore
 import LibrarySources
 import LivePairing
 
@@ -58,7 +59,7 @@ public final class RemoteSession {
             do {
                 try await library.load()
             } catch {
-                inbox.post(.remote(.listingFailed(directory: directory, RemoteSession.describe(error))))
+                inbox.post(.remote(.listingFailed(directory: directory, RemoteSession.remoteError(error))))
             }
         }
     }
@@ -109,8 +110,9 @@ public final class RemoteSession {
         }
     }
 
-    public static func describe(_ error: Error) -> String {
-        if let remote = error as? RemoteError { return remote.description }
-        return "\(error)"
+    /// A listing's failure as the reducer carries it. The listing layers throw `RemoteError`; anything else
+    /// (none is known) goes as a transport failure in its own words, which reads as it did.
+    static func remoteError(_ error: Error) -> RemoteError {
+        error as? RemoteError ?? .transport(ErrorCause.of(error))
     }
 }

@@ -8,8 +8,9 @@ public indirect enum DownloadState: Sendable, Equatable {
     case queued
     case downloading(bytes: UInt64, total: UInt64?, bytesPerSecond: Double)
     case downloaded(path: String)
-    /// `retryable` is false for failures a retry cannot fix (404, size cap).
-    case failed(reason: String, retryable: Bool)
+    /// `retryable` is false for failures a retry cannot fix (404, size cap). The error is rendered where it is
+    /// shown (the status bar, the transfer panel, an export's refusal).
+    case failed(RemoteError, retryable: Bool)
 
     /// 0...1 while downloading with a known size, 1 when downloaded.
     public var fraction: Double? {

@@ -72,10 +72,10 @@ public struct RemoteItem: Sendable, Identifiable {
         return parts.reduce(0, +) / Double(states.count)
     }
 
-    /// The first failure reason among the item's files (the UI shows it and offers retry).
-    public var failure: String? {
+    /// The first failure among the item's files (the UI shows it and offers retry).
+    public var failure: RemoteError? {
         for state in [stillState, movieState] {
-            if case .failed(let reason, _) = state { return reason }
+            if case .failed(let error, _) = state { return error }
         }
         return nil
     }

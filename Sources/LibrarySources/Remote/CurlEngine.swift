@@ -1,6 +1,7 @@
 import CCurl
 import Concurrent
 import Foundation
+import LibraryCore
 
 /// libcurl's multi interface on one worker thread, for all transfers of one `RemoteHTTPClient`.
 ///

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import LibraryCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

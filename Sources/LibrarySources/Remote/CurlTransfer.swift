@@ -1,6 +1,7 @@
 import CCurl
 import Concurrent
 import Foundation
+import LibraryCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

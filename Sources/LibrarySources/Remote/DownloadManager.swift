@@ -514,10 +514,10 @@ public final class DownloadManager: Sendable {
                     try cache.writeMetadata(meta, for: url)
                     outcome = .downloaded(path: dataPath)
                 } catch {
-                    outcome = .failed(reason: RemoteError.cache("\(error)").description, retryable: true)
+                    outcome = .failed(.cache("\(error)"), retryable: true)
                 }
             } else {
-                outcome = .failed(reason: RemoteError.cache("size on disk does not match").description, retryable: true)
+                outcome = .failed(.cache("size on disk does not match"), retryable: true)
                 unlink(partPath)
             }
         } else if case .changedOnServer? = problem, !restarted {
@@ -536,7 +536,7 @@ public final class DownloadManager: Sendable {
             case .overlong, .tooLarge, .invalidResponse, .cacheFull: discardPart(partPath)   // nothing worth resuming
             default: break                                                 // a partial to resume later
             }
-            outcome = .failed(reason: e.description, retryable: e.isTransient || e == .cancelled || e == .cacheFull(limit: cache.sizeLimit)
+            outcome = .failed(e, retryable: e.isTransient || e == .cancelled || e == .cacheFull(limit: cache.sizeLimit)
                                 || { if case .invalidResponse = e { return true } else { return false } }())
         }
         let finalOutcome = outcome

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -88,7 +88,7 @@ enum RemoteOverlayPainter {
                 + (remote.depth > 0 ? " · Backspace goes up" : "")
         } else if state.message == nil, let item = state.selectedItem, let remoteItem = remote.itemsByID[item.id] {
             if let failure = remoteItem.failure {
-                left = " ✗ \(item.displayName): \(failure) · R retries"
+                left = " ✗ \(item.displayName): \(failure.description) · R retries"
             } else if remote.pendingPlayID == item.id {
                 let progress = remoteItem.fraction.map { " " + TransferText.percent($0) } ?? ""
                 left += " · ◎ downloading to play\(progress)"
@@ -117,7 +117,7 @@ enum RemoteOverlayPainter {
 
     /// Shown in the empty grid when the directory could not be listed.
     static func emptyGridMessage(_ remote: RemoteBrowseState, rootPath: String) -> String? {
-        remote.listingError.map { "Cannot list \(rootPath): \($0)" }
+        remote.listingError.map { "Cannot list \(rootPath): \($0.description)" }
     }
 
     /// The transfer panel: one row per requested file (name, bar, %, rate or state), running ones first.

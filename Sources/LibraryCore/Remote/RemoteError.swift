@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Why a remote request failed, worded for the user (the UI shows `description` as the failure reason).
 public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,7 +12,9 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server sent more bytes than it announced.
     case overlong(expected: UInt64)
     case invalidResponse(String)
-    case unsupportedURL(String)
+    /// A URL no kind of library serves, with the schemes that are served (LibrarySources' scheme table passes
+    /// them: `RemoteError.unsupportedURL(_:)` there).
+    case unsupportedURL(String, supportedSchemes: [String])
     case cancelled
     case transport(String)
     /// The TLS handshake failed (unknown certificate authority, wrong host name, expired certificate...).
@@ -46,7 +45,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .httpStatus(let code, let url):
-            return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code)) for \(url)"
+            return "HTTP \(code) \(HTTPStatusPhrase.of(code)) for \(url)"
         case .timedOut: return "the server did not answer in time"
         case .tooManyRedirects(let n): return "more than \(n) redirects (a redirect loop?)"
         case .connectionLost(let why): return "connection lost: \(why)"
@@ -54,8 +53,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .incomplete(let got, let want): return "incomplete: received \(got) of \(want) bytes"
         case .overlong(let want): return "the server sent more than the \(want) bytes it announced"
         case .invalidResponse(let why): return "invalid response: \(why)"
-        case .unsupportedURL(let url):
-            return "unsupported URL \(url) (\(LibrarySourceTable.remoteSchemes.sorted().joined(separator: ", ")) only)"
+        case .unsupportedURL(let url, let schemes):
+            return "unsupported URL \(url) (\(schemes.joined(separator: ", ")) only)"
         case .cancelled: return "cancelled"
         case .transport(let why): return why
         case .tls(let why): return "secure connection failed: \(why)"
@@ -108,35 +107,4 @@ public enum HostKeyProblem: Sendable, Equatable {
             return "the host key of \(host) (\(type) \(fingerprint)) is REVOKED in \(file); refused, as ssh refuses it"
         }
     }
-}
-
-/// A byte range to ask for with `Range:` (inclusive bounds, as HTTP writes them).
-public enum RemoteFetchRange: Sendable, Equatable {
-    case bytes(first: UInt64, last: UInt64)
-    /// The last N bytes (`bytes=-N`).
-    case suffix(UInt64)
-    /// From an offset to the end (`bytes=N-`), for resuming.
-    case from(UInt64)
-
-    public var headerValue: String {
-        switch self {
-        case .bytes(let a, let b): return "bytes=\(a)-\(b)"
-        case .suffix(let n): return "bytes=-\(n)"
-        case .from(let a): return "bytes=\(a)-"
-        }
-    }
-}
-
-/// `Content-Range: bytes 0-65535/3478530` → (first, last, total). `*` totals are nil.
-public func parseContentRange(_ value: String) -> (first: UInt64, last: UInt64, total: UInt64?)? {
-    let v = value.trimmingCharacters(in: .whitespaces)
-    guard v.lowercased().hasPrefix("bytes ") else { return nil }
-    let rest = v.dropFirst(6)
-    let halves = rest.split(separator: "/", maxSplits: 1)
-    guard halves.count == 2 else { return nil }
-    let bounds = halves[0].split(separator: "-", maxSplits: 1)
-    guard bounds.count == 2, let first = UInt64(bounds[0]), let last = UInt64(bounds[1]), last >= first else { return nil }
-    let total = UInt64(halves[1])
-    if let total, last >= total { return nil }
-    return (first, last, total)
 }
