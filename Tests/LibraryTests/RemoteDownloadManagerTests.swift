@@ -64,6 +64,22 @@ final class RemoteDownloadManagerTests: RemoteServerTestCase {
         XCTAssertNotNil(meta.etag)
     }
 
+    /// A cache folder that cannot be made fails the download in the system's words (FileManager's error used to
+    /// reach the transfer panel as "Error Domain=NSCocoaErrorDomain Code=…"). No server: it fails before asking.
+    func testCacheFolderThatCannotBeMadeFailsInPlainWords() async throws {
+        let blocker = root.appendingPathComponent("not-a-folder")
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
+        let m = DownloadManager(client: RemoteHTTPClient(configuration: RemoteHTTPConfiguration()),
+                                configuration: DownloadManager.Configuration(cacheRoot: blocker.appendingPathComponent("cache").path))
+        let url = URL(string: "http://127.0.0.1:9/photo.jpg")!
+        m.request(url)
+        let failed = try await finalState(m, url)
+        guard case .failed(let error, let retryable) = failed else { return XCTFail("expected a failure, got \(failed)") }
+        XCTAssertEqual(error, .cache("cannot make the folder \(blocker.path)/cache: Not a directory"))
+        XCTAssertEqual(reason(failed), "download cache: cannot make the folder \(blocker.path)/cache: Not a directory")
+        XCTAssertFalse(retryable)
+    }
+
     /// The file changed on the server between the interruption and the retry: If-Range no longer matches, the
     /// server sends the whole new file (200), and the download starts over instead of splicing old and new.
     func testFileChangedOnServerRestartsTheDownloadInsteadOfSplicing() async throws {

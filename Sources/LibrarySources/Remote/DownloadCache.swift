@@ -54,8 +54,18 @@ public struct DownloadCache: Sendable {
         try AtomicFileWriter.write(Array(data), to: metadataPath(for: url))
     }
 
-    public func prepareDirectory(for url: URL) throws {
-        try FileManager.default.createDirectory(atPath: directory(for: url), withIntermediateDirectories: true)
+    /// `mkdir -p` of the file's folder, refusing in the system's words: FileManager's error printed as
+    /// "Error Domain=NSCocoaErrorDomain Code=…" in the transfer panel and the status bar.
+    public func prepareDirectory(for url: URL) throws(RemoteError) {
+        let target = directory(for: url)
+        var path = target.hasPrefix("/") ? "" : "."
+        for part in target.split(separator: "/") {
+            path += "/" + part
+            if mkdir(path, 0o777) != 0, errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                throw .cache("cannot make the folder \(path): \(reason)")
+            }
+        }
     }
 
     /// The complete cached file, when metadata says complete and the size on disk agrees.

@@ -308,7 +308,7 @@ public final class DownloadManager: Sendable {
         do {
             try cache.prepareDirectory(for: url)
         } catch {
-            finish(job, error: .cache("\(error)"))
+            finish(job, error: error)
             return
         }
         // Resume only with a validator: If-Range makes the server send the whole file when it changed.
