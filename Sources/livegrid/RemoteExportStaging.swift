@@ -27,7 +27,11 @@ struct RemoteExportStaging {
 
     static func stage(_ arguments: [String], s3: S3Options, triage: TriageStore) throws -> RemoteExportStaging {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livegrid-export-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // mkdir, not FileManager: its error printed as "Error Domain=NSCocoaErrorDomain Code=…" (issue 27.6).
+        guard mkdir(directory.path, 0o777) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw Failure(description: "cannot make the folder for the downloaded copies \(directory.path): \(reason)")
+        }
         var paths: [String] = []
         var ratings: [String: TriageState] = [:]
         do {
@@ -87,11 +91,31 @@ struct RemoteExportStaging {
         let transfer = try source.fetchWhole(url, from: 0, validator: nil, handler: RemoteTransferHandler(
             onResponse: { $0.statusCode == 200 ? nil : .httpStatus($0.statusCode, url: BrowserState.displayString(url)) },
             onData: { data in
-                do { try handle.write(contentsOf: data); return nil } catch { return .cache("\(error)") }
+                // write(2), not FileHandle.write: its error printed as "Error Domain=NSPOSIXErrorDomain …".
+                Self.writeAll(data, to: handle.fileDescriptor).map {
+                    .cache("cannot write the copy \(destination.path): \(String(cString: strerror($0)))")
+                }
             },
             onComplete: { error in outcome.set(.some(error)); done.signal() }))
         done.wait()
         _ = transfer
         if case .some(.some(let error)) = outcome.value { throw error }
+    }
+
+    /// Writes all of `data`; the errno of a failed write, nil when all of it is written.
+    private static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
+        data.withUnsafeBytes { raw -> Int32? in
+            guard let base = raw.baseAddress else { return nil }
+            var done = 0
+            while done < raw.count {
+                let written = write(fd, base + done, raw.count - done)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += written
+            }
+            return nil
+        }
     }
 }
