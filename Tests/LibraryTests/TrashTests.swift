@@ -127,6 +127,22 @@ final class TrashTests: XCTestCase {
         XCTAssertEqual(TriageFixtures.names(dir), ["IMG_9.JPG", "IMG_9.MOV"])
     }
 
+    /// A home trash whose folders cannot be made refuses in the system's words (FileManager's error used to
+    /// reach the status bar as "Error Domain=NSCocoaErrorDomain Code=512 …").
+    func testAHomeTrashThatCannotBeMadeSaysWhyPlainly() throws {
+        let blocker = root + "/not-a-folder"
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8)))
+        let blocked = FreedesktopTrash(environment: ["XDG_DATA_HOME": blocker + "/data", "HOME": root])
+        let photos = root + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let item = try TriageFixtures.livePair(in: photos, name: "IMG_0001")
+        let (_, outcomes) = ItemFileOperations.trash([item], using: blocked)
+        let error = try XCTUnwrap(outcomes.first?.error)
+        XCTAssertEqual(error as? FileOperationError, .system(operation: "mkdir", path: blocker + "/data", errno: ENOTDIR))
+        XCTAssertEqual("\(error)", "\(blocker)/data: mkdir failed: Not a directory")
+        XCTAssertEqual(TriageFixtures.names(photos), ["IMG_0001.JPG", "IMG_0001.MOV"], "nothing moved")
+    }
+
     func testPercentEncodingAndDecoding() {
         XCTAssertEqual(TrashInfo.percentEncode("/a b/ü%~x.jpg"), "/a%20b/%C3%BC%25~x.jpg")
         XCTAssertEqual(TrashInfo.percentDecode("/a%20b/%C3%BC%25~x.jpg"), "/a b/ü%~x.jpg")

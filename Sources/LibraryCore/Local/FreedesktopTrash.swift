@@ -229,7 +229,15 @@ public struct FreedesktopTrash: Sendable {
     /// Creates `dir`, `dir/files` and `dir/info` (0700) unless present; refuses a symlinked trash.
     static func makeTrash(_ dir: String, parentsToo: Bool) throws {
         if parentsToo {
-            try FileManager.default.createDirectory(atPath: POSIXFile.directory(of: dir), withIntermediateDirectories: true)
+            // mkdir -p in the system's words: FileManager's error printed as "Error Domain=NSCocoaErrorDomain …".
+            let parents = POSIXFile.directory(of: dir)
+            var path = parents.hasPrefix("/") ? "" : "."
+            for part in parents.split(separator: "/") {
+                path += "/" + part
+                guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
+                    throw FileOperationError.system(operation: "mkdir", path: path, errno: errno)
+                }
+            }
         }
         for d in [dir, dir + "/files", dir + "/info"] {
             var st = stat()
