@@ -25,7 +25,23 @@ enum ErrorCause {
         case let error as ExportError: return error.description
         case let error as FileOperationError: return error.description
         case let error as TriageStore.StoreError: return error.description
-        default: return String(describing: error)
+        default: return fileSystemSentence(error) ?? String(describing: error)
         }
+    }
+
+    /// Foundation's file errors (FileManager's createDirectory, linkItem, copyItem…) in the system's words,
+    /// "<path>: Not a directory": printed as Swift prints them they read "Error Domain=NSCocoaErrorDomain Code=512 …".
+    /// Nil for any other error.
+    static func fileSystemSentence(_ error: any Error) -> String? {
+        let error = error as NSError
+        let code: Int32
+        switch error.userInfo[NSUnderlyingErrorKey] {
+        case let posix as POSIXError: code = posix.code.rawValue
+        case let underlying as NSError where underlying.domain == NSPOSIXErrorDomain: code = Int32(underlying.code)
+        default: return nil
+        }
+        let reason = String(cString: strerror(code))
+        guard let path = error.userInfo[NSFilePathErrorKey] as? String else { return reason }
+        return "\(path): \(reason)"
     }
 }
