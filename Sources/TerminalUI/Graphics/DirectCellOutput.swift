@@ -15,7 +15,8 @@ import TerminalProtocol
 /// curses' idea of the screen. Curses then sees nothing to do there; where text replaces a picture the
 /// window differs from the marker and curses writes the text. `write`, after `doupdate`, sends the picture
 /// cells that changed, between save-cursor and restore-cursor (DECSC/DECRC also restore the SGR state), so
-/// curses' cursor and attributes stay what it believes.
+/// curses' cursor and attributes stay what it believes. The cells that showed text in the last frame and are
+/// picture again go before `doupdate` instead (`prepare`), so old text never stays beside the new.
 ///
 /// When the grid scrolls (`CellScreenWriter.bestScroll`), the terminal's rows are scrolled here with a
 /// scroll region, and curscr's rows moved the same way.
