@@ -138,6 +138,21 @@ public struct CellScreenWriter: Sendable {
         return out
     }
 
+    /// `paint` for the cells `isPart(x, y)` picks only, keeping what the writer knows of every other cell, so a
+    /// later `paint` of the whole frame skips the cells written here and writes the rest (once each). For the
+    /// cells that must reach the terminal before curses' text (`DirectCellOutput`: a picture uncovered by text
+    /// that went away, before the text that replaces it).
+    public mutating func paint(_ placements: [CellPlacement], isOwned: ((Int, Int) -> Bool)? = nil,
+                               onlyWhere isPart: (Int, Int) -> Bool) -> [UInt8] {
+        let before = shown
+        let columns = screenColumns
+        let out = withoutActuallyEscaping(isPart) { isPart in
+            paint(placements, isOwned: { x, y in isPart(x, y) && isOwned?(x, y) ?? true })
+        }
+        for index in shown.indices where !isPart(index % columns, index / columns) { shown[index] = before[index] }
+        return out
+    }
+
     /// A scroll that saves bytes before `paint`ing `placements`: the rows `band` (screen rows, inclusive)
     /// moved up by `shift` rows (down when negative), if that leaves at least `minimumGain` more cells
     /// already right than leaving them in place. The grid scrolled by a row of pictures then costs a few

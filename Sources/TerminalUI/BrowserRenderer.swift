@@ -187,8 +187,9 @@ final class BrowserRenderer {
             drawFolderCell(item, cell: cell, pictureRect: pictureRect, selected: selected, painter: painter)
             return
         }
+        let textBadge = badgeDrawnAsText(for: item, state: state)
         let placed = drawPicture(item, in: pictureRect, priority: selected ? .selected : .visible,
-                                 provider: provider, painter: painter)
+                                 provider: provider, painter: painter, badged: textBadge == nil)
         let marked = state.triage.marks.contains(item.id)
         if marked { triagePainter.drawMark(in: placed, painter: painter) }
         triagePainter.drawCaption(item, selected: selected, marked: marked, session: state.triage, x: cell.x,
@@ -199,8 +200,18 @@ final class BrowserRenderer {
         }
         if let remote = state.remote {
             RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
-                                          badge: badge, painter: painter)
+                                          badge: badge, textBadge: textBadge, painter: painter)
         }
+    }
+
+    /// The badge a remote item's symbol picture is drawn without, for `RemoteOverlayPainter` to draw as text
+    /// with the cell's download line, so the two change in the same curses update. Composited into the
+    /// picture's cells, the badge reached the terminal after curses' text (`DirectCellOutput` writes the
+    /// picture cells after `doupdate`): a cell could say "✓ playable" under the outlined "not playable yet"
+    /// badge (badge34). nil: the picture carries its own badge (local items, pixel protocols).
+    private func badgeDrawnAsText(for item: LibraryItem, state: BrowserState) -> LiveBadge? {
+        guard output.showsTextOverPictures, state.remote?.itemsByID[item.id] != nil else { return nil }
+        return badge.badge(for: item, liveOff: liveOffReason?(item) != nil)
     }
 
     /// The small sound mark of a hold that plays (issue 29): "♪" (or "♪ muted") at the right end of the row
@@ -268,23 +279,25 @@ final class BrowserRenderer {
                      color: selected ? .selection : nil)
     }
 
-    /// The item's picture (with its badge) when the provider has it, else a placeholder with the badge in
-    /// the same corner; queues the request either way.
+    /// The item's picture (with its badge, unless `badged` is false: the caller draws it as text) when the
+    /// provider has it, else a placeholder with the badge in the same corner; queues the request either way.
     /// Returns where the picture went (its badge's and mark's corners), or `rect` for a placeholder.
     @discardableResult
     private func drawPicture(_ item: LibraryItem, in rect: CellRect, priority: Urgency,
-                             provider: ThumbnailProvider, painter: ScreenPainter) -> CellRect {
+                             provider: ThumbnailProvider, painter: ScreenPainter, badged: Bool = true) -> CellRect {
         let key = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height)
         wantedPictures.append((key, item, priority))
         let liveOff = liveOffReason?(item) != nil
         if let (frame, serial) = livePicture?(item, rect), frame.rows > 0 {
             // A playing movie: each frame is its own picture, replacing the key photo in place. The badge is
-            // composited into symbol cells here (pixel frames carry it in their pixels already).
+            // composited into symbol cells here unless the caller draws it as text (pixel frames carry it in
+            // their pixels already).
             let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, variant: .movieFrame(serial))
-            return output.show(badge.badged(frame, item: item, liveOff: liveOff), key: frameKey, in: rect, painter: painter)
+            return output.show(badged ? badge.badged(frame, item: item, liveOff: liveOff) : frame, key: frameKey, in: rect,
+                               painter: painter)
         } else if let picture = provider.picture(for: key), picture.rows > 0 {
-            let placement = output.show(badge.badged(picture, item: item, liveOff: liveOff), key: key, in: rect,
-                                        painter: painter)
+            let placement = output.show(badged ? badge.badged(picture, item: item, liveOff: liveOff) : picture, key: key,
+                                        in: rect, painter: painter)
             if let note = provider.pictureNote(for: item.id), note.shownInPart {
                 if output.showsTextOverPictures {
                     drawDamagedMark(note, in: placement, painter: painter)
@@ -340,16 +353,19 @@ final class BrowserRenderer {
         guard let item = state.selectedItem, content.height >= 2 else { return }
         let infoWidth = state.showsInfo ? min(48, max(20, content.width / 2)) : 0
         guard let pictureRect = state.viewerPictureRect else { return }
+        // The zoomed crop wears no badge; a remote item's fitted picture wears it as text (`badgeDrawnAsText`).
+        let textBadge = state.zoomedViewer == nil ? badgeDrawnAsText(for: item, state: state) : nil
         if let zoom = state.zoomedViewer {
             drawZoomed(item, zoom: ZoomedPicture(zoom, cell: state.zoomCellPixels), in: state.viewerZoomRect ?? pictureRect,
                        fittedIn: pictureRect, provider: provider,
                        painter: painter)
         } else {
-            drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter)
+            drawPicture(item, in: pictureRect, priority: .selected, provider: provider, painter: painter,
+                        badged: textBadge == nil)
         }
         if let remote = state.remote {
             RemoteOverlayPainter.drawCell(item, remote: remote, pictureRect: pictureRect, provider: provider,
-                                          badge: badge, painter: painter)
+                                          badge: badge, textBadge: textBadge, painter: painter)
         }
         let caption = "\(item.displayName) · \(ItemDescription.kindName(item.kind)) · \(state.selection + 1)/\(state.items.count)  ←/→ next · z 100 % · i info · Esc back"
             + (state.keyPhoto != nil ? "" : item.kind == .live ? " · K key photo" : "")

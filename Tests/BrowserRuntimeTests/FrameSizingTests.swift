@@ -85,4 +85,40 @@ final class FrameSizingRenderTimeTests: XCTestCase {
                                                renderSeconds: 0.400, columns: 160, rows: 48)
         XCTAssertEqual(byRender.scale, 0.3, accuracy: 1e-9)
     }
+
+    /// One pass gives the sizing and whether the link is what shrank the frames (the player asked twice per
+    /// frame, the second time without the render): the same answers as the two calls, over many figures.
+    func testTheReasonComesWithTheSizingAndMatchesAskingWithoutTheRender() {
+        let link = ThroughputWindow.Estimate(bytesPerSecond: 2_500_000, isSlow: true)
+        let byRender = FrameSizing().followingWithReason(bytesPerFrame: 100_000, framesPerSecond: 18, link: link,
+                                                         renderSeconds: 0.400, columns: 160, rows: 48)
+        XCTAssertEqual(byRender.sizing.scale, 0.3, accuracy: 1e-9)
+        XCTAssertFalse(byRender.forTheLink, "the link carries these frames: the render shrank them")
+        let byLink = FrameSizing().followingWithReason(bytesPerFrame: 209_000, framesPerSecond: 18, link: link,
+                                                       renderSeconds: 0.010, columns: 160, rows: 48)
+        XCTAssertEqual(byLink.sizing.scale, 0.7, accuracy: 1e-9)
+        XCTAssertTrue(byLink.forTheLink)
+        var compared = 0, forTheLink = 0
+        for scale in [1, 0.9, 0.7, 0.5, 0.3] {
+            for bytes in [0, 50_000, 150_000, 209_000, 400_000, 1_660_000] {
+                for estimate in [nil, link, ThroughputWindow.Estimate(bytesPerSecond: 12_000_000, isSlow: false)] {
+                    for render in [nil, 0.005, 0.040, 0.400] {
+                        let sizing = FrameSizing(scale: scale)
+                        let answer = sizing.followingWithReason(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
+                                                                renderSeconds: render, columns: 160, rows: 48)
+                        XCTAssertEqual(answer.sizing, sizing.following(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
+                                                                       renderSeconds: render, columns: 160, rows: 48))
+                        let askedWithoutRender = sizing.following(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
+                                                                  columns: 160, rows: 48).scale < 1
+                        XCTAssertEqual(answer.forTheLink, askedWithoutRender, "scale \(scale), \(bytes) B, render \(render ?? 0)")
+                        compared += 1
+                        if answer.forTheLink { forTheLink += 1 }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(compared, 360)
+        XCTAssertGreaterThan(forTheLink, 0, "some figures are the link's")
+        XCTAssertLessThan(forTheLink, compared, "and some are not")
+    }
 }

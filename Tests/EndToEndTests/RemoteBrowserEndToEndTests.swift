@@ -120,16 +120,35 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
         XCTAssertEqual(try session.display("#{pane_dead}"), "1", "q quits even while the network is slow or broken")
     }
 
+    /// The first screen where a cell's download line and its LIVE badge disagree: "✓ playable" under the outlined
+    /// "◌" (not playable yet), or the normal "◎" over a progress bar or "queued". The two change in the same paint.
+    private func mixedBadgeAndLine(_ screen: [String]) -> String? {
+        for name in Self.names {
+            guard let text = cellText(screen, name) else { continue }
+            let downloading = text.range(of: #"[█░]+ \d+%"#, options: .regularExpression) != nil || text.contains("queued")
+            if text.contains("✓ playable") && text.contains("◌") || text.contains("◎") && downloading {
+                return "\(name):\n" + screen.joined(separator: "\n")
+            }
+        }
+        return nil
+    }
+
     func testThrottledServerShowsPlaceholdersProgressPlayableAndAnActivityLineThatGoesAway() throws {
         let nginx = try RemoteTestHarness.startNginx(root: root, rate: "400k")
         servers.append(nginx)
         let session = try open("http://127.0.0.1:\(nginx.port)/slow/")
+        // Every screen polled through the whole download is checked (the race showed for one paint at a time).
+        var mixed: String?
+        let watched = { (condition: @escaping ([String]) -> Bool) in { (screen: [String]) -> Bool in
+            if mixed == nil { mixed = self.mixedBadgeAndLine(screen) }
+            return condition(screen)
+        } }
 
         // Names first, long before the files: train.jpg alone takes ~4 s at 400 KB/s. Its cell is a placeholder,
         // or already the EXIF thumbnail read from the head of the file (a few KB), but never the finished item.
-        let first = try session.waitFor("the listed names") { screen in
+        let first = try session.waitFor("the listed names", watched { screen in
             Self.names.allSatisfy { name in screen.contains { $0.contains(name) } }
-        }
+        })
         let firstTrain = cellText(first, "train.jpg") ?? ""
         let placeholder = firstTrain.contains("┌") || firstTrain.contains("jpg") || firstTrain.contains("queued")
         let headPreviewStillDownloading = firstTrain.range(of: #"[█░]+ \d+%"#, options: .regularExpression) != nil
@@ -139,27 +158,27 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
         XCTAssertTrue(first.contains { $0.contains("sub") }, "the subdirectory is a folder entry")
 
         // A progress bar with a percentage inside the train.jpg cell, an outlined LIVE badge, the activity line.
-        let downloading = try session.waitFor("a progress bar in the train.jpg cell", timeout: 30) { screen in
-            guard let text = cellText(screen, "train.jpg") else { return false }
+        let downloading = try session.waitFor("a progress bar in the train.jpg cell", timeout: 30, watched { screen in
+            guard let text = self.cellText(screen, "train.jpg") else { return false }
             return text.range(of: #"[█░]+ \d+%"#, options: .regularExpression) != nil
-        }
+        })
         XCTAssertTrue(cellText(downloading, "train.jpg")?.contains("◌ LIVE") == true,
                       "the LIVE badge is outlined until the Live Photo is playable:\n" + downloading.joined(separator: "\n"))
-        try session.waitFor("the activity line", timeout: 30) { screen in
-            statusLine(screen).range(of: #"⇣ \d+ downloading"#, options: .regularExpression) != nil
-        }
+        try session.waitFor("the activity line", timeout: 30, watched { screen in
+            self.statusLine(screen).range(of: #"⇣ \d+ downloading"#, options: .regularExpression) != nil
+        })
 
         // Space on the not-yet-playable Live Photo asks for it first and says how far it is.
         try session.send("l", "l")
-        try session.waitFor("train.jpg selected") { statusLine($0).contains("train.jpg") }
+        try session.waitFor("train.jpg selected", watched { self.statusLine($0).contains("train.jpg") })
         try session.send(" ")
-        try session.waitFor("download-to-play progress", timeout: 30) { statusLine($0).contains("downloading to play") }
+        try session.waitFor("download-to-play progress", timeout: 30, watched { self.statusLine($0).contains("downloading to play") })
 
         // Everything arrives: both cells done, the Live Photo playable with its normal badge in the same corner.
-        let done = try session.waitFor("train.jpg playable", timeout: 40) { screen in
-            cellText(screen, "train.jpg")?.contains("✓ playable") == true
-                && cellText(screen, "motion-photo-v1.jpeg")?.contains("✓ playable") == true
-        }
+        let done = try session.waitFor("train.jpg playable", timeout: 40, watched { screen in
+            self.cellText(screen, "train.jpg")?.contains("✓ playable") == true
+                && self.cellText(screen, "motion-photo-v1.jpeg")?.contains("✓ playable") == true
+        })
         let doneTrain = cellText(done, "train.jpg") ?? ""
         XCTAssertTrue(doneTrain.contains("◎ LIVE"), "the normal badge once playable:\n" + doneTrain)
         XCTAssertFalse(doneTrain.contains("◌"), doneTrain)
@@ -167,7 +186,8 @@ final class RemoteBrowserEndToEndTests: RemoteServerTestCase {
         XCTAssertEqual(badgeRow(doneTrain), badgeRow(cellText(downloading, "train.jpg") ?? ""), "the badge did not move")
 
         // The activity line lingers briefly after the last transfer, then goes away.
-        try session.waitFor("the activity line to go away", timeout: 30) { !statusLine($0).contains("⇣") }
+        try session.waitFor("the activity line to go away", timeout: 30, watched { !self.statusLine($0).contains("⇣") })
+        XCTAssertNil(mixed, "a cell's download line and its LIVE badge changed in different paints")
         try quitAndCheckExit(session)
     }
 

@@ -112,6 +112,25 @@ final class CellScreenWriterTests: XCTestCase {
         XCTAssertEqual(writer.paint([picture]), first)
     }
 
+    /// badge34: the cells uncovered by text that went are written before curses' update, the rest after; each
+    /// cell once, and what the writer knows of the others kept.
+    func testAPartPaintedFirstIsNotWrittenAgainAndTheRestIsKept() {
+        var writer = CellScreenWriter(colorDepth: .truecolor, screenColumns: 3, screenRows: 2)
+        let red6 = CellPlacement(image: image(Array(repeating: TerminalCell(character: "▀", foreground: red, background: blue), count: 6), columns: 3), x: 0, y: 0)
+        _ = writer.paint([red6])
+        // Text covered row 1 for a frame; then the text went and the top row changed colour.
+        _ = writer.paint([red6], isOwned: { _, y in y == 0 })
+        XCTAssertEqual(writer.knownCellCount, 3)
+        let green6 = CellPlacement(image: image(Array(repeating: TerminalCell(character: "▀", foreground: green, background: blue), count: 3)
+                                                + Array(repeating: TerminalCell(character: "▀", foreground: red, background: blue), count: 3),
+                                                columns: 3), x: 0, y: 0)
+        let uncovered = writer.paint([green6], onlyWhere: { _, y in y == 1 })
+        XCTAssertEqual(text(uncovered), "\u{1B}[2;1H\u{1B}[0;38;2;255;0;0;48;2;0;0;255m▀▀▀", "the uncovered row only")
+        XCTAssertEqual(writer.knownCellCount, 6, "the top row's cells are still known")
+        XCTAssertEqual(text(writer.paint([green6])), "\u{1B}[1;1H\u{1B}[0;38;2;0;128;0;48;2;0;0;255m▀▀▀",
+                       "then the changed top row, not the uncovered row again")
+    }
+
     func testClippedToTheScreenAndToItsBox() {
         var writer = CellScreenWriter(colorDepth: .truecolor, screenColumns: 2, screenRows: 1)
         let cells = Array(repeating: TerminalCell(character: "▀", foreground: red, background: blue), count: 6)

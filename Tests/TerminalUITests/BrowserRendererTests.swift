@@ -173,4 +173,49 @@ final class BrowserRendererTests: XCTestCase {
         XCTAssertTrue(surface.isBold(x: live.x, y: live.y))
         XCTAssertEqual(surface.text(x: 0, y: still.y, width: 1), " ")
     }
+
+    /// badge34: a remote Live Photo's badge over its symbol picture is text, drawn with the cell's download line
+    /// (composited into the picture's cells, it reached the terminal after the line, a write later: "✓ playable"
+    /// showed under the outlined "not playable yet" badge). Outlined while the movie downloads, the normal badge
+    /// with "✓ playable", in the same corner cells as a local item's.
+    func testARemoteItemsBadgeIsTextChangingWithItsDownloadLine() throws {
+        let base = try XCTUnwrap(URL(string: "http://127.0.0.1:8080/photos/"))
+        func remoteLive(movie: DownloadState) -> RemoteItem {
+            RemoteItem(item: LibraryItem(kind: .live, still: Self.file("IMG_1.JPG"), movie: Self.file("IMG_1.MOV", format: .quickTime)),
+                       isPlaceholder: false, stillURL: base.appendingPathComponent("IMG_1.JPG"),
+                       movieURL: base.appendingPathComponent("IMG_1.MOV"), stillState: .downloaded(path: "/cache/IMG_1.JPG"),
+                       movieState: movie)
+        }
+        for corner in BadgeCorner.allCases {
+            var state = BrowserState(rootPath: "", terminal: size)
+            state.beginRemote(libraryURL: base)
+            state.reduce(.scanStarted)
+            let downloading = remoteLive(movie: .downloading(bytes: 1000, total: 3000, bytesPerSecond: 500))
+            state.reduce(.remote(.event(directory: base, .paired([downloading]))))
+            provider.pictured = [downloading.id]
+            defer { provider.pictured = [] }
+            let rect = try XCTUnwrap(state.layout.pictureRect(index: 0, scrollRow: 0))
+            let label = try XCTUnwrap(BadgePainter(corner: corner, style: .solid).label(for: .live, fitting: rect.width))
+            let width = DisplayWidth.of(label)
+            let top = corner == .topLeft || corner == .topRight
+            let x = corner == .topLeft || corner == .bottomLeft ? rect.x : rect.x + rect.width - width
+            let badgeRow = top ? rect.y : rect.y + rect.height - 1, lineRow = top ? rect.y + rect.height - 1 : rect.y
+
+            let (pending, _) = draw(state, corner: corner)
+            XCTAssertEqual(pending.text(x: x, y: badgeRow, width: width), " ◌ LIVE ", "\(corner)")
+            XCTAssertTrue(pending.text(x: rect.x, y: lineRow, width: rect.width).contains("66%"), "\(corner)")
+
+            state.reduce(.remote(.event(directory: base, .itemChanged(remoteLive(movie: .downloaded(path: "/cache/IMG_1.MOV"))))))
+            let (playable, _) = draw(state, corner: corner)
+            XCTAssertEqual(playable.text(x: x, y: badgeRow, width: width), label, "\(corner): the normal badge, same cells")
+            XCTAssertTrue(playable.text(x: rect.x, y: lineRow, width: rect.width).contains("✓ playable"), "\(corner)")
+            for surface in [pending, playable] {
+                XCTAssertFalse((x..<(x + width)).contains { surface.cells[badgeRow][$0].isPicture },
+                               "\(corner): the badge is text like the line, not cells of the picture")
+                let picture = try XCTUnwrap(surface.pictures.first?.image)
+                XCTAssertFalse(picture.cells.contains { $0.character == "◎" }, "\(corner): the picture is drawn without its badge")
+            }
+            XCTAssertEqual(playable.cells[badgeRow][x + 1].color, .badgeLive, "\(corner): the placeholder's solid colours")
+        }
+    }
 }

@@ -36,7 +36,17 @@ public struct FrameSizing: Sendable, Equatable {
     /// counts. Both fitting: the whole area.
     public func following(bytesPerFrame: Int, framesPerSecond: Double, link: ThroughputWindow.Estimate?,
                           renderSeconds: Double? = nil, columns: Int, rows: Int) -> FrameSizing {
-        guard columns > 0, rows > 0, framesPerSecond > 0 else { return FrameSizing() }
+        followingWithReason(bytesPerFrame: bytesPerFrame, framesPerSecond: framesPerSecond, link: link,
+                            renderSeconds: renderSeconds, columns: columns, rows: rows).sizing
+    }
+
+    /// `following`, and whether the link alone falls short of a whole frame (the status bar then names the
+    /// link as what the frames were shrunk for; a slow render alone does not). One pass over the figures: the
+    /// player asked twice per frame, the second time without the render only to learn this.
+    public func followingWithReason(bytesPerFrame: Int, framesPerSecond: Double, link: ThroughputWindow.Estimate?,
+                                    renderSeconds: Double? = nil, columns: Int,
+                                    rows: Int) -> (sizing: FrameSizing, forTheLink: Bool) {
+        guard columns > 0, rows > 0, framesPerSecond > 0 else { return (FrameSizing(), false) }
         let drawn = cells(columns: columns, rows: rows)
         let share = Double(drawn.columns * drawn.rows) / Double(columns * rows)
         var fitting = 1.0
@@ -46,16 +56,18 @@ public struct FrameSizing: Sendable, Equatable {
                 fitting = (link.bytesPerSecond / (wholeFrame * framesPerSecond * ThroughputWindow.Estimate.headroom)).squareRoot()
             }
         }
+        // Any share under 1 is stepped to at most 0.95 (or kept, when already smaller): the link alone shrinks.
+        let forTheLink = fitting < 1
         if let renderSeconds, renderSeconds > 0 {
             let wholeRender = renderSeconds / share
             let allowed = Self.renderShare / framesPerSecond
             if wholeRender > allowed { fitting = min(fitting, (allowed / wholeRender).squareRoot()) }
         }
-        guard fitting < 1 else { return FrameSizing() }
+        guard fitting < 1 else { return (FrameSizing(), forTheLink) }
         // Divided, not multiplied, by the steps per unit: 6 / 20 is 0.3 to the last bit, where 6 * 0.05 is
         // not (traces said "0.30000000000000004").
         let stepped = max(Self.smallest, min(1, (fitting / Self.step).rounded(.down) / (1 / Self.step)))
-        if stepped > scale && stepped < scale + Self.growthMargin { return self }
-        return FrameSizing(scale: stepped)
+        if stepped > scale && stepped < scale + Self.growthMargin { return (self, forTheLink) }
+        return (FrameSizing(scale: stepped), forTheLink)
     }
 }

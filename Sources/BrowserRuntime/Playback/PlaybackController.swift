@@ -323,11 +323,10 @@ public final class PlaybackController: Sendable {
             }
             let framesPerSecond = min(60, max(1, 1 / max(duration, 1.0 / 60)))
             let bytes = Self.bytesOnTheWire(image)
-            let next = sizing.following(bytesPerFrame: bytes, framesPerSecond: framesPerSecond, link: estimate,
-                                        renderSeconds: render, columns: area.0, rows: area.1)
             // The status bar names the link only when the link is what the frames were shrunk for.
-            let forTheLink = sizing.following(bytesPerFrame: bytes, framesPerSecond: framesPerSecond, link: estimate,
-                                              columns: area.0, rows: area.1).scale < 1
+            let (next, forTheLink) = sizing.followingWithReason(bytesPerFrame: bytes, framesPerSecond: framesPerSecond,
+                                                                link: estimate, renderSeconds: render,
+                                                                columns: area.0, rows: area.1)
             let changed: Bool = state.withLockedValue { state in
                 guard state.generation == token, next != state.sizing else { return false }
                 if next.scale < state.sizing.scale { state.shrunkOn = forTheLink ? estimate : nil }

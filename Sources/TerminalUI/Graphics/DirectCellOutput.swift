@@ -15,7 +15,8 @@ import TerminalProtocol
 /// curses' idea of the screen. Curses then sees nothing to do there; where text replaces a picture the
 /// window differs from the marker and curses writes the text. `write`, after `doupdate`, sends the picture
 /// cells that changed, between save-cursor and restore-cursor (DECSC/DECRC also restore the SGR state), so
-/// curses' cursor and attributes stay what it believes.
+/// curses' cursor and attributes stay what it believes. The cells that showed text in the last frame and are
+/// picture again go before `doupdate` instead (`prepare`), so old text never stays beside the new.
 ///
 /// When the grid scrolls (`CellScreenWriter.bestScroll`), the terminal's rows are scrolled here with a
 /// scroll region, and curscr's rows moved the same way.
@@ -35,6 +36,10 @@ final class DirectCellOutput {
     private var lastRects: [[Int]] = []
     /// Set by `prepare` when curses might move lines in this update: every picture cell is written after it.
     private var rewriteAll = false
+    /// The picture cells of the frame on screen (`owned` of the last frame), to find the cells text left.
+    private var ownedOnScreen: [Bool] = []
+    /// Curses clears the screen in its next update (a resize, Ctrl-L, a resume): nothing may be written before it.
+    private var clearComing = false
     /// Bytes written by the last frame (scroll and cells), for the trace and tests.
     private(set) var lastFrameBytes = 0
 
@@ -53,6 +58,7 @@ final class DirectCellOutput {
     /// The screen was cleared or resized (curses repaints everything, markers included): every picture cell
     /// is written again.
     func screenCleared(size: TerminalSize) {
+        clearComing = true
         if size.columns != writer.screenColumns || size.rows != writer.screenRows {
             writer.reset(screenColumns: size.columns, screenRows: size.rows)
         } else {
@@ -61,7 +67,10 @@ final class DirectCellOutput {
     }
 
     /// Curses repaints the whole screen (Ctrl-L): every picture cell is written again.
-    func screenCleared() { writer.forgetAll() }
+    func screenCleared() {
+        clearComing = true
+        writer.forgetAll()
+    }
 
     /// Before `doupdate`, after the frame was drawn into `window`: marks the picture cells that are still
     /// pictures (no text drawn over them) as already on screen for curses.
@@ -92,7 +101,9 @@ final class DirectCellOutput {
         let rects = placements.map { [$0.x, $0.y, $0.width, $0.height] }
         let moved = rects != lastRects
         lastRects = rects
+        var scrolled = false
         if moved, let scroll = writer.bestScroll(for: placements, isOwned: isOwned) {
+            scrolled = true
             // The grid moved: scroll the terminal's rows ourselves and move curscr's the same way. Curses
             // keeps a hash of each old line from when it last wrote it, and its own scroll optimiser pairs
             // new lines with old ones by those hashes: every row of the band gets its hash forgotten (content
@@ -116,6 +127,24 @@ final class DirectCellOutput {
                 lg_copy_cell(window, screen, Int32(y), Int32(x))
             }
         }
+        if !rewriteAll, !clearComing, !scrolled { writeUncovered() }
+    }
+
+    /// Before `doupdate`: the picture cells that showed text in the last frame (a download line that got
+    /// shorter, a mark or a panel that went). Written after curses' update like the rest, the old text stayed
+    /// on screen beside the new one until then: a cell read "✓ playable █░ 99%" (badge34). Written first, the
+    /// old text goes before the new comes. Not when curses clears or may move lines in this update (it would
+    /// wipe or move them), nor after a scroll of our own (the old frame's cells moved).
+    private func writeUncovered() {
+        guard ownedOnScreen.count == owned.count else { return }
+        let columns = writer.screenColumns
+        let uncovered: (Int, Int) -> Bool = { [owned, ownedOnScreen] x, y in
+            let index = y * columns + x
+            return index < owned.count && owned[index] && !ownedOnScreen[index]
+        }
+        let cells = writer.paint(placements, isOwned: nil, onlyWhere: uncovered)
+        guard !cells.isEmpty else { return }
+        send(Array("\u{1B}7".utf8) + cells + Array("\u{1B}8".utf8))
     }
 
     /// True when curses' hash-based scroll could move lines in this update (hashmap.c): it pairs a new line
@@ -135,6 +164,8 @@ final class DirectCellOutput {
         let columns = writer.screenColumns
         if rewriteAll { writer.forgetAll() }
         rewriteAll = false
+        clearComing = false
+        ownedOnScreen = owned
         let cells = writer.paint(placements, isOwned: { [owned] x, y in
             let index = y * columns + x
             return index < owned.count && owned[index]

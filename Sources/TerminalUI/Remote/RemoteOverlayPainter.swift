@@ -11,9 +11,12 @@ import TerminalGraphics
 /// outlined and dim until the item is playable (same corner, same width as the normal badge), the failure
 /// reason and activity summary in the status bar, and the transfer panel (`a`).
 enum RemoteOverlayPainter {
-    /// Draws over a grid cell after the renderer drew its picture (or placeholder) and caption.
+    /// Draws over a grid cell after the renderer drew its picture (or placeholder) and caption. `textBadge`:
+    /// the badge the renderer left out of a symbol picture, drawn here as text in its corner (outlined while
+    /// the item is not playable), so the badge and the download line change in the same curses update.
     static func drawCell(_ item: LibraryItem, remote: RemoteBrowseState, pictureRect rect: CellRect,
-                         provider: ThumbnailProvider, badge: BadgePainter, painter: ScreenPainter) {
+                         provider: ThumbnailProvider, badge: BadgePainter, textBadge: LiveBadge? = nil,
+                         painter: ScreenPainter) {
         guard rect.width > 0, rect.height > 0 else { return }
         if remote.isDirectory(item.id) {
             drawFolder(isParent: item.id == RemoteBrowseState.parentID, in: rect, painter: painter)
@@ -31,6 +34,9 @@ enum RemoteOverlayPainter {
         }
         if !remoteItem.isPlayable, let live = badge.badge(for: item.kind) {
             drawPendingBadge(live, in: area, painter: painter)
+        } else if let textBadge {
+            drawBadgeText(textBadge.text(fitting: area.width), of: textBadge, in: area, attributes: lg_a_bold(),
+                          color: textBadge.variant == .video ? .badgeVideo : .badgeLive, painter: painter)
         }
         let state = TransferText.cellState(of: remoteItem)
         let line = TransferText.cellLine(state, width: area.width - 2)
@@ -52,14 +58,19 @@ enum RemoteOverlayPainter {
     /// The kind badge, outlined (◌ for the LIVE rings, □ for the video square) and dim: "not playable yet".
     private static func drawPendingBadge(_ live: LiveBadge, in area: CellRect, painter: ScreenPainter) {
         let scalars = live.text(fitting: area.width).map { $0 == live.icon ? pendingIcon(live.variant) : $0 }
+        drawBadgeText(scalars, of: live, in: area, attributes: lg_a_dim(), color: .placeholder, painter: painter)
+    }
+
+    /// A badge's text (`scalars`) in the badge's corner of `area` (the normal one as on a placeholder: solid, bold).
+    private static func drawBadgeText(_ scalars: [Unicode.Scalar], of badge: LiveBadge, in area: CellRect,
+                                      attributes: attr_t, color: UIColor, painter: ScreenPainter) {
         let text = String(String.UnicodeScalarView(scalars))
         let width = DisplayWidth.of(text)
         guard width > 0 else { return }
-        let isLeft = live.corner == .topLeft || live.corner == .bottomLeft
-        let isTop = live.corner == .topLeft || live.corner == .topRight
+        let isLeft = badge.corner == .topLeft || badge.corner == .bottomLeft
+        let isTop = badge.corner == .topLeft || badge.corner == .topRight
         painter.text(text, x: isLeft ? area.x : area.x + area.width - width,
-                     y: isTop ? area.y : area.y + area.height - 1, width: width, attributes: lg_a_dim(),
-                     color: .placeholder)
+                     y: isTop ? area.y : area.y + area.height - 1, width: width, attributes: attributes, color: color)
     }
 
     static func pendingIcon(_ variant: LiveBadge.Variant) -> Unicode.Scalar {
