@@ -127,7 +127,7 @@ let package = Package(
                                                              "Imaging", "LivePairing", "MediaFormats", "VideoPlayback",
                                                              "Library", "LibraryCore", "LibrarySources"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "BrowserRuntime", "Concurrent", "BrowserCore", "GraphicsSettings", "TerminalGraphics", "TerminalProtocol",
-                                                         "Library", "LibraryCore", "LivePairing", "MediaFormats", "CNCurses"],
+                                                         "Library", "LibraryCore", "LivePairing", "MediaFormats", "CNCurses", "Imaging"],
                     swiftSettings: cModuleSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "livegrid", "TerminalUI", "BrowserRuntime", "TerminalProtocol", "TerminalGraphics", "BrowserCore", "LivePairing", "MediaFormats", "Library", "LibraryCore", "LibraryIndex", "Imaging"]),
     ]

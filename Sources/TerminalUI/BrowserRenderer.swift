@@ -295,15 +295,31 @@ final class BrowserRenderer {
             let frameKey = ThumbnailKey(itemID: item.id, width: rect.width, height: rect.height, variant: .movieFrame(serial))
             return output.show(badged ? badge.badged(frame, item: item, liveOff: liveOff) : frame, key: frameKey, in: rect,
                                painter: painter)
-        } else if let picture = provider.picture(for: key), picture.rows > 0 {
-            let placement = output.show(badged ? badge.badged(picture, item: item, liveOff: liveOff) : picture, key: key,
-                                        in: rect, painter: painter)
-            if let note = provider.pictureNote(for: item.id), note.shownInPart {
+        } else if var picture = provider.picture(for: key), picture.rows > 0 {
+            let note = provider.pictureNote(for: item.id).flatMap { $0.shownInPart ? $0 : nil }
+            var box = rect, shownKey = key
+            if note != nil, !output.showsTextOverPictures, picture.rows >= rect.height, rect.height > 2 {
+                // Pixel pictures cover text drawn under them, so the mark needs a row the picture leaves free.
+                // One that fills its box (a portrait photo in a grid cell) is asked for one row shorter; until
+                // that one is decoded the tall one stays, its mark on its last row (issue 31.7.2, found in
+                // xterm with sixel: the mark of a damaged portrait JPEG was under its picture).
+                let shorter = CellRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - 1)
+                let shorterKey = ThumbnailKey(itemID: item.id, width: shorter.width, height: shorter.height)
+                wantedPictures.append((shorterKey, item, priority))
+                if let smaller = provider.picture(for: shorterKey), smaller.rows > 0 {
+                    picture = smaller
+                    box = shorter
+                    shownKey = shorterKey
+                }
+            }
+            let placement = output.show(badged ? badge.badged(picture, item: item, liveOff: liveOff) : picture, key: shownKey, in: box,
+                                        painter: painter)
+            if let note {
                 if output.showsTextOverPictures {
                     drawDamagedMark(note, in: placement, painter: painter)
                 } else {
-                    // Pixel pictures cover text drawn under them: the mark goes on the row below the picture,
-                    // inside its cell when the picture leaves one free, else on the picture's last row (issue 31.7.2).
+                    // The row below the picture, inside its cell when the picture leaves one free, else the
+                    // picture's last row (covered until the shorter picture is there).
                     let below = placement.y + placement.height
                     let row = below < rect.y + rect.height ? below : placement.y + placement.height - 1
                     drawDamagedMark(note, in: CellRect(x: placement.x, y: row, width: placement.width, height: 1), painter: painter)

@@ -142,6 +142,8 @@ final class TriageBrowserTests: XCTestCase {
                        "the rotation is undone first, not the older copy")
         XCTAssertEqual(state.message, "undoing the rotation right of IMG_1.HEIC…")
         state.reduce(.triage(.result(.finished(message: "Turned back IMG_1.HEIC", filesChanged: true))))
+        XCTAssertEqual(state.message, "Turned back IMG_1.HEIC · u again undoes: rated IMG_1.HEIC ★★★",
+                       "an undo done by the worker says what comes next too")
         XCTAssertEqual(press(.character("u"), in: &state), [.triage(.writeState(TriageState(), items[0]))])
         XCTAssertEqual(state.message, "undid: rated IMG_1.HEIC ★★★ · u again undoes: the copy of 1 item (IMG_2.JPG) to /out")
         XCTAssertEqual(state.triage.state(of: items[0].id), TriageState())
@@ -153,6 +155,8 @@ final class TriageBrowserTests: XCTestCase {
         XCTAssertEqual(state.message, "cannot undo the rotated still copy IMG_1 (2).JPG: kept · nothing else was undone"
                        + " · u again undoes: the copy of 1 item (IMG_2.JPG) to /out")
         XCTAssertEqual(press(.character("u"), in: &state), [.triage(.undoTransfer(copy))])
+        state.reduce(.triage(.result(.finished(message: "Removed the copies of 1 of 1 item", filesChanged: false))))
+        XCTAssertEqual(state.message, "Removed the copies of 1 of 1 item", "nothing left to name")
         XCTAssertEqual(press(.character("u"), in: &state), [])
         XCTAssertEqual(state.message, "nothing to undo")
     }

@@ -5,10 +5,10 @@ import XCTest
 /// Issue 31, "late terminal replies are read as keystrokes": a terminal that answers livegrid's start-up probe
 /// after 0.6-1.5 s (kitty under load, a slow ssh link). The reply `ESC _ G i=31;OK ESC \` was read as `G` (last),
 /// `=` (zoom), `3` and `1` (ratings), and a rating sidecar appeared in the library. Here a scripted terminal
-/// answers late, split, twice or never, under three TERMs, then sends `q`: nothing in the folder may change, and
-/// livegrid quits normally (the `q` after the replies is still a key).
+/// answers late, split, twice or never, under six TERMs, then sends `q`: nothing in the folder may change, no item
+/// may be marked, and livegrid quits normally (the `q` after the replies is still a key).
 final class LateReplyEndToEndTests: XCTestCase {
-    private static let terms = ["xterm-256color", "xterm-kitty", "tmux-256color"]
+    private static let terms = ["xterm-256color", "xterm-kitty", "tmux-256color", "screen-256color", "xterm", "linux"]
 
     func testRepliesArrivingLateAreNotKeys() throws {
         try check(.late, delay: 0.9)
@@ -26,8 +26,15 @@ final class LateReplyEndToEndTests: XCTestCase {
         try check(.never, delay: 0)
     }
 
-    private func check(_ mode: ScriptedPtyTerminal.Mode, delay: Double, file: StaticString = #filePath,
-                       line: UInt = #line) throws {
+    /// No mark either: marks live in memory, so `--print-marked` writes them to a file on exit (the browser then
+    /// draws on /dev/tty, the same pty). A DECRQSS reply ends in `m`, the mark key.
+    func testRepliesArrivingLateOrSplitMarkNothing() throws {
+        try check(.late, delay: 0.9, checkingMarks: true)
+        try check(.split, delay: 0.6, checkingMarks: true)
+    }
+
+    private func check(_ mode: ScriptedPtyTerminal.Mode, delay: Double, checkingMarks: Bool = false,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
         let binary = try MissingRequirement.livegridBinary()
         _ = try ScriptedPtyTerminal.requirePython()
         for term in Self.terms {
@@ -40,8 +47,11 @@ final class LateReplyEndToEndTests: XCTestCase {
                 try FileManager.default.copyItem(atPath: Fixtures.committed(name), toPath: library.appendingPathComponent(name).path)
             }
             let before = try snapshot(library)
+            let marked = root.appendingPathComponent("marked.txt")
+            let arguments = checkingMarks
+                ? ["/bin/sh", "-c", "exec '\(binary)' --print-marked '\(library.path)' > '\(marked.path)'"] : [binary, library.path]
             let outcome = try ScriptedPtyTerminal.run(
-                [binary, library.path], mode: mode, term: term, delay: delay,
+                arguments, mode: mode, term: term, delay: delay,
                 environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_CACHE_HOME": home.path + "/cache"],
                 in: root)
             let context = "\(mode) under TERM=\(term); the screen ended with: \(outcome.outputTail.suffix(600).debugDescription)"
@@ -52,6 +62,11 @@ final class LateReplyEndToEndTests: XCTestCase {
                            "files appeared or went (a sidecar is a rating read from a reply): \(context)", file: file, line: line)
             for (name, state) in before where after[name] != state {
                 XCTFail("\(name) changed: \(context)", file: file, line: line)
+            }
+            if checkingMarks {
+                let printed = try XCTUnwrap(FileManager.default.contents(atPath: marked.path), "--print-marked wrote its file: \(context)",
+                                            file: file, line: line)
+                XCTAssertEqual(String(decoding: printed, as: UTF8.self), "", "nothing marked (\(context))", file: file, line: line)
             }
         }
     }

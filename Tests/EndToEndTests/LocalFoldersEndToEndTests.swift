@@ -37,6 +37,19 @@ final class LocalFoldersEndToEndTests: LibraryHomeTestCase {
                 && screen.contains { $0.contains("d.jpg") } && screen.contains { $0.contains("e.jpg") }
                 && !screen.contains { $0.contains("a.jpg") }
         }
+        // On the first cell, `h` (as Left) goes up too; at the top it stops (it is also "move left").
+        try session.send("h")
+        try session.waitFor("h on the first cell: up, the cursor on beta") { screen in
+            screen.first?.contains("2 folders") == true && screen.first?.contains("›") == false
+                && screen.last?.contains("2/4 beta/ · folder") == true
+        }
+        try session.send("Left", "Left", "h")
+        try session.waitFor("at the top, Left and h stay in the library") { screen in
+            screen.first?.contains("2 folders") == true && screen.first?.contains("›") == false
+                && screen.last?.contains("1/4 alpha/ · folder") == true
+        }
+        try session.send("Right", "Enter")
+        try session.waitFor("inside beta again") { $0.first?.contains("library › beta") == true }
         try session.send("BSpace")
         try session.waitFor("back in the library with the cursor on beta") { screen in
             screen.first?.contains("2 folders") == true && screen.first?.contains("›") == false

@@ -48,6 +48,11 @@ final class SmallDefectCommandTests: XCTestCase {
         XCTAssertTrue(result.outText.contains("IMG_1.jpg + IMG_1.mov"), result.outText)
         XCTAssertTrue(result.outText.contains("m.jpeg"), result.outText)
         XCTAssertTrue(result.outText.contains("2 items (1 live, 1 motion, 0 still, 0 video) from 3 files"), result.outText)
+        // Issue 31.10: with -r, a FOLDER column says where each item lies below the root.
+        let lines = result.outText.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("KIND   FOLDER ") == true, result.outText)
+        XCTAssertTrue(lines.contains { $0.contains(" trip.jpg ") && $0.contains("IMG_1.jpg + IMG_1.mov") }, result.outText)
+        XCTAssertTrue(lines.contains { $0.contains(" heic ") && $0.contains("m.jpeg") }, result.outText)
     }
 
     func testExtractNeverAdvisesAnArgumentItRejects() throws {

@@ -66,7 +66,7 @@ final class SoundPlaybackTests: XCTestCase {
     }
 
     func testPlayHearsTrainsLPCMSound() throws {
-        try assertHeard(try Fixtures.committed("train.mov"))
+        try assertHeard(Fixtures.committed("train.mov"))
     }
 
     func testMuteIsSilent() throws {

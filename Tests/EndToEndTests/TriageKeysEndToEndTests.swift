@@ -121,7 +121,7 @@ final class TriageKeysEndToEndTests: XCTestCase {
         try waitForStatus("Rotated", timeout: 20)
         XCTAssertNotEqual(FileManager.default.contents(atPath: library + "/train.jpg"), before, "turned")
         try session.send("u")
-        try waitForStatus("Turned back train.jpg", timeout: 20)
+        try waitForStatus("Turned back train.jpg · u again undoes: the copy of 1 item (train.jpg", timeout: 20)
         XCTAssertEqual(FileManager.default.contents(atPath: library + "/train.jpg"), before, "the photo is as it was")
         XCTAssertEqual(names(out), ["train.jpg", "train.mov"], "the earlier copy is still there")
         try session.send("u")

@@ -256,12 +256,15 @@ extension BrowserState {
             return changes.map { .triage($0.restoringRequest) }
         case .trash(let trash):
             message = "undoing \(entry.summary): restoring from the trash…"
+            triage.undoAwaitsResult = true
             return [.triage(.restore(trash))]
         case .transfer(let transfer):
             message = "undoing \(entry.summary): " + (transfer.isMove ? "moving back…" : "removing the copies…")
+            triage.undoAwaitsResult = true
             return [.triage(.undoTransfer(transfer))]
         case .rotation(let items, let adjustment, _):
             message = "undoing \(entry.summary)…"
+            triage.undoAwaitsResult = true
             return [.triage(.undoRotate(items, adjustment))]
         }
     }
@@ -448,6 +451,10 @@ extension BrowserState {
     private mutating func finish(saying text: String, filesChanged: Bool) -> [BrowserEffect] {
         if triage.isExporting { triage.isExporting = false; triage.activity = nil }
         message = text
+        if triage.undoAwaitsResult {
+            triage.undoAwaitsResult = false
+            if let next = triage.undoStack.last { message = text + " · u again undoes: \(next.summary)" }
+        }
         if let quit = quitIfWaiting() { return quit }
         return filesChanged ? [.startScan] : []
     }

@@ -33,6 +33,9 @@ public struct TriageSession: Sendable {
     public var isTransferring = false
     /// The user chose "cancel it and quit": the browser quits once the transfer has been rolled back.
     public var quitsWhenIdle = false
+    /// An undo runs on the worker (trash, copy, move, rotation): its result's line also says what the next `u`
+    /// would undo, as an undo done at once does.
+    public var undoAwaitsResult = false
     /// Rotations confirmed together share a number, so that their results make one undo entry.
     public var rotationBatch = 0
     /// `[triage] auto_advance` / `--auto-advance`: after a rating or flag on the cursor item, the cursor
