@@ -116,7 +116,13 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
         // (a debug build's sixel frame takes 100-400 ms), so the test asks for a moving picture, not for all
         // 22 frames: ten were asked before, and a loaded machine drew 4-8 (the FLAKY cause).
         let holdStarted = Date()
-        func recordedFrames() -> Int { Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? []).count - before }
+        // Inside the cell's picture rows and columns (1-based): frames sized down for the link or the render's
+        // cost are centred in the cell, so their first row may move down, never out of the cell.
+        let rows = (cell.pictureTop + 1)...cell.captionRow, columns = (cell.x + 1)...(cell.x + cell.width)
+        let inCell = { (sixel: Sixel) in sixel.row.map(rows.contains) == true && sixel.column.map(columns.contains) == true }
+        func recordedFrames() -> Int {
+            Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? []).dropFirst(before).filter(inCell).count
+        }
         while Date().timeIntervalSince(holdStarted) < 1.5
             || (recordedFrames() < 3 && Date().timeIntervalSince(holdStarted) < 20) {
             try session.run(["send-keys", "-t", session.name, "Space"], capture: false)
@@ -124,14 +130,21 @@ final class PixelGraphicsEndToEndTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.03)   // the auto-repeat's pace, not a readiness wait
         }
         _ = try settledSixelCount(in: recording)   // released: the key photo again
-        let frames = Array(Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? []).dropFirst(before))
+        let recorded = Self.sixels(in: (try? Data(contentsOf: recording)).map { [UInt8]($0) } ?? [])
+        let firstScreen = recorded.prefix(before), afterSettling = Array(recorded.dropFirst(before))
         XCTAssertTrue(status.contains("hold:"), "status while playing: \(status)")
+        // On a loaded machine a neighbour's first thumbnail can still be on its way when the screen seemed settled
+        // (pictures wait for the link: PicturePacing): a first sixel at a position nothing was drawn at before is
+        // that, not a frame. A frame out of place would come again at its place, or where a picture already was.
+        var seen = Set(firstScreen.map { "\($0.row ?? 0);\($0.column ?? 0)" })
+        var frames: [Sixel] = [], misplaced: [Sixel] = []
+        for sixel in afterSettling {
+            if inCell(sixel) { frames.append(sixel); continue }
+            if !seen.insert("\(sixel.row ?? 0);\(sixel.column ?? 0)").inserted || sixel.row == nil { misplaced.append(sixel) }
+        }
         XCTAssertGreaterThanOrEqual(frames.count, 3, "movie frames written as sixels while Space was held")
-        // Inside the cell's picture rows and columns (1-based): frames sized down for the link or the render's
-        // cost are centred in the cell, so their first row may move down, never out of the cell.
-        let rows = (cell.pictureTop + 1)...cell.captionRow, columns = (cell.x + 1)...(cell.x + cell.width)
-        XCTAssertTrue(frames.allSatisfy { $0.row.map(rows.contains) == true && $0.column.map(columns.contains) == true },
-                      "every frame inside the cell (rows \(rows), columns \(columns)): \(frames.map { ($0.row, $0.column) })")
+        XCTAssertTrue(misplaced.isEmpty, "every frame inside the cell (rows \(rows), columns \(columns)): "
+                      + "\(afterSettling.map { ($0.row, $0.column) }), first screen \(firstScreen.map { ($0.row, $0.column) })")
         try session.send("q")
     }
 
