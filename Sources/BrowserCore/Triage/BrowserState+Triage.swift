@@ -149,7 +149,13 @@ extension BrowserState {
             guard let filter = TriageSession.filter(forMenuKey: key) else { message = "no such filter"; break }
             triage.filter = filter
             refilter()
-            message = (triage.filterDescription ?? "filter off: everything shown") + " · \(Self.count(items.count, "item"))"
+            // The status bar's lasting part names the filter already: the message says what it left.
+            if triage.filterDescription == nil {
+                message = "filter off: everything shown · \(Self.count(items.count, "item"))"
+            } else {
+                message = items.isEmpty ? "no item matches this filter"
+                    : "\(Self.count(items.count, "item")) \(items.count == 1 ? "matches" : "match")"
+            }
         case .dialogMove(let delta):
             triage.exportDialog?.moveCursor(by: delta)
         case .dialogSetChoice(let choice, let forAll):
