@@ -83,7 +83,11 @@ struct ScanCommand: ParsableCommand {
         }
         // Ratings and flags: sidecars, and the index where the folder cannot be written (issue 31.5).
         let store = TriageStore(index: { index?.value })
-        let triage = isRemote ? store.read(remote: TriageStore.remoteSubjects(ofScanned: scan.items)) : store.read(scan.items)
+        // A remote scan keys every item by its URL to look ratings up: not made when the index holds none
+        // (200,000 keys and their set were a whole-library transient at the end of a large scan).
+        let hasRatings = index.map { $0.value.isUsable && $0.value.hasTriageRows } ?? false
+        let triage = isRemote ? (hasRatings ? store.read(remote: TriageStore.remoteSubjects(ofScanned: scan.items)) : [:])
+            : store.read(scan.items)
         var report = ScanReport(scan, triage: triage)
         // The report has what is printed; the scan's items (as many again) go before the table is made.
         let figures = (files: scan.fileCount, items: scan.items.count, reads: scan.reads, bytesRead: scan.bytesRead,
