@@ -351,7 +351,7 @@ public final class RemoteLibrary: Sendable {
         // Everything not taken from the index is stored, in batches as the probes finish (read while the
         // listing arrived: at once).
         var batch = memory.map { RemoteProbeMemory.HeaderBatch(memory: $0, format: format) }
-        for i in entries.indices where !fromIndex.contains(i) && results[i] != nil {
+        for i in entries.indices where !fromIndex.contains(i) {
             if let result = results[i] { batch?.add(entries[i], result.file.info) }
         }
         let all = entries
