@@ -22,7 +22,8 @@ sock="livegrid-s3-bench-$$"
 pids=()
 cleanup() {
   tmux -L "$sock" kill-server 2>/dev/null || true
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  # Each pid is a `timeout`: its child (weed, a python server) outlives a killed timeout, so the child first.
+  for p in "${pids[@]}"; do pkill -9 -P "$p" 2>/dev/null || true; kill -9 "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
