@@ -22,7 +22,8 @@ sock="livegrid-s3-bench-$$"
 pids=()
 cleanup() {
   tmux -L "$sock" kill-server 2>/dev/null || true
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  # Each pid is a `timeout`: its child (weed, a python server) outlives a killed timeout, so the child first.
+  for p in "${pids[@]}"; do pkill -9 -P "$p" 2>/dev/null || true; kill -9 "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -77,14 +78,20 @@ timeout -s KILL 1800 python3 "$work/fake.py" "$port" 1000000 "$work/pages.log" "
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/b/?list-type=2&max-keys=1" && break; sleep 0.1; done
 : > "$work/pages.log"
 echo "BENCH s3 listing: 1000000 generated keys in pages of 1000 (ListObjectsV2 fake, unsigned)"
-# scan: every kept entry is probed (200,000 header reads of a 3 KB JPEG), the listing cut at 200,000 entries.
-# SKIP_SCAN=1 skips it.
+# scan -r: every kept entry is probed (200,000 header reads of a 3 KB JPEG), the listing cut at 200,000 entries;
+# once with the library index (a fresh one: every probe stored, in batches) and once with --no-index.
+# SKIP_SCAN=1 skips both.
 if [ "${SKIP_SCAN:-0}" != 1 ]; then
-start=$(date +%s.%N)
-/usr/bin/time -v -o "$work/scan-time.txt" env XDG_CACHE_HOME="$work/cache" NETRC=/dev/null \
-  "$binary" scan --no-index --no-sign-request --endpoint "http://127.0.0.1:$port" "s3://b/p/" > "$work/scan-out.txt" 2> "$work/scan-err.txt" || true
-echo "BENCH s3 scan 1M: peak $(peak_mb "$work/scan-time.txt") MB, $(wc -l < "$work/pages.log") pages, $(elapsed "$start") s ·" \
-     "$(grep -o 'lists more than [0-9]* entries: only the first [0-9]*' "$work/scan-err.txt" | head -1 || echo 'no cut message')"
+for mode in index no-index; do
+  : > "$work/pages.log"
+  flags=(); [ "$mode" = no-index ] && flags=(--no-index)
+  start=$(date +%s.%N)
+  /usr/bin/time -v -o "$work/scan-time.txt" env XDG_CACHE_HOME="$work/cache-scan-$mode" NETRC=/dev/null \
+    "$binary" scan -r "${flags[@]}" --no-sign-request --endpoint "http://127.0.0.1:$port" "s3://b/p/" > "$work/scan-out.txt" 2> "$work/scan-err.txt" || true
+  echo "BENCH s3 scan -r 1M ($mode): peak $(peak_mb "$work/scan-time.txt") MB, $(wc -l < "$work/pages.log") pages, $(elapsed "$start") s," \
+       "$(grep -c '^still ' "$work/scan-out.txt" || true) items printed, load $(cut -d' ' -f1-3 /proc/loadavg) ·" \
+       "$(grep -ho 'lists more than [0-9]* entries: only the first [0-9]*' "$work/scan-out.txt" "$work/scan-err.txt" | head -1 || echo 'no cut message')"
+done
 fi
 
 : > "$work/pages.log"
@@ -154,7 +161,7 @@ for run in 1 2 3; do
   : > "$work/proxy.jsonl"
   rm -rf "$work/cache-10k"
   tmux -L "$sock" -f /dev/null new-session -d -s t -x 120 -y 40 \
-    "env XDG_CACHE_HOME='$work/cache-10k' XDG_CONFIG_HOME='$work/config' NETRC=/dev/null AWS_ACCESS_KEY_ID=AKIABENCH AWS_SECRET_ACCESS_KEY=bench-secret TERM=tmux-256color '$binary' --endpoint 'http://127.0.0.1:$pport' 's3://photos/many/'"
+    "env LIVEGRID_TRACE='$work/trace-$run.txt' XDG_CACHE_HOME='$work/cache-10k' XDG_CONFIG_HOME='$work/config' NETRC=/dev/null AWS_ACCESS_KEY_ID=AKIABENCH AWS_SECRET_ACCESS_KEY=bench-secret TERM=tmux-256color '$binary' --endpoint 'http://127.0.0.1:$pport' 's3://photos/many/'"
   start=$(date +%s.%N)
   names_at="" thumbs_at="" thumbs_t="" pages_then=""
   for _ in $(seq 600); do
@@ -174,4 +181,8 @@ for run in 1 2 3; do
   since_page=$(python3 -c "import json,sys; t=[json.loads(l)['t'] for l in open(sys.argv[1]) if 'list-type=2' in l]; print('%.2f' % (float(sys.argv[2]) - t[0]) if t and sys.argv[2] else '?')" "$work/proxy.jsonl" "${thumbs_t:-}")
   echo "BENCH s3 10k run $run: names ${names_at:-never} s, first thumbnails ${thumbs_at:-never} s (${since_page} s after the first page's answer) with ${pages_then:-?} of 10 listing pages answered;" \
        "settled after $gets object requests, $body body bytes"
+  # Where the time went, from the browser's own trace (LIVEGRID_TRACE), in seconds after its ui-start (the
+  # trace's clock is not the shell's: only its own differences are used).
+  [ -s "$work/trace-$run.txt" ] && echo "  trace (s after ui-start): $(awk '$2 == "ui-start" && !b { b = $1 } !seen[$2]++ && $2 !~ /^loop-wake/ { t[++n] = $1; e[n] = $2 }
+    END { for (i = 1; i <= n; i++) printf "%s %.2f, ", e[i], t[i] - b }' "$work/trace-$run.txt" | head -c 400)"
 done

@@ -172,15 +172,22 @@ public struct ScanReport: Codable, Sendable {
     /// With `folders` (`scan -r`), a FOLDER column after the kind says where each item lies below the root.
     public func tableLines(verbose: Bool = false, folders: Bool = false) -> [String] {
         var lines: [String] = []
+        writeTable(verbose: verbose, folders: folders) { lines.append($0) }
+        return lines
+    }
+
+    /// The table's lines handed to `line` one at a time, as made: a 200,000-item table is not held whole (with
+    /// its joined copy) at the end of a scan whose items already fill the memory.
+    public func writeTable(verbose: Bool = false, folders: Bool = false, line: (String) -> Void) {
         func pad(_ s: String, _ n: Int) -> String { VisibleText.column(s, width: n - 1) + " " }
         // As wide as the longest folder, between 8 and 40 columns (a longer one is cut, as names are).
-        let folderWidth = folders ? min(40, max(8, items.map { VisibleText.columns(VisibleText.escaped(folder(of: $0))) + 2 }.max() ?? 8)) : 0
-        lines.append(pad("KIND", 7) + (folders ? pad("FOLDER", folderWidth) : "") + pad("NAME", 34) + pad("SIZE", 11)
-                     + pad("MOVIE", 16) + "IDENTIFIER")
+        let folderWidth = folders ? min(40, max(8, items.lazy.map { VisibleText.columns(VisibleText.escaped(folder(of: $0))) + 2 }.max() ?? 8)) : 0
+        line(pad("KIND", 7) + (folders ? pad("FOLDER", folderWidth) : "") + pad("NAME", 34) + pad("SIZE", 11)
+             + pad("MOVIE", 16) + "IDENTIFIER")
         var headers = (sections ?? [])[...]
         func headersUpTo(_ index: Int) {
             while let next = headers.first, next.first <= index {
-                lines.append("== " + VisibleText.escaped(next.title))
+                line("== " + VisibleText.escaped(next.title))
                 headers = headers.dropFirst()
             }
         }
@@ -192,18 +199,17 @@ public struct ScanReport: Codable, Sendable {
             if let d = item.duration { movie = String(format: "%.2fs", d) }
             if let t = item.stillImageTime { movie += String(format: " @%.2fs", t) }
             if let e = item.embeddedMovie { movie = "embedded \(e.length / 1024)K" }
-            lines.append(pad(item.kind, 7) + (folders ? pad(folder(of: item), folderWidth) : "") + pad(names, 34)
-                         + pad(size, 11) + pad(movie, 16)
-                         + VisibleText.escaped(item.identifier ?? "-"))
-            for w in item.warnings { lines.append("       ! " + VisibleText.escaped(w)) }
-            if verbose { for p in item.problems { lines.append("         [" + VisibleText.escaped(p) + "]") } }
+            line(pad(item.kind, 7) + (folders ? pad(folder(of: item), folderWidth) : "") + pad(names, 34)
+                 + pad(size, 11) + pad(movie, 16)
+                 + VisibleText.escaped(item.identifier ?? "-"))
+            for w in item.warnings { line("       ! " + VisibleText.escaped(w)) }
+            if verbose { for p in item.problems { line("         [" + VisibleText.escaped(p) + "]") } }
         }
         headersUpTo(Int.max)
         let c = counts
-        lines.append("")
-        lines.append("\(Plural.count(c["items"] ?? 0, "item")) (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "
-                     + "\(c["still"] ?? 0) still, \(c["video"] ?? 0) video) from \(Plural.count(c["files"] ?? 0, "file"))")
-        for w in warnings { lines.append("! " + VisibleText.escaped(w)) }
-        return lines
+        line("")
+        line("\(Plural.count(c["items"] ?? 0, "item")) (\(c["live"] ?? 0) live, \(c["motion"] ?? 0) motion, "
+             + "\(c["still"] ?? 0) still, \(c["video"] ?? 0) video) from \(Plural.count(c["files"] ?? 0, "file"))")
+        for w in warnings { line("! " + VisibleText.escaped(w)) }
     }
 }

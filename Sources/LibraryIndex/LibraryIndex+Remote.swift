@@ -105,6 +105,80 @@ extension LibraryIndex {
         }
     }
 
+    /// Forgets the rows of `folder`'s direct children (every kind) that its complete listing no longer shows:
+    /// a deleted object's probe would otherwise stay forever. `folder` is a directory's location ending in "/";
+    /// rows of its subfolders (a "/" after the prefix) are not touched, nor is anything else (ratings live in
+    /// `triage` and are the user's). `listed`: the locations of the listing's files, read once. One transaction;
+    /// returns the rows removed (0 when the index cannot be written: a cache, nothing breaks).
+    @discardableResult
+    public func pruneRemoteProbes<Listed: Sequence<String>>(folder: String, keeping listed: Listed) -> Int {
+        // The range of locations under the prefix, so the primary key's order finds them: the prefix with its
+        // final "/" raised to "0" is the first text after every one that starts with it.
+        guard folder.hasSuffix("/") else { return 0 }
+        let upper = String(folder.dropLast()) + "0"
+        return lock.withLock {
+            guard let db else { return 0 }
+            guard sqlite3_exec(db, """
+                CREATE TEMP TABLE IF NOT EXISTS listed_locations(location TEXT PRIMARY KEY) WITHOUT ROWID
+                """, nil, nil, nil) == SQLITE_OK,
+                  sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else { return 0 }
+            var insert: OpaquePointer?, delete: OpaquePointer?
+            defer {
+                sqlite3_finalize(insert)
+                sqlite3_finalize(delete)
+            }
+            func rollback() -> Int {
+                if self.db != nil { sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
+                return 0
+            }
+            guard sqlite3_exec(db, "DELETE FROM temp.listed_locations", nil, nil, nil) == SQLITE_OK,
+                  sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO temp.listed_locations(location) VALUES (?)",
+                                     -1, &insert, nil) == SQLITE_OK,
+                  sqlite3_prepare_v2(db, """
+                    DELETE FROM remote_probes WHERE location >= ?1 AND location < ?2
+                      AND instr(substr(location, length(?1) + 1), '/') = 0
+                      AND location NOT IN (SELECT location FROM temp.listed_locations)
+                    """, -1, &delete, nil) == SQLITE_OK else { return rollback() }
+            for location in listed {
+                _ = Self.bind(location, to: insert, at: 1)
+                let step = sqlite3_step(insert)
+                sqlite3_reset(insert)
+                if step != SQLITE_DONE {
+                    noteFailure(step)
+                    return rollback()
+                }
+            }
+            _ = Self.bind(folder, to: delete, at: 1)
+            _ = Self.bind(upper, to: delete, at: 2)
+            let step = sqlite3_step(delete)
+            guard step == SQLITE_DONE else {
+                noteFailure(step)
+                return rollback()
+            }
+            let removed = Int(sqlite3_changes(db))
+            // Emptied inside the transaction: the temporary table holds nothing between prunes.
+            sqlite3_exec(db, "DELETE FROM temp.listed_locations", nil, nil, nil)
+            sqlite3_exec(db, "COMMIT", nil, nil, nil)
+            return removed
+        }
+    }
+
+    /// The locations of the stored remote rows, sorted (for tests).
+    public var remoteProbeLocations: [String] {
+        lock.withLock {
+            guard let db else { return [] }
+            var stmt: OpaquePointer?
+            defer { sqlite3_finalize(stmt) }
+            guard sqlite3_prepare_v2(db, "SELECT DISTINCT location FROM remote_probes ORDER BY location", -1, &stmt, nil) == SQLITE_OK
+            else { return [] }
+            var locations: [String] = []
+            while sqlite3_step(stmt) == SQLITE_ROW {
+                if let text = sqlite3_column_text(stmt, 0) { locations.append(String(cString: text)) }
+            }
+            return locations
+        }
+    }
+
     /// Rows of remote records stored (for tests).
     public var remoteProbeCount: Int {
         lock.withLock {

@@ -11,6 +11,21 @@ enum HumanOutput {
         write(Data(texts.map { VisibleText.escaped($0) + "\n" }.joined().utf8), to: .standardOutput)
     }
 
+    /// Lines on standard output as they are made, each escaped on its own, written in blocks of about 64 KB:
+    /// a long table (`scan` of 200,000 items) is never held whole.
+    static func streamLines(_ produce: ((String) -> Void) -> Void) {
+        var block = Data()
+        block.reserveCapacity(1 << 16)
+        produce { text in
+            block.append(contentsOf: (VisibleText.escaped(text) + "\n").utf8)
+            if block.count >= 1 << 16 {
+                write(block, to: .standardOutput)
+                block.removeAll(keepingCapacity: true)
+            }
+        }
+        if !block.isEmpty { write(block, to: .standardOutput) }
+    }
+
     /// `livegrid: message` as one line on standard error.
     static func error(_ message: String) {
         note("livegrid: " + message)

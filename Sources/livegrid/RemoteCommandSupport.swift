@@ -66,7 +66,7 @@ enum RemoteCommandSupport {
         root.probeMemory = probeMemory
         let rootText = BrowserState.displayString(root.url)
         if recursive, let tree = try wait({ try await client.listTree(root.url, maxEntries: maxEntries) }).get() {
-            return scan(tree, root: root, rootText: rootText, url: url, maxEntries: maxEntries)
+            return scan(consume tree, root: root, rootText: rootText, url: url, maxEntries: maxEntries)
         }
         var items: [LibraryItem] = []
         var warnings: [String] = []
@@ -109,25 +109,31 @@ enum RemoteCommandSupport {
 
     /// A recursive scan of a kind listed in one walk (S3): each folder of the tree probed and paired as its own
     /// library (a still pairs with a movie in its own folder only, as folder by folder), none listed again.
-    private static func scan(_ tree: RemoteListingTree, root: RemoteLibrary, rootText: String, url: URL,
+    /// Each folder's listing and library are let go once its items are taken (a tree of 200,000 keys held its
+    /// listing, and the root library its listing and items, to the end beside the scan's own items).
+    private static func scan(_ tree: consuming RemoteListingTree, root: RemoteLibrary, rootText: String, url: URL,
                              maxEntries: Int) -> LibraryScan {
         var items: [LibraryItem] = []
         var warnings: [String] = []
         var bytesRead: UInt64 = 0
         var reads = 0
         var remembered = 0
-        for folder in tree.folders {
-            let library = folder.path.isEmpty ? root
-                : root.subdirectory(RemoteEntry(name: folder.path, url: folder.listing.baseURL, isDirectory: true))
-            let remoteItems = wait { await library.load(listed: folder.listing) }
+        let complete = !tree.truncated, truncatedCount = tree.entryCount
+        var folders = tree.folders
+        _ = consume tree
+        for index in folders.indices {
+            let folder = folders[index]
+            folders[index].listing = RemoteListing(baseURL: folder.listing.baseURL, format: folder.listing.format)
+            let library = root.subdirectory(RemoteEntry(name: folder.path, url: folder.listing.baseURL, isDirectory: true))
+            let remoteItems = wait { await library.load(listed: folder.listing, complete: complete) }
             warnings += folder.listing.rejected.map { "\(BrowserState.displayString(library.url)): skipped \($0)" }
             if case .success(let found) = remoteItems { items += found.map { withPaths($0, prefix: rootText + folder.path) } }
             bytesRead += library.probeBytes
             reads += library.probeRequests
             remembered += library.probesRemembered
         }
-        if tree.truncated {
-            warnings.append("\(rootText): \(BrowserState.truncationMessage(kept: tree.entryCount, limit: maxEntries))")
+        if !complete {
+            warnings.append("\(rootText): \(BrowserState.truncationMessage(kept: truncatedCount, limit: maxEntries))")
         }
         let files = items.reduce(0) { $0 + ($1.still == nil ? 0 : 1) + ($1.movie == nil ? 0 : 1) }
         return LibraryScan(root: BrowserState.displayString(url), items: items, warnings: warnings,

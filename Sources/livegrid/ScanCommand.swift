@@ -83,8 +83,16 @@ struct ScanCommand: ParsableCommand {
         }
         // Ratings and flags: sidecars, and the index where the folder cannot be written (issue 31.5).
         let store = TriageStore(index: { index?.value })
-        let triage = isRemote ? store.read(remote: TriageStore.remoteSubjects(ofScanned: scan.items)) : store.read(scan.items)
+        // A remote scan keys every item by its URL to look ratings up: not made when the index holds none
+        // (200,000 keys and their set were a whole-library transient at the end of a large scan).
+        let hasRatings = index.map { $0.value.isUsable && $0.value.hasTriageRows } ?? false
+        let triage = isRemote ? (hasRatings ? store.read(remote: TriageStore.remoteSubjects(ofScanned: scan.items)) : [:])
+            : store.read(scan.items)
         var report = ScanReport(scan, triage: triage)
+        // The report has what is printed; the scan's items (as many again) go before the table is made.
+        let figures = (files: scan.fileCount, items: scan.items.count, reads: scan.reads, bytesRead: scan.bytesRead,
+                       probed: scan.probedFiles)
+        scan.items = []
         if group != .none {
             report.sections = sections.map {
                 ScanReport.Section(title: $0.title, first: $0.range.lowerBound, count: $0.range.count)
@@ -94,14 +102,14 @@ struct ScanCommand: ParsableCommand {
             print(try report.json())   // exact: the JSON encoder escapes control characters itself
         } else {
             // With -r each item says which folder it is in (the JSON has every file's path).
-            HumanOutput.lines(report.tableLines(verbose: diagnostics.verbose, folders: recursive))
+            HumanOutput.streamLines { line in report.writeTable(verbose: diagnostics.verbose, folders: recursive, line: line) }
         }
         if stats {
-            let files = max(1, scan.fileCount)
+            let files = max(1, figures.files)
             let seconds = Double(scanned - started) / 1e9
             let line = String(format: "scan: %d files, %d items in %.3f s (%.0f files/s), %d reads, %.1f KiB read per file, %d probed (the rest from the index)",
-                              scan.fileCount, scan.items.count, seconds, Double(scan.fileCount) / max(seconds, 1e-9),
-                              scan.reads, Double(scan.bytesRead) / 1024 / Double(files), scan.probedFiles)
+                              figures.files, figures.items, seconds, Double(figures.files) / max(seconds, 1e-9),
+                              figures.reads, Double(figures.bytesRead) / 1024 / Double(files), figures.probed)
             HumanOutput.note(line)
             HumanOutput.note(String(format: "scan CPU: %.3f s (%.1f µs per file, all threads)", scanCPU,
                                     scanCPU * 1e6 / Double(files)))

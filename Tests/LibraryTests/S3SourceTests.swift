@@ -190,6 +190,60 @@ final class S3SourceTests: XCTestCase {
         XCTAssertEqual(fourth.requests.map(\.isListing), [true], "the new version was kept")
     }
 
+    /// A deleted object's stored probe goes once a complete listing of its prefix no longer shows it (s3d); the
+    /// other objects' rows and the subprefix's stay; a listing cut at `max_entries`, or a folder of a cut tree,
+    /// prunes nothing. Objects deleted from SeaweedFS with curl's SigV4.
+    func testAScanForgetsTheRowsOfDeletedObjectsOnlyAfterACompleteListing() async throws {
+        let server = try server
+        for name in ["a.jpg", "b.jpg", "d.jpg", "sub/c.jpg"] {
+            try server.put("photos", "prune/" + name, file: Fixtures.committed("motion-photo-v1.jpeg"))
+        }
+        let client = try client()
+        let work = try Fixtures.makeTemporaryDirectory("livegrid-s3-prune")
+        defer { try? FileManager.default.removeItem(at: work) }   // a leftover only costs /tmp space
+        let lazy = LazyLibraryIndex(path: work.path + "/index.sqlite")
+        let memory = RemoteProbeMemory(index: lazy)
+        func scan(_ prefix: String, maxEntries: Int = 1000) async throws {
+            let library = RemoteLibrary(url: try XCTUnwrap(URL(string: "s3://photos/" + prefix)), client: client,
+                                        cacheRoot: work.path + "/cache")
+            library.probeMemory = memory
+            library.maxEntries = maxEntries
+            try await library.load()
+        }
+        func rows() -> [String] { lazy.value.remoteProbeLocations.filter { $0.hasPrefix("s3://photos/prune/") } }
+        try await scan("prune/")
+        try await scan("prune/sub/")
+        XCTAssertEqual(rows(), ["s3://photos/prune/a.jpg", "s3://photos/prune/b.jpg", "s3://photos/prune/d.jpg",
+                                "s3://photos/prune/sub/c.jpg"])
+
+        let deleted = try server.curl(["-X", "DELETE", "\(server.endpoint)/photos/prune/b.jpg"])
+        XCTAssertEqual(deleted.status, 204, deleted.body)
+        try await scan("prune/", maxEntries: 1)
+        XCTAssertEqual(rows().count, 4, "a cut listing (a.jpg kept, d.jpg and sub/ beyond the cut) prunes nothing")
+
+        // The tree of `scan -r`: a cut tree's folders are loaded as not complete.
+        let directory = try XCTUnwrap(URL(string: "s3://photos/prune/"))
+        let cutListing = try await source(client, directory).listTree(directory, maxEntries: 1, maxBytes: 1 << 20)
+        let cut = try XCTUnwrap(cutListing)
+        XCTAssertTrue(cut.truncated)
+        let treeLibrary = RemoteLibrary(url: directory, client: client, cacheRoot: work.path + "/cache")
+        treeLibrary.probeMemory = memory
+        await treeLibrary.load(listed: cut.folders[0].listing, complete: !cut.truncated)
+        XCTAssertEqual(rows().count, 4, "a folder of a cut tree prunes nothing")
+
+        try await scan("prune/")
+        XCTAssertEqual(rows(), ["s3://photos/prune/a.jpg", "s3://photos/prune/d.jpg", "s3://photos/prune/sub/c.jpg"],
+                       "the deleted object's row is gone, the others and the subprefix's stay")
+        let deletedToo = try server.curl(["-X", "DELETE", "\(server.endpoint)/photos/prune/d.jpg"])
+        XCTAssertEqual(deletedToo.status, 204, deletedToo.body)
+        let wholeListing = try await source(client, directory).listTree(directory, maxEntries: 100, maxBytes: 1 << 20)
+        let whole = try XCTUnwrap(wholeListing)
+        XCTAssertFalse(whole.truncated)
+        let root = try XCTUnwrap(whole.folders.first { $0.path.isEmpty })
+        await treeLibrary.load(listed: root.listing, complete: !whole.truncated)
+        XCTAssertEqual(rows(), ["s3://photos/prune/a.jpg", "s3://photos/prune/sub/c.jpg"], "a whole tree's folder prunes")
+    }
+
     /// The browser's previews (the Exif thumbnail from a head range) are remembered the same way: reopening the
     /// prefix shows them from the cache with no request but the listing; an overwritten object is read again.
     func testReopenedPrefixShowsRememberedPreviewsWithoutRequests() async throws {

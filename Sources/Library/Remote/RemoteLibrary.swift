@@ -204,18 +204,26 @@ public final class RemoteLibrary: Sendable {
         let startedWhileListing = early?.started ?? 0
         state.withLockedValue { $0.probesWhileListing = startedWhileListing }
         let probedEarly = await early?.finish() ?? [:]
-        return await loadListed(listing, probedEarly: probedEarly)
+        return await loadListed(listing, probedEarly: probedEarly, complete: true)
     }
 
     /// As `load`, with the listing already made (one folder of a `RemoteListingTree`, listed with the others in
     /// one walk): nothing is listed again.
+    /// `complete`: whether the walk that made it was whole (a tree cut at `max_entries` is not, though each of
+    /// its folders' listings says nothing of the cut): only then are the rows of deleted files forgotten.
     @discardableResult
-    public func load(listed listing: RemoteListing) async -> [RemoteItem] {
-        await loadListed(listing, probedEarly: [:])
+    public func load(listed listing: RemoteListing, complete: Bool) async -> [RemoteItem] {
+        await loadListed(listing, probedEarly: [:], complete: complete)
     }
 
-    /// `probedEarly`: headers read while an SFTP listing still arrived.
-    private func loadListed(_ listing: RemoteListing, probedEarly: ListingTimeProbes.Results) async -> [RemoteItem] {
+    /// `probedEarly`: headers read while an SFTP listing still arrived. `complete`: see `load(listed:complete:)`.
+    private func loadListed(_ listing: RemoteListing, probedEarly: ListingTimeProbes.Results,
+                            complete: Bool = true) async -> [RemoteItem] {
+        // A whole listing (not cut, not failed: a failure never gets here) says which files are gone: what the
+        // index kept of them goes (issue 30). Before the probes, so a scan's rows are the listing's from then on.
+        if complete, !listing.truncated, let memory = probeMemory, probePolicy == .everything {
+            memory.forgetUnlisted(listing)
+        }
         var media = publish(listing)
         // The browser reads no headers: the media entries are not needed while it builds its grid.
         if probePolicy == .onDemand { media = [] }
@@ -338,18 +346,18 @@ public final class RemoteLibrary: Sendable {
             fromIndex.insert(i)
             learned(result.file)
         }
-        let all = entries, rememberedCount = fromIndex.count
+        let rememberedCount = fromIndex.count
         state.withLockedValue { $0.probesRemembered = rememberedCount }
-        defer {
-            if let memory {
-                // Read now or while the listing arrived: everything not taken from the index.
-                let probed = all.indices.filter { !fromIndex.contains($0) }
-                    .compactMap { i in results[i].map { (entry: all[i], info: $0.file.info) } }
-                memory.storeHeaders(probed, format: format)
-            }
+        // Everything not taken from the index is stored, in batches as the probes finish (read while the
+        // listing arrived: at once).
+        var batch = memory.map { RemoteProbeMemory.HeaderBatch(memory: $0, format: format) }
+        for i in entries.indices where !fromIndex.contains(i) {
+            if let result = results[i] { batch?.add(entries[i], result.file.info) }
         }
+        let all = entries
         let entries = missing.map { entries[$0] }
         return await withTaskGroup(of: (Int, RemoteHeaderProbe.Result).self) { group in
+            defer { batch?.finish() }
             var next = 0
             while next < min(width, entries.count) {
                 let i = next, entry = entries[i]
@@ -358,6 +366,7 @@ public final class RemoteLibrary: Sendable {
             }
             while let (j, result) = await group.next() {
                 results[missing[j]] = result
+                batch?.add(all[missing[j]], result.file.info)
                 learned(result.file)
                 if next < entries.count {
                     let j = next, entry = entries[j]

@@ -54,12 +54,55 @@ public struct RemoteProbeMemory: Sendable {
     /// Stores what the probes of `entries` found; a probe that failed on the network (its problem's context is
     /// "remote") is not a fact of the file and is left out, so the next open tries again.
     func storeHeaders(_ results: [(entry: RemoteEntry, info: MediaInfo)], format: RemoteListingFormat?) {
-        let rows = results.compactMap { result -> (location: String, row: RemoteProbeRow)? in
-            guard !result.info.problems.contains(where: { $0.context == "remote" }),
-                  let key = Self.key(of: result.entry, format: format) else { return nil }
-            return (key.location, RemoteProbeRow(validator: key.validator, record: ProbeRecord.encode(result.info)))
+        var batch = HeaderBatch(memory: self, format: format, size: max(1, results.count))
+        for result in results { batch.add(result.entry, result.info) }
+        batch.finish()
+    }
+
+    /// Header probes stored as they finish, a few thousand rows a transaction: a scan of 200,000 files held
+    /// every encoded record and URL until its last probe and stored them in one batch, its peak memory (issue 30:
+    /// 388 MB where the target is 300). What is stored is also safe when the scan is stopped half-way.
+    struct HeaderBatch {
+        /// Rows a transaction: big enough that the commit's sync is rare, small enough to stay a few hundred KB.
+        static let defaultSize = 2_000
+        let memory: RemoteProbeMemory
+        let format: RemoteListingFormat?
+        let size: Int
+        private var rows: [(location: String, row: RemoteProbeRow)] = []
+
+        init(memory: RemoteProbeMemory, format: RemoteListingFormat?, size: Int = defaultSize) {
+            self.memory = memory
+            self.format = format
+            self.size = max(1, size)
         }
-        index.storeRemoteProbes(rows, kind: .header)
+
+        mutating func add(_ entry: RemoteEntry, _ info: MediaInfo) {
+            guard !info.problems.contains(where: { $0.context == "remote" }),
+                  let key = RemoteProbeMemory.key(of: entry, format: format) else { return }
+            rows.append((key.location, RemoteProbeRow(validator: key.validator, record: ProbeRecord.encode(info))))
+            if rows.count >= size { finish() }
+        }
+
+        /// Stores what is waiting (the end of the probes, or a full batch).
+        mutating func finish() {
+            guard !rows.isEmpty else { return }
+            memory.index.storeRemoteProbes(rows, kind: .header)
+            rows.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: deleted files
+
+    /// After a complete listing of a folder (not cut at `max_entries`, not failed): forgets the stored probes of
+    /// the folder's files it no longer shows (deleted objects), every kind, one statement. Rows of subfolders
+    /// stay (they are their own listings' business), and so does anything the user set (ratings).
+    @discardableResult
+    func forgetUnlisted(_ listing: RemoteListing) -> Int {
+        guard !listing.truncated else { return 0 }
+        let folder = Self.location(of: listing.baseURL)
+        return index.pruneRemoteProbes(
+            folder: folder,
+            keeping: listing.entries.lazy.filter { !$0.isDirectory }.map { Self.location(of: $0.url) })
     }
 
     // MARK: previews (the browser)
