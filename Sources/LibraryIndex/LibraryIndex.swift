@@ -495,6 +495,10 @@ public final class LibraryIndex: @unchecked Sendable {
         if code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR, folderIsFull() {
             return OpenError(code: code & 0xFF, description: "the disk is full")
         }
+        // SQLite's "attempt to write a readonly database" for an index (or its folder) livegrid may not write.
+        if code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_PERM {
+            return OpenError(code: code & 0xFF, description: "livegrid may not write it: it is read-only, or another user's")
+        }
         return OpenError(code: code & 0xFF, description: message)
     }
 
