@@ -17,9 +17,7 @@ final class JunkAfterSOITests: XCTestCase {
             XCTAssertEqual(info.format, .jpeg)
             XCTAssertEqual(info.pixelWidth, 4032, "the segments after the junk are read")
             XCTAssertNotNil(info.contentIdentifier, "the Apple MakerNote after the junk is read")
-            let stray = try XCTUnwrap(info.problems.first { $0.message.contains("stray byte") }, "\(info.problems)")
-            XCTAssertEqual(stray.plainSentence(format: .jpeg), "JPEG with stray bytes in its header (skipped, as other viewers do)",
-                           "not 'damaged': the picture is whole")
+            XCTAssertTrue(info.problems.contains { $0.message.contains("stray byte") }, "\(info.problems)")
             let decoded = try ImageDecoder.decode(source: source, info: info, fitting: PixelSize(width: 160, height: 120))
             XCTAssertEqual(decoded.frame.width, 160)
             // The picture itself (not its Exif thumbnail) is whole: libjpeg's "extraneous bytes" warning used to

@@ -36,11 +36,6 @@ extension ParseProblem {
         // A remote file that could not be read: the reason is already the user's sentence (a broken link, a
         // timeout), not a fact about the file's structure.
         if context == "remote" { return message }
-        // Junk between a JPEG's header segments (after SOI, from some writers): skipped by every reader, and the
-        // picture decodes whole (issue 32.9); "part of its structure is broken" overstated it.
-        if context == "jpeg", severity == .warning, lowered.contains("stray byte(s) before the marker") {
-            return "\(name) with stray bytes in its header (skipped, as other viewers do)"
-        }
         return severity == .error ? "damaged \(name): its structure is broken" : "damaged \(name): part of its structure is broken"
     }
 }
