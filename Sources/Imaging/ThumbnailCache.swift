@@ -25,7 +25,10 @@ public final class ThumbnailCache: Sendable {
     ///   - root: the `thumbnails` directory; defaults to `$XDG_CACHE_HOME/thumbnails` or `~/.cache/thumbnails`.
     ///   - version: livegrid's version, naming the failure directory `fail/livegrid-<version>`.
     public init(root: String? = nil, version: String, environment: [String: String],
-                warn: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("livegrid: " + VisibleText.escaped($0) + "\n").utf8)) })
+                warn: @escaping @Sendable (String) -> Void = {
+                    // try?: a terminal that is gone cannot show the warning (Foundation's write(_: Data) trapped).
+                    try? FileHandle.standardError.write(contentsOf: Data(("livegrid: " + VisibleText.escaped($0) + "\n").utf8))
+                })
     {
         self.root = root ?? Self.defaultRoot(environment: environment)
         self.software = "livegrid \(version)"

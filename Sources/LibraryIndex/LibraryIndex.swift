@@ -491,7 +491,21 @@ public final class LibraryIndex: @unchecked Sendable {
 
     func lastError(_ code: Int32) -> OpenError {
         let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        // A full disk reaches SQLite as "disk I/O error" when the WAL's shared memory cannot grow: say what it is.
+        if code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR, folderIsFull() {
+            return OpenError(code: code & 0xFF, description: "the disk is full")
+        }
+        // SQLite's "attempt to write a readonly database" for an index (or its folder) livegrid may not write.
+        if code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_PERM {
+            return OpenError(code: code & 0xFF, description: "livegrid may not write it: it is read-only, or another user's")
+        }
         return OpenError(code: code & 0xFF, description: message)
+    }
+
+    /// Whether the index's file system has no block left for an unprivileged writer.
+    private func folderIsFull() -> Bool {
+        var space = statvfs()
+        return statvfs((path as NSString).deletingLastPathComponent, &space) == 0 && space.f_bavail == 0
     }
 
     /// Damage found while reading or writing: stop using the index for this run and remove it, so the next

@@ -192,7 +192,7 @@ struct BrowseCommand: ParsableCommand {
             out.append(contentsOf: toTerminal ? Array(VisibleText.escaped(path).utf8) : PathBytes.bytes(of: path))
             out.append(nullTerminated ? 0 : 0x0A)
         }
-        FileHandle.standardOutput.write(out)
+        HumanOutput.write(out, to: .standardOutput)   // never traps on a terminal or pipe that is gone
     }
 }
 

@@ -103,12 +103,13 @@ struct ExportCommand: ParsableCommand {
                 guard isTerminal else { return }
                 let percent = Int(progress.fraction * 100)
                 let name = (progress.currentFile as NSString).lastPathComponent
-                FileHandle.standardError.write(Data("\r\u{1B}[K[\(progress.itemIndex + 1)/\(progress.itemCount)] \(percent)% \(VisibleText.escaped(name))".utf8))
+                HumanOutput.write(Data("\r\u{1B}[K[\(progress.itemIndex + 1)/\(progress.itemCount)] \(percent)% \(VisibleText.escaped(name))".utf8),
+                                  to: .standardError)   // never traps on a terminal that is gone (issue 32.1)
             }
         } catch {
             fail("\(error)")
         }
-        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if isTerminal { HumanOutput.write(Data("\r\u{1B}[K".utf8), to: .standardError) }
         // What was written goes to standard output (a script reads it); what failed goes to standard error.
         let lines = report.summaryLines
         HumanOutput.lines(lines.filter { !$0.hasPrefix(ExportReport.failurePrefix) })

@@ -82,7 +82,13 @@ struct ShowCommand: ParsableCommand {
             }
             switch results[index] {
             case .success(let shown)?:
-                output.write(Self.terminalBytes(shown.rendered, insideTmux: capabilities.insideTmux))
+                do {
+                    try output.write(contentsOf: Self.terminalBytes(shown.rendered, insideTmux: capabilities.insideTmux))
+                } catch {
+                    // The terminal is gone (EIO) or the pipe closed: nobody sees the rest, so end as the browser
+                    // does (issue 32.1). Foundation's `write(_: Data)` stopped the process with SIGILL here.
+                    throw ExitCode(1)
+                }
                 if let damage = shown.damage {
                     // Shown, but only what decoded: say so (the exit status stays 0, the picture is there).
                     let note = diagnostics.verbose ? damage.verboseDescription : damage.description

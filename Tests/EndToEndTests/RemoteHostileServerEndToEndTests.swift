@@ -58,7 +58,7 @@ final class RemoteHostileServerEndToEndTests: RemoteServerTestCase {
 
     func testQuitDuringEndlessDownloadsLeavesNoPartialFile() throws {
         try TmuxSession.requireTmux()
-        guard let binary = Fixtures.livegridBinary else { throw XCTSkip("the livegrid binary is not built: run `swift build` first") }
+        let binary = try MissingRequirement.livegridBinary()
         let port = try RemoteTestHarness.freePort()
         let script = root.appendingPathComponent("endless.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)

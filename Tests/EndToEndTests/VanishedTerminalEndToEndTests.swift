@@ -50,6 +50,43 @@ final class VanishedTerminalEndToEndTests: XCTestCase {
         assertEnded(outcome, "play")
     }
 
+    /// Runs livegrid with `arguments` on a pty whose master is closed before it starts (a terminal already
+    /// gone, not the controlling one); its exit code (negative: the signal that stopped it).
+    private func exitOnATerminalAlreadyGone(_ arguments: [String]) throws -> Int {
+        let script = """
+            import os, sys
+            master, slave = os.openpty()
+            os.close(master)
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                for fd in (0, 1, 2): os.dup2(slave, fd)
+                os.close(slave)
+                env = {k: v for k, v in os.environ.items() if k not in ('TMUX', 'TMUX_PANE')}
+                env['TERM'] = 'xterm-256color'
+                os.execve(sys.argv[1], sys.argv[1:], env)
+            os.close(slave)
+            _, status = os.waitpid(pid, 0)
+            print(os.waitstatus_to_exitcode(status))
+            """
+        let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let run = try ExternalTool.runProgram("/usr/bin/timeout", ["60", "/usr/bin/env"] + settings
+                                                  + [try ScriptedPtyTerminal.requirePython(), "-c", script, try binary()] + arguments)
+        return try XCTUnwrap(Int(run.out.trimmingCharacters(in: .whitespacesAndNewlines)), "\(run.out) \(run.err)")
+    }
+
+    /// `show` wrote its picture with Foundation's `write(_: Data)`, which stops the process with SIGILL when
+    /// the terminal is gone (EIO); `export`'s progress line on a terminal did the same. Both end without a
+    /// signal: `show` with status 1 (nothing was shown), `export` with its copies made.
+    func testShowAndExportOnATerminalThatIsGoneEndWithoutACrash() throws {
+        let show = try exitOnATerminalAlreadyGone(["show", Fixtures.committed("train.jpg")])
+        XCTAssertEqual(show, 1, "show on a terminal that is gone (-4: SIGILL)")
+        let out = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let export = try exitOnATerminalAlreadyGone(["export", Fixtures.committed("train.jpg"), "--to", out.path])
+        XCTAssertGreaterThanOrEqual(export, 0, "export on a terminal that is gone ended by signal \(-export)")
+    }
+
     private func assertEnded(_ outcome: ScriptedPtyTerminal.Outcome, _ what: String,
                              file: StaticString = #filePath, line: UInt = #line) {
         let context = "\(what): \(outcome.secondsToExit) s after the close, \(outcome.cpuSeconds) s of CPU; "

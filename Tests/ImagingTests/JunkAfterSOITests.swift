@@ -20,6 +20,19 @@ final class JunkAfterSOITests: XCTestCase {
             XCTAssertTrue(info.problems.contains { $0.message.contains("stray byte") }, "\(info.problems)")
             let decoded = try ImageDecoder.decode(source: source, info: info, fitting: PixelSize(width: 160, height: 120))
             XCTAssertEqual(decoded.frame.width, 160)
+            // The picture itself (not its Exif thumbnail) is whole: libjpeg's "extraneous bytes" warning used to
+            // mark it damaged, "the rest grey".
+            let noThumbnail = DecodeOptions(useEmbeddedThumbnails: false)
+            let whole = try ImageDecoder.decode(source: source, info: info, fitting: PixelSize(width: 160, height: 120), options: noThumbnail)
+            XCTAssertNil(whole.damage, "\(String(describing: whole.damage))")
+            let clean = try ImageDecoder.decode(source: MemoryByteSource(original), info: MediaProbe.probe(MemoryByteSource(original)),
+                                                fitting: PixelSize(width: 160, height: 120), options: noThumbnail)
+            XCTAssertEqual(whole.frame.rgba, clean.frame.rgba, "the same pixels as without the junk")
+            // Junk in the header does not hide damage after it: the same file cut at 60 % is still damaged.
+            let cut = Array(bytes.prefix(bytes.count * 6 / 10))
+            let damaged = try ImageDecoder.decode(source: MemoryByteSource(cut), info: MediaProbe.probe(MemoryByteSource(cut)),
+                                                  fitting: PixelSize(width: 160, height: 120), options: noThumbnail)
+            XCTAssertNotNil(damaged.damage, "a cut file with junk after SOI is still damaged")
         }
         XCTAssertEqual(MediaProbe.sniff([0xFF, 0xD8]), .unknown, "two bytes are not a picture")
     }

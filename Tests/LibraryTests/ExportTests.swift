@@ -136,5 +136,10 @@ final class ExportResolverTests: XCTestCase {
         }
         try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/notes.txt"))
         XCTAssertThrowsError(try ItemResolver.resolve([root + "/notes.txt"]))
+        // A FIFO named like a photo is named for what it is (issue 32.5), not "not a photo or movie".
+        XCTAssertEqual(mkfifo(root + "/IMG_2.JPG", 0o644), 0)
+        XCTAssertThrowsError(try ItemResolver.resolve([root + "/IMG_2.JPG"])) {
+            XCTAssertEqual("\($0)", root + "/IMG_2.JPG is not a regular file (a FIFO)")
+        }
     }
 }

@@ -121,7 +121,35 @@ final class LibraryIndexEdgeTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Fixtures.committed("motion-photo-v1.jpeg"),
                                          toPath: library.appendingPathComponent("PXL_0002.jpg").path)
         let scanned = try scan()
-        XCTAssertTrue(scanned.warnings.contains { $0.contains("cannot be written") }, "\(scanned.warnings)")
+        XCTAssertTrue(scanned.warnings.contains { $0.contains("cannot be written (livegrid may not write it: it is read-only, or another user's)") },
+                      "in plain words, not SQLite's: \(scanned.warnings)")
         XCTAssertEqual(scanned.warnings.filter { $0.contains("library index") }.count, 1, "said once")
+    }
+
+    /// A cache on a full disk (a 1 MB tmpfs, filled after the first scan): every run says once, in plain
+    /// words, that the index cannot be used; SQLite's own words were "disk I/O error" (the WAL's shared
+    /// memory cannot grow), which sent the user looking for a failing disk.
+    func testAnIndexOnAFullDiskSaysSoOncePerRunInPlainWords() throws {
+        let mountPoint = dir.appendingPathComponent("full").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mounted = try ExternalTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
+        guard mounted.status == 0 else { throw MissingRequirement.tool("cannot mount a 1 MB tmpfs as a full disk (needs root): \(mounted.err)") }
+        defer { _ = try? ExternalTool.runProgram("/bin/umount", ["-l", mountPoint]) }   // try?: clean-up
+        indexPath = mountPoint + "/livegrid/library-index.sqlite"
+        XCTAssertEqual(try scan().probedFiles, 2, "the first scan, with room")
+        // Fill the disk: dd stops (non-zero) when no block is left.
+        _ = try ExternalTool.runProgram("/bin/dd", ["if=/dev/zero", "of=\(mountPoint)/fill", "bs=4k"])
+        var space = statvfs()
+        XCTAssertEqual(statvfs(mountPoint, &space), 0)
+        XCTAssertEqual(space.f_bavail, 0, "the disk is full")
+        try FileManager.default.copyItem(atPath: Fixtures.committed("motion-photo-v1.jpeg"),
+                                         toPath: library.appendingPathComponent("PXL_0002.jpg").path)
+        for run in 1...2 {
+            let scanned = try scan()
+            let said = scanned.warnings.filter { $0.contains("library index") }
+            XCTAssertEqual(said.count, 1, "run \(run): said once: \(scanned.warnings)")
+            XCTAssertTrue(said.first?.contains("the disk is full") == true, "run \(run): \(said)")
+            XCTAssertFalse(said.joined().contains("I/O error"), "run \(run): \(said)")
+        }
     }
 }

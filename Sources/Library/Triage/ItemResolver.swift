@@ -9,10 +9,13 @@ public enum ItemResolver {
     public enum ResolveError: Error, CustomStringConvertible, Equatable {
         case notFound(String)
         case notMedia(String)
+        /// A FIFO, a socket or a device named like a photo: `kind` in words ("a FIFO").
+        case notARegularFile(String, kind: String)
         public var description: String {
             switch self {
             case .notFound(let p): return "\(p): no such file"
             case .notMedia(let p): return "\(p): not a photo or movie livegrid knows"
+            case .notARegularFile(let p, let kind): return "\(p) is not a regular file (\(kind))"
             }
         }
     }
@@ -25,6 +28,12 @@ public enum ItemResolver {
         for path in paths {
             guard PathBytes.exists(path), !PathBytes.isDirectory(path) else {
                 throw ResolveError.notFound(path)
+            }
+            // The scan below skips what is not a regular file, which then read as "not a photo or movie":
+            // name the FIFO (issue 32.5) instead. stat follows a link, as the scan's probe does.
+            var status = StatBuffer()
+            if PathBytes.stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw ResolveError.notARegularFile(path, kind: MediaError.fileKind(status.st_mode))
             }
             let target = canonical(path)
             let dir = (target as NSString).deletingLastPathComponent
