@@ -299,6 +299,8 @@ public final class MoviePlayer: @unchecked Sendable {
     /// Decodes the sound and hands it to the sink, which blocks while enough is queued. A track that cannot be
     /// read leaves the playback silent, never failed: the pictures do not depend on it.
     private func audioLoop(_ audio: any AudioSink, _ openAudio: AudioOpener) {
+        // A late chunk is heard, a late frame only dropped (where the system allows it).
+        AudioThreadPriority.raise()
         let source: any AudioChunkSource
         do {
             source = try openAudio()

@@ -120,7 +120,10 @@ public final class PlaybackController: Sendable {
     /// load). The thread blocks the signals the UI handles: curses' Ctrl-Z handler is not async-signal-safe,
     /// and run on a thread inside dlopen (malloc and loader locks held) it hung the suspend.
     private static func preloadLibav() {
-        NamedThread.start("livegrid.preload-libav") { MovieDecoder.preloadLibraries() }
+        NamedThread.start("livegrid.preload-libav") {
+            MovieDecoder.preloadLibraries()
+            PulseAudioSink.preloadLibrary()
+        }
     }
 
     deinit { state.withLockedValue { $0.player }?.stop() }
@@ -221,7 +224,8 @@ public final class PlaybackController: Sendable {
 
     /// A sound sink whose troubles are said in the status bar once per session.
     private func makeSound() -> PulseAudioSink {
-        PulseAudioSink(server: RuntimeEnvironment.launch.variables["PULSE_SERVER"], report: { [weak self] sound in
+        PulseAudioSink(server: RuntimeEnvironment.launch.variables["PULSE_SERVER"],
+                       trace: trace.map { trace in { @Sendable line in trace.log(line) } }, report: { [weak self] sound in
             guard let self else { return }
             if sound == .playing { self.soundPlaying?() }
             guard sound.isWorthSaying else { return }
