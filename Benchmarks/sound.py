@@ -279,7 +279,8 @@ try:
                 stamp = next((float(l.split()[0]) for l in lines if l.split()[1:2] == [name]), None)
                 if stamp is not None:
                     stages[name].append((stamp - press) * 1000)
-            print(f"  hold {hold + 1}: sound {presses[-1]:.0f} ms after the press; "
+            prepared = any(l.split()[1:2] == ["sound-prepared"] for l in lines)
+            print(f"  hold {hold + 1}: sound {presses[-1]:.0f} ms after the press{' (track prepared)' if prepared else ''}; "
                   + ", ".join(f"{name} {v[-1]:.0f}" for name, v in stages.items() if v) + f"; load {open('/proc/loadavg').read().split()[0]}")
         if stop is not None and runs:
             releases.append((t0 + runs[-1][1] / RATE - stop) * 1000)

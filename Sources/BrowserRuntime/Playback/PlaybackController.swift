@@ -36,6 +36,8 @@ public final class PlaybackController: Sendable {
     private let rendererMode: GraphicsMode?
     private let state = Locked(State())
     private let trace: EventTrace?
+    /// The sound track of the item the cursor rests on, opened before a press.
+    private let preparedSound = PreparedSoundTrack()
     /// Called (on any thread) with a status message for the bar.
     private let notify: @Sendable (String) -> Void
     /// Called (on any thread) with a word about the sound, once per session each (a note: it must not cover a
@@ -192,7 +194,13 @@ public final class PlaybackController: Sendable {
         case .hold:
             let sound = state.withLockedValue { $0.soundEnabled } ? makeSound() : nil
             state.withLockedValue { state in if state.generation == token { state.sound = sound } }
-            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), audio: sound, video: video, onEnd: onEnd)
+            var openPrepared: MoviePlayer.AudioOpener?
+            if sound != nil, let movie = Self.preparedMovie(item), let track = preparedSound.take(movie) {
+                openPrepared = { () throws(LibavError) -> any AudioChunkSource in track.decoder }
+                trace?.log("sound-prepared")
+            }
+            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), audio: sound,
+                                    preparedAudio: openPrepared, video: video, onEnd: onEnd)
             newPlayer.start()
         case .hint:
             newPlayer = HintPlayer.play(source: source, stillTime: Self.stillTime(of: item) ?? 0,
@@ -209,6 +217,17 @@ public final class PlaybackController: Sendable {
         return nil
     }
 
+    /// The cursor rests on `item` and nothing plays: its sound track is opened in the background, so a press
+    /// starts the sound without waiting for that (muted: nothing is opened).
+    public func prepareSound(for item: LibraryItem) {
+        guard soundEnabled, let movie = Self.preparedMovie(item) else { return }
+        preparedSound.prepare(movie)
+    }
+
+    private static func preparedMovie(_ item: LibraryItem) -> PreparedSoundTrack.Movie? {
+        item.playableMovie.map { PreparedSoundTrack.Movie(path: $0.path, range: $0.range) }
+    }
+
     /// Sound on or off for holds (`[playback] sound`, `--mute`, the sound key); off silences a hold at once.
     public func setSound(_ enabled: Bool) {
         let silenced: PulseAudioSink? = state.withLockedValue { state in
@@ -217,6 +236,7 @@ public final class PlaybackController: Sendable {
             return enabled ? nil : state.sound
         }
         silenced?.stop()
+        if !enabled { preparedSound.clear() }
     }
 
     /// True while a hold plays with its sound on (the status bar's mark).

@@ -104,7 +104,11 @@ final class BrowserPlayback {
     func update(state: BrowserState) -> [BrowserAction] {
         KittyKeyboard.repushIfNeeded()
         controller.setSound(state.playback.soundEnabled)
-        guard let current = controller.current else { return [] }
+        guard let current = controller.current else {
+            // Resting on a Live Photo: its sound track is opened before the press (a cheap check per turn).
+            if let item = state.selectedItem, item.kind == .live || item.kind == .motion { controller.prepareSound(for: item) }
+            return []
+        }
         let phase = state.playback.phase
         guard phase.isActive, phase.itemID == current.itemID else {
             controller.stop()
