@@ -30,6 +30,7 @@ final class PreparedSoundTrack: Sendable {
         var working = false
         /// The last movie whose track did not open: not tried again while the cursor stays on it.
         var refused: Movie?
+        var attempts = 0
     }
 
     private let state = Locked(State())
@@ -58,6 +59,11 @@ final class PreparedSoundTrack: Sendable {
         }
     }
 
+    /// The movie whose track is open and waiting, if any (for tests: `take` would consume it).
+    var readyMovie: Movie? { state.withLockedValue { $0.ready?.movie } }
+    /// Opens tried so far, and whether the thread is still at it (for tests).
+    var progress: (attempts: Int, working: Bool) { state.withLockedValue { ($0.attempts, $0.working) } }
+
     /// Forgets what was prepared (sound turned off).
     func clear() {
         state.withLockedValue { state in
@@ -74,6 +80,7 @@ final class PreparedSoundTrack: Sendable {
                     state.working = false
                     return nil
                 }
+                state.attempts += 1
                 return wanted
             }
             guard let next else { return }

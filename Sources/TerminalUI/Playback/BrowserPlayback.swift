@@ -105,8 +105,10 @@ final class BrowserPlayback {
         KittyKeyboard.repushIfNeeded()
         controller.setSound(state.playback.soundEnabled)
         guard let current = controller.current else {
-            // Resting on a Live Photo: its sound track is opened before the press (a cheap check per turn).
-            if let item = state.selectedItem, item.kind == .live || item.kind == .motion { controller.prepareSound(for: item) }
+            // Resting on a local item with a movie (Live or Motion Photo, video): its sound track is opened
+            // before the press (a cheap check per turn; a remote item's movie is a download away, and plays
+            // from a copy with other paths).
+            if state.remote == nil, let item = state.selectedItem { controller.prepareSound(for: item) }
             return []
         }
         let phase = state.playback.phase
