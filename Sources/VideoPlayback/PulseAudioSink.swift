@@ -191,20 +191,22 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         trace?("sound-connected")
         var announced = false
         let pieceFrames = max(1, Int(Double(format.sampleRate) * Self.pieceSeconds))
-        // The server starts playing once its buffer holds `prebuf` (= the target, by default): the first write
-        // hands it all that is queued up to that, so sound begins after one write instead of one write (and,
-        // before, one latency round trip) per 20 ms piece, each a scheduling wait on a loaded machine.
-        var frames = max(pieceFrames, Int(Double(format.sampleRate) * Self.serverBuffer(forServer: server)))
+        // The server starts playing once its buffer holds `prebuf` (= the target, by default): until then the
+        // pieces go one after the other, without asking the latency (a round trip each, a scheduling wait on a
+        // loaded machine, and nothing is heard yet to measure). One write of the whole buffer was tried: it
+        // returns only once the server made room (the stream's own buffer is smaller than the target asked
+        // for), which held back the first `.playing` (the mark) by up to 750 ms.
+        let prebufSeconds = Self.serverBuffer(forServer: server)
+        var writtenSeconds = 0.0
         while true {
             let next: (samples: [Int16], start: Double, end: Double)?? = condition.withLock {
                 while pending.isEmpty && !ended && !stopped { condition.wait() }
                 if stopped { return nil }
                 guard let first = pending.first else { return .some(nil) }
-                let (piece, seconds) = takeQueued(frames: frames, channels: format.channels, rate: format.sampleRate)
+                let (piece, seconds) = takeQueued(frames: pieceFrames, channels: format.channels, rate: format.sampleRate)
                 condition.broadcast()
                 return .some((piece, first.pts, first.pts + seconds))
             }
-            frames = pieceFrames
             guard let next else {
                 // Released: throw away what the server still holds, so nothing plays on.
                 _ = lg_pulse_flush(connection, &error)
@@ -224,7 +226,8 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
                 return
             }
             if !announced { trace?("sound-first-write \(Int(((piece.end - piece.start) * 1000).rounded())) ms") }
-            let latency = lg_pulse_latency_usec(connection, &error)
+            writtenSeconds += piece.end - piece.start
+            let latency = writtenSeconds >= prebufSeconds ? lg_pulse_latency_usec(connection, &error) : -1
             condition.withLock {
                 estimate.wrote(from: piece.start, to: piece.end)
                 if latency >= 0 { estimate.measured(latency: Double(latency) / 1_000_000, at: MonotonicClock.now()) }
