@@ -121,11 +121,19 @@ public final class MoviePlayer: @unchecked Sendable {
     }
 
     /// A player for the movie in `source` (a file, or a Motion Photo's embedded movie as a slice).
+    /// `preparedAudio`: its sound track opened already (before the press); nil opens it from `source`.
     public convenience init<Sink: VideoSink>(source: any ByteSource, options: PlaybackOptions = PlaybackOptions(),
                                              clock: any PlaybackClock = SystemPlaybackClock(), master: (any MasterClock)? = nil,
-                                             audio: (any AudioSink)? = nil, video: Sink, onEnd: EndHandler? = nil) {
+                                             audio: (any AudioSink)? = nil, preparedAudio: AudioOpener? = nil,
+                                             video: Sink, onEnd: EndHandler? = nil) {
         let threads = options.decoderThreads
-        let openSound: AudioOpener = { () throws(LibavError) -> any AudioChunkSource in try AudioDecoder(source: source) }
+        // Not `preparedAudio ?? { ... }`: Swift 6.3's SILGen crashed on a typed-throws closure in that autoclosure.
+        let openSound: AudioOpener
+        if let preparedAudio {
+            openSound = preparedAudio
+        } else {
+            openSound = { () throws(LibavError) -> any AudioChunkSource in try AudioDecoder(source: source) }
+        }
         self.init(options: options, clock: clock, master: master, openDecoder: { () throws(LibavError) -> any MovieFrameSource in
             try MovieDecoder(source: source, threadCount: threads, shownAtMost: options.targetSize)
         }, audio: audio, openAudio: audio == nil ? nil : openSound, video: video, onEnd: onEnd)
@@ -299,6 +307,8 @@ public final class MoviePlayer: @unchecked Sendable {
     /// Decodes the sound and hands it to the sink, which blocks while enough is queued. A track that cannot be
     /// read leaves the playback silent, never failed: the pictures do not depend on it.
     private func audioLoop(_ audio: any AudioSink, _ openAudio: AudioOpener) {
+        // A late chunk is heard, a late frame only dropped (where the system allows it).
+        AudioThreadPriority.raise()
         let source: any AudioChunkSource
         do {
             source = try openAudio()

@@ -36,6 +36,9 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     public static let connectTimeout = 1.5
 
     private let report: @Sendable (SoundState) -> Void
+    /// Stamps of the way to the first sound (LIVEGRID_TRACE: the track opened, the first chunk decoded, the
+    /// server connected, the first write done), to tell what a slow start waited on.
+    private let trace: (@Sendable (String) -> Void)?
     private let applicationName: String
     /// `PULSE_SERVER` as the executable read it at start (libpulse reads the variable itself; this only picks
     /// the server buffer). Handed in: nothing below the executable reads the process environment.
@@ -52,12 +55,23 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     private var estimate = AudioClockEstimate()
     private var reported = false
     private var connectStartedAt = 0.0
+    private var firstChunkTraced = false
 
     public init(applicationName: String = "livegrid", server: String? = nil,
+                trace: (@Sendable (String) -> Void)? = nil,
                 report: @escaping @Sendable (SoundState) -> Void = { _ in }) {
         self.applicationName = applicationName
         self.server = server
+        self.trace = trace
         self.report = report
+    }
+
+    /// Loads libpulse-simple (call it on a background thread at start-up), so the first hold does not wait for
+    /// the dynamic loader (tens of ms on a loaded machine). Nothing connects: no server is asked before a hold.
+    public static func preloadLibrary() {
+        var message = [CChar](repeating: 0, count: 256)
+        // The result is asked again by the first sink, which says why when it fails.
+        _ = lg_pulse_load(&message, message.count)
     }
 
     public func position() -> Double? {
@@ -72,18 +86,25 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             return true
         }
         guard start else { return }
-        NamedThread.start("livegrid.audio.out") { [self] in outputLoop(format: format) }
+        trace?("sound-track-open \(format.sampleRate) Hz \(format.channels) ch")
+        NamedThread.start("livegrid.audio.out") { [self] in
+            AudioThreadPriority.raise()
+            outputLoop(format: format)
+        }
     }
 
     public func enqueue(_ chunk: AudioChunk) -> Bool {
-        condition.withLock {
+        let (accepted, first): (Bool, Bool) = condition.withLock {
             while pendingSeconds >= Self.queueAhead && !stopped && !failed { condition.wait() }
-            guard !stopped, !failed else { return false }
+            guard !stopped, !failed else { return (false, false) }
             pending.append(chunk)
             pendingSeconds += chunk.duration
             condition.broadcast()
-            return true
+            defer { firstChunkTraced = true }
+            return (true, !firstChunkTraced)
         }
+        if first { trace?("sound-first-chunk") }
+        return accepted
     }
 
     public func endOfStream() {
@@ -167,23 +188,24 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             say(.noServer)
             return
         }
+        trace?("sound-connected")
         var announced = false
         let pieceFrames = max(1, Int(Double(format.sampleRate) * Self.pieceSeconds))
+        // The server starts playing once its buffer holds `prebuf` (= the target, by default): until then the
+        // pieces go one after the other, without asking the latency (a round trip each, a scheduling wait on a
+        // loaded machine, and nothing is heard yet to measure). One write of the whole buffer was tried: it
+        // returns only once the server made room (the stream's own buffer is smaller than the target asked
+        // for), which held back the first `.playing` (the mark) by up to 750 ms.
+        let prebufSeconds = Self.serverBuffer(forServer: server)
+        var writtenSeconds = 0.0
         while true {
-            let next: (samples: ArraySlice<Int16>, start: Double, end: Double)?? = condition.withLock {
+            let next: (samples: [Int16], start: Double, end: Double)?? = condition.withLock {
                 while pending.isEmpty && !ended && !stopped { condition.wait() }
                 if stopped { return nil }
-                guard var chunk = pending.first else { return .some(nil) }
-                let count = min(pieceFrames, chunk.frameCount) * format.channels
-                let piece = chunk.samples.prefix(count)
-                let start = chunk.pts
-                let seconds = Double(count / format.channels) / Double(format.sampleRate)
-                chunk.samples.removeFirst(count)
-                chunk.pts += seconds
-                pendingSeconds -= seconds
-                if chunk.samples.isEmpty { pending.removeFirst() } else { pending[0] = chunk }
+                guard let first = pending.first else { return .some(nil) }
+                let (piece, seconds) = takeQueued(frames: pieceFrames, channels: format.channels, rate: format.sampleRate)
                 condition.broadcast()
-                return .some((piece, start, start + seconds))
+                return .some((piece, first.pts, first.pts + seconds))
             }
             guard let next else {
                 // Released: throw away what the server still holds, so nothing plays on.
@@ -203,7 +225,9 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
                 say(.lost("the sound server went away (\(why))"))
                 return
             }
-            let latency = lg_pulse_latency_usec(connection, &error)
+            if !announced { trace?("sound-first-write \(Int(((piece.end - piece.start) * 1000).rounded())) ms") }
+            writtenSeconds += piece.end - piece.start
+            let latency = writtenSeconds >= prebufSeconds ? lg_pulse_latency_usec(connection, &error) : -1
             condition.withLock {
                 estimate.wrote(from: piece.start, to: piece.end)
                 if latency >= 0 { estimate.measured(latency: Double(latency) / 1_000_000, at: MonotonicClock.now()) }
@@ -213,6 +237,24 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
                 say(.playing)
             }
         }
+    }
+
+    /// Up to `frames` frames from the front of the queue, across chunks (a decoder's chunks follow each other
+    /// without gaps); the caller holds the lock.
+    private func takeQueued(frames: Int, channels: Int, rate: Int) -> (samples: [Int16], seconds: Double) {
+        var samples: [Int16] = []
+        var wanted = frames * channels
+        while wanted > 0, var chunk = pending.first {
+            let count = min(wanted, chunk.samples.count)
+            samples += chunk.samples.prefix(count)
+            let seconds = Double(count / channels) / Double(rate)
+            chunk.samples.removeFirst(count)
+            chunk.pts += seconds
+            pendingSeconds -= seconds
+            wanted -= count
+            if chunk.samples.isEmpty { pending.removeFirst() } else { pending[0] = chunk }
+        }
+        return (samples, Double(samples.count / channels) / Double(rate))
     }
 
     private func markFailed() {

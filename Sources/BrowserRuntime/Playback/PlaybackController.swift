@@ -36,6 +36,8 @@ public final class PlaybackController: Sendable {
     private let rendererMode: GraphicsMode?
     private let state = Locked(State())
     private let trace: EventTrace?
+    /// The sound track of the item the cursor rests on, opened before a press.
+    private let preparedSound = PreparedSoundTrack()
     /// Called (on any thread) with a status message for the bar.
     private let notify: @Sendable (String) -> Void
     /// Called (on any thread) with a word about the sound, once per session each (a note: it must not cover a
@@ -120,7 +122,10 @@ public final class PlaybackController: Sendable {
     /// load). The thread blocks the signals the UI handles: curses' Ctrl-Z handler is not async-signal-safe,
     /// and run on a thread inside dlopen (malloc and loader locks held) it hung the suspend.
     private static func preloadLibav() {
-        NamedThread.start("livegrid.preload-libav") { MovieDecoder.preloadLibraries() }
+        NamedThread.start("livegrid.preload-libav") {
+            MovieDecoder.preloadLibraries()
+            PulseAudioSink.preloadLibrary()
+        }
     }
 
     deinit { state.withLockedValue { $0.player }?.stop() }
@@ -189,7 +194,13 @@ public final class PlaybackController: Sendable {
         case .hold:
             let sound = state.withLockedValue { $0.soundEnabled } ? makeSound() : nil
             state.withLockedValue { state in if state.generation == token { state.sound = sound } }
-            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), audio: sound, video: video, onEnd: onEnd)
+            var openPrepared: MoviePlayer.AudioOpener?
+            if sound != nil, let movie = Self.preparedMovie(item), let track = preparedSound.take(movie) {
+                openPrepared = { () throws(LibavError) -> any AudioChunkSource in track.decoder }
+                trace?.log("sound-prepared")
+            }
+            newPlayer = MoviePlayer(source: source, options: PlaybackOptions(targetSize: target), audio: sound,
+                                    preparedAudio: openPrepared, video: video, onEnd: onEnd)
             newPlayer.start()
         case .hint:
             newPlayer = HintPlayer.play(source: source, stillTime: Self.stillTime(of: item) ?? 0,
@@ -206,6 +217,17 @@ public final class PlaybackController: Sendable {
         return nil
     }
 
+    /// The cursor rests on `item` and nothing plays: its sound track is opened in the background, so a press
+    /// starts the sound without waiting for that (muted: nothing is opened).
+    public func prepareSound(for item: LibraryItem) {
+        guard soundEnabled, let movie = Self.preparedMovie(item) else { return }
+        preparedSound.prepare(movie)
+    }
+
+    private static func preparedMovie(_ item: LibraryItem) -> PreparedSoundTrack.Movie? {
+        item.playableMovie.map { PreparedSoundTrack.Movie(path: $0.path, range: $0.range) }
+    }
+
     /// Sound on or off for holds (`[playback] sound`, `--mute`, the sound key); off silences a hold at once.
     public func setSound(_ enabled: Bool) {
         let silenced: PulseAudioSink? = state.withLockedValue { state in
@@ -214,6 +236,7 @@ public final class PlaybackController: Sendable {
             return enabled ? nil : state.sound
         }
         silenced?.stop()
+        if !enabled { preparedSound.clear() }
     }
 
     /// True while a hold plays with its sound on (the status bar's mark).
@@ -221,7 +244,8 @@ public final class PlaybackController: Sendable {
 
     /// A sound sink whose troubles are said in the status bar once per session.
     private func makeSound() -> PulseAudioSink {
-        PulseAudioSink(server: RuntimeEnvironment.launch.variables["PULSE_SERVER"], report: { [weak self] sound in
+        PulseAudioSink(server: RuntimeEnvironment.launch.variables["PULSE_SERVER"],
+                       trace: trace.map { trace in { @Sendable line in trace.log(line) } }, report: { [weak self] sound in
             guard let self else { return }
             if sound == .playing { self.soundPlaying?() }
             guard sound.isWorthSaying else { return }

@@ -104,7 +104,13 @@ final class BrowserPlayback {
     func update(state: BrowserState) -> [BrowserAction] {
         KittyKeyboard.repushIfNeeded()
         controller.setSound(state.playback.soundEnabled)
-        guard let current = controller.current else { return [] }
+        guard let current = controller.current else {
+            // Resting on a local item with a movie (Live or Motion Photo, video): its sound track is opened
+            // before the press (a cheap check per turn; a remote item's movie is a download away, and plays
+            // from a copy with other paths).
+            if state.remote == nil, let item = state.selectedItem { controller.prepareSound(for: item) }
+            return []
+        }
         let phase = state.playback.phase
         guard phase.isActive, phase.itemID == current.itemID else {
             controller.stop()
