@@ -18,6 +18,9 @@ final class JunkAfterSOITests: XCTestCase {
             XCTAssertEqual(info.pixelWidth, 4032, "the segments after the junk are read")
             XCTAssertNotNil(info.contentIdentifier, "the Apple MakerNote after the junk is read")
             XCTAssertTrue(info.problems.contains { $0.message.contains("stray byte") }, "\(info.problems)")
+            // The walk reached the image data: the stray bytes are a note, so `scan` and the grid do not call a
+            // whole picture damaged (the decoder drops them as libjpeg does).
+            XCTAssertFalse(info.problems.contains { $0.severity >= .warning }, "\(info.problems)")
             let decoded = try ImageDecoder.decode(source: source, info: info, fitting: PixelSize(width: 160, height: 120))
             XCTAssertEqual(decoded.frame.width, 160)
             // The picture itself (not its Exif thumbnail) is whole: libjpeg's "extraneous bytes" warning used to
@@ -35,5 +38,9 @@ final class JunkAfterSOITests: XCTestCase {
             XCTAssertNotNil(damaged.damage, "a cut file with junk after SOI is still damaged")
         }
         XCTAssertEqual(MediaProbe.sniff([0xFF, 0xD8]), .unknown, "two bytes are not a picture")
+        // Stray bytes that never lead to the image data stay a warning: the header is cut after them.
+        let headerOnly = Array(original[0..<2]) + [0, 0, 0] + Array(original[2..<4_000])
+        let cutInfo = MediaProbe.probe(MemoryByteSource(headerOnly))
+        XCTAssertTrue(cutInfo.problems.contains { $0.message.contains("stray byte") && $0.severity == .warning }, "\(cutInfo.problems)")
     }
 }

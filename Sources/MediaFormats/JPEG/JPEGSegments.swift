@@ -32,6 +32,8 @@ struct JPEGSegmentWalker {
     var problems: [ParseProblem] = []
     /// File offset of the SOS marker, when the walk reached it.
     var startOfScan: UInt64?
+    /// Where in `problems` the stray-byte warnings are (notes once the walk reaches SOS).
+    private var strayWarnings: [Int] = []
 
     init(window: SourceWindow, limits: ParseLimits) {
         self.window = window
@@ -66,6 +68,7 @@ struct JPEGSegmentWalker {
                 }
             }
             if skipped > 0 {
+                strayWarnings.append(problems.count)
                 problems.append(ParseProblem(.warning, "jpeg", "\(skipped) stray byte(s) before the marker at \(offset)"))
             }
             let markerOffset = offset
@@ -106,6 +109,12 @@ struct JPEGSegmentWalker {
             segments += 1
             if marker == Self.sos {
                 startOfScan = markerOffset
+                // Stray bytes between header segments that still lead to the image data are what libjpeg skips
+                // with a warning and the decoder drops (issue 32.9: 15 such JPEGs of a public corpus): the picture
+                // is whole, so they are a note, not damage. Without SOS they stay a warning.
+                for index in strayWarnings {
+                    problems[index].severity = .info
+                }
                 return
             }
             guard payload.fits(in: window.size) else {
