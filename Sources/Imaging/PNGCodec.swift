@@ -43,21 +43,32 @@ public enum PNGCodec {
             pixels = frame.rgba
             rowBytes = frame.rowBytes
         }
-        var size: png_alloc_size_t = 0
-        // First call measures, second call writes.
-        let measured = pixels.withUnsafeBytes { px in
-            png_image_write_to_memory(&image, nil, &size, 0, px.baseAddress, Int32(rowBytes), nil)
-        }
-        guard measured != 0, size > 0 else { throw ImagingError.cannotEncode(message(of: &image)) }
+        // One deflate, into a buffer of libpng's own upper bound (PNG_IMAGE_PNG_SIZE_MAX: zlib's deflateBound
+        // of the filtered rows, plus the chunks' headers). Measuring first (a call with no buffer) deflated
+        // every picture twice: half of a kitty movie frame's encoding time (issue 28.4).
+        let filtered = (rowBytes + 1) * frame.height
+        var size = png_alloc_size_t(filtered + (filtered + 7) / 8 + (filtered + 63) / 64 + 11
+                                    + 12 * (filtered / 4096 + 1) + 1024)
         var out = [UInt8](repeating: 0, count: Int(size))
-        let written = out.withUnsafeMutableBytes { dst in
-            pixels.withUnsafeBytes { px in
-                png_image_write_to_memory(&image, dst.baseAddress, &size, 0, px.baseAddress, Int32(rowBytes), nil)
-            }
+        var written = write(&image, into: &out, size: &size, pixels: pixels, rowBytes: rowBytes)
+        if written == 0, Int(size) > out.count {
+            // libpng says the bound was too small (another zlib than zlib's own): once more at the size it needs.
+            out = [UInt8](repeating: 0, count: Int(size))
+            written = write(&image, into: &out, size: &size, pixels: pixels, rowBytes: rowBytes)
         }
         guard written != 0 else { throw ImagingError.cannotEncode(message(of: &image)) }
         out.removeSubrange(Int(size)...)
         return out
+    }
+
+    private static func write(_ image: inout png_image, into out: inout [UInt8], size: inout png_alloc_size_t,
+                              pixels: [UInt8], rowBytes: Int) -> Int32 {
+        size = png_alloc_size_t(out.count)
+        return out.withUnsafeMutableBytes { dst in
+            pixels.withUnsafeBytes { px in
+                png_image_write_to_memory(&image, dst.baseAddress, &size, 0, px.baseAddress, Int32(rowBytes), nil)
+            }
+        }
     }
 
     /// Decodes a PNG to RGBA (any PNG colour type is converted by libpng).
