@@ -420,8 +420,9 @@ public final class PlaybackController: Sendable {
             state.hasNewFrame = true
             return true
         }
-        let drawn = state.withLockedValue { $0.framesDrawn }
-        trace?.log("playback-end \(end) \(stats), drawn \(drawn)")
+        let (drawn, render, sizing) = state.withLockedValue { ($0.framesDrawn, $0.meanRenderSeconds, $0.sizing) }
+        // The render's mean and the sizing at the end: what the benchmark reads beside the player's drops.
+        trace?.log("playback-end \(end) \(stats), drawn \(drawn), render \(render.map { "\(Int(($0 * 1000).rounded())) ms" } ?? "-") at \(sizing.scale) colour bits \(sizing.colourBits)")
         if let failure, wasCurrent { notify("LIVE OFF: \(failure)") }
         if failure != nil || wasCurrent { onEnd?(key, failure) }
         if wasCurrent || failure != nil { wake() }
