@@ -29,7 +29,7 @@ public final class ChafaRenderer: CellImageRenderer, @unchecked Sendable {
     /// kitty and iTerm2: livegrid's compressed payload instead of chafa's uncompressed one.
     private let compressedPayload: CompressedPayload.Encoder?
     private var cachedCanvas: (columns: Int, rows: Int, canvas: OpaquePointer)?
-    /// kitty: the next pictures' PNGs unfiltered (speed over size; a movie frame with fewer colour bits).
+    /// kitty: the next pictures' PNGs made for speed (movie frames: `PNGCodec.encodeForSpeed`).
     public var fastPayload = false
 
     public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil,

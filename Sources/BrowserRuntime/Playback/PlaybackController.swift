@@ -319,7 +319,9 @@ public final class PlaybackController: Sendable {
         }
         // try?: a frame chafa cannot render is skipped; the next one replaces it (a failed movie ends through onEnd).
         let image = renderer.withLockedValue { [pixels] renderer in
-            (renderer as? ChafaRenderer)?.fastPayload = sizing.colourBits < 8
+            // A frame is seen for 55 ms: its PNG is made for speed (the thumbnails' most-effort PNG took
+            // 60-110 ms for a 293x220 frame).
+            (renderer as? ChafaRenderer)?.fastPayload = true
             return try? renderer.render(pixels, maxColumns: size.columns, maxRows: size.rows)
         }
         // The next frames follow the link: this frame's bytes at the movie's rate against what the terminal takes.
