@@ -82,10 +82,12 @@ final class PlaybackControllerTests: XCTestCase {
             return reduced != nil
         }, "no frame with 5 bits per channel")
         guard let (image, frame) = reduced else { return }
-        // Half the area's cells (40x11 of 80x22, 400x220 px): the 4:3 movie fills the height.
-        XCTAssertEqual(image.columns, 40)
-        XCTAssertEqual(frame.height, 220)
-        XCTAssertLessThanOrEqual(frame.width, 400)
+        // Half the area's cells (40x11 of 80x22, 400x220 px): the 4:3 movie fills their height (29 columns,
+        // 290x218 px), not the old floor's 24x7 cells (140 px high).
+        XCTAssertEqual(image.rows, 11)
+        XCTAssertLessThanOrEqual(image.columns, 40)
+        XCTAssertGreaterThan(frame.height, 200)
+        XCTAssertLessThanOrEqual(frame.height, 220)
         XCTAssertEqual(controller.linkNote, "link \(slow.shortDescription): movie drawn smaller, fewer colours")
         controller.stop()
     }
