@@ -39,8 +39,25 @@ final class FrameSizingTests: XCTestCase {
         XCTAssertEqual(shrunk.following(bytesPerFrame: drawn, framesPerSecond: 18, link: slightlyFaster, columns: 160, rows: 48),
                        shrunk, "a noisy estimate a little higher: no flapping between sizes")
         let fast = ThroughputWindow.Estimate(bytesPerSecond: 20_000_000, isSlow: false)
-        XCTAssertEqual(shrunk.following(bytesPerFrame: drawn, framesPerSecond: 18, link: fast, columns: 160, rows: 48),
-                       FrameSizing(), "a link that carries the whole frame: the whole area again")
+        // A link that carries the whole frame: the whole area again, 0.1 more of the width and height a frame
+        // (one wrong estimate must not send a whole frame down a slow link).
+        var sizing = shrunk
+        var steps: [Double] = []
+        while sizing != FrameSizing(), steps.count < 20 {
+            let cells = sizing.cells(columns: 160, rows: 48)
+            sizing = sizing.following(bytesPerFrame: 209_000 * cells.columns * cells.rows / (160 * 48), framesPerSecond: 18,
+                                      link: fast, columns: 160, rows: 48)
+            steps.append(sizing.scale)
+        }
+        XCTAssertEqual(steps.count, 5, "\(steps)")
+        XCTAssertEqual(steps.first ?? 0, 0.6, accuracy: 1e-9)
+        XCTAssertEqual(sizing, FrameSizing())
+    }
+
+    func testShrinkingIsAtOnce() {
+        let whole = FrameSizing()
+        XCTAssertEqual(whole.following(bytesPerFrame: 1_660_000, framesPerSecond: 18, link: link20, columns: 80, rows: 24).scale,
+                       FrameSizing.smallest, accuracy: 1e-9)
     }
 }
 
@@ -71,8 +88,11 @@ final class FrameSizingRenderTimeTests: XCTestCase {
     }
 
     func testARenderThatKeepsUpDrawsTheWholeArea() {
-        XCTAssertEqual(FrameSizing(scale: 0.5).following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
+        XCTAssertEqual(FrameSizing(scale: 0.9).following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
                                                          renderSeconds: 0.005, columns: 80, rows: 24), FrameSizing())
+        XCTAssertEqual(FrameSizing(scale: 0.5).following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
+                                                         renderSeconds: 0.005, columns: 80, rows: 24), FrameSizing(scale: 0.6),
+                       "growing a step at a time")
     }
 
     func testTheSlowerOfLinkAndRenderCounts() {
@@ -140,8 +160,12 @@ final class FrameSizingColourTests: XCTestCase {
         XCTAssertEqual(reduced.following(bytesPerFrame: drawn, framesPerSecond: 18, link: little, fewerColours: true,
                                          columns: 80, rows: 24), reduced)
         let fast = ThroughputWindow.Estimate(bytesPerSecond: 20_000_000, isSlow: false)
-        XCTAssertEqual(reduced.following(bytesPerFrame: drawn, framesPerSecond: 18, link: fast, fewerColours: true,
-                                         columns: 80, rows: 24), FrameSizing())
+        // The colours come back first, then the size, a step a frame.
+        let more = reduced.following(bytesPerFrame: drawn, framesPerSecond: 18, link: fast, fewerColours: true,
+                                     columns: 80, rows: 24)
+        XCTAssertEqual(more, FrameSizing(scale: 0.55, colourBits: 8))
+        XCTAssertEqual(FrameSizing(scale: 0.55, colourBits: 5).grown(toward: FrameSizing()), FrameSizing(scale: 0.55, colourBits: 6))
+        XCTAssertEqual(FrameSizing(scale: 0.95).grown(toward: FrameSizing()), FrameSizing())
     }
 
     func testAPlaybackOnALinkKnownToBeSlowStartsSmallUnlessTheLastOneSaidMore() {

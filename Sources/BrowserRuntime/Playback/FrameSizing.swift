@@ -63,7 +63,8 @@ public struct FrameSizing: Sendable, Equatable {
     /// bits when the link does not carry them at the smallest share. Both fitting: the whole area.
     public func following(bytesPerFrame: Int, framesPerSecond: Double, link: ThroughputWindow.Estimate?,
                           renderSeconds: Double? = nil, fewerColours: Bool = false, columns: Int, rows: Int) -> FrameSizing {
-        guard columns > 0, rows > 0, framesPerSecond > 0 else { return FrameSizing() }
+        // Nothing measured: nothing to distrust either, the whole area at once.
+        guard columns > 0, rows > 0, framesPerSecond > 0, link != nil || renderSeconds != nil else { return FrameSizing() }
         let drawn = cells(columns: columns, rows: rows)
         let share = Double(drawn.columns * drawn.rows) / Double(columns * rows)
         // The link's choice: what share of a whole full-colour frame's bytes it carries, and the colours for it.
@@ -80,11 +81,25 @@ public struct FrameSizing: Sendable, Equatable {
             let allowed = Self.renderShare / framesPerSecond
             if wholeRender > allowed { next.scale = min(next.scale, Self.stepped((allowed / wholeRender).squareRoot())) }
         }
-        guard next != FrameSizing() else { return next }
+        guard next.weight > weight else { return next }
         // Growing (more cells or more colours) only by a clear margin: compared as the share of a whole
         // full-colour frame's bytes each carries, in the scale's units.
-        if next.weight > weight && next.weight < weight + Self.growthMargin { return self }
-        return next
+        if next != FrameSizing() && next.weight < weight + Self.growthMargin { return self }
+        return grown(toward: next)
+    }
+
+    /// One step toward `target`: the colours back first, then 0.1 more of the width and height. Shrinking
+    /// is at once; growing is gradual because one estimate can be wrong: at 20 Mbit/s a reply that came
+    /// back quickly read the link as 18 MB/s for one frame, and the next frame went out at 0.85 of the area
+    /// (316 KB), four frames' worth of the link (issue 28.4, DECISIONS "link28c").
+    func grown(toward target: FrameSizing) -> FrameSizing {
+        if colourBits < target.colourBits, let index = Self.colourSteps.firstIndex(where: { $0.bits == colourBits }), index > 0 {
+            return FrameSizing(scale: scale, colourBits: Self.colourSteps[index - 1].bits)
+        }
+        // Counted in steps, not added (0.6 + 0.1 + 0.1 is not 0.8 in binary).
+        let stepsUp = (scale / Self.step).rounded() + 2
+        let larger = FrameSizing(scale: min(target.scale, stepsUp / (1 / Self.step)), colourBits: colourBits)
+        return larger.scale >= 1 && larger.colourBits == 8 ? FrameSizing() : larger
     }
 
     /// The largest share at all 8 bits that carries `carried` of a whole frame's bytes, down to `smallest`;
