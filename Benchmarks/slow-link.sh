@@ -300,12 +300,15 @@ end = re.search(r'playback-end .*?shown (\d+), dropped (\d+)', log)
 start = re.search(r'([0-9.]+) playback-start hold', log)
 sizing = re.findall(r'playback-sizing ([0-9.]+)', log)
 estimate = re.findall(r'link-estimate (\w+)', log)
+# Why the player dropped frames: its decode's mean against the frame time, the render's mean at the end's sizing.
+cost = re.search(r'decode avg (\d+) ms.*?, render (\d+|-)(?: ms)? at ([0-9.]+) colour bits (\d+)', log)
 print("BENCH playback %s Mbit/s %-7s %-6s: %2d of %d frames reached the terminal (%d%% dropped), %7d B/frame, player shown %s dropped %s, last frame %s s after the press (movie 1.23 s)%s%s"
       % (rate, mode, label, min(drawn, frames), frames, round(100 * (frames - min(drawn, frames)) / frames), per_frame,
          end.group(1) if end else '?', end.group(2) if end else '?',
          "%.2f" % (reached - pressed) if reached and len(spans) > 1 else '-',
          (", frames at %s of the area" % sizing[-1]) if sizing else '',
-         (", link estimate %s B/s" % estimate[-1]) if estimate else ''))
+         (", link estimate %s B/s" % estimate[-1]) if estimate else '')
+      + ("; decode %s ms, render %s ms a frame at %s of the area, %s colour bits" % cost.groups() if cost else ''))
 PY
       [ -n "${KEEP_RECORDINGS:-}" ] && mkdir -p "$KEEP_RECORDINGS" && cp "$out" "$KEEP_RECORDINGS/play-$label-$mode-$rate.bytes" && cp "$trace" "$KEEP_RECORDINGS/play-$label-$mode-$rate.trace"
     done

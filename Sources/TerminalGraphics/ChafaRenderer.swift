@@ -29,6 +29,8 @@ public final class ChafaRenderer: CellImageRenderer, @unchecked Sendable {
     /// kitty and iTerm2: livegrid's compressed payload instead of chafa's uncompressed one.
     private let compressedPayload: CompressedPayload.Encoder?
     private var cachedCanvas: (columns: Int, rows: Int, canvas: OpaquePointer)?
+    /// kitty: the next pictures' PNGs made for speed (movie frames: `PNGCodec.encodeForSpeed`).
+    public var fastPayload = false
 
     public init(mode: GraphicsMode, colorDepth: ColorDepth, cellPixelSize: PixelSizeInCells? = nil,
                 maxSixelSize: PixelSizeInCells? = nil, workFactor: Float? = nil) {
@@ -79,7 +81,7 @@ public final class ChafaRenderer: CellImageRenderer, @unchecked Sendable {
         if let compressedPayload {
             let sized = frame.size == pixels ? frame : frame.resized(to: pixels)
             return RenderedImage(columns: columns, rows: rows, mode: mode, colorDepth: colorDepth,
-                                 bytes: try compressedPayload(sized, columns, rows, box),
+                                 bytes: try compressedPayload(sized, columns, rows, box, fastPayload),
                                  pixelSize: PixelSize(width: sized.width, height: sized.height))
         }
         let canvas = try canvas(columns: columns, rows: rows, sixelPixels: mode == .sixels ? pixels : nil)

@@ -10,13 +10,16 @@ import TerminalProtocol
 /// The one table from a protocol to its payload encoder is `for(_:)`.
 public enum CompressedPayload {
     /// `box`: the pixels of the cells; the frame fills its width or its height (`PixelSize.fitted`).
-    public typealias Encoder = @Sendable (PixelFrame, _ columns: Int, _ rows: Int, _ box: PixelSize) throws(RenderError) -> [UInt8]
+    /// `fast`: speed over size (kitty: `PNGCodec.encodeForSpeed`), for movie frames.
+    public typealias Encoder = @Sendable (PixelFrame, _ columns: Int, _ rows: Int, _ box: PixelSize, _ fast: Bool) throws(RenderError) -> [UInt8]
 
     /// The encoder of `mode`, or nil when chafa prints the payload (sixel) or there is none (symbols).
     public static func `for`(_ mode: GraphicsMode) -> Encoder? {
         switch mode {
-        case .kitty: return { frame, columns, rows, box throws(RenderError) in try kitty(frame, columns: columns, rows: rows, box: box) }
-        case .iterm: return { frame, columns, rows, _ throws(RenderError) in try iTerm(frame, columns: columns, rows: rows) }
+        case .kitty: return { frame, columns, rows, box, fast throws(RenderError) in
+            try kitty(frame, columns: columns, rows: rows, box: box, fast: fast)
+        }
+        case .iterm: return { frame, columns, rows, _, _ throws(RenderError) in try iTerm(frame, columns: columns, rows: rows) }
         case .sixels, .symbols: return nil
         }
     }
@@ -29,11 +32,14 @@ public enum CompressedPayload {
     /// over `columns` x `rows` cells. Why PNG with row filters over raw pixels deflated (`o=z`): DECISIONS.md.
     /// Only the dimension the picture fills (`box`, the cells' pixels) is given in cells (`c=` or `r=`, both
     /// when it fills both): kitty derives the other from the picture's aspect ratio, as drawn.
-    public static func kitty(_ frame: PixelFrame, columns: Int, rows: Int, box: PixelSize? = nil) throws(RenderError) -> [UInt8] {
+    /// `fast`: a movie frame's PNG (`PNGCodec.encodeForSpeed`: one cheap row filter, zlib level 1), whatever
+    /// the size: nearly as small as the most-effort PNG at a twentieth of the time.
+    public static func kitty(_ frame: PixelFrame, columns: Int, rows: Int, box: PixelSize? = nil,
+                             fast: Bool = false) throws(RenderError) -> [UInt8] {
         let png: [UInt8]
         do {
-            png = try PNGCodec.encodePixels(frame, opaque: frame.isOpaque,
-                                            fast: frame.width * frame.height > filteredPNGPixelLimit)
+            png = fast ? try PNGCodec.encodeForSpeed(frame, opaque: frame.isOpaque)
+                : try PNGCodec.encodePixels(frame, opaque: frame.isOpaque, fast: frame.width * frame.height > filteredPNGPixelLimit)
         } catch { throw RenderError.encoding("\(error)") }
         let encoded = Array(Data(png).base64EncodedData())
         var out: [UInt8] = []

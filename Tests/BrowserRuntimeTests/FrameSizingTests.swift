@@ -1,4 +1,5 @@
 @testable import BrowserRuntime
+import Imaging
 import XCTest
 
 /// Movie frames sized to the link (issue 28.4): the figures are the audit's (train.mov held at 20 Mbit/s).
@@ -38,8 +39,25 @@ final class FrameSizingTests: XCTestCase {
         XCTAssertEqual(shrunk.following(bytesPerFrame: drawn, framesPerSecond: 18, link: slightlyFaster, columns: 160, rows: 48),
                        shrunk, "a noisy estimate a little higher: no flapping between sizes")
         let fast = ThroughputWindow.Estimate(bytesPerSecond: 20_000_000, isSlow: false)
-        XCTAssertEqual(shrunk.following(bytesPerFrame: drawn, framesPerSecond: 18, link: fast, columns: 160, rows: 48),
-                       FrameSizing(), "a link that carries the whole frame: the whole area again")
+        // A link that carries the whole frame: the whole area again, 0.1 more of the width and height a frame
+        // (one wrong estimate must not send a whole frame down a slow link).
+        var sizing = shrunk
+        var steps: [Double] = []
+        while sizing != FrameSizing(), steps.count < 20 {
+            let cells = sizing.cells(columns: 160, rows: 48)
+            sizing = sizing.following(bytesPerFrame: 209_000 * cells.columns * cells.rows / (160 * 48), framesPerSecond: 18,
+                                      link: fast, columns: 160, rows: 48)
+            steps.append(sizing.scale)
+        }
+        XCTAssertEqual(steps.count, 5, "\(steps)")
+        XCTAssertEqual(steps.first ?? 0, 0.6, accuracy: 1e-9)
+        XCTAssertEqual(sizing, FrameSizing())
+    }
+
+    func testShrinkingIsAtOnce() {
+        let whole = FrameSizing()
+        XCTAssertEqual(whole.following(bytesPerFrame: 1_660_000, framesPerSecond: 18, link: link20, columns: 80, rows: 24).scale,
+                       FrameSizing.smallest, accuracy: 1e-9)
     }
 }
 
@@ -70,8 +88,11 @@ final class FrameSizingRenderTimeTests: XCTestCase {
     }
 
     func testARenderThatKeepsUpDrawsTheWholeArea() {
-        XCTAssertEqual(FrameSizing(scale: 0.5).following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
+        XCTAssertEqual(FrameSizing(scale: 0.9).following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
                                                          renderSeconds: 0.005, columns: 80, rows: 24), FrameSizing())
+        XCTAssertEqual(FrameSizing(scale: 0.5).following(bytesPerFrame: 100_000, framesPerSecond: 18, link: fastLink,
+                                                         renderSeconds: 0.005, columns: 80, rows: 24), FrameSizing(scale: 0.6),
+                       "growing a step at a time")
     }
 
     func testTheSlowerOfLinkAndRenderCounts() {
@@ -80,10 +101,91 @@ final class FrameSizingRenderTimeTests: XCTestCase {
         let byLink = FrameSizing().following(bytesPerFrame: 209_000, framesPerSecond: 18, link: link,
                                              renderSeconds: 0.060, columns: 160, rows: 48)
         XCTAssertEqual(byLink.scale, 0.7, accuracy: 1e-9)
-        // A render of 400 ms fits 0.33: it decides.
+        // A render of 400 ms fits 0.33: it decides, down to the readable floor.
         let byRender = FrameSizing().following(bytesPerFrame: 209_000, framesPerSecond: 18, link: link,
                                                renderSeconds: 0.400, columns: 160, rows: 48)
-        XCTAssertEqual(byRender.scale, 0.3, accuracy: 1e-9)
+        XCTAssertEqual(byRender.scale, FrameSizing.smallest, accuracy: 1e-9)
+    }
+}
+
+/// Below a readable size kitty frames keep fewer colour bits instead of shrinking further (issue 28.4): the
+/// figures are train.mov's kitty frames in an 80x24 terminal at 20 Mbit/s (PNG, 352 KB a whole frame at all 8
+/// bits, 470 KB in base64, 18 frames a second, ~2.3 MB/s of payload on the link).
+final class FrameSizingColourTests: XCTestCase {
+    private let link20 = ThroughputWindow.Estimate(bytesPerSecond: 2_300_000, isSlow: true)
+    private let wholeFrame = 470_000
+
+    func testAFrameTooBigAtTheReadableSizeKeepsFewerColoursInsteadOfShrinkingFurther() {
+        // A whole frame carries 2.3 / (0.47 * 18 * 1.25) = 0.217 of itself: 0.47 of the width at 8 bits, under
+        // the floor. At 6 bits (0.7 of the bytes) 0.557 fits: drawn at 0.55 with 6 bits.
+        let sizing = FrameSizing().following(bytesPerFrame: wholeFrame, framesPerSecond: 18, link: link20,
+                                             fewerColours: true, columns: 80, rows: 24)
+        XCTAssertEqual(sizing, FrameSizing(scale: 0.55, colourBits: 6))
+        // Without colour steps (sixel, symbols, iTerm2) the frames stop at the floor at full colour: the player
+        // drops what the link cannot carry.
+        XCTAssertEqual(FrameSizing().following(bytesPerFrame: wholeFrame, framesPerSecond: 18, link: link20,
+                                               columns: 80, rows: 24), FrameSizing(scale: FrameSizing.smallest))
+    }
+
+    func testAtTheColoursAndSizeChosenTheFramesFitAndTheSizingStays() {
+        let sizing = FrameSizing().following(bytesPerFrame: wholeFrame, framesPerSecond: 18, link: link20,
+                                             fewerColours: true, columns: 80, rows: 24)
+        let cells = sizing.cells(columns: 80, rows: 24)
+        let drawn = Int(Double(wholeFrame * cells.columns * cells.rows) / Double(80 * 24) * 0.7)
+        XCTAssertTrue(link20.carries(bytesPerFrame: drawn, framesPerSecond: 18), "\(drawn) B a frame")
+        XCTAssertEqual(sizing.following(bytesPerFrame: drawn, framesPerSecond: 18, link: link20, fewerColours: true,
+                                        columns: 80, rows: 24), sizing)
+    }
+
+    func testALinkSlowerStillDropsToFiveBitsAndThenStaysAtTheFloor() {
+        let slower = ThroughputWindow.Estimate(bytesPerSecond: 1_400_000, isSlow: true)
+        // 0.132 of a whole frame: 6 bits fit 0.43 (under the floor), 5 bits (0.55 of the bytes) fit 0.49, also
+        // under it: the floor at 5 bits, and the player drops what does not go.
+        XCTAssertEqual(FrameSizing().following(bytesPerFrame: wholeFrame, framesPerSecond: 18, link: slower,
+                                               fewerColours: true, columns: 80, rows: 24),
+                       FrameSizing(scale: FrameSizing.smallest, colourBits: 5))
+        let faster = ThroughputWindow.Estimate(bytesPerSecond: 1_600_000, isSlow: true)
+        // 0.151: 5 bits fit 0.52, so 0.5 at 5 bits.
+        XCTAssertEqual(FrameSizing().following(bytesPerFrame: wholeFrame, framesPerSecond: 18, link: faster,
+                                               fewerColours: true, columns: 80, rows: 24),
+                       FrameSizing(scale: 0.5, colourBits: 5))
+    }
+
+    func testColoursComeBackOnlyWhenTheLinkCarriesClearlyMore() {
+        let reduced = FrameSizing(scale: 0.55, colourBits: 6)
+        let cells = reduced.cells(columns: 80, rows: 24)
+        let drawn = Int(Double(wholeFrame * cells.columns * cells.rows) / Double(80 * 24) * 0.7)
+        // A link a little faster (0.5 of the width would fit at 8 bits): not worth flapping back to all colours.
+        let little = ThroughputWindow.Estimate(bytesPerSecond: 2_700_000, isSlow: true)
+        XCTAssertEqual(reduced.following(bytesPerFrame: drawn, framesPerSecond: 18, link: little, fewerColours: true,
+                                         columns: 80, rows: 24), reduced)
+        let fast = ThroughputWindow.Estimate(bytesPerSecond: 20_000_000, isSlow: false)
+        // The colours come back first, then the size, a step a frame.
+        let more = reduced.following(bytesPerFrame: drawn, framesPerSecond: 18, link: fast, fewerColours: true,
+                                     columns: 80, rows: 24)
+        XCTAssertEqual(more, FrameSizing(scale: 0.55, colourBits: 8))
+        XCTAssertEqual(FrameSizing(scale: 0.55, colourBits: 5).grown(toward: FrameSizing()), FrameSizing(scale: 0.55, colourBits: 6))
+        XCTAssertEqual(FrameSizing(scale: 0.95).grown(toward: FrameSizing()), FrameSizing())
+    }
+
+    func testAPlaybackOnALinkKnownToBeSlowStartsSmallUnlessTheLastOneSaidMore() {
+        // Nothing measured, or a fast link: the whole area, as before.
+        XCTAssertEqual(FrameSizing.starting(after: FrameSizing(), link: nil), FrameSizing())
+        XCTAssertEqual(FrameSizing.starting(after: FrameSizing(),
+                                            link: ThroughputWindow.Estimate(bytesPerSecond: 20_000_000, isSlow: false)),
+                       FrameSizing())
+        // Slow: the first frame at the smallest share (its bytes are not known before it is rendered).
+        XCTAssertEqual(FrameSizing.starting(after: FrameSizing(), link: link20), FrameSizing(scale: FrameSizing.smallest))
+        // The last playback's sizing is what the link took: kept.
+        let last = FrameSizing(scale: 0.55, colourBits: 6)
+        XCTAssertEqual(FrameSizing.starting(after: last, link: link20), last)
+    }
+
+    func testKeepingColourBitsRoundsEachChannelAndLeavesAlpha() {
+        let frame = PixelFrame(width: 2, height: 1, rgba: [0, 3, 4, 7, 130, 252, 255, 200])
+        XCTAssertEqual(frame.keepingColourBits(6).rgba, [0, 4, 4, 7, 132, 252, 252, 200])
+        XCTAssertEqual(frame.keepingColourBits(5).rgba, [0, 0, 8, 7, 128, 248, 248, 200])
+        XCTAssertEqual(frame.keepingColourBits(8).rgba, frame.rgba)
     }
 
     /// One pass gives the sizing and whether the link is what shrank the frames (the player asked twice per
@@ -92,11 +194,11 @@ final class FrameSizingRenderTimeTests: XCTestCase {
         let link = ThroughputWindow.Estimate(bytesPerSecond: 2_500_000, isSlow: true)
         let byRender = FrameSizing().followingWithReason(bytesPerFrame: 100_000, framesPerSecond: 18, link: link,
                                                          renderSeconds: 0.400, columns: 160, rows: 48)
-        XCTAssertEqual(byRender.sizing.scale, 0.3, accuracy: 1e-9)
+        XCTAssertEqual(byRender.sizing.scale, FrameSizing.smallest, accuracy: 1e-9)
         XCTAssertFalse(byRender.forTheLink, "the link carries these frames: the render shrank them")
         let byLink = FrameSizing().followingWithReason(bytesPerFrame: 209_000, framesPerSecond: 18, link: link,
                                                        renderSeconds: 0.010, columns: 160, rows: 48)
-        XCTAssertEqual(byLink.sizing.scale, 0.7, accuracy: 1e-9)
+        XCTAssertLessThan(byLink.sizing.scale, 1)
         XCTAssertTrue(byLink.forTheLink)
         var compared = 0, forTheLink = 0
         for scale in [1, 0.9, 0.7, 0.5, 0.3] {
@@ -108,8 +210,9 @@ final class FrameSizingRenderTimeTests: XCTestCase {
                                                                 renderSeconds: render, columns: 160, rows: 48)
                         XCTAssertEqual(answer.sizing, sizing.following(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
                                                                        renderSeconds: render, columns: 160, rows: 48))
-                        let askedWithoutRender = sizing.following(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
-                                                                  columns: 160, rows: 48).scale < 1
+                        // The link's own answer for a whole frame (from the whole area nothing grows gradually).
+                        let askedWithoutRender = FrameSizing().following(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
+                                                                         columns: 160, rows: 48) != FrameSizing()
                         XCTAssertEqual(answer.forTheLink, askedWithoutRender, "scale \(scale), \(bytes) B, render \(render ?? 0)")
                         compared += 1
                         if answer.forTheLink { forTheLink += 1 }

@@ -168,7 +168,17 @@ public final class PlaybackController: Sendable {
         } catch {
             return remember(.cannotOpen(ErrorCause.of(error)), key)
         }
-        let target = PlaybackGeometry.pixelBox(columns: columns, rows: rows, mode: rendererMode, cell: pixels?.cellPixelSize)
+        // Decoded at the size the frames are drawn at (the sizing is kept from the last playback), so no frame
+        // is scaled twice.
+        let estimate = link?()
+        let drawnCells = state.withLockedValue { state in
+            let starting = FrameSizing.starting(after: state.sizing, link: estimate)
+            if starting != state.sizing { state.shrunkOn = estimate }
+            state.sizing = starting
+            return starting
+        }.cells(columns: columns, rows: rows)
+        let target = PlaybackGeometry.pixelBox(columns: drawnCells.columns, rows: drawnCells.rows, mode: rendererMode,
+                                               cell: pixels?.cellPixelSize)
         let badge = pixels == nil ? nil : badgePainter?.badge(for: item.kind)
         let token: Int = state.withLockedValue { state in
             state.generation += 1
@@ -296,8 +306,8 @@ public final class PlaybackController: Sendable {
     /// smaller"); nil otherwise.
     public var linkNote: String? {
         state.withLockedValue { state in
-            guard state.playing != nil, state.sizing.scale < 1, let link = state.shrunkOn else { return nil }
-            return "link \(link.shortDescription): movie drawn smaller"
+            guard state.playing != nil, state.sizing != FrameSizing(), let link = state.shrunkOn else { return nil }
+            return "link \(link.shortDescription): movie drawn smaller" + (state.sizing.colourBits < 8 ? ", fewer colours" : "")
         }
     }
 
@@ -329,9 +339,15 @@ public final class PlaybackController: Sendable {
             // Exactly the pixels of the cells it covers, as the thumbnails are, so a frame replaces the key
             // photo in place, and the badge at the same size in the same corner.
             pixels = pixels.sizedForCells(columns: size.columns, rows: size.rows, cell: self.pixels?.cellPixelSize, badge: badge)
+            if mode == .kitty { pixels = pixels.keepingColourBits(sizing.colourBits) }
         }
         // try?: a frame chafa cannot render is skipped; the next one replaces it (a failed movie ends through onEnd).
-        let image = renderer.withLockedValue { [pixels] in try? $0.render(pixels, maxColumns: size.columns, maxRows: size.rows) }
+        let image = renderer.withLockedValue { [pixels] renderer in
+            // A frame is seen for 55 ms: its PNG is made for speed (the thumbnails' most-effort PNG took
+            // 60-110 ms for a 293x220 frame).
+            (renderer as? ChafaRenderer)?.fastPayload = true
+            return try? renderer.render(pixels, maxColumns: size.columns, maxRows: size.rows)
+        }
         // The next frames follow the link: this frame's bytes at the movie's rate against what the terminal takes.
         // The render's cost too (issue 28.4): a frame rendered later than its time is dropped by the player.
         if let image, let link {
@@ -347,18 +363,30 @@ public final class PlaybackController: Sendable {
             }
             let framesPerSecond = min(60, max(1, 1 / max(duration, 1.0 / 60)))
             let bytes = Self.bytesOnTheWire(image)
+            // Fewer colour bits only for kitty's PNGs: a sixel is quantised to a palette anyway, an iTerm2 JPEG
+            // does not deflate, and symbol cells' bytes are their colour changes.
+            let fewerColours = mode == .kitty
             // The status bar names the link only when the link is what the frames were shrunk for.
             let (next, forTheLink) = sizing.followingWithReason(bytesPerFrame: bytes, framesPerSecond: framesPerSecond,
                                                                 link: estimate, renderSeconds: render,
-                                                                columns: area.0, rows: area.1)
-            let changed: Bool = state.withLockedValue { state in
-                guard state.generation == token, next != state.sizing else { return false }
-                if next.scale < state.sizing.scale { state.shrunkOn = forTheLink ? estimate : nil }
+                                                                fewerColours: fewerColours, columns: area.0, rows: area.1)
+            let (changed, player): (Bool, MoviePlayer?) = state.withLockedValue { state in
+                guard state.generation == token, next != state.sizing else { return (false, nil) }
+                if next.scale < state.sizing.scale || next.colourBits < state.sizing.colourBits {
+                    state.shrunkOn = forTheLink ? estimate : nil
+                }
                 state.sizing = next
                 state.meanRenderSeconds = nil
-                return true
+                return (true, state.player)
             }
-            if changed { trace?.log("playback-sizing \(next.scale) for \(bytes) B/frame at \(Int(framesPerSecond)) fps, render \(Int((render * 1000).rounded())) ms, link \(estimate?.shortDescription ?? "unknown")") }
+            if changed {
+                // The decoder scales to the new size (libswscale, from the movie's own resolution) instead of
+                // this thread resampling every frame from the old one.
+                let cells = next.cells(columns: area.0, rows: area.1)
+                player?.setTargetSize(PlaybackGeometry.pixelBox(columns: cells.columns, rows: cells.rows, mode: mode,
+                                                                        cell: self.pixels?.cellPixelSize))
+                trace?.log("playback-sizing \(next.scale) colour bits \(next.colourBits) for \(bytes) B/frame at \(Int(framesPerSecond)) fps, render \(Int((render * 1000).rounded())) ms, link \(estimate?.shortDescription ?? "unknown")")
+            }
         }
         return image
     }
@@ -417,8 +445,9 @@ public final class PlaybackController: Sendable {
             state.hasNewFrame = true
             return true
         }
-        let drawn = state.withLockedValue { $0.framesDrawn }
-        trace?.log("playback-end \(end) \(stats), drawn \(drawn)")
+        let (drawn, render, sizing) = state.withLockedValue { ($0.framesDrawn, $0.meanRenderSeconds, $0.sizing) }
+        // The render's mean and the sizing at the end: what the benchmark reads beside the player's drops.
+        trace?.log("playback-end \(end) \(stats), drawn \(drawn), render \(render.map { "\(Int(($0 * 1000).rounded())) ms" } ?? "-") at \(sizing.scale) colour bits \(sizing.colourBits)")
         if let failure, wasCurrent { notify("LIVE OFF: \(failure)") }
         if failure != nil || wasCurrent { onEnd?(key, failure) }
         if wasCurrent || failure != nil { wake() }
