@@ -31,9 +31,26 @@ public struct StudioEditor: Sendable {
     /// Writes the new Live Photo; returns the lines that describe it (the identifier, the two paths, notes).
     public func run() throws -> [String] { try write().lines }
 
-    /// Writes the new Live Photo (the browser's key-photo mode calls this off the draw loop).
-    public func write() throws -> Written {
-        guard PathBytes.isDirectory(outputDirectory) else { throw StudioWriting.Failure("\(outputDirectory): no such directory") }
+    /// What an edit of `item` keeps and where its key photo comes from, checked against the movie before
+    /// anything is rendered: `write` and `edit --preview` share it.
+    public struct Plan {
+        public var stillPath: String
+        public var moviePath: String
+        /// The kept range of the movie, in seconds of the original.
+        public var range: (start: Double, end: Double)
+        /// The key photo's time in the original movie.
+        public var keyTime: Double
+        /// The new still is the movie's frame at `keyTime` (else the original still, perhaps adjusted).
+        public var newStillFromMovie: Bool
+        var stillSource: FileByteSource
+        var movieSource: FileByteSource
+        var stillInfo: MediaInfo
+        var movieInfo: MediaInfo
+        var frameDuration: Double
+    }
+
+    /// The checked plan of the edit (plain failures for a trim or key photo outside the movie).
+    public func plan() throws -> Plan {
         let (stillPath, moviePath) = try Self.livePhoto(item)
         let stillSource = try FileByteSource(path: stillPath)
         let movieSource = try FileByteSource(path: moviePath)
@@ -43,7 +60,6 @@ public struct StudioEditor: Sendable {
         guard let duration = movieInfo.duration, duration > 0 else {
             throw StudioWriting.Failure("\(moviePath): the movie has no duration (truncated or damaged?)")
         }
-        let (identifier, identifierNote) = StudioWriting.identifier(photo: stillInfo.contentIdentifier, movie: movieInfo.contentIdentifier)
         let frameDuration = 1 / (movieInfo.frameRate.flatMap { $0 > 0 ? $0 : nil } ?? 30)
 
         // The kept range and the key photo's time inside it.
@@ -65,6 +81,20 @@ public struct StudioEditor: Sendable {
         // A key photo trimmed away moves to the nearest kept frame.
         let keyTime = request.keyPhotoAt ?? min(max(originalStillTime, range.start), range.end - frameDuration / 2)
         let newStillFromMovie = request.keyPhotoAt != nil || abs(keyTime - originalStillTime) > frameDuration / 2
+
+        return Plan(stillPath: stillPath, moviePath: moviePath, range: range, keyTime: keyTime,
+                    newStillFromMovie: newStillFromMovie, stillSource: stillSource, movieSource: movieSource,
+                    stillInfo: stillInfo, movieInfo: movieInfo, frameDuration: frameDuration)
+    }
+
+    /// Writes the new Live Photo (the browser's key-photo mode calls this off the draw loop).
+    public func write() throws -> Written {
+        guard PathBytes.isDirectory(outputDirectory) else { throw StudioWriting.Failure("\(outputDirectory): no such directory") }
+        let plan = try self.plan()
+        let (stillPath, moviePath, range, keyTime) = (plan.stillPath, plan.moviePath, plan.range, plan.keyTime)
+        let (stillSource, movieSource, stillInfo, movieInfo) = (plan.stillSource, plan.movieSource, plan.stillInfo, plan.movieInfo)
+        let (frameDuration, newStillFromMovie) = (plan.frameDuration, plan.newStillFromMovie)
+        let (identifier, identifierNote) = StudioWriting.identifier(photo: stillInfo.contentIdentifier, movie: movieInfo.contentIdentifier)
 
         var notes: [String] = identifierNote.map { [$0] } ?? []
         // The still.

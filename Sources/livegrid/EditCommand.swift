@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrowserRuntime
 import Foundation
 import LibraryCore
 import LibrarySources
@@ -12,7 +13,7 @@ struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Edit a Live Photo into a new one: key photo, trim, mute, crop and colour (originals untouched).",
-        usage: "livegrid edit <item> -o <dir> [--key-photo-at <s>] [<options>]",
+        usage: "livegrid edit <item> (-o <dir> | --preview) [--key-photo-at <s>] [<options>]",
         discussion: """
         ITEM is the still or the movie of a Live Photo. The result is a new still + movie pair in DIR with the \
         same content identifier, written atomically (the movie first); the originals are never modified.
@@ -25,6 +26,11 @@ struct EditCommand: ParsableCommand {
         --saturation and --black-and-white change the still and every movie frame through the same \
         libavfilter filters. When an adjustment cannot be made to both halves, the only way offered is \
         `livegrid export ITEM --as still`.
+
+        --preview plays the edit in the terminal instead, as `livegrid play` does: the kept range only, with \
+        its sound through PulseAudio or PipeWire (silent with --mute, as the edit is, or with --no-sound), \
+        then the new key photo stays on screen. The preview shows the trim, the sound and the key photo, not \
+        the crop or the colour adjustments, and it writes nothing (with -o too).
         """
     )
 
@@ -61,6 +67,20 @@ struct EditCommand: ParsableCommand {
     @Flag(name: .customLong("list-frames"), help: "List the movie's frame times (the key photo's marked) and write nothing.")
     var listFrames = false
 
+    @Flag(help: "Play the edit in the terminal (the kept range, with its sound unless muted), then show its key photo; write nothing.")
+    var preview = false
+
+    @Flag(name: .customLong("no-sound"), help: "With --preview: play the preview silent (the edit keeps its sound).")
+    var noSound = false
+
+    @OptionGroup(title: "Preview") var screen: TerminalAreaOptions
+
+    func validate() throws {
+        if noSound && !preview {
+            throw ValidationError("--no-sound goes with --preview (to remove the sound from the edit, give --mute)")
+        }
+    }
+
     func run() throws {
         try LiveWriting.reportingErrors {
             if listFrames {
@@ -70,6 +90,7 @@ struct EditCommand: ParsableCommand {
             let request = try StudioEditRequest(keyPhotoAt: keyPhotoAt, trim: trim, mute: mute, crop: crop,
                                                 exposure: exposure, contrast: contrast, saturation: saturation,
                                                 blackAndWhite: blackAndWhite)
+            if preview { return try runPreview(request) }
             guard let outputDirectory else { throw LiveWriting.Failure("-o DIR is needed: the directory for the new Live Photo") }
             // Before any work, and in the folder's own words: a read-only one used to fail on the studio's
             // hidden temporary's name.
@@ -81,6 +102,50 @@ struct EditCommand: ParsableCommand {
             let result = try StudioEditor(item: item, outputDirectory: outputDirectory, request: request).run()
             HumanOutput.lines(result)
         }
+    }
+}
+
+extension EditCommand {
+    /// `--preview`: the kept range played with its sound (the one player, as `livegrid play`), then the key
+    /// photo the edit would write, drawn over the last frame. Nothing is written.
+    func runPreview(_ request: StudioEditRequest) throws {
+        // The plan reads only the item: the output directory plays no part in it.
+        let plan = try StudioEditor(item: item, outputDirectory: outputDirectory ?? ".", request: request).plan()
+        let movie: any ByteSource
+        do {
+            movie = try PlayableMovie.source(path: plan.moviePath, range: nil)
+        } catch {
+            throw LiveWriting.Failure(describe(error, of: plan.moviePath))
+        }
+        let (area, capabilities) = screen.resolve()
+        let movieScreen = MovieScreen(area: area, capabilities: capabilities)
+        movieScreen.begin()
+        defer {
+            movieScreen.end()
+            HumanOutput.note(outputDirectory.map { "preview only: nothing was written to \($0) (run again without --preview to write the edit)" }
+                             ?? "preview only: nothing was written")
+        }
+        // The edit's --mute takes the sound out of the result, so its preview is silent too.
+        let played = try movieScreen.play(movie, startTime: plan.range.start, endTime: plan.range.end, muted: mute || noSound)
+        if case .failed(let error) = played.end { throw LiveWriting.Failure(describe(error, of: plan.moviePath)) }
+        do {
+            movieScreen.show(try Self.keyPhoto(plan, fitting: movieScreen.target), after: played)
+        } catch {
+            // The preview played; a key photo that cannot be decoded leaves its last frame, and says why.
+            HumanOutput.note("the key photo cannot be shown: \(describe(error, of: plan.newStillFromMovie ? plan.moviePath : plan.stillPath))")
+        }
+    }
+
+    /// The key photo the edit would write, unadjusted: the movie's frame at the key time when the still comes
+    /// from the movie (--key-photo-at, or a still trimmed away), else the original still.
+    static func keyPhoto(_ plan: StudioEditor.Plan, fitting box: PixelSize) throws -> PixelFrame {
+        if plan.newStillFromMovie {
+            guard let frame = try MovieDecoder(path: plan.moviePath).frame(at: plan.keyTime, fitting: box) else {
+                throw LiveWriting.Failure("no frame at \(plan.keyTime) s")
+            }
+            return frame.pixels
+        }
+        return try ImageDecoder.decode(path: plan.stillPath, fitting: box).frame
     }
 }
 

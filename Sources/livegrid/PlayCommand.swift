@@ -58,58 +58,117 @@ struct PlayCommand: ParsableCommand {
             HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))
             throw ExitCode(1)
         }
-        // The presenter thread renders every frame; the lock is its only one (never contended).
-        let renderer = Locked(PlaybackGeometry.frameRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
-                                                             cellPixelSize: capabilities.cellPixelSize,
-                                                             maxSixelSize: capabilities.maxSixelSize))
-        let (rendererMode, rendererDepth) = renderer.withLockedValue { ($0.mode, $0.colorDepth) }
-        let target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: rendererMode,
-                                               cell: capabilities.cellPixelSize)
-        // libav* is loaded before the first round's clock starts, as the browser loads it at start: the
-        // first-frame figure is then what a press costs.
-        MovieDecoder.preloadLibraries()
-        TerminalOutput.installRestoreOnInterrupt()
-        TerminalOutput.write(Array("\u{1B}[?25l\u{1B}[H".utf8))
-        defer { TerminalOutput.write(Array("\u{1B}[0m\u{1B}[?25h\n".utf8)) }
+        let screen = MovieScreen(area: area, capabilities: capabilities)
+        screen.begin()
+        defer { screen.end() }
         var failed: PlaybackEnd?
         for round in 1...`repeat` {
-            let run = PlayRun(renderer: renderer, colorDepth: rendererDepth, area: area, insideTmux: capabilities.insideTmux)
-            let usage = CPUUsage.now()
-            // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
-            // writes it when it is due.
-            let sound = mute ? nil : PulseAudioSink(server: LaunchEnvironment.current.variables["PULSE_SERVER"], report: { state in
-                if state.isWorthSaying { HumanOutput.note(state.description) }
-            })
-            let player = MoviePlayer(source: located.source, options: PlaybackOptions(targetSize: target), audio: sound,
-                                     video: TerminalVideoSink(render: { frame in run.render(frame) }, target: run))
-            player.start()
-            // A terminal that is gone (writes fail with EIO once its pty's other side closed; no SIGHUP comes when
-            // it was not the controlling terminal) ends the playback at once: nobody sees the frames (issue 32.1).
-            var end = player.waitUntilEnded(timeout: 0.1)
-            while end == nil {
-                if TerminalOutput.isGone { player.stop() }
-                end = player.waitUntilEnded(timeout: 0.1)
-            }
-            if TerminalOutput.isGone {
-                HumanOutput.error("the terminal went away during playback; stopped")
-                throw ExitCode(1)
-            }
-            // The last samples are still in the server's buffer when the last frame's time is over.
-            if end == .finished { sound?.waitUntilFinished(timeout: 1) } else { sound?.stop() }
-            let cpu = CPUUsage.now().seconds - usage.seconds
-            if case .failed = end { failed = end }
-            if end == .finished, player.stats.framesShown == 0 { failed = .failed(.unsupported("stream: no frame could be decoded")) }
+            let played = try screen.play(located.source, muted: mute)
+            if case .failed = played.end { failed = played.end }
             if stats {
-                let report = run.report(stats: player.stats, info: player.info, cpuSeconds: cpu, round: round,
-                                        of: `repeat`, target: target, mode: rendererMode)
-                // One note per line: a note escapes control characters, a newline included.
-                for line in report.split(separator: "\n") { HumanOutput.note(String(line)) }
+                for line in played.report(round: round, of: `repeat`) { HumanOutput.note(line) }
             }
         }
         if case .failed(let error)? = failed {
             HumanOutput.error(describe(error, of: file, verbose: diagnostics.verbose))
             throw ExitCode(1)
         }
+    }
+}
+
+/// The terminal side `livegrid play` and `livegrid edit --preview` share: the renderer chosen for the area, the
+/// cursor hidden for the playback, and one movie (or a range of it) played in place with its sound.
+struct MovieScreen {
+    let area: (columns: Int, rows: Int)
+    let capabilities: TerminalCapabilities
+    /// The presenter thread renders every frame; the lock is its only one (never contended).
+    private let renderer: Locked<any CellImageRenderer>
+    private let rendererMode: GraphicsMode
+    private let rendererDepth: ColorDepth
+    /// The pixel box frames are decoded into.
+    let target: PixelSize
+
+    init(area: (columns: Int, rows: Int), capabilities: TerminalCapabilities) {
+        self.area = area
+        self.capabilities = capabilities
+        renderer = Locked(PlaybackGeometry.frameRenderer(mode: capabilities.graphicsMode, colorDepth: capabilities.colorDepth,
+                                                         cellPixelSize: capabilities.cellPixelSize,
+                                                         maxSixelSize: capabilities.maxSixelSize))
+        (rendererMode, rendererDepth) = renderer.withLockedValue { ($0.mode, $0.colorDepth) }
+        target = PlaybackGeometry.pixelBox(columns: area.columns, rows: area.rows, mode: rendererMode,
+                                           cell: capabilities.cellPixelSize)
+    }
+
+    /// Hides the cursor and homes it; `end` shows it again (and Ctrl-C does too).
+    func begin() {
+        // libav* is loaded before the first round's clock starts, as the browser loads it at start: the
+        // first-frame figure is then what a press costs.
+        MovieDecoder.preloadLibraries()
+        TerminalOutput.installRestoreOnInterrupt()
+        TerminalOutput.write(Array("\u{1B}[?25l\u{1B}[H".utf8))
+    }
+
+    func end() {
+        TerminalOutput.write(Array("\u{1B}[0m\u{1B}[?25h\n".utf8))
+    }
+
+    /// One playback's outcome: how it ended, and its figures for `--stats`.
+    struct Played {
+        var end: PlaybackEnd
+        fileprivate var run: PlayRun
+        fileprivate var stats: PlaybackStats
+        fileprivate var info: MovieStreamInfo?
+        fileprivate var cpuSeconds: Double
+        fileprivate var target: PixelSize
+        fileprivate var mode: GraphicsMode
+
+        func report(round: Int, of rounds: Int) -> [String] {
+            // One note per line: a note escapes control characters, a newline included.
+            run.report(stats: stats, info: info, cpuSeconds: cpuSeconds, round: round, of: rounds, target: target, mode: mode)
+                .split(separator: "\n").map(String.init)
+        }
+    }
+
+    /// Plays `source` from `startTime` up to `endTime` (nil: its end) in place, with its sound unless `muted`.
+    /// A playback with no frame at all is a failure. The terminal gone mid-way is said and ends the command.
+    func play(_ source: any ByteSource, startTime: Double = 0, endTime: Double? = nil, muted: Bool) throws -> Played {
+        let run = PlayRun(renderer: renderer, colorDepth: rendererDepth, area: area, insideTmux: capabilities.insideTmux)
+        let usage = CPUUsage.now()
+        // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
+        // writes it when it is due.
+        let sound = muted ? nil : PulseAudioSink(server: LaunchEnvironment.current.variables["PULSE_SERVER"], report: { state in
+            if state.isWorthSaying { HumanOutput.note(state.description) }
+        })
+        let options = PlaybackOptions(targetSize: target, startTime: startTime, endTime: endTime)
+        let player = MoviePlayer(source: source, options: options, audio: sound,
+                                 video: TerminalVideoSink(render: { frame in run.render(frame) }, target: run))
+        player.start()
+        // A terminal that is gone (writes fail with EIO once its pty's other side closed; no SIGHUP comes when
+        // it was not the controlling terminal) ends the playback at once: nobody sees the frames (issue 32.1).
+        var end = player.waitUntilEnded(timeout: 0.1)
+        while end == nil {
+            if TerminalOutput.isGone { player.stop() }
+            end = player.waitUntilEnded(timeout: 0.1)
+        }
+        if TerminalOutput.isGone {
+            HumanOutput.error("the terminal went away during playback; stopped")
+            throw ExitCode(1)
+        }
+        // The last samples are still in the server's buffer when the last frame's time is over.
+        if end == .finished { _ = sound?.waitUntilFinished(timeout: 1) } else { sound?.stop() }
+        let cpu = CPUUsage.now().seconds - usage.seconds
+        var outcome = end ?? .finished
+        if outcome == .finished, player.stats.framesShown == 0 { outcome = .failed(.unsupported("stream: no frame could be decoded")) }
+        return Played(end: outcome, run: run, stats: player.stats, info: player.info, cpuSeconds: cpu, target: target,
+                      mode: rendererMode)
+    }
+
+    /// Draws one picture in place over what `played` left on screen (the key photo after a preview).
+    func show(_ picture: PixelFrame, after played: Played) {
+        let area = area
+        // try?: a picture that cannot be rendered leaves the last frame on screen, which is the next best thing.
+        guard let image = renderer.withLockedValue({ try? $0.render(picture, maxColumns: area.columns, maxRows: area.rows) }) else { return }
+        played.run.show(image)
     }
 }
 
