@@ -13,7 +13,7 @@ struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Edit a Live Photo into a new one: key photo, trim, mute, crop and colour (originals untouched).",
-        usage: "livegrid edit <item> (-o <dir> | --preview) [--key-photo-at <s>] [<options>]",
+        usage: "livegrid edit <item> (-o <dir> | --preview) [<options>]",
         discussion: """
         ITEM is the still or the movie of a Live Photo. The result is a new still + movie pair in DIR with the \
         same content identifier, written atomically (the movie first); the originals are never modified.
