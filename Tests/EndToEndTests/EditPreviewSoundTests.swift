@@ -113,4 +113,31 @@ final class EditPreviewSoundTests: XCTestCase {
         XCTAssertTrue(result.err.contains("--trim starts at 5"), result.err)
         XCTAssertFalse(result.err.contains("Fatal error"), result.err)
     }
+
+    /// The symbols a silent preview leaves on the tmux screen once it has exited. Colours are left out: the
+    /// cell writer skips a cell whose colours barely changed, so they carry a little of the earlier frames.
+    private func screenAfterPreview(_ still: String, _ arguments: [String]) throws -> String {
+        let quoted = ([try MissingRequirement.livegridBinary(), "edit", still] + arguments
+                      + ["--preview", "--no-sound", "--size", "40x12", "--format", "symbols"]).map { "'\($0)'" }
+        let command = "env COLORTERM=truecolor PULSE_SERVER=unix:\(directory.appendingPathComponent("nobody-listens").path) "
+            + quoted.joined(separator: " ") + " 2>/dev/null"
+        let session = try TmuxSession(command: command, columns: 60, rows: 20)
+        try session.waitForExit(timeout: 60)
+        try session.waitForStableScreen()
+        return try session.screen().joined(separator: "\n")
+    }
+
+    /// After the range has played, the key photo is drawn: a long range and a three-frame range around the
+    /// same key photo end on the same screen (without the key photo, the long one would end on a frame near
+    /// 1.2 s, or an earlier one when the last was dropped), and another key photo ends on another screen.
+    func testTheKeyPhotoIsShownAfterThePreview() throws {
+        let still = try trainPair()
+        let long = try screenAfterPreview(still, ["--trim", "0.2:1.2", "--key-photo-at", "0.3"])
+        let short = try screenAfterPreview(still, ["--trim", "0.25:0.35", "--key-photo-at", "0.3"])
+        let other = try screenAfterPreview(still, ["--trim", "0.2:1.2", "--key-photo-at", "1.1"])
+        XCTAssertGreaterThan(long.unicodeScalars.filter { (0x2580...0x259F).contains($0.value) }.count, 100,
+                             "the pictures were drawn: \(long)")
+        XCTAssertEqual(long, short, "both end on the key photo at 0.3 s")
+        XCTAssertNotEqual(long, other, "the last picture on screen is the chosen key photo")
+    }
 }
