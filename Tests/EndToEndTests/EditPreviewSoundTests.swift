@@ -116,15 +116,16 @@ final class EditPreviewSoundTests: XCTestCase {
 
     /// The symbols a silent preview leaves on the tmux screen once it has exited. Colours are left out: the
     /// cell writer skips a cell whose colours barely changed, so they carry a little of the earlier frames.
+    /// The pane is kept alive after the preview (tmux's "Pane is dead" line scrolls the screen by one row,
+    /// sometimes after the pane is reported dead), and the screen is read once the end marker shows.
     private func screenAfterPreview(_ still: String, _ arguments: [String]) throws -> String {
         let quoted = ([try MissingRequirement.livegridBinary(), "edit", still] + arguments
                       + ["--preview", "--no-sound", "--size", "40x12", "--format", "symbols"]).map { "'\($0)'" }
         let command = "env COLORTERM=truecolor PULSE_SERVER=unix:\(directory.appendingPathComponent("nobody-listens").path) "
-            + quoted.joined(separator: " ") + " 2>/dev/null"
+            + quoted.joined(separator: " ") + " 2>/dev/null; echo PREVIEW-ENDED; exec cat"
         let session = try TmuxSession(command: command, columns: 60, rows: 20)
-        try session.waitForExit(timeout: 60)
-        try session.waitForStableScreen()
-        return try session.screen().joined(separator: "\n")
+        let screen = try session.waitFor("the preview's end", timeout: 60) { $0.contains { $0.contains("PREVIEW-ENDED") } }
+        return screen.prefix { !$0.contains("PREVIEW-ENDED") }.joined(separator: "\n")
     }
 
     /// After the range has played, the key photo is drawn: a long range and a three-frame range around the
