@@ -77,9 +77,9 @@ struct PlayCommand: ParsableCommand {
             let usage = CPUUsage.now()
             // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
             // writes it when it is due.
-            let sound = mute ? nil : PulseAudioSink(server: LaunchEnvironment.current.variables["PULSE_SERVER"], report: { state in
+            let sound = mute ? nil : SoundOutputs.open(SoundOutputs.Request(environment: LaunchEnvironment.current.variables, report: { state in
                 if state.isWorthSaying { HumanOutput.note(state.description) }
-            })
+            }))
             let player = MoviePlayer(source: located.source, options: PlaybackOptions(targetSize: target), audio: sound,
                                      video: TerminalVideoSink(render: { frame in run.render(frame) }, target: run))
             player.start()
