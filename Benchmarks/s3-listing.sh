@@ -160,6 +160,7 @@ for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$pport/" && break
 for run in 1 2 3; do
   : > "$work/proxy.jsonl"
   rm -rf "$work/cache-10k"
+  launched=$(python3 -c 'import time; print(time.monotonic())')   # the trace's clock (CLOCK_MONOTONIC)
   tmux -L "$sock" -f /dev/null new-session -d -s t -x 120 -y 40 \
     "env LIVEGRID_TRACE='$work/trace-$run.txt' XDG_CACHE_HOME='$work/cache-10k' XDG_CONFIG_HOME='$work/config' NETRC=/dev/null AWS_ACCESS_KEY_ID=AKIABENCH AWS_SECRET_ACCESS_KEY=bench-secret TERM=tmux-256color '$binary' --endpoint 'http://127.0.0.1:$pport' 's3://photos/many/'"
   start=$(date +%s.%N)
@@ -183,6 +184,6 @@ for run in 1 2 3; do
        "settled after $gets object requests, $body body bytes"
   # Where the time went, from the browser's own trace (LIVEGRID_TRACE), in seconds after its ui-start (the
   # trace's clock is not the shell's: only its own differences are used).
-  [ -s "$work/trace-$run.txt" ] && echo "  trace (s after ui-start): $(awk '$2 == "ui-start" && !b { b = $1 } !seen[$2]++ && $2 !~ /^loop-wake/ { t[++n] = $1; e[n] = $2 }
+  [ -s "$work/trace-$run.txt" ] && echo "  trace (s after ui-start, which came $(awk -v l="$launched" '$2 == "ui-start" { printf "%.2f", $1 - l; exit }' "$work/trace-$run.txt") s after the launch): $(awk '$2 == "ui-start" && !b { b = $1 } !seen[$2]++ && $2 !~ /^loop-wake/ { t[++n] = $1; e[n] = $2 }
     END { for (i = 1; i <= n; i++) printf "%s %.2f, ", e[i], t[i] - b }' "$work/trace-$run.txt" | head -c 400)"
 done

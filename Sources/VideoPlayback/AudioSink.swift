@@ -46,6 +46,10 @@ public protocol AudioSink: MasterClock {
     func stop()
     /// The sound could not be decoded or there is none: the playback stays silent.
     func sourceUnavailable(_ state: SoundState)
+    /// Blocks until what was written has been heard (or the sink failed or stopped), at most `timeout`
+    /// seconds: `livegrid play` lets the last samples play out before it exits. True when done.
+    @discardableResult
+    func waitUntilFinished(timeout: Double) -> Bool
 }
 
 /// Where the sound comes from (`AudioDecoder`, or samples a test makes). One thread at a time.

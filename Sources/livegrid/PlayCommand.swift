@@ -136,9 +136,9 @@ struct MovieScreen {
         let usage = CPUUsage.now()
         // Pipelined: the presenter renders each frame while the decode thread decodes the next ones, and
         // writes it when it is due.
-        let sound = muted ? nil : PulseAudioSink(server: LaunchEnvironment.current.variables["PULSE_SERVER"], report: { state in
+        let sound = muted ? nil : SoundOutputs.open(SoundOutputs.Request(environment: LaunchEnvironment.current.variables, report: { state in
             if state.isWorthSaying { HumanOutput.note(state.description) }
-        })
+        }))
         let options = PlaybackOptions(targetSize: target, startTime: startTime, endTime: endTime)
         let player = MoviePlayer(source: source, options: options, audio: sound,
                                  video: TerminalVideoSink(render: { frame in run.render(frame) }, target: run))
@@ -155,7 +155,7 @@ struct MovieScreen {
             throw ExitCode(1)
         }
         // The last samples are still in the server's buffer when the last frame's time is over.
-        if end == .finished { _ = sound?.waitUntilFinished(timeout: 1) } else { sound?.stop() }
+        if end == .finished { sound?.waitUntilFinished(timeout: 1) } else { sound?.stop() }
         let cpu = CPUUsage.now().seconds - usage.seconds
         var outcome = end ?? .finished
         if outcome == .finished, player.stats.framesShown == 0 { outcome = .failed(.unsupported("stream: no frame could be decoded")) }

@@ -76,6 +76,14 @@ final class DamagedVerdictEndToEndTests: XCTestCase {
             XCTAssertTrue(scan.out.contains("! \(name): damaged "), "scan warns about \(name):\n\(scan.out)")
         }
         XCTAssertFalse(scan.out.contains("d-whole.jpg: damaged"), scan.out)
+        // `scan --check` decodes as the other paths do, so it calls the same four files damaged, in their words.
+        let checked = try LivegridCommand.run(["scan", "--check", library.path], environment: cache)
+        XCTAssertEqual(checked.status, 0, checked.err)
+        for name in damaged {
+            XCTAssertEqual(checked.out.components(separatedBy: "! \(name): damaged ").count - 1, 1,
+                           "scan --check calls \(name) damaged once:\n\(checked.out)")
+        }
+        XCTAssertFalse(checked.out.contains("d-whole.jpg: "), checked.out)
 
         try TmuxSession.requireTmux()
         let binary = try MissingRequirement.livegridBinary()

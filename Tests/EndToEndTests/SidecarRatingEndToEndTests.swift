@@ -6,26 +6,6 @@ import XCTest
 /// Latin-1 sidecar ("Café Zürich" came back with U+FFFD), and a sidecar that is a symbolic link is written
 /// where it points and stays a link. SidecarBytesTests holds the store to the same at the unit level.
 final class SidecarRatingEndToEndTests: XCTestCase {
-    /// An XMP sidecar in ISO-8859-1: é is the single byte 0xE9, ü 0xFC (neither valid UTF-8).
-    private static func latin1Sidecar(rating: Int) -> [UInt8] {
-        let head = Array("""
-        <?xml version="1.0" encoding="ISO-8859-1"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/">
-         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-          <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
-            xmlns:dc="http://purl.org/dc/elements/1.1/" xmp:Rating="\(rating)">
-           <dc:description><rdf:Alt><rdf:li xml:lang="x-default">Caf
-        """.utf8)
-        let tail = Array("""
-        </rdf:li></rdf:Alt></dc:description>
-          </rdf:Description>
-         </rdf:RDF>
-        </x:xmpmeta>
-
-        """.utf8)
-        return head + [0xE9] + Array(" Z".utf8) + [0xFC] + Array("rich".utf8) + tail
-    }
-
     private func bytes(_ path: String) -> [UInt8] {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
     }
@@ -35,11 +15,11 @@ final class SidecarRatingEndToEndTests: XCTestCase {
         defer { fixture.remove() }
         let library = fixture.directory.path
         let latin1 = library + "/train.jpg.xmp"
-        try Data(Self.latin1Sidecar(rating: 2)).write(to: URL(fileURLWithPath: latin1))
+        try Data(SidecarSamples.latin1(rating: 2)).write(to: URL(fileURLWithPath: latin1))
         let elsewhere = fixture.home.appendingPathComponent("elsewhere").path
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         let target = elsewhere + "/shared.xmp"
-        try Data(Self.latin1Sidecar(rating: 1)).write(to: URL(fileURLWithPath: target))
+        try Data(SidecarSamples.latin1(rating: 1)).write(to: URL(fileURLWithPath: target))
         let link = library + "/motion-photo-v1.jpeg.xmp"
         XCTAssertEqual(symlink(target, link), 0)
 
@@ -57,7 +37,7 @@ final class SidecarRatingEndToEndTests: XCTestCase {
             }
         }
         // The writes are the worker's: wait for both files to hold the new rating.
-        let expected = (Self.latin1Sidecar(rating: 5), Self.latin1Sidecar(rating: 4))
+        let expected = (SidecarSamples.latin1(rating: 5), SidecarSamples.latin1(rating: 4))
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, bytes(latin1) != expected.0 || bytes(target) != expected.1 {
             Thread.sleep(forTimeInterval: 0.1)

@@ -13,34 +13,14 @@ final class SidecarBytesTests: XCTestCase {
     override func setUpWithError() throws { root = try TriageFixtures.tempDir() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: root) }   // try?: clean-up of a temporary folder
 
-    /// "Café Zürich" in ISO-8859-1: é is the single byte 0xE9, ü 0xFC (invalid as UTF-8).
-    static func latin1Sidecar(rating: Int) -> [UInt8] {
-        let head = Array("""
-        <?xml version="1.0" encoding="ISO-8859-1"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/">
-         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-          <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
-            xmlns:dc="http://purl.org/dc/elements/1.1/" xmp:Rating="\(rating)">
-           <dc:description><rdf:Alt><rdf:li xml:lang="x-default">Caf
-        """.utf8)
-        let tail = Array("""
-        </rdf:li></rdf:Alt></dc:description>
-          </rdf:Description>
-         </rdf:RDF>
-        </x:xmpmeta>
-
-        """.utf8)
-        return head + [0xE9] + Array(" Z".utf8) + [0xFC] + Array("rich".utf8) + tail
-    }
-
     func testALatin1SidecarKeepsEveryByteButTheRating() throws {
         let item = try TriageFixtures.still(in: root, name: "f.jpg")
         let path = root + "/f.jpg.xmp"
-        try Data(Self.latin1Sidecar(rating: 2)).write(to: URL(fileURLWithPath: path))
+        try Data(SidecarSamples.latin1(rating: 2)).write(to: URL(fileURLWithPath: path))
         XCTAssertEqual(try SidecarTriageStore.read(for: item), TriageState(rating: 2))
         try SidecarTriageStore.write(TriageState(rating: 5), for: item)
         let after = try XCTUnwrap(TriageFixtures.bytes(path))
-        XCTAssertEqual(Array(after), Self.latin1Sidecar(rating: 5), "only the rating's digit changed")
+        XCTAssertEqual(Array(after), SidecarSamples.latin1(rating: 5), "only the rating's digit changed")
         XCTAssertFalse(Array(after).starts(with: [0xEF, 0xBF, 0xBD]) || after.range(of: Data([0xEF, 0xBF, 0xBD])) != nil,
                        "no U+FFFD anywhere")
     }
@@ -68,7 +48,7 @@ final class SidecarBytesTests: XCTestCase {
         let elsewhere = root + "/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         let target = elsewhere + "/x.xmp"
-        try Data(Self.latin1Sidecar(rating: 1)).write(to: URL(fileURLWithPath: target))
+        try Data(SidecarSamples.latin1(rating: 1)).write(to: URL(fileURLWithPath: target))
         chmod(target, 0o600)
         let link = root + "/f.jpg.xmp"
         XCTAssertEqual(symlink("elsewhere/x.xmp", link), 0)
@@ -76,7 +56,7 @@ final class SidecarBytesTests: XCTestCase {
         try SidecarTriageStore.write(TriageState(rating: 4), for: item)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "elsewhere/x.xmp",
                        "the link is still a link, to the same place")
-        XCTAssertEqual(Array(try XCTUnwrap(TriageFixtures.bytes(target))), Self.latin1Sidecar(rating: 4))
+        XCTAssertEqual(Array(try XCTUnwrap(TriageFixtures.bytes(target))), SidecarSamples.latin1(rating: 4))
         var st = stat()
         XCTAssertEqual(stat(target, &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o600, "the target keeps its permissions")

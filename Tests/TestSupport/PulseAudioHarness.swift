@@ -162,6 +162,25 @@ public final class PulseAudioHarness {
 
 /// Comparisons of recorded sound with what it should be.
 public enum SoundComparison {
+    /// How a capture matches the movie's own sound: the cross-correlation peak, the seconds heard against the
+    /// seconds the movie has, and the level against the movie's. nil when nothing audible was captured.
+    public struct Match {
+        public var peak: Double
+        public var heard: Double
+        public var expected: Double
+        public var level: Double
+    }
+
+    /// `captured` (mono s16 at 48 kHz) against `reference`, aligned on their onsets.
+    public static func match(reference: [Int16], captured: [Int16]) -> Match? {
+        guard let refOnset = onset(reference), let capOnset = onset(captured),
+              let refEnd = offset(reference), let capEnd = offset(captured) else { return nil }
+        let best = bestMatch(reference: reference, captured: captured, around: capOnset - refOnset)
+        let level = rms(captured[capOnset..<capEnd]) / max(1, rms(reference[refOnset..<refEnd]))
+        return Match(peak: best.peak, heard: Double(capEnd - capOnset) / 48000, expected: Double(refEnd - refOnset) / 48000,
+                     level: level)
+    }
+
     /// Mono s16 at 48 kHz of `movie`'s sound, decoded by ffmpeg (the independent reference).
     public static func reference(_ movie: String) throws -> [Int16] {
         let ffmpeg = try MissingRequirement.path(of: "ffmpeg", for: "the reference sound is decoded by ffmpeg")

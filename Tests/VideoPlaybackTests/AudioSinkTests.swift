@@ -74,6 +74,7 @@ private final class RecordingAudioSink: AudioSink, @unchecked Sendable {
     func endOfStream() { log.withLockedValue { $0.ended = true }; done.signal() }
     func stop() { log.withLockedValue { $0.stopped = true } }
     func sourceUnavailable(_ state: SoundState) { log.withLockedValue { $0.states.append(state) }; done.signal() }
+    func waitUntilFinished(timeout: Double) -> Bool { log.withLockedValue { $0.ended || $0.stopped } }
 }
 
 final class PlayerAudioFeedTests: XCTestCase {
@@ -168,5 +169,29 @@ final class PlayerAudioFeedTests: XCTestCase {
         XCTAssertEqual(PulseAudioSink.serverBuffer(forServer: "unix:/run/user/0/pulse/native"), PulseAudioSink.serverBufferSeconds)
         XCTAssertEqual(PulseAudioSink.serverBuffer(forServer: "tcp:127.0.0.1:24713"), PulseAudioSink.networkServerBufferSeconds)
         XCTAssertEqual(PulseAudioSink.serverBuffer(forServer: "otherhost"), PulseAudioSink.networkServerBufferSeconds)
+    }
+}
+
+/// The sound-output table: the browser and `play` get their sink from it, and the sink it opens is a real one
+/// that says in words why it is silent.
+final class SoundOutputsTests: XCTestCase {
+    func testTheTableOpensPulseAudioFirstAndItsSinkSaysWhyItIsSilent() {
+        XCTAssertEqual(SoundOutputs.names.first, "pulse")
+        let said = Locked<[SoundState]>([])
+        let heard = DispatchSemaphore(value: 0)
+        // A server socket that does not exist: the connection fails in the background, as with no server at all.
+        let request = SoundOutputs.Request(environment: ["PULSE_SERVER": "unix:/nonexistent/livegrid-test/native"],
+                                           report: { state in said.withLockedValue { $0.append(state) }; heard.signal() })
+        guard let sink = SoundOutputs.open(request) else { return XCTFail("the table opened no sink") }
+        let format = AudioFormat(sampleRate: 48_000, channels: 2)
+        sink.begin(format: format)
+        _ = sink.enqueue(AudioChunk(samples: Array(repeating: 0, count: 960), pts: 0, format: format))
+        sink.endOfStream()
+        XCTAssertEqual(heard.wait(timeout: .now() + 10), .success, "the sink said nothing within 10 s")
+        let states = said.withLockedValue { $0 }
+        XCTAssertTrue(states.contains(.noServer) || states.contains(.noLibrary), "\(states)")
+        XCTAssertNil(sink.position(), "a silent sink is no clock: the frames keep theirs")
+        XCTAssertTrue(sink.waitUntilFinished(timeout: 5), "a failed sink is finished: play does not wait for it")
+        sink.stop()
     }
 }

@@ -60,7 +60,7 @@ public final class PlaybackController: Sendable {
     private struct State {
         var player: MoviePlayer?
         /// The current hold's sound, if it plays any (the hint never does).
-        var sound: PulseAudioSink?
+        var sound: (any AudioSink)?
         var soundEnabled = true
         /// What was said about the sound this session (no server, no library...): each once.
         var soundSaid: Set<String> = []
@@ -124,7 +124,7 @@ public final class PlaybackController: Sendable {
     private static func preloadLibav() {
         NamedThread.start("livegrid.preload-libav") {
             MovieDecoder.preloadLibraries()
-            PulseAudioSink.preloadLibrary()
+            SoundOutputs.preloadLibraries()
         }
     }
 
@@ -240,7 +240,7 @@ public final class PlaybackController: Sendable {
 
     /// Sound on or off for holds (`[playback] sound`, `--mute`, the sound key); off silences a hold at once.
     public func setSound(_ enabled: Bool) {
-        let silenced: PulseAudioSink? = state.withLockedValue { state in
+        let silenced: (any AudioSink)? = state.withLockedValue { state in
             guard state.soundEnabled != enabled else { return nil }
             state.soundEnabled = enabled
             return enabled ? nil : state.sound
@@ -253,15 +253,16 @@ public final class PlaybackController: Sendable {
     public var soundEnabled: Bool { state.withLockedValue { $0.soundEnabled } }
 
     /// A sound sink whose troubles are said in the status bar once per session.
-    private func makeSound() -> PulseAudioSink {
-        PulseAudioSink(server: RuntimeEnvironment.launch.variables["PULSE_SERVER"],
-                       trace: trace.map { trace in { @Sendable line in trace.log(line) } }, report: { [weak self] sound in
+    private func makeSound() -> (any AudioSink)? {
+        SoundOutputs.open(SoundOutputs.Request(environment: RuntimeEnvironment.launch.variables,
+                                               trace: trace.map { trace in { @Sendable line in trace.log(line) } },
+                                               report: { [weak self] sound in
             guard let self else { return }
             if sound == .playing { self.soundPlaying?() }
             guard sound.isWorthSaying else { return }
             let first = self.state.withLockedValue { $0.soundSaid.insert(sound.description).inserted }
             if first { (self.soundNote ?? self.notify)(sound.description) }
-        })
+        }))
     }
 
     /// Stops at once: the key photo shows again on the next draw.
