@@ -210,9 +210,12 @@ final class FrameSizingColourTests: XCTestCase {
                                                                 renderSeconds: render, columns: 160, rows: 48)
                         XCTAssertEqual(answer.sizing, sizing.following(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
                                                                        renderSeconds: render, columns: 160, rows: 48))
-                        // The link's own answer for a whole frame (from the whole area nothing grows gradually).
-                        let askedWithoutRender = FrameSizing().following(bytesPerFrame: bytes, framesPerSecond: 18, link: estimate,
-                                                                         columns: 160, rows: 48) != FrameSizing()
+                        // The link's own question: does it carry a whole frame (these bytes were the drawn share's)?
+                        let drawn = sizing.cells(columns: 160, rows: 48)
+                        let share = Double(drawn.columns * drawn.rows) / Double(160 * 48)
+                        let askedWithoutRender = bytes > 0 && estimate.map {
+                            !$0.carries(bytesPerFrame: Int(Double(bytes) / share), framesPerSecond: 18)
+                        } == true
                         XCTAssertEqual(answer.forTheLink, askedWithoutRender, "scale \(scale), \(bytes) B, render \(render ?? 0)")
                         compared += 1
                         if answer.forTheLink { forTheLink += 1 }

@@ -342,11 +342,12 @@ public final class PlaybackController: Sendable {
             pixels = pixels.sizedForCells(columns: size.columns, rows: size.rows, cell: self.pixels?.cellPixelSize, badge: badge)
             if mode == .kitty { pixels = pixels.keepingColourBits(sizing.colourBits) }
         }
-        // try?: a frame chafa cannot render is skipped; the next one replaces it (a failed movie ends through onEnd).
+        // A failed movie ends through onEnd; a frame that cannot be rendered is only skipped (below).
         let image = renderer.withLockedValue { [pixels] renderer in
             // A frame is seen for 55 ms: its PNG is made for speed (the thumbnails' most-effort PNG took
             // 60-110 ms for a 293x220 frame).
             (renderer as? ChafaRenderer)?.fastPayload = true
+            // try?: a frame chafa cannot render is skipped; the next one replaces it.
             return try? renderer.render(pixels, maxColumns: size.columns, maxRows: size.rows)
         }
         // The next frames follow the link: this frame's bytes at the movie's rate against what the terminal takes.
