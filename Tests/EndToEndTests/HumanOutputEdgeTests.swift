@@ -11,13 +11,13 @@ final class HumanOutputEdgeTests: XCTestCase {
     private let allowed = [
         "print(try report.json())",                       // JSON: exact, escaped by the encoder
         "VisibleText.escaped(name)",                      // export progress: the name is escaped
-        "standardError.write(Data(\"\\r\\u{1B}[K\".utf8))", // export progress: clears its own line
+        "HumanOutput.write(Data(\"\\r\\u{1B}[K\".utf8), to: .standardError)", // export progress: clears its own line
         "HumanOutput.block(message)",                     // ArgumentParser errors, escaped
         "HumanOutput.write(Data((message + \"\\n\").utf8), to: .standardOutput)", // help, version, completion scripts
         "try handle.write(contentsOf: data)",             // a remote export's download into its temporary file
-        "TerminalOutput.write(", "Glibc.write(STDOUT_FILENO", "output.write(Self.terminalBytes(", // pictures, frames
+        "TerminalOutput.write(", "Glibc.write(STDOUT_FILENO", "output.write(contentsOf: Self.terminalBytes(", // pictures, frames
         "AtomicFileWriter.write(", "writer.write($0)",    // files, not the terminal
-        "FileHandle.standardOutput.write(out)",           // --print-marked: raw to a pipe, VisibleText on a tty
+        "HumanOutput.write(out, to: .standardOutput)",    // --print-marked: raw to a pipe, VisibleText on a tty
     ]
 
     func testNoHumanLineBypassesTheEscapingEdge() throws {
